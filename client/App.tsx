@@ -1,0 +1,36 @@
+/** The portal's React tree, the same on the server and in the browser: the route's layout around its page. */
+import type { AppState, PageState } from '../shared/app-state';
+import { routeById } from '../shared/routes';
+import { PortalContext } from './context';
+import type { ResourceStore } from './data/resource-store';
+import { Layout } from './layouts/Layout';
+import { loadedPage } from './pages/registry';
+import { ErrorPage, NotFoundPage } from './pages/StatusPage';
+
+function PageView({ page }: { page: PageState }) {
+  if (page.page === 'not-found') return <NotFoundPage />;
+  if (page.page === 'error') return <ErrorPage status={page.status} message={page.message} />;
+  const Component = loadedPage(page.page);
+  // Both sides load a page's module before rendering it (server at start, browser before hydrate or navigate).
+  if (!Component) throw new Error(`page module '${page.page}' was rendered before it was loaded`);
+  return <Component data={page.data as never} />;
+}
+
+export interface PortalAppProps {
+  state: AppState;
+  nonce: string;
+  resources: ResourceStore;
+  navigating: boolean;
+}
+
+export function PortalApp({ state, nonce, resources, navigating }: PortalAppProps) {
+  const route = state.page.routeId ? routeById(state.page.routeId) : undefined;
+  const showsRoute = state.page.page !== 'not-found' && state.page.page !== 'error';
+  return (
+    <PortalContext.Provider value={{ state, nonce, resources, navigating }}>
+      <Layout kind={showsRoute && route ? route.layout : 'default'}>
+        <PageView page={state.page} />
+      </Layout>
+    </PortalContext.Provider>
+  );
+}

@@ -1,0 +1,18 @@
+/** A list of article links with their relative times. */
+import { Link } from 'react-router-dom';
+import { href } from '../../shared/routes';
+import type { ArticleSummary } from '../../shared/types/entities';
+import { RelativeTime } from './RelativeTime';
+
+export function ArticleList({ items, className }: { items: readonly ArticleSummary[]; className?: string }) {
+  return (
+    <ul className={className ?? 'article-list'}>
+      {items.map((item) => (
+        <li key={item.id}>
+          <Link to={href.detail(item.catid, item.id)}>{item.title}</Link>
+          <RelativeTime unixSeconds={item.adddate} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,40 @@
+/** Hot news (SPEC §2 Other blocks): 5 ranked items, a skeleton while they stream in. */
+import { Suspense } from 'react';
+import { Link } from 'react-router-dom';
+import { HOT_NEWS_SIZE, TEXT } from '../../shared/constants';
+import { href } from '../../shared/routes';
+import { Resource } from '../data/Resource';
+
+function HotNewsSkeleton() {
+  return (
+    <ol className="hot-news__list hot-news__list--loading" aria-busy="true">
+      {Array.from({ length: HOT_NEWS_SIZE }, (_, index) => (
+        <li key={index} className="skeleton-line" />
+      ))}
+    </ol>
+  );
+}
+
+export function HotNews() {
+  return (
+    <section className="hot-news" aria-labelledby="hot-news-title">
+      <h2 id="hot-news-title" className="block-title">
+        {TEXT.hotNewsTitle}
+      </h2>
+      <Suspense fallback={<HotNewsSkeleton />}>
+        <Resource name="hotNews">
+          {(items) => (
+            <ol className="hot-news__list">
+              {items.map((item, index) => (
+                <li key={item.id}>
+                  <span className={`hot-news__rank hot-news__rank--${index + 1}`}>{index + 1}</span>
+                  <Link to={href.detail(item.catid, item.id)}>{item.title}</Link>
+                </li>
+              ))}
+            </ol>
+          )}
+        </Resource>
+      </Suspense>
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+/** Browser entry: read the server's state, load the page's module, hydrate, and take over navigation. */
+import { hydrateRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import type { AppState } from '../shared/app-state';
+import { RESOURCE_ENDPOINT, STATE_SCRIPT_ID } from '../shared/app-state';
+import type { ResourceName } from '../shared/resources';
+import { RESOURCE_ATTRIBUTE } from './data/Resource';
+import { createResourceStore } from './data/resource-store';
+import { ClientApp } from './navigation/ClientApp';
+import { loadPage } from './pages/registry';
+import './styles/main.css';
+
+function readState(): AppState {
+  const element = document.getElementById(STATE_SCRIPT_ID);
+  if (!element?.textContent) throw new Error('portal state missing from the document');
+  return JSON.parse(element.textContent) as AppState;
+}
+
+function resourceFromDocument(name: ResourceName): { found: true; value: unknown } | { found: false } {
+  const element = document.querySelector(`script[${RESOURCE_ATTRIBUTE}="${name}"]`);
+  if (!element?.textContent) return { found: false };
+  return { found: true, value: JSON.parse(element.textContent) };
+}
+
+async function fetchResource(name: ResourceName): Promise<unknown> {
+  const response = await fetch(`${RESOURCE_ENDPOINT}/${name}`, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`resource ${name}: HTTP ${response.status}`);
+  return response.json();
+}
+
+async function start(): Promise<void> {
+  const state = readState();
+  const page = state.page.page;
+  if (page !== 'not-found' && page !== 'error') await loadPage(page);
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root missing from the document');
+  hydrateRoot(
+    root,
+    <BrowserRouter>
+      <ClientApp initial={state} resources={createResourceStore(fetchResource, resourceFromDocument)} />
+    </BrowserRouter>,
+  );
+}
+
+void start();

@@ -1,0 +1,59 @@
+/**
+ * The browser side of the router: React Router owns the URL and history; on each location change this loads
+ * the next page's state and module, keeps the current page on screen meanwhile, then swaps them in.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
+import type { AppState, PageState } from '../../shared/app-state';
+import { PortalApp } from '../App';
+import type { ResourceStore } from '../data/resource-store';
+import { loadPage } from '../pages/registry';
+import { fetchPageData, rememberPage } from './page-data';
+
+function isRenderablePage(page: PageState['page']): page is Exclude<PageState['page'], 'not-found' | 'error'> {
+  return page !== 'not-found' && page !== 'error';
+}
+
+export function ClientApp({ initial, resources }: { initial: AppState; resources: ResourceStore }) {
+  const [state, setState] = useState(initial);
+  const [navigating, setNavigating] = useState(false);
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  const navigate = useNavigate();
+  const latest = useRef(0);
+
+  useEffect(() => {
+    rememberPage(initial.page.path, { kind: 'page', page: initial.page });
+    // A public marker that the page is interactive: tests and monitoring wait for it.
+    document.documentElement.dataset.hydrated = 'true';
+  }, [initial]);
+
+  useEffect(() => {
+    const path = location.pathname + location.search;
+    if (path === state.page.path) return;
+    const ticket = ++latest.current;
+    setNavigating(true);
+    fetchPageData(path, navigationType === 'POP')
+      .then(async (response) => {
+        if (response.kind === 'redirect') {
+          navigate(response.location, { replace: true });
+          return;
+        }
+        if (isRenderablePage(response.page.page)) await loadPage(response.page.page);
+        if (ticket !== latest.current) return;
+        setState((previous) => ({ ...previous, page: response.page }));
+        document.title = response.page.head.title;
+        if (navigationType !== 'POP') window.scrollTo(0, 0);
+      })
+      .catch(() => {
+        // Data or chunk failed to load: let the browser load the page the ordinary way.
+        if (ticket === latest.current) window.location.assign(path);
+      })
+      .finally(() => {
+        if (ticket === latest.current) setNavigating(false);
+      });
+    // Only a new location starts a navigation; state.page.path is read to skip the one already shown.
+  }, [location.pathname, location.search]);
+
+  return <PortalApp state={state} nonce="" resources={resources} navigating={navigating} />;
+}

@@ -1,0 +1,38 @@
+/**
+ * Page modules by page id. Each is its own chunk in the browser (esbuild splits at these imports); the server
+ * loads them all once at start. PAGE_SOURCES names the files so the build manifest can list each page's chunks
+ * for modulepreload.
+ */
+import type { ComponentType } from 'react';
+import type { PageId } from '../../shared/routes';
+
+export type PageComponent = ComponentType<{ data: never }>;
+
+const IMPORTERS: Record<PageId, () => Promise<{ default: PageComponent }>> = {
+  home: () => import('./HomePage'),
+  detail: () => import('./DetailPage'),
+};
+
+export const PAGE_SOURCES: Record<PageId, string> = {
+  home: 'client/pages/HomePage.tsx',
+  detail: 'client/pages/DetailPage.tsx',
+};
+
+const loaded = new Map<PageId, PageComponent>();
+
+export async function loadPage(id: PageId): Promise<PageComponent> {
+  const known = loaded.get(id);
+  if (known) return known;
+  const module = await IMPORTERS[id]();
+  loaded.set(id, module.default);
+  return module.default;
+}
+
+/** The component of a page that loadPage has already resolved; undefined otherwise. */
+export function loadedPage(id: PageId): PageComponent | undefined {
+  return loaded.get(id);
+}
+
+export async function loadAllPages(): Promise<void> {
+  await Promise.all((Object.keys(IMPORTERS) as PageId[]).map(loadPage));
+}

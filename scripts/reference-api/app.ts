@@ -1,0 +1,158 @@
+/**
+ * The reference content API as a request handler: the dataset, the SPEC §7 routes, generated media and the
+ * control plane. Request pipeline for API paths: count → failure rule → latency → route.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ControlState, DEFAULT_FAILURE_CODE, statsKey, type Control, type FailureRule, type LatencyRule } from './control';
+import { CONTROL_PREFIX, handleControl } from './control-routes';
+import { generateDataset, type Dataset } from './dataset';
+import { BadBodyError, delay, json, readBody, send, sendTruncated, type BodyFields, type Reply } from './http';
+import { MEDIA_CACHE_CONTROL, parseImagePath, parseVideoPath, renderSvg, videoBytes } from './media';
+import { Presenter } from './present';
+import { CODE_BAD_PARAMS, fail, matchRoute, MSG, type RouteContext } from './routes';
+
+export type { Control, FailureMode, FailureRule, LatencyRule, Stats, ArticlePatch } from './control';
+export type { Dataset } from './dataset';
+
+/** Used until the server knows its port (server.ts sets the real one). */
+export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:3100';
+
+export interface ReferenceApiOptions {
+  seed?: number;
+  /** Unix seconds the dataset is generated against; defaults to the wall clock. */
+  now?: number;
+  /** Prefix of every media URL in responses, e.g. 'http://127.0.0.1:43121'. */
+  publicUrl?: string;
+  latency?: LatencyRule[];
+  failures?: FailureRule[];
+}
+
+export interface ReferenceApi {
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  dataset: Dataset;
+  control: Control;
+}
+
+const NOT_FOUND: Reply = json(404, { code: 404, msg: 'Not Found', data: null });
+
+function imageLabel(dataset: Dataset, key: string): string {
+  const article = /^a(\d+)/.exec(key);
+  if (article) return dataset.articleById.get(Number(article[1]))?.catname ?? '青年新闻网';
+  if (key.startsWith('ad')) return '广告';
+  if (key.startsWith('tp')) return '专题';
+  const author = /^av(\d+)$/.exec(key);
+  if (author) return dataset.columnAuthors.find((entry) => entry.id === Number(author[1]))?.name.slice(0, 1) ?? '专栏';
+  return '青年新闻网';
+}
+
+/** Single-range support, because Safari refuses to play video from servers that ignore Range. */
+function videoReply(bytes: Buffer, range: string | undefined): Reply {
+  const headers = { 'Cache-Control': MEDIA_CACHE_CONTROL, 'Accept-Ranges': 'bytes' };
+  const match = range ? /^bytes=(\d*)-(\d*)$/.exec(range.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return { kind: 'raw', status: 200, contentType: 'video/mp4', body: bytes, headers };
+  const size = bytes.length;
+  const start = match[1] === '' ? Math.max(0, size - Number(match[2])) : Number(match[1]);
+  const end = match[1] !== '' && match[2] !== '' ? Math.min(size - 1, Number(match[2])) : size - 1;
+  if (start > end || start >= size) {
+    return { kind: 'raw', status: 416, contentType: 'video/mp4', body: '', headers: { ...headers, 'Content-Range': `bytes */${size}` } };
+  }
+  return {
+    kind: 'raw',
+    status: 206,
+    contentType: 'video/mp4',
+    body: bytes.subarray(start, end + 1),
+    headers: { ...headers, 'Content-Range': `bytes ${start}-${end}/${size}` },
+  };
+}
+
+function mediaReply(dataset: Dataset, path: string, range: string | undefined): Reply {
+  const image = parseImagePath(path);
+  if (image) {
+    return {
+      kind: 'raw',
+      status: 200,
+      contentType: 'image/svg+xml; charset=utf-8',
+      body: renderSvg(image, imageLabel(dataset, image.key)),
+      headers: { 'Cache-Control': MEDIA_CACHE_CONTROL },
+    };
+  }
+  const videoId = parseVideoPath(path);
+  if (videoId !== null && dataset.videoAdIds.has(videoId)) return videoReply(videoBytes(videoId), range);
+  return NOT_FOUND;
+}
+
+function failureReply(rule: FailureRule): Reply {
+  if (rule.mode === 'http500') return json(500, { code: 500, msg: 'Internal Server Error', data: null });
+  return fail(rule.code ?? DEFAULT_FAILURE_CODE, '系统繁忙，请稍后再试');
+}
+
+async function handleApi(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const method = req.method ?? 'GET';
+  const path = url.pathname;
+  const isMedia = path.startsWith('/media/');
+  // Media is not an API call: benchmarks count CMS round trips, not image fetches.
+  if (!isMedia) ctx.control.record(statsKey(method, path, url.searchParams));
+  const failure = ctx.control.failureFor(path);
+  if (failure?.mode === 'hang') return; // never answered; server.close() destroys the socket
+  if (!(await delay(ctx.control.latencyFor(path), res))) return;
+  if (failure && failure.mode !== 'badjson') return send(req, res, failureReply(failure));
+  const reply = await routeReply(ctx, req, path, url.searchParams, isMedia);
+  if (failure?.mode === 'badjson') return sendTruncated(res, reply);
+  send(req, res, reply);
+}
+
+async function routeReply(ctx: RouteContext, req: IncomingMessage, path: string, query: URLSearchParams, isMedia: boolean): Promise<Reply> {
+  const method = req.method ?? 'GET';
+  if (isMedia) return method === 'GET' || method === 'HEAD' ? mediaReply(ctx.dataset, path, req.headers.range) : NOT_FOUND;
+  const route = matchRoute(method, path);
+  if (!route) return NOT_FOUND;
+  let body: BodyFields = {};
+  if (route.readsBody) {
+    try {
+      body = await readBody(req);
+    } catch (error) {
+      if (error instanceof BadBodyError) return fail(CODE_BAD_PARAMS, MSG.badParams);
+      throw error;
+    }
+  }
+  return route.run(ctx, query, body);
+}
+
+export function createReferenceApi(options: ReferenceApiOptions = {}): ReferenceApi {
+  const dataset = generateDataset({ ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.now !== undefined ? { now: options.now } : {}) });
+  const control = new ControlState({
+    latency: options.latency ?? [],
+    failures: options.failures ?? [],
+    greyMode: dataset.greyMode,
+    publicUrl: options.publicUrl ?? DEFAULT_PUBLIC_URL,
+    articleExists: (id) => dataset.articleById.has(id),
+  });
+  const createdAt = Date.now();
+  const ctx: RouteContext = {
+    dataset,
+    control,
+    present: new Presenter(dataset, control),
+    clock: () => dataset.now + Math.floor((Date.now() - createdAt) / 1000),
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://reference.local');
+    if (url.pathname === '/healthz') {
+      return send(req, res, { kind: 'raw', status: 200, contentType: 'text/plain; charset=utf-8', body: 'ok' });
+    }
+    if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+      return send(req, res, await handleControl(control, req.method ?? 'GET', url.pathname, req));
+    }
+    return handleApi(ctx, req, res, url);
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch((error: unknown) => {
+      // A bug in the stand-in must be loud in test output but must not take the process down.
+      console.error('[reference-api]', error);
+      send(req, res, json(500, { code: 500, msg: 'Internal Server Error', data: null }));
+    });
+  };
+
+  return { handler, dataset, control };
+}

@@ -1,0 +1,92 @@
+/**
+ * The control plane over HTTP (/__control/…), for tests and benchmarks running in another process. Plain JSON
+ * (not the CMS envelope) with real HTTP status codes, since only tooling talks to it.
+ */
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+import type { ControlState, FailureRule, LatencyRule } from './control';
+import { json, readJson, type Reply } from './http';
+
+export const CONTROL_PREFIX = '/__control';
+
+const latencyRule = z.strictObject({ path: z.string().startsWith('/'), ms: z.number().int().min(0).max(600_000) });
+const failureRule = z.strictObject({
+  path: z.string().startsWith('/'),
+  mode: z.enum(['http500', 'hang', 'badjson', 'code']),
+  code: z.number().int().refine((code) => code !== 0, 'code must be non-zero').optional(),
+});
+/** Rules may come bare (an array) or wrapped as {rules: [...]}. */
+function rulesOf<T extends z.ZodType>(rule: T) {
+  return z.union([z.array(rule), z.strictObject({ rules: z.array(rule) }).transform((value) => value.rules)]);
+}
+const latencyBody = rulesOf(latencyRule);
+const failureBody = rulesOf(failureRule);
+
+const tag = z.strictObject({ id: z.number().int(), name: z.string() });
+const articlePatch = z.strictObject({
+  id: z.number().int().optional(),
+  catid: z.number().int().optional(),
+  title: z.string().optional(),
+  list_title: z.string().optional(),
+  description: z.string().optional(),
+  thumb: z.string().optional(),
+  adddate: z.number().int().optional(),
+  source: z.string().optional(),
+  catname: z.string().optional(),
+  author: z.string().optional(),
+  keywords: z.string().optional(),
+  content: z.string().optional(),
+  views: z.number().int().optional(),
+  tags: z.array(tag).optional(),
+});
+const greyModeBody = z.strictObject({ mode: z.enum(['0', '1', '2']) });
+
+function badRequest(error: z.ZodError | Error): Reply {
+  return json(400, { ok: false, error: error instanceof z.ZodError ? z.prettifyError(error) : error.message });
+}
+
+const OK: Reply = json(200, { ok: true });
+
+async function parseBody<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<{ value: T } | { error: Reply }> {
+  try {
+    const result = schema.safeParse(await readJson(req));
+    return result.success ? { value: result.data } : { error: badRequest(result.error) };
+  } catch (error) {
+    return { error: badRequest(error instanceof Error ? error : new Error(String(error))) };
+  }
+}
+
+export async function handleControl(control: ControlState, method: string, path: string, req: IncomingMessage): Promise<Reply> {
+  const action = path.slice(CONTROL_PREFIX.length);
+  if (method === 'GET' && action === '/stats') return json(200, control.stats());
+  if (method !== 'POST') return json(404, { ok: false, error: 'Not Found' });
+  if (action === '/reset') {
+    control.reset();
+    return OK;
+  }
+  if (action === '/latency') {
+    const parsed = await parseBody(req, latencyBody);
+    if ('error' in parsed) return parsed.error;
+    control.setLatency(parsed.value satisfies LatencyRule[]);
+    return OK;
+  }
+  if (action === '/failures') {
+    const parsed = await parseBody(req, failureBody);
+    if ('error' in parsed) return parsed.error;
+    control.setFailures(parsed.value satisfies FailureRule[]);
+    return OK;
+  }
+  if (action === '/grey-mode') {
+    const parsed = await parseBody(req, greyModeBody);
+    if ('error' in parsed) return parsed.error;
+    control.setGreyMode(parsed.value.mode);
+    return OK;
+  }
+  const article = /^\/article\/(\d{1,9})$/.exec(action);
+  if (article) {
+    const parsed = await parseBody(req, articlePatch);
+    if ('error' in parsed) return parsed.error;
+    return control.overrideArticle(Number(article[1]), parsed.value) ? OK : json(404, { ok: false, error: 'no such article' });
+  }
+  return json(404, { ok: false, error: 'Not Found' });
+}

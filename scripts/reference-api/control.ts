@@ -1,0 +1,155 @@
+/**
+ * Runtime knobs for tests and benchmarks: injected latency and failures, article overrides, the grey-mode flag
+ * and call counters. Kept apart from the dataset, which never changes after generation.
+ */
+import type { RawArticleDetail, RawGreyMode } from '../../shared/types/upstream';
+
+export interface LatencyRule {
+  /** Prefix of the request path, e.g. '/list/3281/'; '/' matches everything. */
+  path: string;
+  ms: number;
+}
+
+export type FailureMode = 'http500' | 'hang' | 'badjson' | 'code';
+
+export interface FailureRule {
+  path: string;
+  mode: FailureMode;
+  /** For mode 'code': the non-zero business code to answer with. */
+  code?: number;
+}
+
+export interface Stats {
+  total: number;
+  /** Keyed by `${method} ${path}?${sorted query}`; the '?' is always there, even with no query. */
+  byPath: Record<string, number>;
+}
+
+export type ArticlePatch = Partial<RawArticleDetail>;
+
+export interface Control {
+  setLatency(rules: LatencyRule[]): void;
+  setFailures(rules: FailureRule[]): void;
+  /** Merges the patch into the article as served by list, detail and topic calls; false for an unknown id. */
+  overrideArticle(id: number, patch: ArticlePatch): boolean;
+  setGreyMode(mode: RawGreyMode): void;
+  stats(): Stats;
+  /** Back to the state right after creation: initial latency and failure rules, no overrides, zero counters. */
+  reset(): void;
+  setPublicUrl(url: string): void;
+  publicUrl(): string;
+}
+
+export const DEFAULT_FAILURE_CODE = 50000;
+
+/** The most specific (longest) matching prefix wins, so a broad rule can be refined for one path. */
+function longestMatch<T extends { path: string }>(rules: readonly T[], path: string): T | undefined {
+  let best: T | undefined;
+  for (const rule of rules) {
+    if (path.startsWith(rule.path) && (!best || rule.path.length > best.path.length)) best = rule;
+  }
+  return best;
+}
+
+export function statsKey(method: string, path: string, query: URLSearchParams): string {
+  const entries = [...query.entries()].sort(([leftKey, leftValue], [rightKey, rightValue]) =>
+    leftKey === rightKey ? leftValue.localeCompare(rightValue) : leftKey < rightKey ? -1 : 1,
+  );
+  return `${method} ${path}?${new URLSearchParams(entries).toString()}`;
+}
+
+export function normalisePublicUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`publicUrl must be http(s): ${url}`);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
+}
+
+export interface ControlOptions {
+  latency: readonly LatencyRule[];
+  failures: readonly FailureRule[];
+  greyMode: RawGreyMode;
+  publicUrl: string;
+  articleExists(id: number): boolean;
+}
+
+/** The control plane plus the read side the request pipeline uses. */
+export class ControlState implements Control {
+  private latency: LatencyRule[];
+  private failures: FailureRule[];
+  private greyMode: RawGreyMode;
+  private readonly overrides = new Map<number, ArticlePatch>();
+  private counts = new Map<string, number>();
+  private total = 0;
+  private url: string;
+
+  constructor(private readonly options: ControlOptions) {
+    this.latency = [...options.latency];
+    this.failures = [...options.failures];
+    this.greyMode = options.greyMode;
+    this.url = normalisePublicUrl(options.publicUrl);
+  }
+
+  setLatency(rules: LatencyRule[]): void {
+    this.latency = rules.map((rule) => ({ path: rule.path, ms: Math.max(0, rule.ms) }));
+  }
+
+  setFailures(rules: FailureRule[]): void {
+    this.failures = rules.map((rule) => ({ ...rule }));
+  }
+
+  overrideArticle(id: number, patch: ArticlePatch): boolean {
+    if (!this.options.articleExists(id)) return false;
+    // The id is the lookup key and cannot be patched away.
+    const { id: _ignored, ...rest } = patch;
+    this.overrides.set(id, { ...this.overrides.get(id), ...rest });
+    return true;
+  }
+
+  setGreyMode(mode: RawGreyMode): void {
+    this.greyMode = mode;
+  }
+
+  stats(): Stats {
+    return { total: this.total, byPath: Object.fromEntries(this.counts) };
+  }
+
+  reset(): void {
+    this.latency = [...this.options.latency];
+    this.failures = [...this.options.failures];
+    this.greyMode = this.options.greyMode;
+    this.overrides.clear();
+    this.counts = new Map();
+    this.total = 0;
+  }
+
+  setPublicUrl(url: string): void {
+    this.url = normalisePublicUrl(url);
+  }
+
+  publicUrl(): string {
+    return this.url;
+  }
+
+  // ---- read side ----
+
+  record(key: string): void {
+    this.total += 1;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  latencyFor(path: string): number {
+    return longestMatch(this.latency, path)?.ms ?? 0;
+  }
+
+  failureFor(path: string): FailureRule | undefined {
+    return longestMatch(this.failures, path);
+  }
+
+  overrideOf(id: number): ArticlePatch | undefined {
+    return this.overrides.get(id);
+  }
+
+  currentGreyMode(): RawGreyMode {
+    return this.greyMode;
+  }
+}

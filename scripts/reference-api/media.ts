@@ -1,0 +1,81 @@
+/**
+ * Images and videos served by the reference API itself, so the portal's pages, tests and benchmarks never reach
+ * the internet. Images are deterministic SVGs (gradient + short label) whose size is part of the URL, which lets
+ * layout tests check aspect ratios; the one video is a generated H.264 MP4 (./mp4.ts).
+ */
+import { hashString } from './random';
+import { buildMp4 } from './mp4';
+
+export const IMAGE_PREFIX = '/media/img/';
+export const VIDEO_PREFIX = '/media/video/';
+export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+const MIN_SIDE = 16;
+const MAX_SIDE = 4000;
+const KEY_PATTERN = /^[a-z][a-z0-9]{0,39}$/;
+
+/** Path of a generated image; keys are lowercase letters and digits only, so the '-' before the size is unambiguous. */
+export function imagePath(key: string, width: number, height: number): string {
+  if (!KEY_PATTERN.test(key)) throw new Error(`bad image key ${key}`);
+  return `${IMAGE_PREFIX}${key}-${width}x${height}.svg`;
+}
+
+export function videoPath(adId: number): string {
+  return `${VIDEO_PREFIX}${adId}.mp4`;
+}
+
+export interface ImageRequest {
+  key: string;
+  width: number;
+  height: number;
+}
+
+export function parseImagePath(pathname: string): ImageRequest | null {
+  if (!pathname.startsWith(IMAGE_PREFIX)) return null;
+  const match = /^([a-z][a-z0-9]{0,39})-(\d{1,4})x(\d{1,4})\.svg$/.exec(pathname.slice(IMAGE_PREFIX.length));
+  if (!match) return null;
+  const width = Number(match[2]);
+  const height = Number(match[3]);
+  const inRange = (side: number): boolean => side >= MIN_SIDE && side <= MAX_SIDE;
+  return inRange(width) && inRange(height) ? { key: match[1] ?? '', width, height } : null;
+}
+
+export function parseVideoPath(pathname: string): number | null {
+  const match = /^\/media\/video\/(\d{1,9})\.mp4$/.exec(pathname);
+  return match ? Number(match[1]) : null;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export function renderSvg(request: ImageRequest, label: string): string {
+  const { key, width, height } = request;
+  const hash = hashString(key);
+  const hueA = hash % 360;
+  const hueB = (hueA + 40 + ((hash >>> 9) % 80)) % 360;
+  const fontSize = Math.max(10, Math.min(Math.round(height / 5), Math.round(width / Math.max(2, label.length + 1))));
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">` +
+    `<stop offset="0" stop-color="hsl(${hueA},55%,42%)"/><stop offset="1" stop-color="hsl(${hueB},60%,62%)"/>` +
+    `</linearGradient></defs>` +
+    `<rect width="100%" height="100%" fill="url(#g)"/>` +
+    `<text x="50%" y="50%" dominant-baseline="middle" text-anchor="middle" fill="#fff" fill-opacity="0.92" ` +
+    `font-family="PingFang SC,Microsoft YaHei,Noto Sans CJK SC,sans-serif" font-size="${fontSize}">${escapeXml(label)}</text>` +
+    `</svg>`
+  );
+}
+
+const videoCache = new Map<number, Buffer>();
+
+/** A 2-second 160×96 clip; the tint varies by ad so carousels show which slide is playing. */
+export function videoBytes(adId: number): Buffer {
+  const tint = hashString(`video-${adId}`) % 256;
+  let bytes = videoCache.get(tint);
+  if (!bytes) {
+    bytes = buildMp4({ width: 160, height: 96, frames: 20, fps: 10, tint });
+    videoCache.set(tint, bytes);
+  }
+  return bytes;
+}

@@ -1,0 +1,43 @@
+/**
+ * Parameter parsing with the CMS's rules: ids are plain decimal digits, pages start at 1, page sizes are capped
+ * at 50. Anything else is '参数错误' (code 40000), never a thrown error or an HTTP 4xx.
+ */
+export const MAX_PAGE_SIZE = 50;
+
+export class ParamError extends Error {}
+
+const DIGITS = /^\d{1,9}$/;
+
+/** A numeric id from a path segment, query or body field (JSON bodies may carry real numbers). */
+export function parseId(value: unknown): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1e9) return value;
+  if (typeof value === 'string' && DIGITS.test(value.trim())) return Number(value.trim());
+  throw new ParamError(`not an id: ${String(value)}`);
+}
+
+/** Missing or empty means the default. */
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+export function parsePage(value: unknown): number {
+  if (isAbsent(value)) return 1;
+  const page = parseId(value);
+  if (page < 1) throw new ParamError('page < 1');
+  return page;
+}
+
+export function parsePageSize(value: unknown, fallback: number): number {
+  if (isAbsent(value)) return fallback;
+  const size = parseId(value);
+  if (size < 1 || size > MAX_PAGE_SIZE) throw new ParamError(`page size out of range: ${size}`);
+  return size;
+}
+
+export function parseOptionalId(value: unknown): number | null {
+  return isAbsent(value) ? null : parseId(value);
+}
+
+export function paginate<T>(items: readonly T[], page: number, size: number): T[] {
+  return items.slice((page - 1) * size, page * size);
+}

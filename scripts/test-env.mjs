@@ -1,0 +1,105 @@
+// What the test suites need besides node_modules: a Redis server and Debian's Chromium. Provides them when this
+// machine can (apt-get as root, a redis-server binary), and otherwise says in one line what to install. Under
+// CI=true a missing piece is an error, because nothing may skip there.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const REDIS_HOST = '127.0.0.1';
+const REDIS_PORT = 6379;
+
+function log(line) {
+  console.log(`[test-env] ${line}`);
+}
+
+function commandExists(command) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function aptInstall(pkg) {
+  if (process.getuid?.() !== 0 || !commandExists('apt-get')) return false;
+  log(`installing Debian package ${pkg} (apt-get)…`);
+  try {
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+    execFileSync('apt-get', ['install', '-y', '-qq', pkg], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    return true;
+  } catch (error) {
+    log(`apt-get install ${pkg} failed: ${error instanceof Error ? error.message : error}`);
+    return false;
+  }
+}
+
+export function redisAnswers(host = REDIS_HOST, port = REDIS_PORT, timeoutMs = 500) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (chunk) => done(chunk.toString().startsWith('+PONG')));
+  });
+}
+
+async function waitForRedis(port, attempts = 50) {
+  for (let i = 0; i < attempts; i += 1) {
+    if (await redisAnswers(REDIS_HOST, port)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM_PATH)) return { ok: true };
+  if (aptInstall('chromium') && existsSync(CHROMIUM_PATH)) return { ok: true };
+  return { ok: false, why: `browser suites need Debian's Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium` };
+}
+
+async function ensureRedis() {
+  if (await redisAnswers()) return { ok: true, started: null };
+  if (!commandExists('redis-server')) aptInstall('redis-server');
+  if (!commandExists('redis-server')) {
+    return { ok: false, started: null, why: 'Redis suites need redis-server: apt-get install -y redis-server' };
+  }
+  log(`no Redis answers on ${REDIS_HOST}:${REDIS_PORT}; starting redis-server there for this run`);
+  const child = spawn(
+    'redis-server',
+    ['--bind', REDIS_HOST, '--port', String(REDIS_PORT), '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  if (await waitForRedis(REDIS_PORT)) return { ok: true, started: child };
+  child.kill('SIGTERM');
+  return { ok: false, started: null, why: `redis-server did not answer on ${REDIS_HOST}:${REDIS_PORT}` };
+}
+
+/** Makes the environment ready; returns the env for the test runner and a function that undoes what it started. */
+export async function prepareTestEnv() {
+  const ci = process.env.CI === 'true';
+  const env = { ...process.env, PORTAL_TEST_REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}` };
+  const chromium = ensureChromium();
+  const redis = await ensureRedis();
+  const missing = [chromium, redis].filter((part) => !part.ok).map((part) => part.why);
+  if (ci && missing.length > 0) {
+    for (const why of missing) log(`CI=true and ${why}`);
+    throw new Error('test environment incomplete under CI=true');
+  }
+  if (chromium.ok) env.PORTAL_TEST_CHROMIUM = CHROMIUM_PATH;
+  else env.PORTAL_TEST_NO_BROWSER = chromium.why;
+  if (!redis.ok) env.PORTAL_TEST_NO_REDIS = redis.why;
+  for (const why of missing) log(`will skip: ${why}`);
+  const stop = () => {
+    if (redis.started && redis.started.exitCode === null) redis.started.kill('SIGTERM');
+  };
+  return { env, stop };
+}

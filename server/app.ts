@@ -1,0 +1,94 @@
+/**
+ * The Express application: middleware in the order of DESIGN.md's request flow, then health, assets, data
+ * endpoints and pages. Dependencies come in ready-made (see portal.ts), so tests can build an app around
+ * their own Redis and upstream.
+ */
+import path from 'node:path';
+import { constants as zlib } from 'node:zlib';
+import compression from 'compression';
+import cookieParser from 'cookie-parser';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { PageCache } from './cache/page-cache';
+import type { Config } from './config';
+import { healthRoutes, type ReadinessDeps } from './health';
+import type { Logger } from './logger';
+import { requestContext } from './middleware/request-context';
+import { nonceForRequest, securityHeaders } from './middleware/security';
+import { PROJECT_ROOT, type Assets } from './render/assets';
+import { dataRoutes } from './render/data-endpoints';
+import { bareErrorDocument } from './render/document';
+import { createPageHandler } from './render/page-handler';
+import type { ContentService } from './upstream/content-service';
+
+export interface AppDeps {
+  config: Pick<Config, 'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL'>;
+  logger: Logger;
+  content: ContentService;
+  pageCache: PageCache;
+  assets: Assets;
+  readiness: ReadinessDeps;
+  /** Origins besides this one that serve images and media (the upstream's media host). */
+  mediaOrigins: readonly string[];
+}
+
+const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
+const PUBLIC_MAX_AGE_MS = 24 * 3600 * 1000;
+const PUBLIC_DIR = path.join(PROJECT_ROOT, 'public');
+
+export function createApp(deps: AppDeps): Express {
+  const { logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  // Page ETags are computed on the cached form; Express's would hash each response's unique nonce.
+  app.set('etag', false);
+
+  app.use(requestContext(logger));
+  app.use(nonceForRequest());
+  app.use(securityHeaders(deps.mediaOrigins));
+  // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
+  app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
+  app.use(cookieParser());
+
+  app.use(healthRoutes(deps.readiness));
+  app.use(
+    '/assets',
+    express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }),
+  );
+  app.use(express.static(PUBLIC_DIR, { index: false, maxAge: PUBLIC_MAX_AGE_MS }));
+  app.use(dataRoutes(deps.content, logger));
+  const pages = createPageHandler({
+    content: deps.content,
+    pageCache: deps.pageCache,
+    assets: deps.assets,
+    logger,
+    renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
+    publicProtocol: deps.config.PUBLIC_ORIGIN_PROTOCOL,
+  });
+  app.get(/.*/, pages);
+
+  app.use((req, res) => {
+    res.status(405).setHeader('Allow', 'GET, HEAD').json({ error: `${req.method} is not allowed here` });
+  });
+  app.use(errorHandler(logger));
+  return app;
+}
+
+/** Last stop for errors: logged with the request id, answered without a stack trace. */
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const status = httpStatusOf(error);
+    if (status >= 500) logger.error({ err: error, reqId: res.locals.requestId, path: req.path }, 'request failed');
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    const message = status === 404 ? 'This page could not be found' : status < 500 ? 'Bad Request' : 'Error';
+    res.status(status).type('html').send(bareErrorDocument(status, message));
+  };
+}
+
+function httpStatusOf(error: unknown): number {
+  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}

@@ -1,0 +1,61 @@
+/**
+ * Configuration from environment variables, validated once at start. Every bad value is reported in one line
+ * naming the variable, and the server refuses to start rather than run half-configured.
+ */
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveMs = z.coerce.number().int().min(1).max(600_000);
+const optionalUrl = (protocols: readonly string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || isUrlWithProtocol(value, protocols), {
+      message: `must be a URL starting with ${protocols.join(' or ')}`,
+    });
+
+function isUrlWithProtocol(value: string, protocols: readonly string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const schema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  UPSTREAM_URL: optionalUrl(['http:', 'https:']),
+  UPSTREAM_TIMEOUT_MS: positiveMs.default(3000),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  CACHE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,32}$/i, 'letters, digits, _ and - only (1–32)')
+    .default('portal'),
+  L1_CACHE_MAX_MB: z.coerce.number().int().min(1).max(16_384).default(256),
+  RENDER_TIMEOUT_MS: positiveMs.default(10_000),
+  SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_ORIGIN_PROTOCOL: z.enum(['http', 'https']).default('https'),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((line) => `  - ${line}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const name = issue.path.join('.');
+    return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+  });
+  throw new ConfigError(problems);
+}

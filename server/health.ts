@@ -1,0 +1,47 @@
+/**
+ * /healthz: the process is alive. /readyz: can it serve well? 503 only while draining (so the load balancer
+ * stops sending); a dead Redis or upstream is 'degraded' with 200, because pages still render (uncached or
+ * stale) and pulling every instance out would turn a cache outage into a site outage.
+ */
+import { Router } from 'express';
+import type { CacheStore } from './cache/store';
+
+export interface ReadinessDeps {
+  store: CacheStore;
+  redisConfigured: boolean;
+  upstreamAnswers: () => Promise<boolean>;
+  isDraining: () => boolean;
+}
+
+const UPSTREAM_CHECK_CACHE_MS = 2000;
+
+export function healthRoutes(deps: ReadinessDeps): Router {
+  const router = Router();
+  let lastUpstream: { at: number; ok: boolean } | null = null;
+
+  async function upstreamOk(): Promise<boolean> {
+    if (lastUpstream && Date.now() - lastUpstream.at < UPSTREAM_CHECK_CACHE_MS) return lastUpstream.ok;
+    const ok = await deps.upstreamAnswers().catch(() => false);
+    lastUpstream = { at: Date.now(), ok };
+    return ok;
+  }
+
+  router.get('/healthz', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ status: 'ok' });
+  });
+
+  router.get('/readyz', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (deps.isDraining()) {
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
+    const redis = deps.redisConfigured ? (deps.store.isAvailable() ? 'up' : 'down') : 'not-configured';
+    const upstream = (await upstreamOk()) ? 'up' : 'down';
+    const degraded = redis === 'down' || upstream === 'down';
+    res.json({ status: degraded ? 'degraded' : 'ready', checks: { redis, upstream, cache: deps.store.kind } });
+  });
+
+  return router;
+}

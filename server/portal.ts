@@ -1,0 +1,98 @@
+/**
+ * Wires a portal from its configuration: the cache store (Redis when REDIS_URL is set, the in-process LRU
+ * otherwise), the upstream client, the content service, the assets, and the Express app around them.
+ */
+import type { Express } from 'express';
+import { Cache } from './cache/cache';
+import { MemoryStore } from './cache/memory-store';
+import { PageCache } from './cache/page-cache';
+import { RedisStore } from './cache/redis-store';
+import type { CacheStore } from './cache/store';
+import { createApp } from './app';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import { loadAssets, type Assets } from './render/assets';
+import { ContentService } from './upstream/content-service';
+import { UpstreamClient } from './upstream/http-client';
+
+export interface Portal {
+  app: Express;
+  store: CacheStore;
+  assets: Assets;
+  /** Marks the portal as draining: /readyz answers 503 from now on. */
+  startDraining(): void;
+  close(): Promise<void>;
+}
+
+export interface PortalOptions {
+  config: Config;
+  logger: Logger;
+  /** The content API to use; config.UPSTREAM_URL unless the caller started one in-process. */
+  upstreamUrl: string;
+  assets?: Assets;
+}
+
+function createStore(config: Config, logger: Logger): CacheStore {
+  if (!config.REDIS_URL) return new MemoryStore(config.L1_CACHE_MAX_MB * 1024 * 1024);
+  let lastError = '';
+  return new RedisStore({
+    url: config.REDIS_URL,
+    onError: (error) => {
+      // A down Redis reports every reconnect attempt; one line per distinct error is enough.
+      if (error.message === lastError) return;
+      lastError = error.message;
+      logger.warn({ err: error.message }, 'redis unavailable; serving uncached until it returns');
+    },
+  });
+}
+
+function originOf(url: string): string[] {
+  const parsed = new URL(url);
+  return parsed.protocol === 'http:' ? [parsed.origin] : [];
+}
+
+export function createPortal(options: PortalOptions): Portal {
+  const { config, logger } = options;
+  const assets = options.assets ?? loadAssets();
+  const store = createStore(config, logger);
+  const upstream = new UpstreamClient({ baseUrl: options.upstreamUrl, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
+  const cache = new Cache(store, {
+    onBackgroundError: (key, error) => logger.warn({ key, err: error }, 'background refresh failed'),
+  });
+  const content = new ContentService({
+    upstream,
+    cache,
+    keys,
+    onUpstreamError: (call, error) => logger.warn({ call, err: error }, 'upstream call failed'),
+  });
+  let draining = false;
+  const app = createApp({
+    config,
+    logger,
+    content,
+    pageCache: new PageCache(cache, keys),
+    assets,
+    mediaOrigins: originOf(options.upstreamUrl),
+    readiness: {
+      store,
+      redisConfigured: Boolean(config.REDIS_URL),
+      isDraining: () => draining,
+      upstreamAnswers: async () =>
+        (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !==
+        'unavailable',
+    },
+  });
+  return {
+    app,
+    store,
+    assets,
+    startDraining: () => {
+      draining = true;
+    },
+    close: async () => {
+      upstream.close();
+      await store.close();
+    },
+  };
+}

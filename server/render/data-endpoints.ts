@@ -1,0 +1,72 @@
+/**
+ * What client navigations call instead of fetching a whole document: the next page's state (its loader runs
+ * here, through the data cache) and the data of suspense blocks.
+ */
+import { Router } from 'express';
+import { PAGE_DATA_ENDPOINT, RESOURCE_ENDPOINT } from '../../shared/app-state';
+import { isResourceName, RESOURCES } from '../../shared/resources';
+import { resolveSite } from '../../shared/sites';
+import type { Logger } from '../logger';
+import { CallRecorder, type ContentService } from '../upstream/content-service';
+import { preparePage } from './prepare-page';
+import { unixNow } from './page-handler';
+
+const MAX_PATH_LENGTH = 2048;
+
+/** A same-site path only: '/x', never '//host' or a scheme; parsed against a fixed origin. */
+function parseTargetPath(value: unknown): URL | null {
+  if (typeof value !== 'string' || value.length > MAX_PATH_LENGTH) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
+  try {
+    return new URL(value, 'http://portal.invalid');
+  } catch {
+    return null;
+  }
+}
+
+export function dataRoutes(content: ContentService, logger: Logger): Router {
+  const router = Router();
+
+  router.get(PAGE_DATA_ENDPOINT, async (req, res, next) => {
+    try {
+      const target = parseTargetPath(req.query.path);
+      if (!target) {
+        res.status(400).json({ error: 'query parameter "path" must be a site path starting with /' });
+        return;
+      }
+      const recorder = new CallRecorder();
+      const answer = await preparePage({
+        site: resolveSite(req.headers.host),
+        pathname: target.pathname,
+        search: target.search,
+        content: content.forRequest(recorder),
+        now: unixNow(),
+        onLoaderError: (error) => logger.error({ err: error, path: target.pathname }, 'loader failed'),
+      });
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('X-Cache', recorder.summary);
+      res.status(answer.kind === 'page' ? answer.page.status : 200).json(answer);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get(`${RESOURCE_ENDPOINT}/:name`, async (req, res, next) => {
+    try {
+      const { name } = req.params;
+      if (!isResourceName(name)) {
+        res.status(404).json({ error: `unknown resource "${name}"` });
+        return;
+      }
+      const recorder = new CallRecorder();
+      const value = await RESOURCES[name](content.forRequest(recorder));
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('X-Cache', recorder.summary);
+      res.json(value);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  return router;
+}

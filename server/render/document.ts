@@ -1,0 +1,50 @@
+/**
+ * The HTML around React's output. The head is written before the shell streams (status, title, state and
+ * preloads are known by then); the entry script follows the shell so hydration can start while slow blocks
+ * are still streaming.
+ */
+import type { AppState } from '../../shared/app-state';
+import { STATE_SCRIPT_ID } from '../../shared/app-state';
+import { escapeHtml } from '../../shared/html';
+import { serializeForScript } from '../../shared/serialize';
+
+export interface DocumentParts {
+  state: AppState;
+  nonce: string;
+  styles: readonly string[];
+  preloads: readonly string[];
+  canonicalUrl: string;
+}
+
+export function documentHead({ state, nonce, styles, preloads, canonicalUrl }: DocumentParts): string {
+  const { head } = state.page;
+  const n = escapeHtml(nonce);
+  return [
+    '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}">`,
+    `<meta name="keywords" content="${escapeHtml(head.keywords)}">`,
+    `<link rel="canonical" href="${escapeHtml(canonicalUrl)}">`,
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),
+    `<script type="application/json" id="${STATE_SCRIPT_ID}" nonce="${n}">${serializeForScript(state)}</script>`,
+    '</head><body><div id="root">',
+  ].join('');
+}
+
+export function documentAfterShell(entryScript: string, nonce: string): string {
+  return `</div><script type="module" async src="${escapeHtml(entryScript)}" nonce="${escapeHtml(nonce)}"></script>`;
+}
+
+export const DOCUMENT_END = '</body></html>';
+
+/** The last fallback when even the error page cannot render: plain HTML, no script. */
+export function bareErrorDocument(status: number, message: string): string {
+  return (
+    '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>' +
+    `${status} ${escapeHtml(message)}</title></head><body><h1>${escapeHtml(message)}</h1>` +
+    '<p><a href="/">返回首页</a></p></body></html>'
+  );
+}

@@ -1,0 +1,266 @@
+/**
+ * Page requests: anonymous readers are served from the page cache when it holds the page (HIT, or STALE with a
+ * background re-render); everything else is rendered by streaming SSR, and a clean anonymous 200 render is
+ * stored as it streams. Signed-in readers always get a fresh, private render.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { isbot } from 'isbot';
+import type { AppState, PageState } from '../../shared/app-state';
+import type { ContentApi } from '../../shared/content-api';
+import { loadLayout, type LayoutData } from '../../shared/loaders/layout';
+import { RESOURCES } from '../../shared/resources';
+import { matchRoute } from '../../shared/routes';
+import { isMainSite, resolveSite, type SiteConfig } from '../../shared/sites';
+import { createResourceStore } from '../../client/data/resource-store';
+import { loadPage } from '../../client/pages/registry';
+import type { CachedPage, PageCache } from '../cache/page-cache';
+import { withNonce } from '../cache/page-cache';
+import { pagePolicyFor } from '../cache/policy';
+import type { Logger } from '../logger';
+import { isSignedIn } from '../session';
+import { CallRecorder, type ContentService } from '../upstream/content-service';
+import type { Assets } from './assets';
+import { bareErrorDocument } from './document';
+import { preparePage } from './prepare-page';
+import type { DocumentSink } from './render-document';
+import { renderDocument } from './render-document';
+
+export interface PageHandlerDeps {
+  content: ContentService;
+  pageCache: PageCache;
+  assets: Assets;
+  logger: Logger;
+  renderTimeoutMs: number;
+  publicProtocol: 'http' | 'https';
+}
+
+interface DocumentRequest {
+  site: SiteConfig;
+  url: URL;
+  nonce: string;
+  waitForAll: boolean;
+}
+
+const EMPTY_LAYOUT = (site: SiteConfig): LayoutData => ({
+  menu: [],
+  banner: [],
+  friendlyLinks: [],
+  seo: { title: site.seo_title, keywords: site.seo_keywords, description: site.seo_description },
+  greyMode: 'off',
+});
+
+export function unixNow(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/** The request's path and query, parsed against a fixed origin: the Host header never shapes a URL. */
+export function requestUrl(req: Request): URL {
+  return new URL(req.originalUrl, 'http://portal.invalid');
+}
+
+function publicSite(site: SiteConfig): AppState['site'] {
+  return { id: site.id, name: site.name, domain: site.domain, isMain: isMainSite(site) };
+}
+
+function serverTiming(parts: Record<string, number | string>): string {
+  return Object.entries(parts)
+    .map(([name, value]) => (typeof value === 'number' ? `${name};dur=${value.toFixed(1)}` : `${name};desc="${value}"`))
+    .join(', ');
+}
+
+export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
+  const { pageCache, logger } = deps;
+
+  async function buildState(site: SiteConfig, url: URL, content: ContentApi): Promise<AppState | { redirect: string }> {
+    const now = unixNow();
+    const [prepared, layout] = await Promise.all([
+      preparePage({
+        site,
+        pathname: url.pathname,
+        search: url.search,
+        content,
+        now,
+        onLoaderError: (error) => logger.error({ err: error, path: url.pathname }, 'loader failed'),
+      }),
+      loadLayout(site, content).catch((error: unknown) => {
+        logger.error({ err: error }, 'layout data failed');
+        return EMPTY_LAYOUT(site);
+      }),
+    ]);
+    if (prepared.kind === 'redirect') return { redirect: prepared.location };
+    const page = prepared.page.page;
+    if (page !== 'not-found' && page !== 'error') await loadPage(page);
+    return { buildId: deps.assets.buildId, site: publicSite(site), layout, page: prepared.page };
+  }
+
+  function renderOptions(state: AppState, request: DocumentRequest, content: ContentApi) {
+    const page = state.page.page;
+    return {
+      state,
+      nonce: request.nonce,
+      resources: createResourceStore((name) => RESOURCES[name](content)),
+      styles: deps.assets.styles,
+      preloads: deps.assets.preloadsFor(page === 'not-found' || page === 'error' ? null : page),
+      entryScript: deps.assets.entryScript,
+      canonicalUrl: `${deps.publicProtocol}://${request.site.domain}${request.url.pathname}`,
+      waitForAll: request.waitForAll,
+      timeoutMs: deps.renderTimeoutMs,
+      onRenderError: (error: unknown) => logger.error({ err: error, path: request.url.pathname }, 'render error'),
+    };
+  }
+
+  /** Renders into a string (background refreshes); resolves the HTML only for a clean, cacheable 200. */
+  async function renderToHtml(request: DocumentRequest): Promise<{ html: string; tags: string[] } | null> {
+    const recorder = new CallRecorder();
+    const content = deps.content.forRequest(recorder);
+    const state = await buildState(request.site, request.url, content);
+    if ('redirect' in state || state.page.status !== 200) return null;
+    const parts: Buffer[] = [];
+    let failed = false;
+    const sink: DocumentSink = {
+      start: () => undefined,
+      write: (chunk) => parts.push(Buffer.from(chunk)),
+      end: () => undefined,
+      shellFailed: () => {
+        failed = true;
+      },
+    };
+    const outcome = await renderDocument(renderOptions(state, request, content), sink);
+    if (failed || !outcome.clean || recorder.degraded) return null;
+    return { html: Buffer.concat(parts).toString('utf8'), tags: [...recorder.tags, `site:${request.site.id}`] };
+  }
+
+  function sendCached(req: Request, res: Response, page: CachedPage, state: 'HIT' | 'STALE', ageSeconds: number): void {
+    res.setHeader('X-Cache', state);
+    res.setHeader('ETag', page.etag);
+    res.setHeader('Age', String(ageSeconds));
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Server-Timing', serverTiming({ cache: state }));
+    if (req.headers['if-none-match'] === page.etag) {
+      // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
+      res.removeHeader('Content-Security-Policy');
+      res.status(304).end();
+      return;
+    }
+    res.status(200).type('html').send(withNonce(page, String(res.locals.nonce)));
+  }
+
+  async function sendErrorDocument(res: Response, request: DocumentRequest, content: ContentApi, status: number): Promise<void> {
+    const base = await buildState(request.site, new URL('/', request.url), content).catch(() => null);
+    const page: PageState = {
+      path: request.url.pathname + request.url.search,
+      routeId: null,
+      page: 'error',
+      params: {},
+      status,
+      data: null,
+      head: { title: 'Error', description: '', keywords: '' },
+      now: unixNow(),
+    };
+    const fallback = () => {
+      if (!res.headersSent) res.status(status).type('html').send(bareErrorDocument(status, 'Error'));
+    };
+    if (!base || 'redirect' in base) return fallback();
+    const sink: DocumentSink = {
+      start: (code) => res.status(code).type('html'),
+      write: (chunk) => res.write(chunk),
+      end: () => res.end(),
+      shellFailed: fallback,
+    };
+    await renderDocument(renderOptions({ ...base, page }, { ...request, waitForAll: true }, content), sink);
+  }
+
+  async function renderFresh(req: Request, res: Response, request: DocumentRequest, cacheKey: string | null): Promise<void> {
+    const started = performance.now();
+    const recorder = new CallRecorder();
+    const content = deps.content.forRequest(recorder);
+    const state = await buildState(request.site, request.url, content);
+    if ('redirect' in state) {
+      res.redirect(302, state.redirect);
+      return;
+    }
+    const capture = cacheKey !== null && state.page.status === 200 ? ([] as Buffer[]) : null;
+    let shellError: unknown = null;
+    const storeIfCacheable = (clean: boolean) => {
+      if (!capture || !cacheKey || !clean || recorder.degraded) return;
+      const html = Buffer.concat(capture).toString('utf8');
+      const tags = [...recorder.tags, `site:${request.site.id}`];
+      // Issued before the response ends: the next request on this instance queues behind this write on the
+      // same Redis connection, so it finds the page.
+      pageCache
+        .store(cacheKey, pagePolicyFor(state.page.page), html, request.nonce, tags)
+        .catch((error: unknown) => logger.warn({ err: error, key: cacheKey }, 'page store failed'));
+    };
+    const sink: DocumentSink = {
+      start: (status) => {
+        res.status(status).type('html');
+        res.setHeader('X-Cache', cacheKey ? 'MISS' : 'PASS');
+        res.setHeader('Cache-Control', cacheKey && status === 200 ? 'no-cache' : 'private, no-store');
+        res.setHeader(
+          'Server-Timing',
+          serverTiming({ cache: cacheKey ? 'MISS' : 'PASS', upstream: recorder.upstreamMs, render: performance.now() - started }),
+        );
+        if (status === 503) res.setHeader('Retry-After', '30');
+      },
+      write: (chunk) => {
+        res.write(chunk);
+        capture?.push(Buffer.from(chunk));
+      },
+      end: (clean) => {
+        storeIfCacheable(clean);
+        res.end();
+      },
+      shellFailed: (error) => {
+        shellError = error;
+      },
+    };
+    await renderDocument(renderOptions(state, request, content), sink);
+    if (!shellError) return;
+    logger.error({ err: shellError, path: request.url.pathname }, 'shell failed; sending the error page');
+    await sendErrorDocument(res, request, content, 500);
+  }
+
+  return async (req, res, next) => {
+    try {
+      const site = resolveSite(req.headers.host);
+      const url = requestUrl(req);
+      const match = matchRoute(url.pathname);
+      if (match.kind === 'redirect') {
+        res.redirect(302, match.location);
+        return;
+      }
+      const waitForAll = isbot(req.headers['user-agent'] ?? '');
+      const request: DocumentRequest = { site, url, nonce: String(res.locals.nonce), waitForAll };
+      if (isSignedIn(req)) {
+        await renderFresh(req, res, request, null);
+        return;
+      }
+      const key = pageCache.keyFor(site.id, url.pathname, url.searchParams);
+      const cached = await pageCache.lookup(key);
+      if (!cached) {
+        await renderFresh(req, res, request, key);
+        return;
+      }
+      const age = Math.max(0, Math.floor((Date.now() - cached.storedAt) / 1000));
+      sendCached(req, res, cached.page, cached.freshness === 'fresh' ? 'HIT' : 'STALE', age);
+      if (cached.freshness === 'stale') {
+        const refreshNonce = newNonce();
+        pageCache.refresh(
+          key,
+          async () => {
+            const rendered = await renderToHtml({ site, url, nonce: refreshNonce, waitForAll: true });
+            if (rendered) await pageCache.store(key, pagePolicyFor(match.kind === 'page' ? (match.route.page ?? '') : ''), rendered.html, refreshNonce, rendered.tags);
+          },
+          (error) => logger.error({ err: error, key }, 'background page refresh failed'),
+        );
+      }
+    } catch (error) {
+      next(error);
+    }
+  };
+}

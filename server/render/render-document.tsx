@@ -1,0 +1,113 @@
+/**
+ * Streams one document with renderToPipeableStream. The status is fixed before the shell flushes; readers get
+ * the shell as soon as it is ready and slow blocks behind <Suspense> after it, crawlers get the finished
+ * document (onAllReady). Compression is flushed per chunk by the sink, a render past its deadline is aborted,
+ * and an error after the shell is logged while the stream still ends cleanly.
+ */
+import { Writable } from 'node:stream';
+import { renderToPipeableStream } from 'react-dom/server';
+import { StaticRouter } from 'react-router-dom';
+import type { AppState } from '../../shared/app-state';
+import { PortalApp } from '../../client/App';
+import type { ResourceStore } from '../../client/data/resource-store';
+import { DOCUMENT_END, documentAfterShell, documentHead } from './document';
+
+export interface DocumentSink {
+  /** Called once, before the first byte: the place to set status and headers. */
+  start(status: number): void;
+  write(chunk: string | Uint8Array): void;
+  /** The document is complete; `clean` is false if any part of the render failed or was aborted. */
+  end(clean: boolean): void;
+  /** The shell itself failed: nothing was written, the caller sends the error page. */
+  shellFailed(error: unknown): void;
+}
+
+export interface RenderOptions {
+  state: AppState;
+  nonce: string;
+  resources: ResourceStore;
+  styles: readonly string[];
+  preloads: readonly string[];
+  entryScript: string;
+  canonicalUrl: string;
+  /** Wait for every Suspense boundary before the first byte (crawlers, cache refreshes). */
+  waitForAll: boolean;
+  timeoutMs: number;
+  onRenderError: (error: unknown) => void;
+}
+
+export interface RenderOutcome {
+  /** True when the stream completed without errors or an abort: the only renders worth caching. */
+  clean: boolean;
+}
+
+export function renderDocument(options: RenderOptions, sink: DocumentSink): Promise<RenderOutcome> {
+  return new Promise((resolve) => {
+    let clean = true;
+    let started = false;
+    const tree = (
+      <StaticRouter location={options.state.page.path}>
+        <PortalApp state={options.state} nonce={options.nonce} resources={options.resources} navigating={false} />
+      </StaticRouter>
+    );
+
+    const flush = () => {
+      if (started) return;
+      started = true;
+      sink.start(options.state.page.status);
+      sink.write(documentHead(options));
+      let entryWritten = false;
+      const writeEntry = () => {
+        if (entryWritten) return;
+        entryWritten = true;
+        sink.write(documentAfterShell(options.entryScript, options.nonce));
+      };
+      const out = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          sink.write(chunk);
+          callback();
+        },
+        final(callback) {
+          clearTimeout(deadline);
+          // A render with nothing left to stream ends inside pipe(), before the entry script was written.
+          writeEntry();
+          sink.write(DOCUMENT_END);
+          sink.end(clean);
+          resolve({ clean });
+          callback();
+        },
+      });
+      // pipe() writes the ready shell synchronously, so the entry script lands right after it.
+      stream.pipe(out);
+      writeEntry();
+    };
+
+    const stream = renderToPipeableStream(tree, {
+      nonce: options.nonce,
+      // React outlines big finished boundaries to paint the shell sooner; a document sent whole has no such
+      // shell to paint first, and crawlers without script must find the content in place.
+      ...(options.waitForAll ? { progressiveChunkSize: Number.MAX_SAFE_INTEGER } : {}),
+      onShellReady() {
+        if (!options.waitForAll) flush();
+      },
+      onAllReady() {
+        if (options.waitForAll) flush();
+      },
+      onShellError(error) {
+        clearTimeout(deadline);
+        clean = false;
+        sink.shellFailed(error);
+        resolve({ clean });
+      },
+      onError(error) {
+        clean = false;
+        options.onRenderError(error);
+      },
+    });
+
+    const deadline = setTimeout(() => {
+      clean = false;
+      stream.abort(new Error(`render exceeded ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+  });
+}

@@ -1,0 +1,227 @@
+/**
+ * ContentApi over the upstream client and the data cache. Each call has a cache key, a policy family and the
+ * tags it depends on; what a page's calls did (cache states, tags, upstream time, degradation) is recorded per
+ * request so the page can say how it was served and whether it may be cached.
+ */
+import type { ContentApi, HomeAdSlot, SiteInfo } from '../../shared/content-api';
+import { ContentUnavailableError } from '../../shared/content-api';
+import { DEFAULT_THEME_OFFICE_ID } from '../../shared/constants';
+import type { AdGroups, Article, ArticlePage, Category, ColumnAuthor, GreyMode, Topic } from '../../shared/types/entities';
+import type {
+  RawAdGroups,
+  RawAdSlot,
+  RawArticleDetail,
+  RawArticleList,
+  RawCategory,
+  RawCategoryIndex,
+  RawColumnAuthorList,
+  RawGreyMode,
+  RawSiteInfo,
+  RawTopicList,
+} from '../../shared/types/upstream';
+import type { Cache, CacheState, Loaded } from '../cache/cache';
+import type { KeySpace } from '../cache/keys';
+import { ALL_SITES_SEGMENT, cacheKey } from '../cache/keys';
+import type { DataFamily } from '../cache/policy';
+import { DATA_POLICY } from '../cache/policy';
+import type { UpstreamClient, UpstreamRequest } from './http-client';
+import * as normalise from './normalise';
+import { sanitiseArticleHtml } from './sanitise-html';
+
+/** What one page's content calls did. */
+export class CallRecorder {
+  readonly tags = new Set<string>();
+  readonly states: CacheState[] = [];
+  upstreamMs = 0;
+  degraded = false;
+
+  record(state: CacheState, tags: readonly string[]): void {
+    this.states.push(state);
+    for (const tag of tags) this.tags.add(tag);
+  }
+
+  /** HIT only if every call was a hit; STALE if any was stale; otherwise MISS. */
+  get summary(): CacheState {
+    if (this.states.includes('MISS')) return 'MISS';
+    if (this.states.includes('STALE')) return 'STALE';
+    return 'HIT';
+  }
+}
+
+interface CallSpec<Raw, T> {
+  family: DataFamily;
+  /** Key suffix after the kind and site segments, e.g. `list:3281:1:5`. */
+  key: string;
+  tags: string[];
+  request: UpstreamRequest;
+  normalise: (raw: Raw) => T;
+  /** What a non-zero code (or, for optional calls, an outage) yields (SPEC §8: an empty result). */
+  empty: T;
+  /** Required calls throw ContentUnavailableError on an outage instead of yielding `empty`. */
+  required?: boolean;
+}
+
+export interface ContentServiceOptions {
+  upstream: UpstreamClient;
+  cache: Cache;
+  keys: KeySpace;
+  onUpstreamError?: (call: string, error: unknown) => void;
+}
+
+export class ContentService {
+  constructor(private readonly options: ContentServiceOptions) {}
+
+  /** A ContentApi whose calls are recorded into `recorder`. */
+  forRequest(recorder: CallRecorder): ContentApi {
+    const call = <Raw, T>(spec: CallSpec<Raw, T>) => this.call(spec, recorder);
+    return {
+      menu: () =>
+        call<RawCategory[], Category[]>({
+          family: 'menu',
+          key: 'menu',
+          tags: ['menu'],
+          request: { method: 'GET', path: '/api/common/get_menu_list', call: 'menu' },
+          normalise: (raw) => raw.map(normalise.category),
+          empty: [],
+        }),
+      categoryChildren: (catid) =>
+        call<RawCategoryIndex, Category[]>({
+          family: 'categoryIndex',
+          key: `category_index:${catid}`,
+          tags: [`cat:${catid}`],
+          request: { method: 'POST', path: '/mobile/index/category_index', body: { catid }, call: 'category_index' },
+          normalise: (raw) => (raw.children ?? []).map(normalise.category),
+          empty: [],
+        }),
+      articleList: (catid, page, pageSize) =>
+        call<RawArticleList, ArticlePage>({
+          family: 'list',
+          key: `list:${catid}:${page}:${pageSize}`,
+          tags: [`cat:${catid}`],
+          request: { method: 'GET', path: `/list/${catid}/${page}.html?pagesize=${pageSize}`, call: 'list' },
+          normalise: normalise.articlePage,
+          empty: { items: [], total: 0, page, pageSize },
+        }),
+      article: (catid, id) =>
+        call<RawArticleDetail, Article | null>({
+          family: 'article',
+          key: `show:${catid}:${id}`,
+          tags: [`article:${id}`, `cat:${catid}`],
+          request: { method: 'GET', path: `/show/${catid}-${id}.html`, call: 'show' },
+          normalise: (raw) => ({
+            ...normalise.articleSummary(raw),
+            fullTitle: raw.title,
+            catname: raw.catname,
+            author: raw.author,
+            keywords: raw.keywords,
+            contentHtml: sanitiseArticleHtml(raw.content),
+            views: raw.views,
+            tags: raw.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+          }),
+          empty: null,
+          required: true,
+        }),
+      adGroups: (catid) =>
+        call<RawAdGroups, AdGroups>({
+          family: 'ads',
+          key: `ad_top:${catid}`,
+          tags: ['ads', `cat:${catid}`],
+          request: { method: 'GET', path: `/api/ad/top?catid=${catid}`, call: 'ad_top' },
+          normalise: normalise.adGroups,
+          empty: normalise.EMPTY_AD_GROUPS,
+        }),
+      homeAdSlots: (catid) =>
+        call<RawAdSlot[], HomeAdSlot[]>({
+          family: 'ads',
+          key: `ad_slots:${catid}`,
+          tags: ['ads', `cat:${catid}`],
+          request: { method: 'GET', path: `/api/ad/list_by_column_id?catid=${catid}`, call: 'ad_list_by_column' },
+          normalise: (raw) => raw.map((slot) => ({ position: slot.position, ads: slot.list.map(normalise.advertisement) })),
+          empty: [],
+        }),
+      topics: (page, pageSize) =>
+        call<RawTopicList, Topic[]>({
+          family: 'topics',
+          key: `theme_list:${page}:${pageSize}`,
+          tags: ['topics'],
+          request: {
+            method: 'GET',
+            path: `/theme/list/${page}?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${pageSize}`,
+            call: 'theme_list',
+          },
+          normalise: (raw) => raw.list.map(normalise.topic),
+          empty: [],
+        }),
+      columnAuthors: (page, pageSize) =>
+        call<RawColumnAuthorList, { list: ColumnAuthor[]; count: number }>({
+          family: 'columns',
+          key: `column_authors:${page}:${pageSize}`,
+          tags: ['columns'],
+          request: {
+            method: 'GET',
+            path: `/api/special_column_author/list?page=${page}&page_size=${pageSize}`,
+            call: 'special_column_author_list',
+          },
+          normalise: (raw) => ({ list: raw.list.map(normalise.columnAuthor), count: raw.count }),
+          empty: { list: [], count: 0 },
+        }),
+      siteInfo: (siteId) =>
+        call<RawSiteInfo, SiteInfo | null>({
+          family: 'site',
+          key: `site_info:${siteId}`,
+          tags: [`site:${siteId}`],
+          request: { method: 'GET', path: `/api/common/get_site_info?site_id=${siteId}`, call: 'site_info' },
+          normalise: (raw) => ({
+            seo: { title: raw.seo.seo_title, keywords: raw.seo.seo_keywords, description: raw.seo.seo_description },
+            friendlyLinks: raw.friendly_link_list.map((link) => ({ name: link.name, link: link.link })),
+          }),
+          empty: null,
+        }),
+      greyMode: () =>
+        call<RawGreyMode, GreyMode>({
+          family: 'greyMode',
+          key: 'grey_mode',
+          tags: ['grey'],
+          request: { method: 'GET', path: '/api/common/grey_mode', call: 'grey_mode' },
+          normalise: normalise.greyMode,
+          empty: 'off',
+        }),
+    };
+  }
+
+  private async call<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<T> {
+    const key = cacheKey(this.options.keys, 'data', ALL_SITES_SEGMENT, spec.key);
+    try {
+      const served = await this.options.cache.getOrLoad<T>(key, DATA_POLICY[spec.family], () => this.load(spec, recorder));
+      recorder.record(served.state, served.tags);
+      return served.value;
+    } catch (error) {
+      this.options.onUpstreamError?.(spec.request.call, error);
+      if (spec.required) throw new ContentUnavailableError(spec.request.call);
+      recorder.degraded = true;
+      return spec.empty;
+    }
+  }
+
+  /** Loads from upstream; an outage throws (so a held stale entry is served), a 'no' from the CMS is an empty answer. */
+  private async load<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<Loaded<T>> {
+    const result = await this.options.upstream.request<Raw>(spec.request);
+    recorder.upstreamMs += result.durationMs;
+    if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.envelope.msg);
+    if (result.outcome === 'empty' || result.envelope.data === null) {
+      // Not stored: a CMS 'no' may be an editor mid-publish; negative caching has its own short policy later.
+      return { value: spec.empty, cacheable: false, tags: spec.tags };
+    }
+    return { value: spec.normalise(result.envelope.data), cacheable: true, tags: spec.tags };
+  }
+}
+
+export class UpstreamUnavailable extends Error {
+  constructor(
+    readonly call: string,
+    msg: string,
+  ) {
+    super(`upstream ${call}: ${msg}`);
+    this.name = 'UpstreamUnavailable';
+  }
+}

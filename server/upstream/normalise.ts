@@ -1,0 +1,109 @@
+/** Wire shapes (shared/types/upstream) → entities (shared/types/entities). Pure, so tested without HTTP. */
+import type {
+  Advertisement,
+  AdGroups,
+  ArticlePage,
+  ArticleSummary,
+  Category,
+  ColumnAuthor,
+  GreyMode,
+  TemplateCode,
+  Topic,
+} from '../../shared/types/entities';
+import type {
+  RawAdGroups,
+  RawAdvertisement,
+  RawArticleList,
+  RawArticleListItem,
+  RawCategory,
+  RawColumnAuthor,
+  RawGreyMode,
+  RawTopic,
+} from '../../shared/types/upstream';
+
+const TEMPLATE_CODES: readonly TemplateCode[] = [1, 2, 3, 4, 5, 6, 7, 8];
+
+export function articleSummary(raw: RawArticleListItem): ArticleSummary {
+  return {
+    id: raw.id,
+    catid: raw.catid,
+    title: raw.list_title.trim() !== '' ? raw.list_title : raw.title,
+    description: raw.description,
+    thumb: raw.thumb,
+    adddate: raw.adddate,
+    source: raw.source,
+  };
+}
+
+export function articlePage(raw: RawArticleList): ArticlePage {
+  return {
+    items: raw.lists.map(articleSummary),
+    total: raw.total,
+    page: raw.page,
+    pageSize: raw.pagesize,
+  };
+}
+
+export function templateOf(raw: RawCategory): TemplateCode | null {
+  const field = raw.newfield.find((item) => item.name === 'template');
+  if (!field) return null;
+  const code = Number(field.desc);
+  return (TEMPLATE_CODES as readonly number[]).includes(code) && field.desc.trim() !== '' ? (code as TemplateCode) : null;
+}
+
+/** The template field is distinguished from a missing one, because SPEC §5 warns differently for each. */
+export function hasTemplateField(raw: RawCategory): boolean {
+  return raw.newfield.some((item) => item.name === 'template');
+}
+
+export function category(raw: RawCategory): Category {
+  return {
+    catid: raw.catid,
+    catname: raw.catname,
+    parentid: raw.parentid,
+    categoryDirectory: raw.categoryDirectory,
+    template: templateOf(raw),
+    templateField: hasTemplateField(raw),
+    children: (raw.children ?? []).map(category),
+  };
+}
+
+export function advertisement(raw: RawAdvertisement): Advertisement {
+  return { id: raw.id, type: raw.ad_type, title: raw.title, image: raw.image, video: raw.video, href: raw.jump_url };
+}
+
+export function adGroups(raw: RawAdGroups): AdGroups {
+  return {
+    detailTop: raw.detailTop.map(advertisement),
+    hotNewsTop: raw.hotNewsTop.map(advertisement),
+    hotNewsBot: raw.hotNewsBot.map(advertisement),
+    hotTopicBot: raw.hotTopicBot.map(advertisement),
+    specialColBot: raw.specialColBot.map(advertisement),
+  };
+}
+
+export const EMPTY_AD_GROUPS: AdGroups = { detailTop: [], hotNewsTop: [], hotNewsBot: [], hotTopicBot: [], specialColBot: [] };
+
+function jumpOf(extend: string): { switch_value_android: string } {
+  try {
+    const parsed: unknown = JSON.parse(extend);
+    const value = (parsed as { switch_value_android?: unknown } | null)?.switch_value_android;
+    return { switch_value_android: typeof value === 'string' ? value : '' };
+  } catch {
+    return { switch_value_android: '' };
+  }
+}
+
+export function topic(raw: RawTopic): Topic {
+  return { id: raw.id, title: raw.title, description: raw.description, thumb: raw.cover_image, jump: jumpOf(raw.extend) };
+}
+
+export function columnAuthor(raw: RawColumnAuthor): ColumnAuthor {
+  return { id: raw.id, name: raw.name, avatar: raw.avatar, description: raw.description, subscribed: raw.subscribe_status === 1 };
+}
+
+export function greyMode(raw: RawGreyMode | null): GreyMode {
+  if (raw === '1') return 'layout';
+  if (raw === '2') return 'home';
+  return 'off';
+}

@@ -1,0 +1,47 @@
+/**
+ * The state a server render hands to the browser (serialised into the document) and that client navigations
+ * replace page by page. Everything here is public: nothing about the reader's session goes in it.
+ */
+import type { LayoutData } from './loaders/layout';
+import type { PageHead } from './loaders/types';
+import type { RouteParams } from './route-params';
+import type { PageId } from './routes';
+
+/** A page id, or one of the two pages every route can end on. */
+export type RenderedPage = PageId | 'not-found' | 'error';
+
+export interface PageState {
+  /** pathname + search the state was made for. */
+  path: string;
+  routeId: string | null;
+  page: RenderedPage;
+  params: RouteParams;
+  status: number;
+  data: unknown;
+  head: PageHead;
+  /** Unix seconds of the render; relative times are computed against it on both sides. */
+  now: number;
+  /** For the error page: what to tell the reader. */
+  message?: string;
+}
+
+export interface PublicSite {
+  id: number;
+  name: string;
+  domain: string;
+  isMain: boolean;
+}
+
+export interface AppState {
+  buildId: string;
+  site: PublicSite;
+  layout: LayoutData;
+  page: PageState;
+}
+
+/** Answer of the server's page data endpoint to a client navigation. */
+export type PageDataResponse = { kind: 'page'; page: PageState } | { kind: 'redirect'; location: string };
+
+export const STATE_SCRIPT_ID = '__PORTAL_STATE__';
+export const PAGE_DATA_ENDPOINT = '/_data/page';
+export const RESOURCE_ENDPOINT = '/_data/resource';

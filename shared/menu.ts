@@ -1,0 +1,64 @@
+/**
+ * Menu template rules of SPEC §2 (Header) and §5: which href a menu item gets and which warning a misconfigured
+ * one raises. Pure, so the header renders real links on the server and crawlers follow them.
+ */
+import { MAIN_DOMAIN } from './sites';
+import type { Category, TemplateCode } from './types/entities';
+
+export const TEMPLATE_SEGMENTS: Readonly<Record<TemplateCode, string>> = {
+  1: 'V1',
+  2: 'V2',
+  3: 'readNewspapers',
+  4: '',
+  5: 'topic',
+  6: 'shike',
+  7: 'home',
+  8: 'topicDetail',
+};
+
+export const MENU_WARNINGS = {
+  noTemplate: '二级菜单未指定模版，请联系后台管理人员',
+  noHomepage: '二级菜单未设置主页请联系后台管理人员',
+  noHomepageTemplate: '二级菜单未指定主页模版，请联系后台管理人员',
+} as const;
+
+export type MenuTarget =
+  | { kind: 'none' }
+  | { kind: 'link'; href: string; external: boolean }
+  | { kind: 'warning'; message: string };
+
+/** Segments that have a /{menu}/{sub}/… form in the route table. */
+const MENU_PREFIXED = new Set(['V1', 'V2', 'topicDetail']);
+/** Templates whose pages live on the main domain only. */
+const MAIN_DOMAIN_ONLY = new Set<TemplateCode>([3, 8]);
+
+function mainSiteUrl(path: string): string {
+  return `https://${MAIN_DOMAIN}${path}`;
+}
+
+function warningFor(item: Category): MenuTarget {
+  if (!item.templateField) return { kind: 'warning', message: MENU_WARNINGS.noTemplate };
+  if (item.template === 4) return { kind: 'warning', message: MENU_WARNINGS.noHomepage };
+  return { kind: 'warning', message: MENU_WARNINGS.noHomepageTemplate };
+}
+
+function pathFor(item: Category, segment: string, parent: Category | null): string {
+  const menu = parent?.categoryDirectory;
+  const sub = item.categoryDirectory;
+  if (parent && menu && sub && MENU_PREFIXED.has(segment)) return `/${menu}/${sub}/${segment}/${item.catid}`;
+  return `/${segment}/${item.catid}`;
+}
+
+/**
+ * Where a click on `item` goes. `parent` is null for level-1 items. On a regional site, templates 3 and 8 go to
+ * the main domain (template 8 under the province parent is resolved to the province's domain on click).
+ */
+export function menuTarget(item: Category, parent: Category | null, onMainSite: boolean): MenuTarget {
+  const template = item.template;
+  if (template === 7) return { kind: 'link', href: onMainSite ? '/' : mainSiteUrl('/'), external: !onMainSite };
+  if (!parent && (template === 1 || template === 2 || template === 5)) return { kind: 'none' };
+  if (template === null || template === 4) return parent ? warningFor(item) : { kind: 'none' };
+  const path = pathFor(item, TEMPLATE_SEGMENTS[template], parent);
+  if (!onMainSite && MAIN_DOMAIN_ONLY.has(template)) return { kind: 'link', href: mainSiteUrl(path), external: true };
+  return { kind: 'link', href: path, external: false };
+}

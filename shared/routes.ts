@@ -1,0 +1,236 @@
+/**
+ * The one route table (SPEC §2), shared by the Express server and the client router. Patterns use React
+ * Router's syntax and are matched with its matchPath; each param has a rule, so `/detail/12/abc` is not a
+ * detail page but a 404, whatever the page code would have done with it.
+ */
+import { matchPath } from 'react-router-dom';
+import { loadDetail } from './loaders/detail';
+import { loadHome } from './loaders/home';
+import type { Loader } from './loaders/types';
+import type { RouteParams } from './route-params';
+
+export type { RouteParams } from './route-params';
+export { idParam } from './route-params';
+
+export type ParamRule = 'id' | 'slug' | 'searchWord' | 'searchType' | 'text';
+
+export type LayoutKind = 'default' | 'detail' | 'reading' | 'smallFooter' | 'siteMap';
+
+/** Pages implemented in client/pages; a route without one is matched and validated but not yet served. */
+export type PageId = 'home' | 'detail';
+
+export interface RouteDef {
+  /** Stable id, unique in the table. */
+  id: string;
+  /** SPEC's route name; a matched route without one redirects to '/'. */
+  name?: string;
+  path: string;
+  params: Readonly<Record<string, ParamRule>>;
+  layout: LayoutKind;
+  page?: PageId;
+  /** Runs on the server (document render and client navigations' data requests) through the data cache. */
+  loader?: Loader<unknown>;
+}
+
+/** 1..2^31-1 written plainly: no sign, exponent, leading zero or padding. */
+const ID_PATTERN = /^[1-9]\d{0,9}$/;
+const MAX_ID = 2147483647;
+
+const PARAM_RULES: Record<ParamRule, (value: string) => boolean> = {
+  id: (value) => ID_PATTERN.test(value) && Number(value) <= MAX_ID,
+  slug: (value) => /^[A-Za-z0-9_-]{1,64}$/.test(value),
+  // URL-safe or standard base64 of a UTF-8 keyword; decoding (and rejecting bad input) is the search page's job.
+  searchWord: (value) => /^[A-Za-z0-9+/_=-]{1,1024}$/.test(value),
+  searchType: (value) => value === '1' || value === '2',
+  text: (value) => value.length > 0 && value.length <= 200,
+};
+
+const NO_PARAMS: Readonly<Record<string, ParamRule>> = Object.freeze({});
+
+function fixed(id: string, path: string, layout: LayoutKind = 'default', page?: PageId): RouteDef {
+  return { id, name: id, path, params: NO_PARAMS, layout, ...(page ? { page } : {}) };
+}
+
+/** A family whose required id is missing (`/V1`): matched, nameless, so it redirects home as SPEC §2 says. */
+function bare(id: string, path: string): RouteDef {
+  return { id: `${id}-bare`, path, params: NO_PARAMS, layout: 'default' };
+}
+
+function withId(segment: string, layout: LayoutKind = 'default'): RouteDef {
+  return { id: `${segment}-id`, name: `${segment}-id`, path: `/${segment}/:id`, params: { id: 'id' }, layout };
+}
+
+/** /{menu?}/{sub?}/{segment}/{id}: the forms with a menu prefix; the plain form is in ROUTES via withId. */
+function underMenu(segment: string): RouteDef[] {
+  return [
+    {
+      id: `menu-sub-${segment}-id`,
+      name: `menu-sub-${segment}-id`,
+      path: `/:menu/:sub/${segment}/:id`,
+      params: { menu: 'slug', sub: 'slug', id: 'id' },
+      layout: 'default',
+    },
+    {
+      id: `menu-${segment}-id`,
+      name: `menu-${segment}-id`,
+      path: `/:menu/${segment}/:id`,
+      params: { menu: 'slug', id: 'id' },
+      layout: 'default',
+    },
+  ];
+}
+
+export const ROUTES: readonly RouteDef[] = [
+  { id: 'home', name: 'home', path: '/', params: NO_PARAMS, layout: 'default', page: 'home', loader: loadHome },
+  { id: 'home-alias', name: 'home', path: '/home', params: NO_PARAMS, layout: 'default', page: 'home', loader: loadHome },
+  fixed('about', '/about'),
+  fixed('contribute', '/contribute', 'smallFooter'),
+  fixed('electronic', '/electronic'),
+  fixed('hd', '/hd'),
+  fixed('headlineNews', '/headlineNews'),
+  fixed('license', '/license'),
+  fixed('moveInto', '/moveInto', 'smallFooter'),
+  fixed('newspaperBoard', '/newspaperBoard'),
+  fixed('personalCenter', '/personalCenter'),
+  fixed('poster', '/poster'),
+  fixed('seekingReport', '/seekingReport', 'smallFooter'),
+  fixed('siteMap', '/siteMap', 'siteMap'),
+  fixed('specialColumn', '/specialColumn'),
+
+  withId('liveStreamDetail'),
+  withId('newsTrack'),
+  withId('readNewspapers_v2'),
+  withId('readNewspapers'),
+  withId('shike'),
+  withId('specialColumnDetail'),
+  withId('topic'),
+  withId('topicDetail'),
+  withId('V1'),
+  withId('V2'),
+  withId('videoAlbum'),
+
+  {
+    id: 'detail',
+    name: 'detail-catid-id',
+    path: '/detail/:catid?/:id?',
+    params: { catid: 'id', id: 'id' },
+    layout: 'detail',
+    page: 'detail',
+    loader: loadDetail,
+  },
+  {
+    id: 'detailReading',
+    name: 'detailReading-catid-id',
+    path: '/detailReading/:catid?/:id?',
+    params: { catid: 'id', id: 'id' },
+    layout: 'reading',
+  },
+  {
+    id: 'search',
+    name: 'search-word-type',
+    path: '/search/:word?/:type?',
+    params: { word: 'searchWord', type: 'searchType' },
+    layout: 'default',
+  },
+  {
+    id: 'tagDetail',
+    name: 'tagDetail-id',
+    path: '/tagDetail/:id?/:title?',
+    params: { id: 'id', title: 'text' },
+    layout: 'default',
+  },
+  {
+    id: 'video',
+    name: 'video-catid-id',
+    path: '/video/:catid/:id',
+    params: { catid: 'id', id: 'id' },
+    layout: 'detail',
+  },
+  { id: 'video-id', name: 'video-id', path: '/video/:id', params: { id: 'id' }, layout: 'detail' },
+  {
+    id: 'videoLive',
+    name: 'videoLive-catid-id',
+    path: '/videoLive/:catid/:id',
+    params: { catid: 'id', id: 'id' },
+    layout: 'default',
+  },
+  { id: 'videoLive-id', name: 'videoLive-id', path: '/videoLive/:id', params: { id: 'id' }, layout: 'default' },
+  ...underMenu('topicDetail'),
+  ...underMenu('V1'),
+  ...underMenu('V2'),
+
+  bare('liveStreamDetail', '/liveStreamDetail'),
+  bare('newsTrack', '/newsTrack'),
+  bare('readNewspapers_v2', '/readNewspapers_v2'),
+  bare('readNewspapers', '/readNewspapers'),
+  bare('shike', '/shike'),
+  bare('specialColumnDetail', '/specialColumnDetail'),
+  bare('topic', '/topic'),
+  bare('topicDetail', '/topicDetail'),
+  bare('V1', '/V1'),
+  bare('V2', '/V2'),
+  bare('videoAlbum', '/videoAlbum'),
+  bare('video', '/video'),
+  bare('videoLive', '/videoLive'),
+];
+
+export type RouteMatch =
+  | { kind: 'page'; route: RouteDef; params: RouteParams }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'not-found' };
+
+function paramsAreValid(route: RouteDef, params: RouteParams): boolean {
+  return Object.entries(route.params).every(([name, rule]) => {
+    const value = params[name];
+    return value === undefined || PARAM_RULES[rule](value);
+  });
+}
+
+/** Percent-decoding that fails closed: malformed escapes are a miss, never an exception. */
+function safeDecode(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeParams(raw: Readonly<Record<string, string | undefined>>): RouteParams | null {
+  const decoded: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const text = safeDecode(value);
+    if (value !== undefined && text === undefined) return null;
+    decoded[name] = text;
+  }
+  return decoded;
+}
+
+/**
+ * Pathname → what to serve. The first route whose pattern matches and whose params pass their rules wins; a
+ * pattern that matches with bad params does not stop the search (`/V1/abc` may still be a `/{menu}/V1`-less
+ * miss), and when nothing wins the answer is 404.
+ */
+export function matchRoute(pathname: string): RouteMatch {
+  for (const route of ROUTES) {
+    const found = matchPath({ path: route.path, caseSensitive: true, end: true }, pathname);
+    if (!found) continue;
+    const params = decodeParams(found.params);
+    if (!params || !paramsAreValid(route, params)) continue;
+    if (!route.name) return { kind: 'redirect', location: '/' };
+    return { kind: 'page', route, params };
+  }
+  return { kind: 'not-found' };
+}
+
+export function routeById(id: string): RouteDef | undefined {
+  return ROUTES.find((route) => route.id === id);
+}
+
+/** Links the pages build, in one place so every href matches a route of the table. */
+export const href = {
+  home: (): string => '/',
+  detail: (catid: number, id: number): string => `/detail/${catid}/${id}`,
+  detailReading: (catid: number, id: number): string => `/detailReading/${catid}/${id}`,
+  search: (encodedWord: string, type: number): string => `/search/${encodedWord}/${type}`,
+} as const;

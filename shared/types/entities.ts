@@ -1,0 +1,93 @@
+/** Entities as the portal renders them (SPEC §3), normalised from ./upstream.ts by server/upstream. */
+import type { AdType } from './upstream';
+
+export interface ArticleSummary {
+  id: number;
+  catid: number;
+  /** list_title when the CMS set one, else title. */
+  title: string;
+  description: string;
+  thumb: string;
+  /** Unix seconds. */
+  adddate: number;
+  source: string;
+}
+
+export interface ArticlePage {
+  items: ArticleSummary[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface Article extends ArticleSummary {
+  /** The full headline (detail pages show title, not list_title). */
+  fullTitle: string;
+  catname: string;
+  author: string;
+  keywords: string;
+  /** Sanitised body HTML, safe to render. */
+  contentHtml: string;
+  views: number;
+  tags: Tag[];
+}
+
+export interface Tag {
+  id: number;
+  name: string;
+}
+
+export type TemplateCode = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+
+export interface Category {
+  catid: number;
+  catname: string;
+  parentid: number;
+  categoryDirectory: string;
+  /** From newfield {name:'template'}; null when the CMS left it out (SPEC §5 warnings). */
+  template: TemplateCode | null;
+  /** Whether the CMS set a template field at all (a missing one and a bad one warn differently, SPEC §5). */
+  templateField: boolean;
+  children: Category[];
+}
+
+export interface Advertisement {
+  id: number;
+  type: AdType;
+  title: string;
+  image: string;
+  video: string;
+  href: string;
+}
+
+export type AdGroupName = 'detailTop' | 'hotNewsTop' | 'hotNewsBot' | 'hotTopicBot' | 'specialColBot';
+export type AdGroups = Record<AdGroupName, Advertisement[]>;
+
+export interface Topic {
+  id: number;
+  title: string;
+  description: string;
+  thumb: string;
+  jump: { switch_value_android: string };
+}
+
+export interface ColumnAuthor {
+  id: number;
+  name: string;
+  avatar: string;
+  description: string;
+  subscribed: boolean;
+}
+
+export interface FriendlyLink {
+  name: string;
+  link: string;
+}
+
+export interface SiteSeo {
+  title: string;
+  keywords: string;
+  description: string;
+}
+
+export type GreyMode = 'off' | 'layout' | 'home';

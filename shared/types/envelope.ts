@@ -1,0 +1,11 @@
+/** Every upstream answer (SPEC §7, §8): code 0 is success, anything else is an empty result. */
+export interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+  /** Some calls (site config) also carry the server time in unix seconds. */
+  time?: number;
+}
+
+/** What a request that never got a response becomes (SPEC §8). */
+export const NO_RESPONSE_ENVELOPE: Envelope<null> = Object.freeze({ code: 500, msg: '失败', data: null });

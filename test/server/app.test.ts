@@ -1,0 +1,247 @@
+/** The portal over real HTTP against the reference content API: pages, statuses, streaming, CSP, sites. */
+import request from 'supertest';
+import { HOME_CATID, TEXT } from '../../shared/constants';
+import { STATE_SCRIPT_ID } from '../../shared/app-state';
+import { REGIONAL_SITES, MAIN_SITE, homeCatidOf } from '../../shared/sites';
+import { escapeHtml } from '../../shared/html';
+import { startTestPortal, type TestPortal } from '../support/portal';
+import { arrivalOf, timedGet } from '../support/http';
+import { articleList, firstHomeArticle, homeCategories } from '../support/upstream-data';
+
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+
+function stateOf(html: string): { page: { status: number; data: unknown }; site: { id: number } } {
+  const match = new RegExp(`<script type="application/json" id="${STATE_SCRIPT_ID}"[^>]*>(.*?)</script>`).exec(html);
+  if (!match?.[1]) throw new Error('no state script in the document');
+  return JSON.parse(match[1]);
+}
+
+function nonceOf(csp: string | undefined): string {
+  const match = /'nonce-([^']+)'/.exec(csp ?? '');
+  if (!match?.[1]) throw new Error(`no nonce in CSP ${csp}`);
+  return match[1];
+}
+
+/** A portal with empty caches on the same upstream, for tests that change what the upstream answers. */
+async function withFreshPortal<T>(base: TestPortal, use: (url: string) => Promise<T>): Promise<T> {
+  const fresh = await startTestPortal({ upstream: base.upstream });
+  try {
+    return await use(fresh.url);
+  } finally {
+    await fresh.close();
+  }
+}
+
+describe('portal pages', () => {
+  let t: TestPortal;
+  beforeAll(async () => {
+    t = await startTestPortal();
+  });
+  afterAll(async () => t.close());
+  afterEach(() => t.upstream.api.control.reset());
+
+  it('renders home with the home categories and their latest articles', async () => {
+    const categories = await homeCategories(t.upstream.url, HOME_CATID);
+    const first = categories[0]!;
+    const list = await articleList(t.upstream.url, first.catid);
+    const res = await request(t.url).get('/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html; charset=utf-8/);
+    expect(res.text).toContain(escapeHtml(first.catname));
+    const shown = list.lists[0]!;
+    expect(res.text).toContain(escapeHtml(shown.list_title || shown.title));
+    expect(res.text).toContain(`href="/detail/${shown.catid}/${shown.id}"`);
+    expect(res.text).toContain(`<title>${escapeHtml(MAIN_SITE.seo_title)}</title>`);
+  });
+
+  it('serves /home as home', async () => {
+    const res = await request(t.url).get('/home');
+    expect(res.status).toBe(200);
+    expect(stateOf(res.text).page.status).toBe(200);
+    expect(res.text).toContain('home-grid');
+  });
+
+  it('renders an article with its title, source and sanitised body', async () => {
+    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    const res = await request(t.url).get(`/detail/${raw.catid}/${raw.id}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`<h1 class="article__title">${escapeHtml(raw.title)}</h1>`);
+    expect(res.text).toContain(escapeHtml(raw.source));
+    expect(res.text).toContain('class="article__body"');
+    expect(res.text).toContain(`<title>${escapeHtml(raw.title)} - ${escapeHtml(MAIN_SITE.seo_title)}</title>`);
+  });
+
+  it('strips scripts and handlers from article bodies', async () => {
+    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    t.upstream.api.control.overrideArticle(raw.id, {
+      content: '<p onclick="steal()">正文<img src="x" onerror="alert(2)"></p><script>alert(3)</script><iframe src="javascript:alert(4)"></iframe><a href="javascript:alert(5)">链接</a>',
+    });
+    const res = await withFreshPortal(t, (url) => request(url).get(`/detail/${raw.catid}/${raw.id}`));
+    const body = /<div class="article__body">(.*?)<\/div>/s.exec(res.text)?.[1] ?? '';
+    expect(body).toContain('正文');
+    expect(body).not.toMatch(/onclick|onerror|<script|<iframe|javascript:/i);
+  });
+
+  it.each(['/detail/12/abc', '/V1/-1', '/topic/1e3', '/no/such/page/here', '/detail/2727/2147483647'])(
+    'answers %s with the 404 page, status decided before the first byte',
+    async (path) => {
+      const res = await timedGet(t.url + path);
+      expect(res.status).toBe(404);
+      expect(res.body).toContain(TEXT.notFound);
+      expect(res.body).toMatch(/<a href="\/"[^>]*>返回首页<\/a>/);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+    },
+  );
+
+  it('redirects a matched route without a name to /', async () => {
+    const res = await request(t.url).get('/V1');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/');
+  });
+
+  it('streams the header and menu before a slow block', async () => {
+    t.upstream.api.control.setLatency([{ path: '/list/3281/', ms: 1500 }]);
+    const fresh = await startTestPortal({ upstream: t.upstream });
+    try {
+      const res = await timedGet(`${fresh.url}/`, { 'user-agent': BROWSER });
+      expect(res.status).toBe(200);
+      const menuAt = arrivalOf(res, '</nav>');
+      const skeletonAt = arrivalOf(res, 'hot-news__list--loading');
+      const hotNewsAt = arrivalOf(res, 'hot-news__rank--5');
+      expect(menuAt).toBeGreaterThanOrEqual(0);
+      // The skeleton is part of the shell: it arrives with the menu, not with the data.
+      expect(skeletonAt).toBeGreaterThanOrEqual(0);
+      expect(skeletonAt - menuAt).toBeLessThan(200);
+      expect(hotNewsAt).toBeGreaterThanOrEqual(1400);
+      expect(hotNewsAt - menuAt).toBeGreaterThan(1000);
+      expect(res.body.trimEnd().endsWith('</body></html>')).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('gives crawlers the complete document in one go', async () => {
+    t.upstream.api.control.setLatency([{ path: '/list/3281/', ms: 800 }]);
+    const fresh = await startTestPortal({ upstream: t.upstream });
+    try {
+      const res = await timedGet(`${fresh.url}/`, { 'user-agent': GOOGLEBOT });
+      expect(res.status).toBe(200);
+      expect(res.body).not.toContain('hot-news__list--loading');
+      expect(res.body).toContain('hot-news__rank--5');
+      expect(res.headAt).toBeGreaterThanOrEqual(750);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('puts a fresh CSP nonce on every inline and module script', async () => {
+    const first = await request(t.url).get('/').set('user-agent', BROWSER);
+    const second = await request(t.url).get('/').set('user-agent', BROWSER);
+    for (const res of [first, second]) {
+      const nonce = nonceOf(res.headers['content-security-policy']);
+      const scripts = res.text.match(/<script\b[^>]*>/g) ?? [];
+      expect(scripts.length).toBeGreaterThan(1);
+      for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    }
+    expect(nonceOf(first.headers['content-security-policy'])).not.toBe(nonceOf(second.headers['content-security-policy']));
+    expect(first.headers['content-security-policy']).toContain("'strict-dynamic'");
+  });
+
+  it('keeps a hostile title inert in the markup and the hydration state', async () => {
+    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    const hostile = '</script><script>alert(1)</script>\u2028<!--';
+    t.upstream.api.control.overrideArticle(raw.id, { title: hostile, list_title: '' });
+    const res = await withFreshPortal(t, (url) => request(url).get(`/detail/${raw.catid}/${raw.id}`));
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain('<script>alert(1)</script>');
+    expect(res.text).toContain(escapeHtml('</script><script>alert(1)</script>'));
+    const state = stateOf(res.text) as unknown as { page: { data: { article: { fullTitle: string } } } };
+    expect(state.page.data.article.fullTitle).toBe(hostile);
+  });
+
+  it('shows the regional site chosen by Host, and the main site for unknown hosts', async () => {
+    const site = REGIONAL_SITES.find((candidate) => candidate.catid > 0)!;
+    const regional = await request(t.url).get('/').set('Host', site.domain);
+    expect(regional.status).toBe(200);
+    expect(regional.text).toContain(`<title>${escapeHtml(site.seo_title)}</title>`);
+    expect(regional.text).toContain(`<span class="logo__site">${site.name}</span>`);
+    expect(stateOf(regional.text).site.id).toBe(site.id);
+    const [regionalCategory] = await homeCategories(t.upstream.url, homeCatidOf(site));
+    expect(regional.text).toContain(escapeHtml(regionalCategory!.catname));
+
+    const unknown = await request(t.url).get('/').set('Host', 'evil.example');
+    expect(stateOf(unknown.text).site.id).toBe(MAIN_SITE.id);
+    expect(unknown.text).toContain(`<link rel="canonical" href="https://${MAIN_SITE.domain}/">`);
+  });
+
+  it('answers client navigations with page state as JSON', async () => {
+    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    const ok = await request(t.url).get('/_data/page').query({ path: `/detail/${raw.catid}/${raw.id}` });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ kind: 'page', page: { page: 'detail', status: 200 } });
+    expect(ok.body.page.data.article.id).toBe(raw.id);
+    const missing = await request(t.url).get('/_data/page').query({ path: '/nope' });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ kind: 'page', page: { page: 'not-found' } });
+    const redirect = await request(t.url).get('/_data/page').query({ path: '/V2' });
+    expect(redirect.body).toEqual({ kind: 'redirect', location: '/' });
+    for (const bad of ['//evil.example/x', 'https://evil.example/', '\\\\evil', '']) {
+      const res = await request(t.url).get('/_data/page').query({ path: bad });
+      expect([bad, res.status]).toEqual([bad, 400]);
+    }
+  });
+
+  it('serves hashed assets as immutable and answers unknown assets with 404', async () => {
+    const home = await request(t.url).get('/');
+    const script = /<script type="module" async src="([^"]+)"/.exec(home.text)?.[1];
+    expect(script).toMatch(/^\/assets\/entry-[A-Z0-9]+\.js$/);
+    const asset = await request(t.url).get(script!);
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect((await request(t.url).get('/assets/nope.js')).status).toBe(404);
+    expect(home.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/HomePage-[A-Z0-9]+\.js"/);
+  });
+
+  it('answers other methods with 405 and never leaks a stack trace', async () => {
+    const res = await request(t.url).post('/').send({});
+    expect(res.status).toBe(405);
+    expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe('upstream outage', () => {
+  it('shows a 503 error page with Retry-After when the article cannot be fetched', async () => {
+    const t = await startTestPortal({ env: { UPSTREAM_TIMEOUT_MS: '300' } });
+    try {
+      const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+      t.upstream.api.control.setFailures([{ path: '/show/', mode: 'hang' }]);
+      const res = await request(t.url).get(`/detail/${raw.catid}/${raw.id}`);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.text).toContain('服务暂时不可用');
+      expect(res.headers['x-cache']).toBe('MISS');
+      // An error page is never stored as the page.
+      t.upstream.api.control.reset();
+      expect((await request(t.url).get(`/detail/${raw.catid}/${raw.id}`)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('still renders home (without the failed block) when a list call fails, and does not cache it', async () => {
+    const t = await startTestPortal();
+    try {
+      t.upstream.api.control.setFailures([{ path: '/list/3281/', mode: 'http500' }]);
+      const first = await request(t.url).get('/').set('user-agent', GOOGLEBOT);
+      expect(first.status).toBe(200);
+      expect(first.text).not.toContain('hot-news__rank--1');
+      t.upstream.api.control.reset();
+      const second = await request(t.url).get('/').set('user-agent', GOOGLEBOT);
+      expect(second.headers['x-cache']).toBe('MISS');
+      expect(second.text).toContain('hot-news__rank--1');
+    } finally {
+      await t.close();
+    }
+  });
+});

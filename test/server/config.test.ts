@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig } from '../../server/config';
+
+describe('loadConfig', () => {
+  it('has working defaults: port 3000, no Redis, no upstream (in-process reference API)', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ PORT: 3000, UPSTREAM_TIMEOUT_MS: 3000, CACHE_PREFIX: 'portal' });
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.UPSTREAM_URL).toBeUndefined();
+  });
+
+  it('reads valid values', () => {
+    const config = loadConfig({ PORT: '8080', REDIS_URL: 'redis://10.0.0.5:6380/2', UPSTREAM_URL: 'https://cms.example.cn' });
+    expect(config).toMatchObject({ PORT: 8080, REDIS_URL: 'redis://10.0.0.5:6380/2', UPSTREAM_URL: 'https://cms.example.cn' });
+  });
+
+  it('names every bad variable in one error, one line each', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', REDIS_URL: 'http://redis', UPSTREAM_URL: 'not a url', CACHE_PREFIX: 'a:b' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems;
+    expect(problems).toHaveLength(4);
+    expect(problems.find((line) => line.startsWith('PORT="eighty"'))).toBeDefined();
+    expect(problems.find((line) => line.startsWith('REDIS_URL="http://redis"'))).toMatch(/redis:/);
+    expect(problems.find((line) => line.startsWith('UPSTREAM_URL='))).toMatch(/http:/);
+    expect(problems.find((line) => line.startsWith('CACHE_PREFIX='))).toBeDefined();
+  });
+
+  it('treats an empty optional URL as unset', () => {
+    expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
+  });
+});

@@ -1,0 +1,86 @@
+/** The built server as operators run it: config errors, in-process reference API, and draining on SIGTERM. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { startReferenceApi } from '../../scripts/reference-api/server';
+import { HOME_CATID } from '../../shared/constants';
+import { timedGet } from '../support/http';
+import { firstHomeArticle } from '../support/upstream-data';
+
+const SERVER = path.resolve(__dirname, '../../dist/server/main.cjs');
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  exit: Promise<number | null>;
+}
+
+function startServer(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, [SERVER], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error('server did not start in 15 s')), 15_000);
+    lines.on('line', (line) => {
+      const entry = JSON.parse(line) as { url?: string; msg?: string };
+      if (entry.url && entry.msg?.startsWith('portal listening')) {
+        clearTimeout(timer);
+        resolve({ child, url: entry.url, exit });
+      }
+    });
+    void exit.then((code) => reject(new Error(`server exited early with ${code}`)));
+  });
+}
+
+function stderrOf(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+}
+
+describe('server process', () => {
+  it('refuses to start on bad configuration, naming each bad variable', async () => {
+    const { code, stderr } = await stderrOf({ PORT: '-1', REDIS_URL: 'localhost:6379' });
+    expect(code).toBe(78);
+    expect(stderr).toContain('PORT="-1"');
+    expect(stderr).toContain('REDIS_URL="localhost:6379"');
+  });
+
+  it('runs on its embedded defaults: in-process reference API and cache', async () => {
+    const server = await startServer({});
+    try {
+      const res = await timedGet(`${server.url}/`);
+      expect(res.status).toBe(200);
+      expect(res.body).toContain('home-grid');
+      const ready = await timedGet(`${server.url}/readyz`);
+      expect(JSON.parse(ready.body)).toMatchObject({ status: 'ready', checks: { redis: 'not-configured', upstream: 'up', cache: 'memory' } });
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exit).toBe(0);
+    }
+  });
+
+  it('finishes in-flight responses on SIGTERM and exits 0', async () => {
+    const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+    const server = await startServer({ UPSTREAM_URL: upstream.url });
+    try {
+      const raw = await firstHomeArticle(upstream.url, HOME_CATID);
+      upstream.api.control.setLatency([{ path: '/show/', ms: 1000 }]);
+      const inflight = timedGet(`${server.url}/detail/${raw.catid}/${raw.id}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      server.child.kill('SIGTERM');
+      const res = await inflight;
+      expect(res.status).toBe(200);
+      expect(res.body.endsWith('</body></html>')).toBe(true);
+      expect(await server.exit).toBe(0);
+      await expect(timedGet(`${server.url}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await upstream.close();
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import { matchRoute, ROUTES, href } from '../../shared/routes';
+
+function pageOf(path: string): { id: string; name: string | undefined; params: Record<string, string | undefined> } {
+  const match = matchRoute(path);
+  if (match.kind !== 'page') throw new Error(`${path} did not match a page: ${JSON.stringify(match)}`);
+  return { id: match.route.id, name: match.route.name, params: { ...match.params } };
+}
+
+describe('route table', () => {
+  it('matches every SPEC §2 route to the route it names', () => {
+    const cases: Array<[string, string]> = [
+      ['/', 'home'],
+      ['/home', 'home-alias'],
+      ['/about', 'about'],
+      ['/contribute', 'contribute'],
+      ['/electronic', 'electronic'],
+      ['/hd', 'hd'],
+      ['/headlineNews', 'headlineNews'],
+      ['/license', 'license'],
+      ['/moveInto', 'moveInto'],
+      ['/newspaperBoard', 'newspaperBoard'],
+      ['/personalCenter', 'personalCenter'],
+      ['/poster', 'poster'],
+      ['/seekingReport', 'seekingReport'],
+      ['/siteMap', 'siteMap'],
+      ['/specialColumn', 'specialColumn'],
+      ['/liveStreamDetail/7', 'liveStreamDetail-id'],
+      ['/newsTrack/7', 'newsTrack-id'],
+      ['/readNewspapers_v2/7', 'readNewspapers_v2-id'],
+      ['/readNewspapers/7', 'readNewspapers-id'],
+      ['/shike/2839', 'shike-id'],
+      ['/specialColumnDetail/7', 'specialColumnDetail-id'],
+      ['/topic/7', 'topic-id'],
+      ['/topicDetail/7', 'topicDetail-id'],
+      ['/V1/7', 'V1-id'],
+      ['/V2/7', 'V2-id'],
+      ['/videoAlbum/7', 'videoAlbum-id'],
+      ['/detail', 'detail'],
+      ['/detail/12', 'detail'],
+      ['/detail/12/34', 'detail'],
+      ['/detailReading/12/34', 'detailReading'],
+      ['/search', 'search'],
+      ['/search/5paw6Ze7', 'search'],
+      ['/search/5paw6Ze7/2', 'search'],
+      ['/tagDetail', 'tagDetail'],
+      ['/tagDetail/9/%E9%9D%92%E5%B9%B4', 'tagDetail'],
+      ['/video/12/34', 'video'],
+      ['/video/34', 'video-id'],
+      ['/videoLive/12/34', 'videoLive'],
+      ['/videoLive/34', 'videoLive-id'],
+      ['/shizheng/guonei/topicDetail/5', 'menu-sub-topicDetail-id'],
+      ['/shizheng/topicDetail/5', 'menu-topicDetail-id'],
+      ['/shizheng/guonei/V1/5', 'menu-sub-V1-id'],
+      ['/shizheng/V2/5', 'menu-V2-id'],
+    ];
+    for (const [path, id] of cases) expect([path, pageOf(path).id]).toEqual([path, id]);
+  });
+
+  it('reads params and decodes them', () => {
+    expect(pageOf('/detail/12/34').params).toEqual({ catid: '12', id: '34' });
+    expect(pageOf('/tagDetail/9/%E9%9D%92%E5%B9%B4').params).toMatchObject({ id: '9', title: '青年' });
+    expect(pageOf('/shizheng/guonei/V1/5').params).toEqual({ menu: 'shizheng', sub: 'guonei', id: '5' });
+  });
+
+  it.each([
+    '/detail/12/abc',
+    '/detail/abc',
+    '/V1/-1',
+    '/V1/+1',
+    '/V1/0',
+    '/V1/007',
+    '/topic/1e3',
+    '/topic/1.5',
+    '/topic/99999999999',
+    '/topic/2147483648',
+    '/search/5paw6Ze7/3',
+    '/search/%ZZ',
+    '/tagDetail/9/%E0%A4%A',
+    '/nope',
+    '/about/extra',
+    '/Home',
+    '/a/b/c/V1/1',
+    '/%2e%2e/V1/1',
+  ])('sends %s to the 404 page', (path) => {
+    expect(matchRoute(path)).toEqual({ kind: 'not-found' });
+  });
+
+  it('redirects a matched route without a name to /', () => {
+    for (const path of ['/V1', '/topic', '/shike', '/videoAlbum', '/video', '/liveStreamDetail']) {
+      expect([path, matchRoute(path)]).toEqual([path, { kind: 'redirect', location: '/' }]);
+    }
+  });
+
+  it('gives every named route a unique id and every param a rule', () => {
+    const ids = ROUTES.map((route) => route.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const route of ROUTES) {
+      const patternParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+      expect([route.id, patternParams.sort()]).toEqual([route.id, Object.keys(route.params).sort()]);
+    }
+  });
+
+  it('builds links that the table matches', () => {
+    expect(pageOf(href.detail(12, 34)).id).toBe('detail');
+    expect(pageOf(href.detailReading(12, 34)).id).toBe('detailReading');
+    expect(pageOf(href.search('5paw6Ze7', 1)).id).toBe('search');
+  });
+});

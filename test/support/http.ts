@@ -1,0 +1,38 @@
+/** A raw HTTP GET that records when each chunk of the body arrived, to see streaming as a reader's browser does. */
+import http from 'node:http';
+
+export interface TimedResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  chunks: Array<{ at: number; text: string }>;
+  body: string;
+  /** Milliseconds from the request to the response head. */
+  headAt: number;
+}
+
+export function timedGet(url: string, headers: Record<string, string> = {}): Promise<TimedResponse> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { 'accept-encoding': 'identity', ...headers } }, (res) => {
+      const headAt = performance.now() - started;
+      const chunks: TimedResponse['chunks'] = [];
+      res.setEncoding('utf8');
+      res.on('data', (text: string) => chunks.push({ at: performance.now() - started, text }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, chunks, body: chunks.map((c) => c.text).join(''), headAt }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** When the first chunk containing `needle` arrived (ms), or -1. */
+export function arrivalOf(response: TimedResponse, needle: string): number {
+  let text = '';
+  for (const chunk of response.chunks) {
+    text += chunk.text;
+    if (text.includes(needle)) return chunk.at;
+  }
+  return -1;
+}

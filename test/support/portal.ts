@@ -1,0 +1,78 @@
+/**
+ * A real portal for a test: the reference content API on a loopback port, the portal on another, the cache
+ * store the test asks for. Logs are kept in memory (tests assert on them) instead of printed.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { startReferenceApi } from '../../scripts/reference-api/server';
+import { loadConfig } from '../../server/config';
+import { listen, type RunningServer } from '../../server/http-server';
+import { createLogger } from '../../server/logger';
+import { createPortal, type Portal } from '../../server/portal';
+
+export type ReferenceServer = Awaited<ReturnType<typeof startReferenceApi>>;
+
+export interface TestPortal {
+  url: string;
+  portal: Portal;
+  server: RunningServer;
+  upstream: ReferenceServer;
+  cachePrefix: string;
+  logs: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface TestPortalOptions {
+  redisUrl?: string;
+  /** Share an upstream between portals (cross-instance tests); otherwise each portal starts its own. */
+  upstream?: ReferenceServer;
+  /** Share a cache prefix between portals; otherwise each portal gets a fresh one. */
+  cachePrefix?: string;
+  env?: Record<string, string>;
+}
+
+/** Tests start asking at once; a real instance would have connected long before its first reader. */
+async function waitForStore(portal: Portal): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!portal.store.isAvailable()) {
+    if (Date.now() > deadline) throw new Error('the portal did not connect to Redis within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export async function startTestPortal(options: TestPortalOptions = {}): Promise<TestPortal> {
+  const upstream = options.upstream ?? (await startReferenceApi({ port: 0, host: '127.0.0.1' }));
+  const cachePrefix = options.cachePrefix ?? `t${randomBytes(6).toString('hex')}`;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CACHE_PREFIX: cachePrefix,
+    UPSTREAM_URL: upstream.url,
+    LOG_LEVEL: 'info',
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    ...options.env,
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+      callback();
+    },
+  });
+  const logger = createLogger(config.LOG_LEVEL, sink);
+  const portal = createPortal({ config, logger, upstreamUrl: upstream.url });
+  const server = await listen(portal, 0, '127.0.0.1', logger, 2000);
+  if (options.redisUrl) await waitForStore(portal);
+  return {
+    url: server.url,
+    portal,
+    server,
+    upstream,
+    cachePrefix,
+    logs,
+    close: async () => {
+      await server.shutdown();
+      if (!options.upstream) await upstream.close();
+    },
+  };
+}

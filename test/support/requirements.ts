@@ -1,0 +1,29 @@
+/**
+ * Suites that need Redis or a browser run where those exist. Elsewhere they skip with one line saying what to
+ * install; under CI=true a missing requirement fails the suite instead, because nothing may skip in CI.
+ */
+const CI = process.env.CI === 'true';
+
+function requirement(missingReason: string | undefined, what: string): jest.Describe {
+  if (!missingReason) return describe;
+  if (CI) throw new Error(`CI=true but ${what} is missing: ${missingReason}`);
+  // One clear line per suite, in the test output rather than buried in a skip count.
+  console.warn(`SKIPPED (${what}): ${missingReason}`);
+  return describe.skip;
+}
+
+export function describeWithRedis(): jest.Describe {
+  return requirement(process.env.PORTAL_TEST_NO_REDIS, 'Redis');
+}
+
+export function describeWithBrowser(): jest.Describe {
+  return requirement(process.env.PORTAL_TEST_NO_BROWSER, 'Chromium');
+}
+
+export function testRedisUrl(): string {
+  return process.env.PORTAL_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+}
+
+export function chromiumPath(): string {
+  return process.env.PORTAL_TEST_CHROMIUM ?? '/usr/bin/chromium';
+}

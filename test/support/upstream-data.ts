@@ -1,0 +1,39 @@
+/**
+ * Expected content, read from the reference content API over HTTP, the way the portal reads it, so tests
+ * assert against the generated dataset without pasting any of it.
+ */
+import type { Envelope } from '../../shared/types/envelope';
+import type { RawArticleDetail, RawArticleList, RawCategoryIndex } from '../../shared/types/upstream';
+
+async function call<T>(base: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(base + path, {
+    method: body ? 'POST' : 'GET',
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const envelope = (await response.json()) as Envelope<T>;
+  if (envelope.code !== 0) throw new Error(`${path}: code ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
+}
+
+export function homeCategories(base: string, catid: number) {
+  return call<RawCategoryIndex>(base, '/mobile/index/category_index', { catid }).then((data) => data.children);
+}
+
+export function articleList(base: string, catid: number, page = 1, pageSize = 8) {
+  return call<RawArticleList>(base, `/list/${catid}/${page}.html?pagesize=${pageSize}`);
+}
+
+export function article(base: string, catid: number, id: number) {
+  return call<RawArticleDetail>(base, `/show/${catid}-${id}.html`);
+}
+
+/** A real article of the first home category: what a reader would click first. */
+export async function firstHomeArticle(base: string, homeCatid: number): Promise<RawArticleDetail> {
+  const [category] = await homeCategories(base, homeCatid);
+  if (!category) throw new Error('reference API has no home categories');
+  const list = await articleList(base, category.catid);
+  const first = list.lists[0];
+  if (!first) throw new Error(`category ${category.catid} has no articles`);
+  return article(base, first.catid, first.id);
+}
