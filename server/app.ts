@@ -19,6 +19,7 @@ import { dataRoutes } from './render/data-endpoints';
 import { bareErrorDocument } from './render/document';
 import { createPageHandler } from './render/page-handler';
 import type { ContentService } from './upstream/content-service';
+import { mediaProxy } from './upstream/media-proxy';
 
 export interface AppDeps {
   config: Pick<Config, 'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL'>;
@@ -29,6 +30,8 @@ export interface AppDeps {
   readiness: ReadinessDeps;
   /** Origins besides this one that serve images and media (the upstream's media host). */
   mediaOrigins: readonly string[];
+  /** Embedded mode: serve the in-process reference API's /media under this origin. */
+  embeddedMediaUpstream?: string;
 }
 
 const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
@@ -54,6 +57,7 @@ export function createApp(deps: AppDeps): Express {
     '/assets',
     express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }),
   );
+  if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));
   app.use(express.static(PUBLIC_DIR, { index: false, maxAge: PUBLIC_MAX_AGE_MS }));
   app.use(dataRoutes(deps.content, logger));
   const pages = createPageHandler({

@@ -20,11 +20,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
-  const reference = config.UPSTREAM_URL ? null : await startReferenceApi({ port: 0, host: '127.0.0.1' });
+  // Embedded: media URLs stay site-relative and the portal serves /media, so readers on other machines see images.
+  const reference = config.UPSTREAM_URL ? null : await startReferenceApi({ port: 0, host: '127.0.0.1', publicUrl: '' });
   const upstreamUrl = config.UPSTREAM_URL ?? reference!.url;
   if (reference) logger.info({ upstream: upstreamUrl }, 'no UPSTREAM_URL: serving the in-process reference content API');
 
-  const portal = createPortal({ config, logger, upstreamUrl });
+  const portal = createPortal({ config, logger, upstreamUrl, embeddedUpstream: reference !== null });
   const running = await listen(portal, config.PORT, config.HOST, logger, config.SHUTDOWN_TIMEOUT_MS);
   logger.info(
     { url: running.url, cache: portal.store.kind, build: portal.assets.buildId },

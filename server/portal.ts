@@ -30,6 +30,8 @@ export interface PortalOptions {
   /** The content API to use; config.UPSTREAM_URL unless the caller started one in-process. */
   upstreamUrl: string;
   assets?: Assets;
+  /** The upstream is the in-process reference API: its media are served through this portal. */
+  embeddedUpstream?: boolean;
 }
 
 function createStore(config: Config, logger: Logger): CacheStore {
@@ -73,7 +75,8 @@ export function createPortal(options: PortalOptions): Portal {
     content,
     pageCache: new PageCache(cache, keys),
     assets,
-    mediaOrigins: originOf(options.upstreamUrl),
+    mediaOrigins: options.embeddedUpstream ? [] : originOf(options.upstreamUrl),
+    ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
     readiness: {
       store,
       redisConfigured: Boolean(config.REDIS_URL),

@@ -58,7 +58,9 @@ export function statsKey(method: string, path: string, query: URLSearchParams): 
   return `${method} ${path}?${new URLSearchParams(entries).toString()}`;
 }
 
+/** '' keeps media URLs site-relative (`/media/…`): the portal's embedded mode serves them from its own origin. */
 export function normalisePublicUrl(url: string): string {
+  if (url === '') return '';
   const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`publicUrl must be http(s): ${url}`);
   return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;

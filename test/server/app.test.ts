@@ -121,6 +121,29 @@ describe('portal pages', () => {
     }
   });
 
+  it('flushes gzip per chunk, so compression does not hold the shell back', async () => {
+    t.upstream.api.control.setLatency([{ path: '/list/3281/', ms: 1500 }]);
+    const fresh = await startTestPortal({ upstream: t.upstream });
+    try {
+      const res = await timedGet(`${fresh.url}/`, { 'user-agent': BROWSER, 'accept-encoding': 'gzip' });
+      expect(res.headers['content-encoding']).toBe('gzip');
+      const menuAt = arrivalOf(res, '</nav>');
+      expect(menuAt).toBeGreaterThanOrEqual(0);
+      expect(arrivalOf(res, 'hot-news__rank--5') - menuAt).toBeGreaterThan(1000);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('tags every response with a request id and logs it as one JSON line', async () => {
+    const res = await request(t.url).get('/about').set('X-Request-Id', 'trace-12345678');
+    expect(res.headers['x-request-id']).toBe('trace-12345678');
+    const generated = await request(t.url).get('/healthz').set('X-Request-Id', 'bad id with spaces');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const line = t.logs.find((entry) => entry.reqId === 'trace-12345678');
+    expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/about', status: 404 });
+  });
+
   it('gives crawlers the complete document in one go', async () => {
     t.upstream.api.control.setLatency([{ path: '/list/3281/', ms: 800 }]);
     const fresh = await startTestPortal({ upstream: t.upstream });

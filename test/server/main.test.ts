@@ -56,6 +56,12 @@ describe('server process', () => {
       const res = await timedGet(`${server.url}/`);
       expect(res.status).toBe(200);
       expect(res.body).toContain('home-grid');
+      // Embedded media are served from the portal's own origin, so readers on other machines see them.
+      const image = /<img src="(\/media\/img\/[^"]+)"/.exec(res.body)?.[1];
+      expect(image).toBeDefined();
+      const media = await timedGet(`${server.url}${image}`);
+      expect(media.status).toBe(200);
+      expect(media.headers['content-type']).toContain('image/svg+xml');
       const ready = await timedGet(`${server.url}/readyz`);
       expect(JSON.parse(ready.body)).toMatchObject({ status: 'ready', checks: { redis: 'not-configured', upstream: 'up', cache: 'memory' } });
     } finally {

@@ -1,5 +1,6 @@
 /** A raw HTTP GET that records when each chunk of the body arrived, to see streaming as a reader's browser does. */
 import http from 'node:http';
+import zlib from 'node:zlib';
 
 export interface TimedResponse {
   status: number;
@@ -16,12 +17,14 @@ export function timedGet(url: string, headers: Record<string, string> = {}): Pro
     const req = http.get(url, { headers: { 'accept-encoding': 'identity', ...headers } }, (res) => {
       const headAt = performance.now() - started;
       const chunks: TimedResponse['chunks'] = [];
-      res.setEncoding('utf8');
-      res.on('data', (text: string) => chunks.push({ at: performance.now() - started, text }));
-      res.on('end', () =>
+      // A gzip body is inflated as it arrives, so chunk times show when the reader could have used the bytes.
+      const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH })) : res;
+      body.setEncoding('utf8');
+      body.on('data', (text: string) => chunks.push({ at: performance.now() - started, text }));
+      body.on('end', () =>
         resolve({ status: res.statusCode ?? 0, headers: res.headers, chunks, body: chunks.map((c) => c.text).join(''), headAt }),
       );
-      res.on('error', reject);
+      body.on('error', reject);
     });
     req.on('error', reject);
   });

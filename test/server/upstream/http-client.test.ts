@@ -1,0 +1,81 @@
+/** The envelope rules of SPEC §8 against the reference content API's real failure modes. */
+import { UpstreamClient, UpstreamHttpError } from '../../../server/upstream/http-client';
+import { startReferenceApi } from '../../../scripts/reference-api/server';
+
+type Server = Awaited<ReturnType<typeof startReferenceApi>>;
+
+describe('UpstreamClient', () => {
+  let upstream: Server;
+  let client: UpstreamClient;
+  const calls: string[] = [];
+
+  beforeAll(async () => {
+    upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+    client = new UpstreamClient({ baseUrl: upstream.url, timeoutMs: 300, onCall: (call, outcome) => calls.push(`${call}:${outcome}`) });
+  });
+  afterAll(async () => {
+    client.close();
+    await upstream.close();
+  });
+  afterEach(() => {
+    upstream.api.control.reset();
+    calls.length = 0;
+  });
+
+  const menu = { method: 'GET' as const, path: '/api/common/get_menu_list', call: 'menu' };
+
+  it('reads code 0 as ok, with the data', async () => {
+    const result = await client.request<unknown[]>(menu);
+    expect(result.outcome).toBe('ok');
+    expect(Array.isArray(result.envelope.data)).toBe(true);
+    expect(calls).toEqual(['menu:ok']);
+  });
+
+  it('reads a non-zero code as an empty answer, keeping the message', async () => {
+    const result = await client.request({ method: 'GET', path: '/show/2728-99999999.html', call: 'show' });
+    expect(result.outcome).toBe('empty');
+    expect(result.envelope.code).not.toBe(0);
+    expect(result.envelope.msg).toBe('文章不存在');
+  });
+
+  it('sends POST bodies as JSON', async () => {
+    const result = await client.request<{ children: unknown[] }>({
+      method: 'POST',
+      path: '/mobile/index/category_index',
+      body: { catid: 2727 },
+      call: 'category_index',
+    });
+    expect(result.outcome).toBe('ok');
+    expect(result.envelope.data?.children.length).toBeGreaterThan(0);
+  });
+
+  it('turns no response (a hang past the timeout) into {code:500, msg:失败, data:null}', async () => {
+    upstream.api.control.setFailures([{ path: '/api/common/get_menu_list', mode: 'hang' }]);
+    const started = performance.now();
+    const result = await client.request(menu);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(result).toMatchObject({ outcome: 'unavailable', envelope: { code: 500, msg: '失败', data: null } });
+  });
+
+  it('turns a refused connection into the same no-response envelope', async () => {
+    const dead = new UpstreamClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 300 });
+    expect(await dead.request(menu)).toMatchObject({ outcome: 'unavailable', envelope: { code: 500, msg: '失败' } });
+    dead.close();
+  });
+
+  it('rejects with the server body on an HTTP error', async () => {
+    upstream.api.control.setFailures([{ path: '/api/common/get_menu_list', mode: 'http500' }]);
+    const error = await client.request(menu).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UpstreamHttpError);
+    expect((error as UpstreamHttpError).status).toBe(500);
+    expect((error as UpstreamHttpError).body).toContain('500');
+  });
+
+  it('rejects malformed JSON as a failed answer, not as data', async () => {
+    upstream.api.control.setFailures([{ path: '/api/common/get_menu_list', mode: 'badjson' }]);
+    const error = await client.request(menu).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UpstreamHttpError);
+    expect((error as UpstreamHttpError).status).toBe(200);
+    expect(calls).toEqual(['menu:http-error']);
+  });
+});

@@ -1,0 +1,54 @@
+import { articleSummary, category, greyMode, templateOf, topic } from '../../../server/upstream/normalise';
+import { sanitiseArticleHtml } from '../../../server/upstream/sanitise-html';
+import type { RawCategory } from '../../../shared/types/upstream';
+
+const item = { id: 1, catid: 2, title: '完整标题', list_title: '', description: '', thumb: '', adddate: 0, source: '' };
+
+describe('normalisation (SPEC §3)', () => {
+  it('replaces title with list_title when list_title is not empty', () => {
+    expect(articleSummary(item).title).toBe('完整标题');
+    expect(articleSummary({ ...item, list_title: '短标题' }).title).toBe('短标题');
+    expect(articleSummary({ ...item, list_title: '   ' }).title).toBe('完整标题');
+  });
+
+  it('reads the template code from newfield and tells a missing field from a bad one', () => {
+    const raw = (newfield: RawCategory['newfield']): RawCategory => ({
+      catid: 1,
+      catname: '栏目',
+      parentid: 0,
+      categoryDirectory: 'a',
+      newfield,
+      children: [],
+    });
+    expect(templateOf(raw([{ name: 'template', desc: '8' }]))).toBe(8);
+    expect(category(raw([{ name: 'template', desc: '' }]))).toMatchObject({ template: null, templateField: true });
+    expect(category(raw([{ name: 'template', desc: '9' }]))).toMatchObject({ template: null, templateField: true });
+    expect(category(raw([{ name: 'other', desc: '1' }]))).toMatchObject({ template: null, templateField: false });
+  });
+
+  it('builds a topic jump from its extend JSON, tolerating bad JSON', () => {
+    const raw = { id: 1, title: '专题', description: '', cover_image: 'https://img/1.jpg', adddate: 0 };
+    expect(topic({ ...raw, extend: '{"switch_value_android":"https://x/1"}' })).toMatchObject({
+      thumb: 'https://img/1.jpg',
+      jump: { switch_value_android: 'https://x/1' },
+    });
+    expect(topic({ ...raw, extend: '{oops' }).jump).toEqual({ switch_value_android: '' });
+  });
+
+  it("maps the grey-mode flag: '1' whole layout, '2' home only, anything else off", () => {
+    expect([greyMode('1'), greyMode('2'), greyMode('0'), greyMode(null)]).toEqual(['layout', 'home', 'off', 'off']);
+  });
+});
+
+describe('sanitiseArticleHtml', () => {
+  it('keeps article markup and drops scripts, handlers, styles, frames and javascript: URLs', () => {
+    const html = sanitiseArticleHtml(
+      '<p style="color:red" onclick="x()">正文<strong>重点</strong></p><figure><img src="https://img/a.jpg" onerror="y()" width="600" height="400" alt="图"><figcaption>说明</figcaption></figure>' +
+        '<script>alert(1)</script><iframe src="https://evil"></iframe><a href="javascript:alert(1)">坏链接</a><a href="https://ok.example/">好链接</a>',
+    );
+    expect(html).toContain('<p>正文<strong>重点</strong></p>');
+    expect(html).toContain('<img src="https://img/a.jpg" width="600" height="400" alt="图" loading="lazy" decoding="async" />');
+    expect(html).toContain('<a href="https://ok.example/" target="_blank" rel="noopener noreferrer nofollow">好链接</a>');
+    expect(html).not.toMatch(/script|onclick|onerror|style=|iframe|javascript:/);
+  });
+});
