@@ -34,8 +34,20 @@ export interface CacheEvents {
   onBackgroundError?: (key: string, error: unknown) => void;
 }
 
+/**
+ * How long a finished load keeps answering requests for its key in this process: a request whose store read
+ * raced the write, or timed out while the process was busy rendering, reuses this answer instead of calling
+ * the upstream again.
+ */
+const RECENT_LOAD_MS = 2000;
+
+interface Flight {
+  finished: boolean;
+  promise: Promise<unknown>;
+}
+
 export class Cache {
-  private readonly inflight = new Map<string, Promise<Loaded<unknown>>>();
+  private readonly inflight = new Map<string, Flight>();
 
   constructor(
     readonly store: CacheStore,
@@ -44,7 +56,7 @@ export class Cache {
 
   /** Number of keys being loaded right now (coalesced waiters share one). */
   get inflightCount(): number {
-    return this.inflight.size;
+    return [...this.inflight.values()].filter((flight) => !flight.finished).length;
   }
 
   async getOrLoad<T>(
@@ -61,7 +73,8 @@ export class Cache {
       return this.served(key, entry, 'STALE', codec);
     }
     try {
-      const loaded = await this.loadOnce(key, policy, load, codec);
+      // With no entry at all, a load this process finished a moment ago is the answer (see RECENT_LOAD_MS).
+      const loaded = await this.loadOnce(key, policy, load, codec, entry === null);
       this.events.onResult?.(key, 'MISS');
       return { value: loaded.value, state: 'MISS', tags: loaded.tags };
     } catch (error) {
@@ -90,25 +103,40 @@ export class Cache {
     return { value: codec.decode(entry.value), state, tags: entry.tags };
   }
 
-  /** One load per key at a time; the entry is written before waiters are released, so none races past it. */
-  private loadOnce<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
-    const running = this.inflight.get(key);
-    if (running) return running as Promise<Loaded<T>>;
-    const started = (async () => {
+  /**
+   * One load per key at a time; the entry is written before waiters are released, so none races past it. A
+   * finished load stays shared for RECENT_LOAD_MS, but only with callers that found no entry (`reuseFinished`):
+   * one that found an expired entry wants a new answer.
+   */
+  private loadOnce<T>(
+    key: string,
+    policy: CachePolicy,
+    load: () => Promise<Loaded<T>>,
+    codec: Codec<T>,
+    reuseFinished: boolean,
+  ): Promise<Loaded<T>> {
+    const known = this.inflight.get(key);
+    if (known && (!known.finished || reuseFinished)) return known.promise as Promise<Loaded<T>>;
+    const flight: Flight = { finished: false, promise: Promise.resolve() };
+    const started: Promise<Loaded<T>> = (async () => {
       try {
         const loaded = await load();
         await this.put(key, policy, loaded, codec);
         return loaded;
       } finally {
-        this.inflight.delete(key);
+        flight.finished = true;
+        setTimeout(() => {
+          if (this.inflight.get(key) === flight) this.inflight.delete(key);
+        }, RECENT_LOAD_MS).unref();
       }
     })();
-    this.inflight.set(key, started);
+    flight.promise = started;
+    this.inflight.set(key, flight);
     return started;
   }
 
   private refreshInBackground<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): void {
-    if (this.inflight.has(key)) return;
-    this.loadOnce(key, policy, load, codec).catch((error: unknown) => this.events.onBackgroundError?.(key, error));
+    if (this.inflight.get(key)?.finished === false) return;
+    this.loadOnce(key, policy, load, codec, false).catch((error: unknown) => this.events.onBackgroundError?.(key, error));
   }
 }

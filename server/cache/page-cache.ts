@@ -24,9 +24,6 @@ export interface PageLookup {
   storedAt: number;
 }
 
-/** Query parameters any page reads; all others (utm_*, spm, …) are dropped from the key. */
-const PAGE_QUERY_PARAMS: readonly string[] = [];
-
 export function etagOf(html: string): string {
   return `W/"${createHash('sha1').update(html).digest('base64url').slice(0, 22)}"`;
 }
@@ -48,8 +45,9 @@ export class PageCache {
     private readonly keys: KeySpace,
   ) {}
 
-  keyFor(siteId: number, pathname: string, search: URLSearchParams): string {
-    return cacheKey(this.keys, 'page', siteId, `${pathname}${normaliseQuery(search, PAGE_QUERY_PARAMS)}`);
+  /** `readsQuery`: the parameters the route's page reads; all others (utm_*, spm, …) are dropped from the key. */
+  keyFor(siteId: number, pathname: string, search: URLSearchParams, readsQuery: readonly string[]): string {
+    return cacheKey(this.keys, 'page', siteId, `${pathname}${normaliseQuery(search, readsQuery)}`);
   }
 
   async lookup(key: string): Promise<PageLookup | null> {

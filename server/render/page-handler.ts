@@ -240,7 +240,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         await renderFresh(req, res, request, null);
         return;
       }
-      const key = pageCache.keyFor(site.id, url.pathname, url.searchParams);
+      const key = pageCache.keyFor(site.id, url.pathname, url.searchParams, match.kind === 'page' ? (match.route.query ?? []) : []);
       const cached = await pageCache.lookup(key);
       if (!cached) {
         await renderFresh(req, res, request, key);

@@ -6,7 +6,16 @@
 import type { ContentApi, HomeAdSlot, SiteInfo } from '../../shared/content-api';
 import { ContentUnavailableError } from '../../shared/content-api';
 import { DEFAULT_THEME_OFFICE_ID } from '../../shared/constants';
-import type { AdGroups, Article, ArticlePage, Category, ColumnAuthor, GreyMode, Topic } from '../../shared/types/entities';
+import type {
+  AdGroups,
+  Article,
+  ArticlePage,
+  Category,
+  ColumnAuthor,
+  GreyMode,
+  Topic,
+  TopicDetail,
+} from '../../shared/types/entities';
 import type {
   RawAdGroups,
   RawAdSlot,
@@ -17,6 +26,7 @@ import type {
   RawColumnAuthorList,
   RawGreyMode,
   RawSiteInfo,
+  RawTopicDetail,
   RawTopicList,
 } from '../../shared/types/upstream';
 import type { Cache, CacheState, Loaded } from '../cache/cache';
@@ -74,6 +84,19 @@ export class ContentService {
   /** A ContentApi whose calls are recorded into `recorder`. */
   forRequest(recorder: CallRecorder): ContentApi {
     const call = <Raw, T>(spec: CallSpec<Raw, T>) => this.call(spec, recorder);
+    const topicPage = (page: number, pageSize: number) =>
+      call<RawTopicList, { list: Topic[]; total: number }>({
+        family: 'topics',
+        key: `theme_list:${page}:${pageSize}`,
+        tags: ['topics'],
+        request: {
+          method: 'GET',
+          path: `/theme/list/${page}?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${pageSize}`,
+          call: 'theme_list',
+        },
+        normalise: (raw) => ({ list: raw.list.map(normalise.topic), total: raw.total }),
+        empty: { list: [], total: 0 },
+      });
     return {
       menu: () =>
         call<RawCategory[], Category[]>({
@@ -139,18 +162,16 @@ export class ContentService {
           normalise: (raw) => raw.map((slot) => ({ position: slot.position, ads: slot.list.map(normalise.advertisement) })),
           empty: [],
         }),
-      topics: (page, pageSize) =>
-        call<RawTopicList, Topic[]>({
+      topics: async (page, pageSize) => (await topicPage(page, pageSize)).list,
+      topicPage,
+      topic: (id) =>
+        call<RawTopicDetail, TopicDetail | null>({
           family: 'topics',
-          key: `theme_list:${page}:${pageSize}`,
-          tags: ['topics'],
-          request: {
-            method: 'GET',
-            path: `/theme/list/${page}?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${pageSize}`,
-            call: 'theme_list',
-          },
-          normalise: (raw) => raw.list.map(normalise.topic),
-          empty: [],
+          key: `theme:${id}`,
+          tags: ['topics', `topic:${id}`],
+          request: { method: 'GET', path: `/theme/get/${id}`, call: 'theme_get' },
+          normalise: (raw) => ({ topic: normalise.topic(raw), articles: raw.articles.map(normalise.articleSummary) }),
+          empty: null,
         }),
       columnAuthors: (page, pageSize) =>
         call<RawColumnAuthorList, { list: ColumnAuthor[]; count: number }>({

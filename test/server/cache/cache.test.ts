@@ -66,6 +66,16 @@ describe('Cache (read-through with TTL and grace)', () => {
     expect(await cache.getOrLoad('k', POLICY, async () => loaded('new'))).toMatchObject({ value: 'new', state: 'MISS' });
   });
 
+  it('reuses a load it just finished when a store read comes back empty (a read that timed out under load)', async () => {
+    const store = new MemoryStore(1 << 20);
+    const cache = new Cache(store);
+    const load = jest.fn(async () => loaded('v'));
+    await cache.getOrLoad('k', POLICY, load);
+    jest.spyOn(store, 'get').mockResolvedValue(null);
+    expect((await cache.getOrLoad('k', POLICY, load)).value).toBe('v');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
   it('never stores what the loader marks uncacheable', async () => {
     const cache = new Cache(new MemoryStore(1 << 20));
     await cache.getOrLoad('k', POLICY, async () => loaded('error page', false));
