@@ -118,16 +118,22 @@ export class Cache {
     const known = this.inflight.get(key);
     if (known && (!known.finished || reuseFinished)) return known.promise as Promise<Loaded<T>>;
     const flight: Flight = { finished: false, promise: Promise.resolve() };
+    const release = (afterMs: number) => {
+      flight.finished = true;
+      setTimeout(() => {
+        if (this.inflight.get(key) === flight) this.inflight.delete(key);
+      }, afterMs).unref();
+    };
     const started: Promise<Loaded<T>> = (async () => {
       try {
         const loaded = await load();
         await this.put(key, policy, loaded, codec);
+        release(RECENT_LOAD_MS);
         return loaded;
-      } finally {
-        flight.finished = true;
-        setTimeout(() => {
-          if (this.inflight.get(key) === flight) this.inflight.delete(key);
-        }, RECENT_LOAD_MS).unref();
+      } catch (error) {
+        // A failure is shared only by the requests already waiting; the next one tries again.
+        release(0);
+        throw error;
       }
     })();
     flight.promise = started;

@@ -76,6 +76,17 @@ describe('Cache (read-through with TTL and grace)', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('does not keep a failed load: the next request tries the upstream again', async () => {
+    const cache = new Cache(new MemoryStore(1 << 20));
+    await expect(
+      cache.getOrLoad('k', POLICY, async () => {
+        throw new Error('down');
+      }),
+    ).rejects.toThrow('down');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await cache.getOrLoad('k', POLICY, async () => loaded('back'))).value).toBe('back');
+  });
+
   it('never stores what the loader marks uncacheable', async () => {
     const cache = new Cache(new MemoryStore(1 << 20));
     await cache.getOrLoad('k', POLICY, async () => loaded('error page', false));
