@@ -39,6 +39,11 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_ORIGIN_PROTOCOL: z.enum(['http', 'https']).default('https'),
+  MOBILE_DETAIL_URL: z
+    .string()
+    .trim()
+    .default('https://m.qnnews.cn/detail')
+    .refine((value) => isUrlWithProtocol(value, ['http:', 'https:']), { message: 'must be an http(s) URL' }),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -72,6 +72,8 @@ export function createPortal(options: PortalOptions): Portal {
   const app = createApp({
     config,
     logger,
+    cache,
+    keys,
     content,
     pageCache: new PageCache(cache, keys),
     assets,

@@ -10,11 +10,12 @@ import type { AppState, PageState } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
 import { loadLayout, type LayoutData } from '../../shared/loaders/layout';
 import { RESOURCES } from '../../shared/resources';
-import { matchRoute } from '../../shared/routes';
+import { matchRoute, routeById } from '../../shared/routes';
 import { isMainSite, resolveSite, type SiteConfig } from '../../shared/sites';
 import { createResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../client/pages/registry';
 import type { CachedPage, PageCache } from '../cache/page-cache';
+import { normaliseQuery } from '../cache/keys';
 import { withNonce } from '../cache/page-cache';
 import { pagePolicyFor } from '../cache/policy';
 import type { Logger } from '../logger';
@@ -67,6 +68,13 @@ function publicSite(site: SiteConfig): AppState['site'] {
   return { id: site.id, name: site.name, domain: site.domain, isMain: isMainSite(site) };
 }
 
+/** The site's own domain, the path, and only the query parameters the page reads (so ?page=2 stays, utm_* go). */
+function canonicalUrlOf(request: DocumentRequest, state: AppState, protocol: string): string {
+  const route = state.page.routeId ? routeById(state.page.routeId) : undefined;
+  const query = normaliseQuery(request.url.searchParams, route?.query ?? []);
+  return `${protocol}://${request.site.domain}${request.url.pathname}${query}`;
+}
+
 function serverTiming(parts: Record<string, number | string>): string {
   return Object.entries(parts)
     .map(([name, value]) => (typeof value === 'number' ? `${name};dur=${value.toFixed(1)}` : `${name};desc="${value}"`))
@@ -107,7 +115,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       styles: deps.assets.styles,
       preloads: deps.assets.preloadsFor(page === 'not-found' || page === 'error' ? null : page),
       entryScript: deps.assets.entryScript,
-      canonicalUrl: `${deps.publicProtocol}://${request.site.domain}${request.url.pathname}`,
+      canonicalUrl: canonicalUrlOf(request, state, deps.publicProtocol),
       waitForAll: request.waitForAll,
       timeoutMs: deps.renderTimeoutMs,
       onRenderError: (error: unknown) => logger.error({ err: error, path: request.url.pathname }, 'render error'),
