@@ -19,7 +19,8 @@ export interface CachedPage {
 
 export interface PageLookup {
   page: CachedPage;
-  freshness: Exclude<Freshness, 'expired'>;
+  /** 'expired' pages are only for stale-if-error: served when a re-render cannot get its data. */
+  freshness: Exclude<Freshness, 'gone'>;
   tags: string[];
   storedAt: number;
 }
@@ -56,7 +57,7 @@ export class PageCache {
     const entry = await this.cache.peek(key);
     if (!entry) return null;
     const freshness = freshnessOf(entry);
-    if (freshness === 'expired') return null;
+    if (freshness === 'gone') return null;
     let page: unknown;
     try {
       page = JSON.parse(entry.value);

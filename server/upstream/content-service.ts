@@ -40,6 +40,14 @@ export class CallRecorder {
     for (const tag of tags) this.tags.add(tag);
   }
 
+  /** Adds what another recorder saw (a page's loader calls recorded apart from its layout calls). */
+  absorb(other: CallRecorder): void {
+    for (const state of other.states) this.states.push(state);
+    for (const tag of other.tags) this.tags.add(tag);
+    this.upstreamMs += other.upstreamMs;
+    this.degraded ||= other.degraded;
+  }
+
   /** HIT only if every call was a hit; STALE if any was stale; otherwise MISS. */
   get summary(): CacheState {
     if (this.states.includes('MISS')) return 'MISS';
@@ -194,6 +202,8 @@ export class ContentService {
     try {
       const served = await this.options.cache.getOrLoad<T>(key, DATA_POLICY[spec.family], () => this.load(spec, recorder));
       recorder.record(served.state, served.tags);
+      // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
+      if (served.staleIfError) recorder.degraded = true;
       return served.value;
     } catch (error) {
       this.options.onUpstreamError?.(spec.request.call, error);
