@@ -26,7 +26,7 @@ export interface PageLookup {
 }
 
 /** Query parameters any page reads; all others (utm_*, spm, …) are dropped from the key. */
-const PAGE_QUERY_PARAMS: readonly string[] = [];
+export const PAGE_QUERY_PARAMS: readonly string[] = [];
 
 export function etagOf(html: string): string {
   return `W/"${createHash('sha1').update(html).digest('base64url').slice(0, 22)}"`;

@@ -76,6 +76,11 @@ function serverTiming(parts: Record<string, number | string>): string {
     .join(', ');
 }
 
+/** A page depends on every call it made, on its site, and on its kind (purge `page:detail` drops every article page). */
+function pageTags(recorder: CallRecorder, site: SiteConfig, page: string): string[] {
+  return [...recorder.tags, `site:${site.id}`, `page:${page}`];
+}
+
 export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
   const { pageCache, logger } = deps;
 
@@ -167,7 +172,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const outcome = await renderDocument(renderOptions(state, request, content), sink);
     if (recorder.degraded) return { kind: 'unavailable' };
     if (failed || !outcome.clean) return { kind: 'other' };
-    return { kind: 'ok', html: Buffer.concat(parts).toString('utf8'), tags: [...recorder.tags, `site:${request.site.id}`] };
+    return { kind: 'ok', html: Buffer.concat(parts).toString('utf8'), tags: pageTags(recorder, request.site, state.page.page) };
   }
 
   function sendCached(req: Request, res: Response, page: CachedPage, state: 'HIT' | 'STALE', ageSeconds: number): void {
@@ -224,7 +229,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const storeIfCacheable = (clean: boolean) => {
       if (!capture || !cacheKey || !clean || recorder.degraded) return;
       const html = Buffer.concat(capture).toString('utf8');
-      const tags = [...recorder.tags, `site:${request.site.id}`];
+      const tags = pageTags(recorder, request.site, state.page.page);
       // Issued before the response ends: the next request on this instance queues behind this write on the
       // same Redis connection, so it finds the page.
       pageCache

@@ -216,13 +216,15 @@ export class ContentService {
   /** Loads from upstream; an outage throws (so a held stale entry is served), a 'no' from the CMS is an empty answer. */
   private async load<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<Loaded<T>> {
     const result = await this.options.upstream.request<Raw>(spec.request);
+    // The call family is a tag too, so an operator can purge e.g. every list answer and the pages built on them.
+    const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;
     if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.envelope.msg);
     if (result.outcome === 'empty' || result.envelope.data === null) {
       // Not stored: a CMS 'no' may be an editor mid-publish; negative caching has its own short policy later.
-      return { value: spec.empty, cacheable: false, tags: spec.tags };
+      return { value: spec.empty, cacheable: false, tags };
     }
-    return { value: spec.normalise(result.envelope.data), cacheable: true, tags: spec.tags };
+    return { value: spec.normalise(result.envelope.data), cacheable: true, tags };
   }
 }
 
