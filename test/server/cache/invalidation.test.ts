@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CacheEntry } from '../../../server/cache/entry';
 import { Invalidator, PurgeInputError, urlSelector, type PurgeSelector } from '../../../server/cache/invalidation';
+import { announce } from '../../../server/cache/coherence';
 import { cacheKey } from '../../../server/cache/keys';
 import { MemoryStore } from '../../../server/cache/memory-store';
 import { RedisStore } from '../../../server/cache/redis-store';
@@ -143,7 +144,10 @@ describeWithRedis()('purge against a live portal', () => {
       const store = new RedisStore({ url: testRedisUrl() });
       await eventually(async () => store.isAvailable(), Boolean, 5000);
       // An operator names no build: every build of the prefix is purged.
-      const result = await new Invalidator(store, { prefix: t.cachePrefix, buildId: '*' }).purge({ by: 'tag', tag: `article:${raw.id}` });
+      const invalidator = new Invalidator(store, { prefix: t.cachePrefix, buildId: '*' }, (keys) =>
+        announce(store.client, t.cachePrefix, { kind: 'evict', keys: [...keys] }),
+      );
+      const result = await invalidator.purge({ by: 'tag', tag: `article:${raw.id}` });
       await store.close();
       expect(result.keys.some((k) => k.includes(':page:0:/detail/'))).toBe(true);
       expect(result.keys.some((k) => k.includes(`:data:_:show:${raw.catid}:${raw.id}`))).toBe(true);

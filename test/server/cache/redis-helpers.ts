@@ -1,5 +1,6 @@
 /** Helpers for cache suites on a real Redis: list, age and clean a test's own keys (its unique prefix). */
 import Redis from 'ioredis';
+import { announce } from '../../../server/cache/coherence';
 
 export async function withRedis<T>(url: string, use: (client: Redis) => Promise<T>): Promise<T> {
   const client = new Redis(url);
@@ -32,6 +33,8 @@ export async function ageEntries(url: string, prefix: string, seconds: number | 
       await client.set(key, JSON.stringify(entry), 'KEEPTTL');
       aged += 1;
     }
+    // Portals hold in-process copies too; an outside change is announced as any purge would be.
+    await announce(client, prefix, { kind: 'evict', keys: await client.keys(`${prefix}:*`) });
     return aged;
   });
 }
