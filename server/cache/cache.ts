@@ -1,7 +1,8 @@
 /**
  * Read-through cache with the freshness rules of DESIGN.md: fresh → serve; stale within grace → serve and
  * refresh once in the background; missing → load once, however many requests are waiting for the same key.
- * If a load fails and an old entry is still held, the old entry is served (stale-if-error).
+ * Past grace an entry is reloaded; if the reload fails while the entry is within its stale-if-error window, the
+ * old entry is served (stale-if-error) instead of an error.
  */
 import type { CacheEntry, CachePolicy } from './entry';
 import { freshnessOf } from './entry';
@@ -20,6 +21,8 @@ export interface Served<T> {
   value: T;
   state: CacheState;
   tags: string[];
+  /** Served past grace because its reload failed: the value is old and what is built on it must not be stored. */
+  staleIfError?: boolean;
 }
 
 export interface Codec<T> {
@@ -34,20 +37,8 @@ export interface CacheEvents {
   onBackgroundError?: (key: string, error: unknown) => void;
 }
 
-/**
- * How long a finished load keeps answering requests for its key in this process: a request whose store read
- * raced the write, or timed out while the process was busy rendering, reuses this answer instead of calling
- * the upstream again.
- */
-const RECENT_LOAD_MS = 2000;
-
-interface Flight {
-  finished: boolean;
-  promise: Promise<unknown>;
-}
-
 export class Cache {
-  private readonly inflight = new Map<string, Flight>();
+  private readonly inflight = new Map<string, Promise<Loaded<unknown>>>();
 
   constructor(
     readonly store: CacheStore,
@@ -56,7 +47,7 @@ export class Cache {
 
   /** Number of keys being loaded right now (coalesced waiters share one). */
   get inflightCount(): number {
-    return [...this.inflight.values()].filter((flight) => !flight.finished).length;
+    return this.inflight.size;
   }
 
   async getOrLoad<T>(
@@ -65,21 +56,21 @@ export class Cache {
     load: () => Promise<Loaded<T>>,
     codec: Codec<T> = jsonCodec as Codec<T>,
   ): Promise<Served<T>> {
-    const entry = await this.store.get(key);
-    const freshness = entry ? freshnessOf(entry) : 'expired';
+    const held = await this.store.get(key);
+    const freshness = held ? freshnessOf(held) : 'gone';
+    const entry = freshness === 'gone' ? null : held;
     if (entry && freshness === 'fresh') return this.served(key, entry, 'HIT', codec);
     if (entry && freshness === 'stale') {
       this.refreshInBackground(key, policy, load, codec);
       return this.served(key, entry, 'STALE', codec);
     }
     try {
-      // With no entry at all, a load this process finished a moment ago is the answer (see RECENT_LOAD_MS).
-      const loaded = await this.loadOnce(key, policy, load, codec, entry === null);
+      const loaded = await this.loadOnce(key, policy, load, codec);
       this.events.onResult?.(key, 'MISS');
       return { value: loaded.value, state: 'MISS', tags: loaded.tags };
     } catch (error) {
       if (!entry) throw error;
-      return this.served(key, entry, 'STALE', codec);
+      return { ...this.served(key, entry, 'STALE', codec), staleIfError: freshness === 'expired' };
     }
   }
 
@@ -94,6 +85,7 @@ export class Cache {
       storedAt: Date.now(),
       ttl: policy.ttl,
       grace: policy.grace,
+      staleIfError: policy.staleIfError,
       tags: loaded.tags,
     });
   }
@@ -103,46 +95,25 @@ export class Cache {
     return { value: codec.decode(entry.value), state, tags: entry.tags };
   }
 
-  /**
-   * One load per key at a time; the entry is written before waiters are released, so none races past it. A
-   * finished load stays shared for RECENT_LOAD_MS, but only with callers that found no entry (`reuseFinished`):
-   * one that found an expired entry wants a new answer.
-   */
-  private loadOnce<T>(
-    key: string,
-    policy: CachePolicy,
-    load: () => Promise<Loaded<T>>,
-    codec: Codec<T>,
-    reuseFinished: boolean,
-  ): Promise<Loaded<T>> {
-    const known = this.inflight.get(key);
-    if (known && (!known.finished || reuseFinished)) return known.promise as Promise<Loaded<T>>;
-    const flight: Flight = { finished: false, promise: Promise.resolve() };
-    const release = (afterMs: number) => {
-      flight.finished = true;
-      setTimeout(() => {
-        if (this.inflight.get(key) === flight) this.inflight.delete(key);
-      }, afterMs).unref();
-    };
-    const started: Promise<Loaded<T>> = (async () => {
+  /** One load per key at a time; the entry is written before waiters are released, so none races past it. */
+  private loadOnce<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
+    const running = this.inflight.get(key);
+    if (running) return running as Promise<Loaded<T>>;
+    const started = (async () => {
       try {
         const loaded = await load();
         await this.put(key, policy, loaded, codec);
-        release(RECENT_LOAD_MS);
         return loaded;
-      } catch (error) {
-        // A failure is shared only by the requests already waiting; the next one tries again.
-        release(0);
-        throw error;
+      } finally {
+        this.inflight.delete(key);
       }
     })();
-    flight.promise = started;
-    this.inflight.set(key, flight);
+    this.inflight.set(key, started);
     return started;
   }
 
   private refreshInBackground<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): void {
-    if (this.inflight.get(key)?.finished === false) return;
-    this.loadOnce(key, policy, load, codec, false).catch((error: unknown) => this.events.onBackgroundError?.(key, error));
+    if (this.inflight.has(key)) return;
+    this.loadOnce(key, policy, load, codec).catch((error: unknown) => this.events.onBackgroundError?.(key, error));
   }
 }

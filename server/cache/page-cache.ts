@@ -4,6 +4,7 @@
  * form, so it is stable for as long as the entry is.
  */
 import { createHash } from 'node:crypto';
+import { matchRoute } from '../../shared/routes';
 import type { Cache } from './cache';
 import type { CachePolicy, Freshness } from './entry';
 import { freshnessOf } from './entry';
@@ -19,9 +20,16 @@ export interface CachedPage {
 
 export interface PageLookup {
   page: CachedPage;
-  freshness: Exclude<Freshness, 'expired'>;
+  /** 'expired' pages are only for stale-if-error: served when a re-render cannot get its data. */
+  freshness: Exclude<Freshness, 'gone'>;
   tags: string[];
   storedAt: number;
+}
+
+/** The query parameters the page at `pathname` reads (route table); all others are dropped from its key. */
+export function pageQueryParams(pathname: string): readonly string[] {
+  const match = matchRoute(pathname);
+  return match.kind === 'page' ? (match.route.query ?? []) : [];
 }
 
 export function etagOf(html: string): string {
@@ -54,7 +62,7 @@ export class PageCache {
     const entry = await this.cache.peek(key);
     if (!entry) return null;
     const freshness = freshnessOf(entry);
-    if (freshness === 'expired') return null;
+    if (freshness === 'gone') return null;
     let page: unknown;
     try {
       page = JSON.parse(entry.value);

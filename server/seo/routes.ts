@@ -12,7 +12,7 @@ import { CallRecorder, type ContentService } from '../upstream/content-service';
 import type { ContentApi } from '../../shared/content-api';
 import { categoryRss, newsSitemap, pagesSitemap, robotsTxt, sitemapIndex } from './feeds';
 
-const FEED_POLICY: CachePolicy = { ttl: 300, grace: 3600 };
+const FEED_POLICY: CachePolicy = { ttl: 300, grace: 3600, staleIfError: 86_400 };
 const ID_PATTERN = /^[1-9]\d{0,9}$/;
 
 export interface FeedDeps {

@@ -50,6 +50,14 @@ export class CallRecorder {
     for (const tag of tags) this.tags.add(tag);
   }
 
+  /** Adds what another recorder saw (a page's loader calls recorded apart from its layout calls). */
+  absorb(other: CallRecorder): void {
+    for (const state of other.states) this.states.push(state);
+    for (const tag of other.tags) this.tags.add(tag);
+    this.upstreamMs += other.upstreamMs;
+    this.degraded ||= other.degraded;
+  }
+
   /** HIT only if every call was a hit; STALE if any was stale; otherwise MISS. */
   get summary(): CacheState {
     if (this.states.includes('MISS')) return 'MISS';
@@ -215,6 +223,8 @@ export class ContentService {
     try {
       const served = await this.options.cache.getOrLoad<T>(key, DATA_POLICY[spec.family], () => this.load(spec, recorder));
       recorder.record(served.state, served.tags);
+      // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
+      if (served.staleIfError) recorder.degraded = true;
       return served.value;
     } catch (error) {
       this.options.onUpstreamError?.(spec.request.call, error);
@@ -227,13 +237,15 @@ export class ContentService {
   /** Loads from upstream; an outage throws (so a held stale entry is served), a 'no' from the CMS is an empty answer. */
   private async load<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<Loaded<T>> {
     const result = await this.options.upstream.request<Raw>(spec.request);
+    // The call family is a tag too, so an operator can purge e.g. every list answer and the pages built on them.
+    const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;
     if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.envelope.msg);
     if (result.outcome === 'empty' || result.envelope.data === null) {
       // Not stored: a CMS 'no' may be an editor mid-publish; negative caching has its own short policy later.
-      return { value: spec.empty, cacheable: false, tags: spec.tags };
+      return { value: spec.empty, cacheable: false, tags };
     }
-    return { value: spec.normalise(result.envelope.data), cacheable: true, tags: spec.tags };
+    return { value: spec.normalise(result.envelope.data), cacheable: true, tags };
   }
 }
 
