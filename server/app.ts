@@ -64,7 +64,8 @@ export function createApp(deps: AppDeps): Express {
     express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }),
   );
   if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));
-  app.use(express.static(PUBLIC_DIR, { index: false, maxAge: PUBLIC_MAX_AGE_MS }));
+  // No directory redirects: /search/.. must not become a 301 to a path nobody asked for.
+  app.use(express.static(PUBLIC_DIR, { index: false, redirect: false, maxAge: PUBLIC_MAX_AGE_MS }));
   app.use(dataRoutes(deps.content, logger));
   app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
   app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL));

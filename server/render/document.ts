@@ -45,9 +45,9 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl }: D
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
     `<meta name="keywords" content="${escapeHtml(head.keywords)}">`,
-    `<link rel="canonical" href="${escapeHtml(canonicalUrl)}">`,
+    // A 404 or error page is not a document to index or share: no canonical URL, no share card.
+    ...(state.page.status === 200 ? [`<link rel="canonical" href="${escapeHtml(canonicalUrl)}">`, ...socialTags(state, canonicalUrl)] : []),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-    ...socialTags(state, canonicalUrl),
     ...(head.jsonLd ? [`<script type="application/ld+json" nonce="${n}">${serializeForScript(head.jsonLd)}</script>`] : []),
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),
