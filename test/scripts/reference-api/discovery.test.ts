@@ -134,6 +134,14 @@ describe('GET /api/rmt/news_search_init', () => {
     expect(body.data).toMatchObject({ columnist: null, theme: null });
   });
 
+  it('tags stories by their subject: a sports story never carries 高考, an education story never 马拉松', () => {
+    const tagId = (name: string): number => api.dataset.tags.find((tag) => tag.name === name)?.id ?? -1;
+    const catidsOf = (name: string) => (api.dataset.articlesByTag.get(tagId(name)) ?? []).map((id) => api.dataset.articleById.get(id)?.catid);
+    expect(catidsOf('高考')).not.toContain(2734);
+    expect(catidsOf('马拉松')).not.toContain(2731);
+    expect(catidsOf('马拉松')).toContain(2734);
+  });
+
   it('lists a column author’s articles, matching the author’s article count', async () => {
     const author = api.dataset.columnAuthors[0];
     if (!author) throw new Error('fixture');
