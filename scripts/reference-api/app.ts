@@ -70,7 +70,9 @@ function hlsReply(dataset: Dataset, path: string): Reply | null {
   const request = parseHlsPath(path);
   if (!request) return null;
   if (!dataset.hlsKeys.has(request.key)) return NOT_FOUND;
-  const headers = { 'Cache-Control': MEDIA_CACHE_CONTROL };
+  // hls.js fetches playlists and segments with XHR, so a page on another origin (the portal) needs CORS; images
+  // and <video src> do not, which is why only HLS carries the header.
+  const headers = { 'Cache-Control': MEDIA_CACHE_CONTROL, 'Access-Control-Allow-Origin': '*' };
   if (request.file === 'playlist') return { kind: 'raw', status: 200, contentType: PLAYLIST_TYPE, body: playlist(request.key), headers };
   if (request.file === 'init') return { kind: 'raw', status: 200, contentType: SEGMENT_TYPE, body: initSegment(), headers };
   return { kind: 'raw', status: 200, contentType: SEGMENT_TYPE, body: mediaSegment(request.key, request.index), headers };

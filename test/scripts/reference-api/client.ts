@@ -28,11 +28,17 @@ export interface RawResponse {
   status: number;
   contentType: string;
   body: Buffer;
+  cors: string;
 }
 
 export async function getRaw(api: ReferenceApi, path: string): Promise<RawResponse> {
   const response = await request(api.handler).get(path).buffer(true).parse(bufferBody);
-  return { status: response.status, contentType: String(response.headers['content-type'] ?? ''), body: response.body as Buffer };
+  return {
+    status: response.status,
+    contentType: String(response.headers['content-type'] ?? ''),
+    body: response.body as Buffer,
+    cors: String(response.headers['access-control-allow-origin'] ?? ''),
+  };
 }
 
 /** A URL from a response, relative to the API again (media URLs carry the public prefix). */

@@ -141,6 +141,8 @@ describe('HLS test stream', () => {
     const playlist = await getRaw(api, localPath(video.hls_url));
     expect(playlist.status).toBe(200);
     expect(playlist.contentType).toBe('application/vnd.apple.mpegurl');
+    // hls.js loads with XHR from the portal's origin.
+    expect(playlist.cors).toBe('*');
     const parser = new Parser();
     parser.push(playlist.body.toString('utf8'));
     parser.end();
@@ -157,7 +159,7 @@ describe('HLS test stream', () => {
     expect(init.body.includes(Buffer.from('avcC'))).toBe(true);
     for (const segment of manifest.segments) {
       const media = await getRaw(api, localPath(new URL(segment.uri, base).href));
-      expect(media).toMatchObject({ status: 200, contentType: 'video/mp4' });
+      expect(media).toMatchObject({ status: 200, contentType: 'video/mp4', cors: '*' });
       const boxes = topBoxes(media.body);
       expect(boxes.map(([type]) => type)).toEqual(['moof', 'mdat']);
       expect(boxes.reduce((sum, [, size]) => sum + size, 0)).toBe(media.body.length);
