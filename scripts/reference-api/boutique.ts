@@ -6,9 +6,8 @@ import type { RawBoutiqueItem, RawImage } from '../../shared/types/upstream';
 import { DAY_SECONDS } from './articles';
 import { imagePath } from './media';
 import type { Rng } from './random';
-import { composeDescription, composeHeadline, pickPlace } from './text';
+import { composeDescription, composeHeadline, personName, pickPlace } from './text';
 import { CHANNELS, PHOTO_AGENCIES, type ChannelKey } from './words';
-import { personName } from './text';
 
 const PICTURE_STORIES = 24;
 const POSTERS = 16;
