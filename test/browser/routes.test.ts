@@ -1,0 +1,103 @@
+/**
+ * Every built page, loaded in a real browser: it hydrates with no console error or warning and no failed
+ * request; the video page plays its HLS stream.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { encodeKeyword } from '../../shared/search-keyword';
+import type { Envelope } from '../../shared/types/envelope';
+import type { RawLive, RawPagedList, RawShikeCategoryItems, RawSpecialReport } from '../../shared/types/upstream';
+import { launchBrowser } from '../support/browser';
+import { startTestPortal, type TestPortal } from '../support/portal';
+import { describeWithBrowser } from '../support/requirements';
+import { firstHomeArticle } from '../support/upstream-data';
+
+async function upstream<T>(base: string, path: string): Promise<T> {
+  return ((await (await fetch(base + path)).json()) as Envelope<T>).data;
+}
+
+describeWithBrowser()('every page in a browser', () => {
+  let t: TestPortal;
+  let browser: Browser;
+  const routes: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestPortal();
+    browser = await launchBrowser();
+    const raw = await firstHomeArticle(t.upstream.url, 2727);
+    const video = (await upstream<RawShikeCategoryItems>(t.upstream.url, '/api/video_album/shike_video_category_item?id=2839&page=1&page_size=1')).list[0]!;
+    const live = (await upstream<RawPagedList<RawLive>>(t.upstream.url, '/api/live/list?show_type=1&page=1&page_size=1')).list[0]!;
+    const report = (await upstream<RawSpecialReport[]>(t.upstream.url, '/api/special/list_by_catid?catid=0'))[0]!;
+    routes.push(
+      '/',
+      `/detail/${raw.catid}/${raw.id}`,
+      `/V1/${raw.catid}`,
+      `/V2/${raw.catid}`,
+      '/topic/2751',
+      '/about',
+      '/contribute',
+      '/license',
+      '/siteMap',
+      '/specialColumn',
+      '/personalCenter',
+      `/search/${encodeKeyword(raw.title.slice(0, 2))}/2`,
+      '/headlineNews',
+      `/newsTrack/${report.id}`,
+      '/hd',
+      '/poster',
+      '/shike/2839',
+      `/video/${video.catid}/${video.id}`,
+      '/videoAlbum/601',
+      `/liveStreamDetail/${live.id}`,
+      '/readNewspapers/2761',
+      '/electronic',
+      '/no-such-page',
+    );
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(path: string): Promise<{ page: Page; problems: string[] }> {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      // The 404 document itself is reported by the browser as a failed load; that is the point of the page.
+      if (path === '/no-such-page' && message.text().includes('status of 404')) return;
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('response', (response) => {
+      const expected404 = path === '/no-such-page' && response.url().endsWith(path);
+      if (response.status() >= 400 && !expected404) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+    });
+    await page.goto(t.url + path);
+    await page.waitForSelector('html[data-hydrated="true"]', { timeout: 15_000 });
+    return { page, problems };
+  }
+
+  it('hydrates each page with no console error, warning or failed request', async () => {
+    const report: string[] = [];
+    for (const path of routes) {
+      const { page, problems } = await open(path);
+      for (const problem of problems) report.push(`${path}: ${problem}`);
+      await page.close();
+    }
+    expect(report).toEqual([]);
+  }, 120_000);
+
+  // Chromium now plays HLS natively and other browsers go through hls.js; either way the stream must play.
+  it('plays the video page stream', async () => {
+    const path = routes.find((route) => route.startsWith('/video/'))!;
+    const { page, problems } = await open(path);
+    await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 2, undefined, { timeout: 15_000 });
+    const state = await page.evaluate(() => {
+      const video = document.querySelector('video')!;
+      return { duration: video.duration, source: video.currentSrc };
+    });
+    expect(state.duration).toBeGreaterThan(1);
+    expect(state.source).toMatch(/^blob:|\/index\.m3u8$/);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
