@@ -9,6 +9,7 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { PageCache } from './cache/page-cache';
+import type { PolicySource } from './cache/runtime-policy';
 import type { Config } from './config';
 import { healthRoutes, type ReadinessDeps } from './health';
 import type { Logger } from './logger';
@@ -26,6 +27,7 @@ export interface AppDeps {
   logger: Logger;
   content: ContentService;
   pageCache: PageCache;
+  cachePolicy: PolicySource;
   assets: Assets;
   readiness: ReadinessDeps;
   /** Origins besides this one that serve images and media (the upstream's media host). */
@@ -63,6 +65,7 @@ export function createApp(deps: AppDeps): Express {
   const pages = createPageHandler({
     content: deps.content,
     pageCache: deps.pageCache,
+    cachePolicy: deps.cachePolicy,
     assets: deps.assets,
     logger,
     renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,

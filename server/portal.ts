@@ -10,6 +10,7 @@ import { RedisStore } from './cache/redis-store';
 import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
 import { TieredStore } from './cache/tiered-store';
+import { RuntimePolicy } from './cache/runtime-policy';
 import { createApp } from './app';
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -20,6 +21,8 @@ import { UpstreamClient } from './upstream/http-client';
 export interface Portal {
   app: Express;
   store: CacheStore;
+  /** The cache policy in force (defaults plus operator overrides from Redis). */
+  cachePolicy: RuntimePolicy;
   assets: Assets;
   /** Marks the portal as draining: /readyz answers 503 from now on. */
   startDraining(): void;
@@ -38,33 +41,35 @@ export interface PortalOptions {
 
 interface Stores {
   store: CacheStore;
+  redis: RedisStore | null;
   /** Present when an in-process tier sits in front of Redis. */
   tiered: TieredStore | null;
   bus: CacheBus | null;
 }
 
-function createStores(config: Config, logger: Logger): Stores {
+function createStores(config: Config, logger: Logger, onPolicyChange: () => void): Stores {
   const l1Bytes = config.L1_CACHE_MAX_MB * 1024 * 1024;
-  if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), tiered: null, bus: null };
+  if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), redis: null, tiered: null, bus: null };
   const redis = createRedisStore(config.REDIS_URL, logger);
-  if (l1Bytes === 0) return { store: redis, tiered: null, bus: null };
   let tiered: TieredStore | null = null;
   const bus = new CacheBus({
     client: redis.client,
     prefix: config.CACHE_PREFIX,
     onEvent: (event) => {
       if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
+      if (event.kind === 'policy') onPolicyChange();
     },
     // Announcements sent while unsubscribed were missed: start L1 again from empty.
     onResubscribed: () => void tiered?.clearLocal(),
   });
+  if (l1Bytes === 0) return { store: redis, redis, tiered: null, bus };
   tiered = new TieredStore({
     l1: new MemoryStore(l1Bytes),
     l2: redis,
     coherent: () => bus.isSubscribed(),
     announceEvict: (keys) => void bus.publish({ kind: 'evict', keys }),
   });
-  return { store: tiered, tiered, bus };
+  return { store: tiered, redis, tiered, bus };
 }
 
 function createRedisStore(url: string, logger: Logger): RedisStore {
@@ -88,7 +93,12 @@ function originOf(url: string): string[] {
 export function createPortal(options: PortalOptions): Portal {
   const { config, logger } = options;
   const assets = options.assets ?? loadAssets();
-  const { store, bus } = createStores(config, logger);
+  let policy: RuntimePolicy | null = null;
+  const { store, redis, bus } = createStores(config, logger, () => void policy?.reload());
+  policy = new RuntimePolicy(redis?.client ?? null, config.CACHE_PREFIX, (error) =>
+    logger.warn({ err: error }, 'cache policy could not be read; keeping the last one'),
+  );
+  policy.start();
   const upstream = new UpstreamClient({ baseUrl: options.upstreamUrl, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
   const cache = new Cache(store, {
@@ -98,6 +108,7 @@ export function createPortal(options: PortalOptions): Portal {
     upstream,
     cache,
     keys,
+    policy,
     onUpstreamError: (call, error) => logger.warn({ call, err: error }, 'upstream call failed'),
   });
   let draining = false;
@@ -106,6 +117,7 @@ export function createPortal(options: PortalOptions): Portal {
     logger,
     content,
     pageCache: new PageCache(cache, keys),
+    cachePolicy: policy,
     assets,
     mediaOrigins: options.embeddedUpstream ? [] : originOf(options.upstreamUrl),
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
@@ -121,12 +133,14 @@ export function createPortal(options: PortalOptions): Portal {
   return {
     app,
     store,
+    cachePolicy: policy,
     assets,
     startDraining: () => {
       draining = true;
     },
     close: async () => {
       upstream.close();
+      policy?.stop();
       bus?.close();
       await store.close();
     },

@@ -17,7 +17,7 @@ import { loadPage } from '../../client/pages/registry';
 import type { CachedPage, PageCache, PageLookup } from '../cache/page-cache';
 import type { CachePolicy } from '../cache/entry';
 import { withNonce } from '../cache/page-cache';
-import { pagePolicyFor } from '../cache/policy';
+import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
 import { isSignedIn } from '../session';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
@@ -30,6 +30,8 @@ import { renderDocument } from './render-document';
 export interface PageHandlerDeps {
   content: ContentService;
   pageCache: PageCache;
+  /** TTL/grace per page kind, changeable at run time. */
+  cachePolicy: PolicySource;
   assets: Assets;
   logger: Logger;
   renderTimeoutMs: number;
@@ -233,7 +235,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       // Issued before the response ends: the next request on this instance queues behind this write on the
       // same Redis connection, so it finds the page.
       pageCache
-        .store(cacheKey, pagePolicyFor(state.page.page), html, request.nonce, tags)
+        .store(cacheKey, deps.cachePolicy.page(state.page.page), html, request.nonce, tags)
         .catch((error: unknown) => logger.warn({ err: error, key: cacheKey }, 'page store failed'));
     };
     const sink: DocumentSink = {
@@ -319,7 +321,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         return;
       }
       const age = Math.max(0, Math.floor((Date.now() - cached.storedAt) / 1000));
-      const policy = pagePolicyFor(match.kind === 'page' ? (match.route.page ?? '') : '');
+      const policy = deps.cachePolicy.page(match.kind === 'page' ? (match.route.page ?? '') : '');
       if (cached.freshness === 'expired') {
         await serveExpired(req, res, request, key, policy, cached, age);
         return;

@@ -24,6 +24,7 @@ import type { KeySpace } from '../cache/keys';
 import { ALL_SITES_SEGMENT, cacheKey } from '../cache/keys';
 import type { DataFamily } from '../cache/policy';
 import { DATA_POLICY } from '../cache/policy';
+import type { PolicySource } from '../cache/runtime-policy';
 import type { UpstreamClient, UpstreamRequest } from './http-client';
 import * as normalise from './normalise';
 import { sanitiseArticleHtml } from './sanitise-html';
@@ -73,6 +74,8 @@ export interface ContentServiceOptions {
   upstream: UpstreamClient;
   cache: Cache;
   keys: KeySpace;
+  /** TTL/grace per call family; the run-time policy (operators can change it), or the defaults in code. */
+  policy?: PolicySource;
   onUpstreamError?: (call: string, error: unknown) => void;
 }
 
@@ -200,7 +203,8 @@ export class ContentService {
   private async call<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<T> {
     const key = cacheKey(this.options.keys, 'data', ALL_SITES_SEGMENT, spec.key);
     try {
-      const served = await this.options.cache.getOrLoad<T>(key, DATA_POLICY[spec.family], () => this.load(spec, recorder));
+      const policy = this.options.policy?.data(spec.family) ?? DATA_POLICY[spec.family];
+      const served = await this.options.cache.getOrLoad<T>(key, policy, () => this.load(spec, recorder));
       recorder.record(served.state, served.tags);
       // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
       if (served.staleIfError) recorder.degraded = true;
