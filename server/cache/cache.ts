@@ -15,6 +15,8 @@ export interface Loaded<T> {
   /** False for anything that must not be stored: failed upstream calls, degraded renders. */
   cacheable: boolean;
   tags: string[];
+  /** Overrides the caller's policy for this value (a 'not found' is kept briefly, not for a whole TTL). */
+  policy?: CachePolicy;
 }
 
 export interface Served<T> {
@@ -80,12 +82,13 @@ export class Cache {
 
   async put<T>(key: string, policy: CachePolicy, loaded: Loaded<T>, codec: Codec<T> = jsonCodec as Codec<T>): Promise<void> {
     if (!loaded.cacheable) return;
+    const effective = loaded.policy ?? policy;
     await this.store.set(key, {
       value: codec.encode(loaded.value),
       storedAt: Date.now(),
-      ttl: policy.ttl,
-      grace: policy.grace,
-      staleIfError: policy.staleIfError,
+      ttl: effective.ttl,
+      grace: effective.grace,
+      staleIfError: effective.staleIfError,
       tags: loaded.tags,
     });
   }

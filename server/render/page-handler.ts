@@ -14,7 +14,8 @@ import { matchRoute } from '../../shared/routes';
 import { isMainSite, resolveSite, type SiteConfig } from '../../shared/sites';
 import { createResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../client/pages/registry';
-import type { CachedPage, PageCache, PageLookup } from '../cache/page-cache';
+import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
+import type { PageCache, PageLookup } from '../cache/page-cache';
 import type { CachePolicy } from '../cache/entry';
 import { withNonce } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
@@ -177,11 +178,18 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     return { kind: 'ok', html: Buffer.concat(parts).toString('utf8'), tags: pageTags(recorder, request.site, state.page.page) };
   }
 
-  function sendCached(req: Request, res: Response, page: CachedPage, state: 'HIT' | 'STALE', ageSeconds: number): void {
+  function setSharedHeaders(res: Response, policy: CachePolicy, ageSeconds: number, tags: Iterable<string>): void {
+    res.setHeader('Cache-Control', sharedCacheControl(policy, ageSeconds));
+    const keys = surrogateKey(tags);
+    if (keys) res.setHeader('Surrogate-Key', keys);
+  }
+
+  function sendCached(req: Request, res: Response, cached: PageLookup, state: 'HIT' | 'STALE', ageSeconds: number, policy: CachePolicy): void {
+    const page = cached.page;
     res.setHeader('X-Cache', state);
     res.setHeader('ETag', page.etag);
     res.setHeader('Age', String(ageSeconds));
-    res.setHeader('Cache-Control', 'no-cache');
+    setSharedHeaders(res, policy, ageSeconds, cached.tags);
     res.setHeader('Server-Timing', serverTiming({ cache: state }));
     if (req.headers['if-none-match'] === page.etag) {
       // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
@@ -242,7 +250,8 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       start: (status) => {
         res.status(status).type('html');
         res.setHeader('X-Cache', cacheKey ? 'MISS' : 'PASS');
-        res.setHeader('Cache-Control', cacheKey && status === 200 ? 'no-cache' : 'private, no-store');
+        if (cacheKey && status === 200) setSharedHeaders(res, deps.cachePolicy.page(state.page.page), 0, pageTags(recorder, request.site, state.page.page));
+        else res.setHeader('Cache-Control', PRIVATE_NO_STORE);
         res.setHeader(
           'Server-Timing',
           serverTiming({ cache: cacheKey ? 'MISS' : 'PASS', upstream: recorder.upstreamMs, render: performance.now() - started }),
@@ -284,7 +293,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const rendered = await renderToHtml({ ...request, waitForAll: true });
     if (rendered.kind === 'unavailable') {
       logger.warn({ key, age }, 'upstream unavailable: serving an expired page (stale-if-error)');
-      sendCached(req, res, cached.page, 'STALE', age);
+      sendCached(req, res, cached, 'STALE', age, policy);
       return;
     }
     if (rendered.kind === 'other') {
@@ -294,7 +303,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const page = await pageCache.store(key, policy, rendered.html, request.nonce, rendered.tags);
     res.setHeader('X-Cache', 'MISS');
     res.setHeader('ETag', page.etag);
-    res.setHeader('Cache-Control', 'no-cache');
+    setSharedHeaders(res, policy, 0, rendered.tags);
     res.setHeader('Server-Timing', serverTiming({ cache: 'MISS' }));
     res.status(200).type('html').send(rendered.html);
   }
@@ -326,7 +335,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         await serveExpired(req, res, request, key, policy, cached, age);
         return;
       }
-      sendCached(req, res, cached.page, cached.freshness === 'fresh' ? 'HIT' : 'STALE', age);
+      sendCached(req, res, cached, cached.freshness === 'fresh' ? 'HIT' : 'STALE', age, policy);
       if (cached.freshness === 'stale') {
         const refreshNonce = newNonce();
         pageCache.refresh(

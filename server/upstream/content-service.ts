@@ -23,7 +23,7 @@ import type { Cache, CacheState, Loaded } from '../cache/cache';
 import type { KeySpace } from '../cache/keys';
 import { ALL_SITES_SEGMENT, cacheKey } from '../cache/keys';
 import type { DataFamily } from '../cache/policy';
-import { DATA_POLICY } from '../cache/policy';
+import { DATA_POLICY, NOT_FOUND_POLICY, UPSTREAM_NOT_FOUND_CODE } from '../cache/policy';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { UpstreamClient, UpstreamRequest } from './http-client';
 import * as normalise from './normalise';
@@ -224,8 +224,12 @@ export class ContentService {
     const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;
     if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.envelope.msg);
+    if (result.outcome === 'empty' && result.envelope.code === UPSTREAM_NOT_FOUND_CODE) {
+      // Negative caching: kept for NOT_FOUND_POLICY's short ttl only (an editor may be about to publish it).
+      return { value: spec.empty, cacheable: true, tags: [...tags, 'not-found'], policy: NOT_FOUND_POLICY };
+    }
     if (result.outcome === 'empty' || result.envelope.data === null) {
-      // Not stored: a CMS 'no' may be an editor mid-publish; negative caching has its own short policy later.
+      // Any other CMS 'no' (bad parameters, a code of its own) is not stored.
       return { value: spec.empty, cacheable: false, tags };
     }
     return { value: spec.normalise(result.envelope.data), cacheable: true, tags };
