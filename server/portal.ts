@@ -11,6 +11,7 @@ import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
 import { TieredStore } from './cache/tiered-store';
 import { RuntimePolicy } from './cache/runtime-policy';
+import { RedisLock } from './cache/redis-lock';
 import { createApp } from './app';
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -101,9 +102,12 @@ export function createPortal(options: PortalOptions): Portal {
   policy.start();
   const upstream = new UpstreamClient({ baseUrl: options.upstreamUrl, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
-  const cache = new Cache(store, {
-    onBackgroundError: (key, error) => logger.warn({ key, err: error }, 'background refresh failed'),
-  });
+  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS) : null;
+  const cache = new Cache(
+    store,
+    { onBackgroundError: (key, error) => logger.warn({ key, err: error }, 'background refresh failed') },
+    lock,
+  );
   const content = new ContentService({
     upstream,
     cache,
@@ -116,7 +120,7 @@ export function createPortal(options: PortalOptions): Portal {
     config,
     logger,
     content,
-    pageCache: new PageCache(cache, keys),
+    pageCache: new PageCache(cache, keys, lock),
     cachePolicy: policy,
     assets,
     mediaOrigins: options.embeddedUpstream ? [] : originOf(options.upstreamUrl),
