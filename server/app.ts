@@ -12,6 +12,7 @@ import type { PageCache } from './cache/page-cache';
 import type { PolicySource } from './cache/runtime-policy';
 import type { Config } from './config';
 import { healthRoutes, type ReadinessDeps } from './health';
+import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
 import { nonceForRequest, securityHeaders } from './middleware/security';
@@ -30,6 +31,7 @@ export interface AppDeps {
   cachePolicy: PolicySource;
   assets: Assets;
   readiness: ReadinessDeps;
+  metrics: Metrics;
   /** Origins besides this one that serve images and media (the upstream's media host). */
   mediaOrigins: readonly string[];
   /** Embedded mode: serve the in-process reference API's /media under this origin. */
@@ -48,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
 
   app.use(requestContext(logger));
+  app.use(deps.metrics.middleware());
   app.use(nonceForRequest());
   app.use(securityHeaders(deps.mediaOrigins));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
@@ -55,6 +58,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(cookieParser());
 
   app.use(healthRoutes(deps.readiness));
+  app.use(deps.metrics.routes());
   app.use(
     '/assets',
     express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }),

@@ -12,6 +12,7 @@ import { CacheBus } from './cache/coherence';
 import { TieredStore } from './cache/tiered-store';
 import { RuntimePolicy } from './cache/runtime-policy';
 import { RedisLock } from './cache/redis-lock';
+import { Metrics, siteOfKey } from './metrics';
 import { createApp } from './app';
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -95,17 +96,33 @@ export function createPortal(options: PortalOptions): Portal {
   const { config, logger } = options;
   const assets = options.assets ?? loadAssets();
   let policy: RuntimePolicy | null = null;
-  const { store, redis, bus } = createStores(config, logger, () => void policy?.reload());
+  const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload());
+  const metrics = new Metrics({
+    l1Bytes: () => tiered?.l1Bytes ?? (store instanceof MemoryStore ? store.bytes : 0),
+    redisUp: () => (redis ? redis.isAvailable() : null),
+  });
   policy = new RuntimePolicy(redis?.client ?? null, config.CACHE_PREFIX, (error) =>
     logger.warn({ err: error }, 'cache policy could not be read; keeping the last one'),
   );
   policy.start();
-  const upstream = new UpstreamClient({ baseUrl: options.upstreamUrl, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  const upstream = new UpstreamClient({
+    baseUrl: options.upstreamUrl,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    onCall: (call, outcome, durationMs) => metrics.upstreamCall(call, outcome, durationMs),
+  });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
   const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS) : null;
   const cache = new Cache(
     store,
-    { onBackgroundError: (key, error) => logger.warn({ key, err: error }, 'background refresh failed') },
+    {
+      onResult: (key, state) => metrics.cacheResult('data', siteOfKey(key), state),
+      onStaleIfError: () => metrics.cacheError('data', 'stale-if-error'),
+      onCoalesced: (_key, where) => metrics.coalescedWaiter(where),
+      onBackgroundError: (key, error) => {
+        metrics.cacheError('data', 'refresh-failed');
+        logger.warn({ key, err: error }, 'background refresh failed');
+      },
+    },
     lock,
   );
   const content = new ContentService({
@@ -122,6 +139,7 @@ export function createPortal(options: PortalOptions): Portal {
     content,
     pageCache: new PageCache(cache, keys, lock),
     cachePolicy: policy,
+    metrics,
     assets,
     mediaOrigins: options.embeddedUpstream ? [] : originOf(options.upstreamUrl),
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),

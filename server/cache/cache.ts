@@ -38,6 +38,8 @@ export const jsonCodec: Codec<unknown> = { encode: (value) => JSON.stringify(val
 export interface CacheEvents {
   onResult?: (key: string, state: CacheState) => void;
   onBackgroundError?: (key: string, error: unknown) => void;
+  /** A reload failed and the held entry was served past grace. */
+  onStaleIfError?: (key: string) => void;
   /** A request waited for another's load of the same key (in this process or on another instance). */
   onCoalesced?: (key: string, where: 'process' | 'cluster') => void;
 }
@@ -77,6 +79,7 @@ export class Cache {
       return { value: loaded.value, state: 'MISS', tags: loaded.tags };
     } catch (error) {
       if (!entry) throw error;
+      if (freshness === 'expired') this.events.onStaleIfError?.(key);
       return { ...this.served(key, entry, 'STALE', codec), staleIfError: freshness === 'expired' };
     }
   }

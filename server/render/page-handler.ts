@@ -313,6 +313,9 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       const site = resolveSite(req.headers.host);
       const url = requestUrl(req);
       const match = matchRoute(url.pathname);
+      // For metrics: a bounded route label (the route table id), and the site the cache result belongs to.
+      res.locals.metricsRoute = match.kind === 'page' ? match.route.id : match.kind;
+      res.locals.siteId = site.id;
       if (match.kind === 'redirect') {
         res.redirect(302, match.location);
         return;
