@@ -11,8 +11,10 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Cache } from './cache/cache';
 import type { KeySpace } from './cache/keys';
 import type { PageCache } from './cache/page-cache';
+import type { PolicySource } from './cache/runtime-policy';
 import type { Config } from './config';
 import { healthRoutes, type ReadinessDeps } from './health';
+import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
 import { nonceForRequest, securityHeaders } from './middleware/security';
@@ -32,8 +34,10 @@ export interface AppDeps {
   logger: Logger;
   content: ContentService;
   pageCache: PageCache;
+  cachePolicy: PolicySource;
   assets: Assets;
   readiness: ReadinessDeps;
+  metrics: Metrics;
   /** Origins besides this one that serve images and media (the upstream's media host). */
   mediaOrigins: readonly string[];
   /** Embedded mode: serve the in-process reference API's /media under this origin. */
@@ -52,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
 
   app.use(requestContext(logger));
+  app.use(deps.metrics.middleware());
   app.use(nonceForRequest());
   app.use(securityHeaders(deps.mediaOrigins));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
@@ -59,6 +64,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(cookieParser());
 
   app.use(healthRoutes(deps.readiness));
+  app.use(deps.metrics.routes());
   app.use(
     '/assets',
     express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }),
@@ -72,6 +78,7 @@ export function createApp(deps: AppDeps): Express {
   const pages = createPageHandler({
     content: deps.content,
     pageCache: deps.pageCache,
+    cachePolicy: deps.cachePolicy,
     assets: deps.assets,
     logger,
     renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,

@@ -10,6 +10,9 @@ import { RedisStore } from './cache/redis-store';
 import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
 import { TieredStore } from './cache/tiered-store';
+import { RuntimePolicy } from './cache/runtime-policy';
+import { RedisLock } from './cache/redis-lock';
+import { Metrics, siteOfKey } from './metrics';
 import { createApp } from './app';
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -20,6 +23,8 @@ import { UpstreamClient } from './upstream/http-client';
 export interface Portal {
   app: Express;
   store: CacheStore;
+  /** The cache policy in force (defaults plus operator overrides from Redis). */
+  cachePolicy: RuntimePolicy;
   assets: Assets;
   /** Marks the portal as draining: /readyz answers 503 from now on. */
   startDraining(): void;
@@ -38,39 +43,42 @@ export interface PortalOptions {
 
 interface Stores {
   store: CacheStore;
+  redis: RedisStore | null;
   /** Present when an in-process tier sits in front of Redis. */
   tiered: TieredStore | null;
   bus: CacheBus | null;
 }
 
-function createStores(config: Config, logger: Logger): Stores {
+function createStores(config: Config, logger: Logger, onPolicyChange: () => void): Stores {
   const l1Bytes = config.L1_CACHE_MAX_MB * 1024 * 1024;
-  if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), tiered: null, bus: null };
-  const redis = createRedisStore(config.REDIS_URL, logger);
-  if (l1Bytes === 0) return { store: redis, tiered: null, bus: null };
+  if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), redis: null, tiered: null, bus: null };
+  const redis = createRedisStore(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger);
   let tiered: TieredStore | null = null;
   const bus = new CacheBus({
     client: redis.client,
     prefix: config.CACHE_PREFIX,
     onEvent: (event) => {
       if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
+      if (event.kind === 'policy') onPolicyChange();
     },
     // Announcements sent while unsubscribed were missed: start L1 again from empty.
     onResubscribed: () => void tiered?.clearLocal(),
   });
+  if (l1Bytes === 0) return { store: redis, redis, tiered: null, bus };
   tiered = new TieredStore({
     l1: new MemoryStore(l1Bytes),
     l2: redis,
     coherent: () => bus.isSubscribed(),
     announceEvict: (keys) => void bus.publish({ kind: 'evict', keys }),
   });
-  return { store: tiered, tiered, bus };
+  return { store: tiered, redis, tiered, bus };
 }
 
-function createRedisStore(url: string, logger: Logger): RedisStore {
+function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger): RedisStore {
   let lastError = '';
   return new RedisStore({
     url,
+    commandTimeoutMs,
     onError: (error) => {
       // A down Redis reports every reconnect attempt; one line per distinct error is enough.
       if (error.message === lastError) return;
@@ -88,16 +96,41 @@ function originOf(url: string): string[] {
 export function createPortal(options: PortalOptions): Portal {
   const { config, logger } = options;
   const assets = options.assets ?? loadAssets();
-  const { store, bus } = createStores(config, logger);
-  const upstream = new UpstreamClient({ baseUrl: options.upstreamUrl, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
-  const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
-  const cache = new Cache(store, {
-    onBackgroundError: (key, error) => logger.warn({ key, err: error }, 'background refresh failed'),
+  let policy: RuntimePolicy | null = null;
+  const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload());
+  const metrics = new Metrics({
+    l1Bytes: () => tiered?.l1Bytes ?? (store instanceof MemoryStore ? store.bytes : 0),
+    redisUp: () => (redis ? redis.isAvailable() : null),
   });
+  policy = new RuntimePolicy(redis?.client ?? null, config.CACHE_PREFIX, (error) =>
+    logger.warn({ err: error }, 'cache policy could not be read; keeping the last one'),
+  );
+  policy.start();
+  const upstream = new UpstreamClient({
+    baseUrl: options.upstreamUrl,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    onCall: (call, outcome, durationMs) => metrics.upstreamCall(call, outcome, durationMs),
+  });
+  const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
+  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS) : null;
+  const cache = new Cache(
+    store,
+    {
+      onResult: (key, state) => metrics.cacheResult('data', siteOfKey(key), state),
+      onStaleIfError: () => metrics.cacheError('data', 'stale-if-error'),
+      onCoalesced: (_key, where) => metrics.coalescedWaiter(where),
+      onBackgroundError: (key, error) => {
+        metrics.cacheError('data', 'refresh-failed');
+        logger.warn({ key, err: error }, 'background refresh failed');
+      },
+    },
+    lock,
+  );
   const content = new ContentService({
     upstream,
     cache,
     keys,
+    policy,
     onUpstreamError: (call, error) => logger.warn({ call, err: error }, 'upstream call failed'),
   });
   let draining = false;
@@ -107,7 +140,9 @@ export function createPortal(options: PortalOptions): Portal {
     cache,
     keys,
     content,
-    pageCache: new PageCache(cache, keys),
+    pageCache: new PageCache(cache, keys, lock),
+    cachePolicy: policy,
+    metrics,
     assets,
     mediaOrigins: options.embeddedUpstream ? [] : originOf(options.upstreamUrl),
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
@@ -123,12 +158,14 @@ export function createPortal(options: PortalOptions): Portal {
   return {
     app,
     store,
+    cachePolicy: policy,
     assets,
     startDraining: () => {
       draining = true;
     },
     close: async () => {
       upstream.close();
+      policy?.stop();
       bus?.close();
       await store.close();
     },

@@ -6,6 +6,7 @@
  */
 import type { CacheEntry, CachePolicy } from './entry';
 import { freshnessOf } from './entry';
+import type { KeyLock } from './redis-lock';
 import type { CacheStore } from './store';
 
 export type CacheState = 'HIT' | 'MISS' | 'STALE';
@@ -15,6 +16,8 @@ export interface Loaded<T> {
   /** False for anything that must not be stored: failed upstream calls, degraded renders. */
   cacheable: boolean;
   tags: string[];
+  /** Overrides the caller's policy for this value (a 'not found' is kept briefly, not for a whole TTL). */
+  policy?: CachePolicy;
 }
 
 export interface Served<T> {
@@ -35,6 +38,10 @@ export const jsonCodec: Codec<unknown> = { encode: (value) => JSON.stringify(val
 export interface CacheEvents {
   onResult?: (key: string, state: CacheState) => void;
   onBackgroundError?: (key: string, error: unknown) => void;
+  /** A reload failed and the held entry was served past grace. */
+  onStaleIfError?: (key: string) => void;
+  /** A request waited for another's load of the same key (in this process or on another instance). */
+  onCoalesced?: (key: string, where: 'process' | 'cluster') => void;
 }
 
 export class Cache {
@@ -43,6 +50,8 @@ export class Cache {
   constructor(
     readonly store: CacheStore,
     private readonly events: CacheEvents = {},
+    /** Cross-instance coalescing (Redis); without it, loads are coalesced in this process only. */
+    private readonly lock: KeyLock | null = null,
   ) {}
 
   /** Number of keys being loaded right now (coalesced waiters share one). */
@@ -70,6 +79,7 @@ export class Cache {
       return { value: loaded.value, state: 'MISS', tags: loaded.tags };
     } catch (error) {
       if (!entry) throw error;
+      if (freshness === 'expired') this.events.onStaleIfError?.(key);
       return { ...this.served(key, entry, 'STALE', codec), staleIfError: freshness === 'expired' };
     }
   }
@@ -80,12 +90,13 @@ export class Cache {
 
   async put<T>(key: string, policy: CachePolicy, loaded: Loaded<T>, codec: Codec<T> = jsonCodec as Codec<T>): Promise<void> {
     if (!loaded.cacheable) return;
+    const effective = loaded.policy ?? policy;
     await this.store.set(key, {
       value: codec.encode(loaded.value),
       storedAt: Date.now(),
-      ttl: policy.ttl,
-      grace: policy.grace,
-      staleIfError: policy.staleIfError,
+      ttl: effective.ttl,
+      grace: effective.grace,
+      staleIfError: effective.staleIfError,
       tags: loaded.tags,
     });
   }
@@ -98,12 +109,13 @@ export class Cache {
   /** One load per key at a time; the entry is written before waiters are released, so none races past it. */
   private loadOnce<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
     const running = this.inflight.get(key);
-    if (running) return running as Promise<Loaded<T>>;
+    if (running) {
+      this.events.onCoalesced?.(key, 'process');
+      return running as Promise<Loaded<T>>;
+    }
     const started = (async () => {
       try {
-        const loaded = await load();
-        await this.put(key, policy, loaded, codec);
-        return loaded;
+        return await this.loadAcrossInstances(key, policy, load, codec);
       } finally {
         this.inflight.delete(key);
       }
@@ -112,8 +124,68 @@ export class Cache {
     return started;
   }
 
+  private async loadAndStore<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
+    const loaded = await load();
+    await this.put(key, policy, loaded, codec);
+    return loaded;
+  }
+
+  /**
+   * With a lock: the holder loads; others wait for its entry. If the holder's lock goes (released without a
+   * storable result, or timed out because it died), a waiter takes the lock and loads itself. If Redis cannot
+   * answer, this instance loads on its own: coalescing is an optimisation, never a reason to fail a reader.
+   */
+  private async loadAcrossInstances<T>(
+    key: string,
+    policy: CachePolicy,
+    load: () => Promise<Loaded<T>>,
+    codec: Codec<T>,
+  ): Promise<Loaded<T>> {
+    if (!this.lock) return this.loadAndStore(key, policy, load, codec);
+    const lock = this.lock;
+    const deadline = Date.now() + lock.timeoutMs;
+    let waited = false;
+    for (;;) {
+      const token = await lock.tryAcquire(key).catch(() => 'no-redis');
+      if (token !== null) {
+        try {
+          return await this.loadAndStore(key, policy, load, codec);
+        } finally {
+          if (token !== 'no-redis') await lock.release(key, token).catch(() => undefined);
+        }
+      }
+      if (!waited) this.events.onCoalesced?.(key, 'cluster');
+      waited = true;
+      const entry = await this.waitForEntry(key, lock, deadline);
+      if (entry) return { value: codec.decode(entry.value), cacheable: false, tags: entry.tags };
+      if (Date.now() >= deadline) return this.loadAndStore(key, policy, load, codec);
+    }
+  }
+
+  /** Polls until a fresh entry appears (returned), the lock is free (null: try again), or the deadline. */
+  private async waitForEntry(key: string, lock: KeyLock, deadline: number): Promise<CacheEntry | null> {
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, lock.pollMs));
+      const entry = await this.store.get(key);
+      if (entry && freshnessOf(entry) === 'fresh') return entry;
+      const held = await lock.isHeld(key).catch(() => false);
+      if (!held) {
+        // The holder may have stored and released between the two reads.
+        const after = await this.store.get(key);
+        return after && freshnessOf(after) === 'fresh' ? after : null;
+      }
+    }
+    return null;
+  }
+
+  /** One refresh per key across all instances: if another instance holds the key's lock, it is refreshing it. */
   private refreshInBackground<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): void {
     if (this.inflight.has(key)) return;
-    this.loadOnce(key, policy, load, codec).catch((error: unknown) => this.events.onBackgroundError?.(key, error));
+    const refresh = async () => {
+      if (!this.lock) return this.loadOnce(key, policy, load, codec);
+      if (await this.lock.isHeld(key).catch(() => false)) return undefined;
+      return this.loadOnce(key, policy, load, codec);
+    };
+    refresh().catch((error: unknown) => this.events.onBackgroundError?.(key, error));
   }
 }

@@ -9,6 +9,7 @@ import type { Cache } from './cache';
 import type { CachePolicy, Freshness } from './entry';
 import { freshnessOf } from './entry';
 import type { KeySpace } from './keys';
+import type { KeyLock } from './redis-lock';
 import { cacheKey, normaliseQuery } from './keys';
 
 export interface CachedPage {
@@ -51,6 +52,8 @@ export class PageCache {
   constructor(
     private readonly cache: Cache,
     private readonly keys: KeySpace,
+    /** With Redis: one background re-render per key across all instances, not one per instance. */
+    private readonly lock: KeyLock | null = null,
   ) {}
 
   /** `readsQuery`: the parameters the route's page reads; all others (utm_*, spm, …) are dropped from the key. */
@@ -79,12 +82,26 @@ export class PageCache {
     return page;
   }
 
-  /** Re-renders a stale page once per key in this process; the reader who found it stale has already been served. */
+  /**
+   * Re-renders a stale page once per key in this process, and (with the lock) once across instances: an instance
+   * that finds the lock taken leaves the refresh to its holder. The reader who found it stale is already served.
+   */
   refresh(key: string, render: () => Promise<void>, onError: (error: unknown) => void): void {
     if (this.refreshing.has(key)) return;
     this.refreshing.add(key);
-    render()
+    this.refreshHoldingLock(key, render)
       .catch(onError)
       .finally(() => this.refreshing.delete(key));
+  }
+
+  private async refreshHoldingLock(key: string, render: () => Promise<void>): Promise<void> {
+    if (!this.lock) return render();
+    const token = await this.lock.tryAcquire(key).catch(() => 'no-redis');
+    if (token === null) return;
+    try {
+      await render();
+    } finally {
+      if (token !== 'no-redis') await this.lock.release(key, token).catch(() => undefined);
+    }
   }
 }

@@ -35,3 +35,13 @@ export const PAGE_POLICY: Record<'home' | 'detail' | 'default', CachePolicy> = {
 export function pagePolicyFor(pageKind: string): CachePolicy {
   return pageKind === 'home' || pageKind === 'detail' ? PAGE_POLICY[pageKind] : PAGE_POLICY.default;
 }
+
+/** The CMS's business code for 'no such item' (category, article, topic). */
+export const UPSTREAM_NOT_FOUND_CODE = 40004;
+
+/**
+ * 'Not found' answers are cached briefly (negative caching), so a crawler walking dead ids cannot turn each
+ * request into a CMS call; short, because the id may be an article an editor is about to publish. Never served
+ * past its ttl: a stale 'not found' would hide a published article.
+ */
+export const NOT_FOUND_POLICY: CachePolicy = { ttl: 30, grace: 0, staleIfError: 0 };

@@ -14,11 +14,12 @@ import { matchRoute, routeById } from '../../shared/routes';
 import { isMainSite, resolveSite, type SiteConfig } from '../../shared/sites';
 import { createResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../client/pages/registry';
-import type { CachedPage, PageCache, PageLookup } from '../cache/page-cache';
+import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
+import type { PageCache, PageLookup } from '../cache/page-cache';
 import type { CachePolicy } from '../cache/entry';
 import { normaliseQuery } from '../cache/keys';
 import { withNonce } from '../cache/page-cache';
-import { pagePolicyFor } from '../cache/policy';
+import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
 import { isSignedIn } from '../session';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
@@ -31,6 +32,8 @@ import { renderDocument } from './render-document';
 export interface PageHandlerDeps {
   content: ContentService;
   pageCache: PageCache;
+  /** TTL/grace per page kind, changeable at run time. */
+  cachePolicy: PolicySource;
   assets: Assets;
   logger: Logger;
   renderTimeoutMs: number;
@@ -183,11 +186,18 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     return { kind: 'ok', html: Buffer.concat(parts).toString('utf8'), tags: pageTags(recorder, request.site, state.page.page) };
   }
 
-  function sendCached(req: Request, res: Response, page: CachedPage, state: 'HIT' | 'STALE', ageSeconds: number): void {
+  function setSharedHeaders(res: Response, policy: CachePolicy, ageSeconds: number, tags: Iterable<string>): void {
+    res.setHeader('Cache-Control', sharedCacheControl(policy, ageSeconds));
+    const keys = surrogateKey(tags);
+    if (keys) res.setHeader('Surrogate-Key', keys);
+  }
+
+  function sendCached(req: Request, res: Response, cached: PageLookup, state: 'HIT' | 'STALE', ageSeconds: number, policy: CachePolicy): void {
+    const page = cached.page;
     res.setHeader('X-Cache', state);
     res.setHeader('ETag', page.etag);
     res.setHeader('Age', String(ageSeconds));
-    res.setHeader('Cache-Control', 'no-cache');
+    setSharedHeaders(res, policy, ageSeconds, cached.tags);
     res.setHeader('Server-Timing', serverTiming({ cache: state }));
     if (req.headers['if-none-match'] === page.etag) {
       // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
@@ -241,14 +251,15 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       // Issued before the response ends: the next request on this instance queues behind this write on the
       // same Redis connection, so it finds the page.
       pageCache
-        .store(cacheKey, pagePolicyFor(state.page.page), html, request.nonce, tags)
+        .store(cacheKey, deps.cachePolicy.page(state.page.page), html, request.nonce, tags)
         .catch((error: unknown) => logger.warn({ err: error, key: cacheKey }, 'page store failed'));
     };
     const sink: DocumentSink = {
       start: (status) => {
         res.status(status).type('html');
         res.setHeader('X-Cache', cacheKey ? 'MISS' : 'PASS');
-        res.setHeader('Cache-Control', cacheKey && status === 200 ? 'no-cache' : 'private, no-store');
+        if (cacheKey && status === 200) setSharedHeaders(res, deps.cachePolicy.page(state.page.page), 0, pageTags(recorder, request.site, state.page.page));
+        else res.setHeader('Cache-Control', PRIVATE_NO_STORE);
         res.setHeader(
           'Server-Timing',
           serverTiming({ cache: cacheKey ? 'MISS' : 'PASS', upstream: recorder.upstreamMs, render: performance.now() - started }),
@@ -290,7 +301,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const rendered = await renderToHtml({ ...request, waitForAll: true });
     if (rendered.kind === 'unavailable') {
       logger.warn({ key, age }, 'upstream unavailable: serving an expired page (stale-if-error)');
-      sendCached(req, res, cached.page, 'STALE', age);
+      sendCached(req, res, cached, 'STALE', age, policy);
       return;
     }
     if (rendered.kind === 'other') {
@@ -300,7 +311,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const page = await pageCache.store(key, policy, rendered.html, request.nonce, rendered.tags);
     res.setHeader('X-Cache', 'MISS');
     res.setHeader('ETag', page.etag);
-    res.setHeader('Cache-Control', 'no-cache');
+    setSharedHeaders(res, policy, 0, rendered.tags);
     res.setHeader('Server-Timing', serverTiming({ cache: 'MISS' }));
     res.status(200).type('html').send(rendered.html);
   }
@@ -310,6 +321,9 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       const site = resolveSite(req.headers.host);
       const url = requestUrl(req);
       const match = matchRoute(url.pathname);
+      // For metrics: a bounded route label (the route table id), and the site the cache result belongs to.
+      res.locals.metricsRoute = match.kind === 'page' ? match.route.id : match.kind;
+      res.locals.siteId = site.id;
       if (match.kind === 'redirect') {
         res.redirect(302, match.location);
         return;
@@ -327,12 +341,12 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         return;
       }
       const age = Math.max(0, Math.floor((Date.now() - cached.storedAt) / 1000));
-      const policy = pagePolicyFor(match.kind === 'page' ? (match.route.page ?? '') : '');
+      const policy = deps.cachePolicy.page(match.kind === 'page' ? (match.route.page ?? '') : '');
       if (cached.freshness === 'expired') {
         await serveExpired(req, res, request, key, policy, cached, age);
         return;
       }
-      sendCached(req, res, cached.page, cached.freshness === 'fresh' ? 'HIT' : 'STALE', age);
+      sendCached(req, res, cached, cached.freshness === 'fresh' ? 'HIT' : 'STALE', age, policy);
       if (cached.freshness === 'stale') {
         const refreshNonce = newNonce();
         pageCache.refresh(

@@ -59,7 +59,8 @@ import type { Cache, CacheState, Loaded } from '../cache/cache';
 import type { KeySpace } from '../cache/keys';
 import { ALL_SITES_SEGMENT, cacheKey } from '../cache/keys';
 import type { DataFamily } from '../cache/policy';
-import { DATA_POLICY } from '../cache/policy';
+import { DATA_POLICY, NOT_FOUND_POLICY, UPSTREAM_NOT_FOUND_CODE } from '../cache/policy';
+import type { PolicySource } from '../cache/runtime-policy';
 import type { UpstreamClient, UpstreamRequest } from './http-client';
 import * as normalise from './normalise';
 import { sanitiseArticleHtml } from './sanitise-html';
@@ -123,6 +124,8 @@ export interface ContentServiceOptions {
   upstream: UpstreamClient;
   cache: Cache;
   keys: KeySpace;
+  /** TTL/grace per call family; the run-time policy (operators can change it), or the defaults in code. */
+  policy?: PolicySource;
   onUpstreamError?: (call: string, error: unknown) => void;
 }
 
@@ -410,7 +413,8 @@ export class ContentService {
   private async call<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<T> {
     const key = cacheKey(this.options.keys, 'data', ALL_SITES_SEGMENT, spec.key);
     try {
-      const served = await this.options.cache.getOrLoad<T>(key, DATA_POLICY[spec.family], () => this.load(spec, recorder));
+      const policy = this.options.policy?.data(spec.family) ?? DATA_POLICY[spec.family];
+      const served = await this.options.cache.getOrLoad<T>(key, policy, () => this.load(spec, recorder));
       recorder.record(served.state, served.tags);
       // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
       if (served.staleIfError) recorder.degraded = true;
@@ -430,8 +434,12 @@ export class ContentService {
     const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;
     if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.envelope.msg);
+    if (result.outcome === 'empty' && result.envelope.code === UPSTREAM_NOT_FOUND_CODE) {
+      // Negative caching: kept for NOT_FOUND_POLICY's short ttl only (an editor may be about to publish it).
+      return { value: spec.empty, cacheable: true, tags: [...tags, 'not-found'], policy: NOT_FOUND_POLICY };
+    }
     if (result.outcome === 'empty' || result.envelope.data === null) {
-      // Not stored: a CMS 'no' may be an editor mid-publish; negative caching has its own short policy later.
+      // Any other CMS 'no' (bad parameters, a code of its own) is not stored.
       return { value: spec.empty, cacheable: false, tags };
     }
     return { value: spec.normalise(result.envelope.data), cacheable: true, tags };

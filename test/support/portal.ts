@@ -49,6 +49,10 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
     CACHE_PREFIX: cachePrefix,
     UPSTREAM_URL: upstream.url,
     LOG_LEVEL: 'info',
+    // Several suites share two cores with Chromium: generous timeouts keep a busy machine from reading as an
+    // outage. Suites that test timeouts set their own.
+    UPSTREAM_TIMEOUT_MS: '10000',
+    REDIS_COMMAND_TIMEOUT_MS: '5000',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...options.env,
   });

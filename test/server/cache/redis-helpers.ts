@@ -43,6 +43,8 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
   await withRedis(url, async (client) => {
     const keys = await client.keys(`${prefix}:*`);
     if (keys.length > 0) await client.del(...keys);
+    // Running portals of the prefix drop their in-process copies too.
+    if (keys.length > 0) await announce(client, prefix, { kind: 'evict', keys });
   });
 }
 

@@ -1,0 +1,47 @@
+/**
+ * Cross-instance coalescing (nginx's proxy_cache_lock): the first instance to miss a key takes a Redis lock
+ * (SET NX PX) and loads it; the others poll the store until the entry appears. The lock has a timeout, so a
+ * holder that dies (crash, network split) blocks the key for at most that long; after it, a waiter loads
+ * itself. Release is compare-and-delete, so a slow holder never releases a lock that has passed to another.
+ */
+import { randomBytes } from 'node:crypto';
+import type Redis from 'ioredis';
+
+const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+export interface KeyLock {
+  /** A token when this caller now holds the lock; null when someone else does. Throws when Redis cannot answer. */
+  tryAcquire(key: string): Promise<string | null>;
+  release(key: string, token: string): Promise<void>;
+  /** Whether anyone holds the lock. */
+  isHeld(key: string): Promise<boolean>;
+  readonly timeoutMs: number;
+  readonly pollMs: number;
+}
+
+export function lockKey(key: string): string {
+  const end = key.indexOf(':');
+  return end < 0 ? `lock:${key}` : `${key.slice(0, end)}:lock:${key.slice(end + 1)}`;
+}
+
+export class RedisLock implements KeyLock {
+  constructor(
+    private readonly client: Redis,
+    readonly timeoutMs: number,
+    readonly pollMs = 25,
+  ) {}
+
+  async tryAcquire(key: string): Promise<string | null> {
+    const token = randomBytes(12).toString('base64url');
+    const answer = await this.client.set(lockKey(key), token, 'PX', this.timeoutMs, 'NX');
+    return answer === 'OK' ? token : null;
+  }
+
+  async release(key: string, token: string): Promise<void> {
+    await this.client.eval(RELEASE_SCRIPT, 1, lockKey(key), token);
+  }
+
+  async isHeld(key: string): Promise<boolean> {
+    return (await this.client.exists(lockKey(key))) === 1;
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Run-time cache policy: the defaults of policy.ts with operator overrides stored in Redis (`{prefix}:policy`).
+ * Every instance reads the overrides at start, on each 'policy' announcement, and every few seconds as a
+ * fallback (an announcement can be missed while disconnected), so a change needs no restart. Overrides are
+ * validated on the way in and on the way out: a bad document in Redis is ignored (defaults stay), never used.
+ */
+import type Redis from 'ioredis';
+import { z } from 'zod';
+import { announce } from './coherence';
+import type { CachePolicy } from './entry';
+import { DATA_POLICY, PAGE_POLICY, type DataFamily } from './policy';
+
+export type PageKind = keyof typeof PAGE_POLICY;
+export const DATA_FAMILIES = Object.keys(DATA_POLICY) as DataFamily[];
+export const PAGE_KINDS = Object.keys(PAGE_POLICY) as PageKind[];
+
+const DAY = 86_400;
+/** Bounds that catch typos (ms for s, an extra zero) rather than express taste. */
+const policySchema = z.strictObject({
+  ttl: z.number().int().min(1, 'ttl must be at least 1 s').max(7 * DAY, 'ttl above 7 days is not a cache, it is a freeze'),
+  grace: z.number().int().min(0, 'grace cannot be negative').max(7 * DAY, 'grace must be at most 7 days'),
+  staleIfError: z.number().int().min(0, 'staleIfError cannot be negative').max(30 * DAY, 'staleIfError must be at most 30 days'),
+});
+
+const partialPolicy = policySchema.partial();
+
+export const overridesSchema = z.strictObject({
+  data: z.partialRecord(z.enum(DATA_FAMILIES as [DataFamily, ...DataFamily[]]), partialPolicy).optional(),
+  page: z.partialRecord(z.enum(PAGE_KINDS as [PageKind, ...PageKind[]]), partialPolicy).optional(),
+});
+
+export type PolicyOverrides = z.infer<typeof overridesSchema>;
+
+export interface EffectivePolicy {
+  data: Record<DataFamily, CachePolicy>;
+  page: Record<PageKind, CachePolicy>;
+}
+
+export function policyKey(prefix: string): string {
+  return `${prefix}:policy`;
+}
+
+export class PolicyInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PolicyInputError';
+  }
+}
+
+/** Validates overrides; the merged result must be valid too (an override of ttl alone still yields a full policy). */
+export function parseOverrides(input: unknown): PolicyOverrides {
+  const parsed = overridesSchema.safeParse(input);
+  if (!parsed.success) throw new PolicyInputError(z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
+export function effectivePolicy(overrides: PolicyOverrides): EffectivePolicy {
+  const data = Object.fromEntries(
+    DATA_FAMILIES.map((family) => [family, { ...DATA_POLICY[family], ...overrides.data?.[family] }]),
+  ) as Record<DataFamily, CachePolicy>;
+  const page = Object.fromEntries(PAGE_KINDS.map((kind) => [kind, { ...PAGE_POLICY[kind], ...overrides.page?.[kind] }])) as Record<
+    PageKind,
+    CachePolicy
+  >;
+  return { data, page };
+}
+
+/** Merges a change into what is stored (one family or kind at a time from the CLI), validates, writes, announces. */
+export async function setOverrides(client: Redis, prefix: string, change: unknown): Promise<PolicyOverrides> {
+  const parsedChange = parseOverrides(change);
+  const current = await readOverrides(client, prefix);
+  const merged = parseOverrides({
+    data: mergeSection(current.data, parsedChange.data),
+    page: mergeSection(current.page, parsedChange.page),
+  });
+  await client.set(policyKey(prefix), JSON.stringify(merged));
+  await announce(client, prefix, { kind: 'policy' });
+  return merged;
+}
+
+/** Back to the defaults in code. */
+export async function resetOverrides(client: Redis, prefix: string): Promise<void> {
+  await client.del(policyKey(prefix));
+  await announce(client, prefix, { kind: 'policy' });
+}
+
+function mergeSection<K extends string>(
+  current: Partial<Record<K, Partial<CachePolicy>>> | undefined,
+  change: Partial<Record<K, Partial<CachePolicy>>> | undefined,
+): Partial<Record<K, Partial<CachePolicy>>> {
+  const merged: Partial<Record<K, Partial<CachePolicy>>> = { ...current };
+  for (const [name, policy] of Object.entries(change ?? {}) as Array<[K, Partial<CachePolicy>]>) {
+    merged[name] = { ...merged[name], ...policy };
+  }
+  return merged;
+}
+
+/** What Redis holds; a document that does not validate reads as no overrides. Throws only when Redis fails. */
+export async function readOverrides(client: Redis, prefix: string): Promise<PolicyOverrides> {
+  const raw = await client.get(policyKey(prefix));
+  if (raw === null) return {};
+  try {
+    return parseOverrides(JSON.parse(raw));
+  } catch {
+    return {};
+  }
+}
+
+export interface PolicySource {
+  data(family: DataFamily): CachePolicy;
+  page(kind: string): CachePolicy;
+}
+
+const POLL_MS = 5000;
+
+/** The policy one instance uses: defaults until Redis says otherwise. */
+export class RuntimePolicy implements PolicySource {
+  private current: EffectivePolicy = effectivePolicy({});
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly client: Redis | null,
+    private readonly prefix: string,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  /** Starts polling (Redis only); the first read happens at once. */
+  start(): void {
+    if (!this.client || this.timer) return;
+    // Read as soon as the connection is (again) up, not only at the next poll.
+    this.client.on('ready', () => void this.reload());
+    void this.reload();
+    this.timer = setInterval(() => void this.reload(), POLL_MS);
+    this.timer.unref();
+  }
+
+  async reload(): Promise<void> {
+    if (!this.client || this.client.status !== 'ready') return;
+    try {
+      this.current = effectivePolicy(await readOverrides(this.client, this.prefix));
+    } catch (error) {
+      this.onError(error); // Keep the last known policy.
+    }
+  }
+
+  snapshot(): EffectivePolicy {
+    return this.current;
+  }
+
+  data(family: DataFamily): CachePolicy {
+    return this.current.data[family];
+  }
+
+  page(kind: string): CachePolicy {
+    return kind === 'home' || kind === 'detail' ? this.current.page[kind] : this.current.page.default;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

@@ -1,0 +1,65 @@
+/** Headers for a CDN in front (Cache-Control, Surrogate-Key) and negative caching of the CMS's 'not found'. */
+import request from 'supertest';
+import { sharedCacheControl, surrogateKey } from '../../../server/cache/headers';
+import { PAGE_POLICY } from '../../../server/cache/policy';
+import { HOME_CATID } from '../../../shared/constants';
+import { describeWithRedis, testRedisUrl } from '../../support/requirements';
+import { startTestPortal, type TestPortal } from '../../support/portal';
+import { firstHomeArticle } from '../../support/upstream-data';
+import { deleteKeys } from './redis-helpers';
+
+describe('CDN headers', () => {
+  it('give shared caches the remaining freshness and the stale windows', () => {
+    expect(sharedCacheControl({ ttl: 120, grace: 1200, staleIfError: 86400 }, 20)).toBe(
+      'public, max-age=0, s-maxage=100, stale-while-revalidate=1200, stale-if-error=86400',
+    );
+    expect(sharedCacheControl({ ttl: 120, grace: 0, staleIfError: 0 }, 500)).toContain('s-maxage=0,');
+  });
+
+  it('list valid tags once, sorted, and nothing that could break the header', () => {
+    expect(surrogateKey(['site:0', 'article:5', 'site:0', 'bad tag', 'x\r\ny'])).toBe('article:5 site:0');
+    expect(surrogateKey([])).toBeUndefined();
+  });
+});
+
+describeWithRedis()('headers and negative caching on a live portal', () => {
+  let t: TestPortal;
+  beforeAll(async () => {
+    t = await startTestPortal({ redisUrl: testRedisUrl() });
+  });
+  afterEach(() => t.upstream.api.control.reset());
+  afterAll(async () => {
+    await deleteKeys(testRedisUrl(), t.cachePrefix);
+    await t.close();
+  });
+
+  it('sends s-maxage, stale windows and the page tags on MISS and HIT, private no-store when signed in', async () => {
+    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    const path = `/detail/${raw.catid}/${raw.id}`;
+    const miss = await request(t.url).get(path);
+    const hit = await request(t.url).get(path);
+    expect(hit.headers['x-cache']).toBe('HIT');
+    for (const res of [miss, hit]) {
+      expect(res.headers['cache-control']).toMatch(
+        new RegExp(`^public, max-age=0, s-maxage=\\d+, stale-while-revalidate=${PAGE_POLICY.detail.grace}, stale-if-error=\\d+$`),
+      );
+      const keys = String(res.headers['surrogate-key']).split(' ');
+      expect(keys).toEqual(expect.arrayContaining([`article:${raw.id}`, `cat:${raw.catid}`, 'site:0', 'page:detail', 'data:article']));
+    }
+    const signedIn = await request(t.url).get(path).set('Cookie', 'portal_session=reader-1');
+    expect(signedIn.headers['cache-control']).toBe('private, no-store');
+    expect(signedIn.headers['surrogate-key']).toBeUndefined();
+  });
+
+  it("caches the CMS's 'not found' briefly: a second request for a dead id costs no upstream call", async () => {
+    t.upstream.api.control.reset();
+    const first = await request(t.url).get('/detail/2728/987654');
+    const second = await request(t.url).get('/detail/2728/987654');
+    for (const res of [first, second]) {
+      expect(res.status).toBe(404);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+    }
+    const calls = Object.entries(t.upstream.api.control.stats().byPath).filter(([path]) => path.startsWith('GET /show/2728-987654'));
+    expect(calls).toEqual([['GET /show/2728-987654.html?', 1]]);
+  });
+});
