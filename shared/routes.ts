@@ -6,6 +6,7 @@
 import { matchPath } from 'react-router-dom';
 import { loadDetail } from './loaders/detail';
 import { loadHome } from './loaders/home';
+import { loadReading } from './loaders/reading';
 import type { Loader } from './loaders/types';
 import type { RouteParams } from './route-params';
 
@@ -17,7 +18,7 @@ export type ParamRule = 'id' | 'slug' | 'searchWord' | 'searchType' | 'text';
 export type LayoutKind = 'default' | 'detail' | 'reading' | 'smallFooter' | 'siteMap';
 
 /** Pages implemented in client/pages; a route without one is matched and validated but not yet served. */
-export type PageId = 'home' | 'detail';
+export type PageId = 'home' | 'detail' | 'reading';
 
 export interface RouteDef {
   /** Stable id, unique in the table. */
@@ -124,6 +125,8 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/detailReading/:catid?/:id?',
     params: { catid: 'id', id: 'id' },
     layout: 'reading',
+    page: 'reading',
+    loader: loadReading,
   },
   {
     id: 'search',

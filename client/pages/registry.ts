@@ -11,11 +11,13 @@ export type PageComponent = ComponentType<{ data: never }>;
 const IMPORTERS: Record<PageId, () => Promise<{ default: PageComponent }>> = {
   home: () => import('./HomePage'),
   detail: () => import('./DetailPage'),
+  reading: () => import('./ReadingPage'),
 };
 
 export const PAGE_SOURCES: Record<PageId, string> = {
   home: 'client/pages/HomePage.tsx',
   detail: 'client/pages/DetailPage.tsx',
+  reading: 'client/pages/ReadingPage.tsx',
 };
 
 const loaded = new Map<PageId, PageComponent>();

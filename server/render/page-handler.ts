@@ -25,6 +25,7 @@ import { bareErrorDocument } from './document';
 import { preparePage } from './prepare-page';
 import type { DocumentSink } from './render-document';
 import { renderDocument } from './render-document';
+import { searchFormRedirect } from './search-redirect';
 
 export interface PageHandlerDeps {
   content: ContentService;
@@ -229,6 +230,11 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     try {
       const site = resolveSite(req.headers.host);
       const url = requestUrl(req);
+      const searchTarget = searchFormRedirect(url);
+      if (searchTarget) {
+        res.redirect(302, searchTarget);
+        return;
+      }
       const match = matchRoute(url.pathname);
       if (match.kind === 'redirect') {
         res.redirect(302, match.location);
