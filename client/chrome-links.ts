@@ -2,6 +2,7 @@
  * Fixed links and facts of the chrome (header top bar, footer). SPEC §2 names these entries but not their
  * targets; these are the newspaper's public accounts and registration data as the footer of such a site shows.
  */
+import { PORTAL_INFO } from '../shared/portal-info';
 import { MAIN_DOMAIN } from '../shared/sites';
 
 export const RECRUITMENT_URL = `https://${MAIN_DOMAIN}/about#recruitment`;
@@ -31,13 +32,15 @@ export const PRODUCT_MATRIX: readonly MatrixAccount[] = [
   { name: '青年微信小程序', url: 'https://m.qnnews.cn/miniprogram' },
 ];
 
+/** The publisher's facts come from shared/portal-info.ts, so footer, about, license and site map agree. */
 export const COMPANY = {
-  name: '青年新闻网络传媒有限公司',
-  address: '北京市东城区东长安街青年大厦',
-  phone: '010-12345678',
-  reportHotline: '010-12345679',
-  reportEmail: 'jubao@qnnews.cn',
-  licence: '互联网新闻信息服务许可证：10120170001',
-  icp: '京ICP备12345678号-1',
+  name: PORTAL_INFO.company,
+  address: PORTAL_INFO.address,
+  phone: PORTAL_INFO.phone,
+  reportHotline: PORTAL_INFO.reportHotline,
+  reportEmail: PORTAL_INFO.reportEmail,
+  licence: PORTAL_INFO.newsLicence,
+  icp: PORTAL_INFO.icp,
+  publicSecurityRecord: PORTAL_INFO.publicSecurityRecord,
   icpUrl: 'https://beian.miit.gov.cn/',
 } as const;

@@ -8,6 +8,8 @@ import { constants as zlib } from 'node:zlib';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { Cache } from './cache/cache';
+import type { KeySpace } from './cache/keys';
 import type { PageCache } from './cache/page-cache';
 import type { Config } from './config';
 import { healthRoutes, type ReadinessDeps } from './health';
@@ -17,12 +19,16 @@ import { nonceForRequest, securityHeaders } from './middleware/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { dataRoutes } from './render/data-endpoints';
 import { bareErrorDocument } from './render/document';
+import { mobileDetailRedirect } from './render/mobile-redirect';
 import { createPageHandler } from './render/page-handler';
+import { feedRoutes } from './seo/routes';
 import type { ContentService } from './upstream/content-service';
 import { mediaProxy } from './upstream/media-proxy';
 
 export interface AppDeps {
-  config: Pick<Config, 'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL'>;
+  config: Pick<Config, 'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL' | 'MOBILE_DETAIL_URL'>;
+  cache: Cache;
+  keys: KeySpace;
   logger: Logger;
   content: ContentService;
   pageCache: PageCache;
@@ -58,8 +64,11 @@ export function createApp(deps: AppDeps): Express {
     express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }),
   );
   if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));
-  app.use(express.static(PUBLIC_DIR, { index: false, maxAge: PUBLIC_MAX_AGE_MS }));
+  // No directory redirects: /search/.. must not become a 301 to a path nobody asked for.
+  app.use(express.static(PUBLIC_DIR, { index: false, redirect: false, maxAge: PUBLIC_MAX_AGE_MS }));
   app.use(dataRoutes(deps.content, logger));
+  app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
+  app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL));
   const pages = createPageHandler({
     content: deps.content,
     pageCache: deps.pageCache,

@@ -34,14 +34,29 @@ const schema = z.object({
     .string()
     .regex(/^[a-z0-9_-]{1,32}$/i, 'letters, digits, _ and - only (1–32)')
     .default('portal'),
-  L1_CACHE_MAX_MB: z.coerce.number().int().min(1).max(16_384).default(256),
+  // With Redis: the in-process tier in front of it (0 turns it off). Without Redis: the whole cache (≥ 1).
+  L1_CACHE_MAX_MB: z.coerce.number().int().min(0).max(16_384).default(256),
   RENDER_TIMEOUT_MS: positiveMs.default(10_000),
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_ORIGIN_PROTOCOL: z.enum(['http', 'https']).default('https'),
+  MOBILE_DETAIL_URL: z
+    .string()
+    .trim()
+    .default('https://m.qnnews.cn/detail')
+    .refine((value) => isUrlWithProtocol(value, ['http:', 'https:']), { message: 'must be an http(s) URL' }),
 });
 
 export type Config = z.infer<typeof schema>;
+
+/** Rules between variables, reported like the per-variable ones. */
+function crossProblems(config: Config): string[] {
+  const problems: string[] = [];
+  if (!config.REDIS_URL && config.L1_CACHE_MAX_MB === 0) {
+    problems.push('L1_CACHE_MAX_MB="0": must be at least 1 without REDIS_URL (the in-process store is then the whole cache)');
+  }
+  return problems;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -52,7 +67,11 @@ export class ConfigError extends Error {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const problems = crossProblems(parsed.data);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return parsed.data;
+  }
   const problems = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.');
     return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;

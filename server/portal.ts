@@ -8,6 +8,8 @@ import { MemoryStore } from './cache/memory-store';
 import { PageCache } from './cache/page-cache';
 import { RedisStore } from './cache/redis-store';
 import type { CacheStore } from './cache/store';
+import { CacheBus } from './cache/coherence';
+import { TieredStore } from './cache/tiered-store';
 import { createApp } from './app';
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -34,11 +36,41 @@ export interface PortalOptions {
   embeddedUpstream?: boolean;
 }
 
-function createStore(config: Config, logger: Logger): CacheStore {
-  if (!config.REDIS_URL) return new MemoryStore(config.L1_CACHE_MAX_MB * 1024 * 1024);
+interface Stores {
+  store: CacheStore;
+  /** Present when an in-process tier sits in front of Redis. */
+  tiered: TieredStore | null;
+  bus: CacheBus | null;
+}
+
+function createStores(config: Config, logger: Logger): Stores {
+  const l1Bytes = config.L1_CACHE_MAX_MB * 1024 * 1024;
+  if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), tiered: null, bus: null };
+  const redis = createRedisStore(config.REDIS_URL, logger);
+  if (l1Bytes === 0) return { store: redis, tiered: null, bus: null };
+  let tiered: TieredStore | null = null;
+  const bus = new CacheBus({
+    client: redis.client,
+    prefix: config.CACHE_PREFIX,
+    onEvent: (event) => {
+      if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
+    },
+    // Announcements sent while unsubscribed were missed: start L1 again from empty.
+    onResubscribed: () => void tiered?.clearLocal(),
+  });
+  tiered = new TieredStore({
+    l1: new MemoryStore(l1Bytes),
+    l2: redis,
+    coherent: () => bus.isSubscribed(),
+    announceEvict: (keys) => void bus.publish({ kind: 'evict', keys }),
+  });
+  return { store: tiered, tiered, bus };
+}
+
+function createRedisStore(url: string, logger: Logger): RedisStore {
   let lastError = '';
   return new RedisStore({
-    url: config.REDIS_URL,
+    url,
     onError: (error) => {
       // A down Redis reports every reconnect attempt; one line per distinct error is enough.
       if (error.message === lastError) return;
@@ -56,7 +88,7 @@ function originOf(url: string): string[] {
 export function createPortal(options: PortalOptions): Portal {
   const { config, logger } = options;
   const assets = options.assets ?? loadAssets();
-  const store = createStore(config, logger);
+  const { store, bus } = createStores(config, logger);
   const upstream = new UpstreamClient({ baseUrl: options.upstreamUrl, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
   const cache = new Cache(store, {
@@ -72,6 +104,8 @@ export function createPortal(options: PortalOptions): Portal {
   const app = createApp({
     config,
     logger,
+    cache,
+    keys,
     content,
     pageCache: new PageCache(cache, keys),
     assets,
@@ -95,6 +129,7 @@ export function createPortal(options: PortalOptions): Portal {
     },
     close: async () => {
       upstream.close();
+      bus?.close();
       await store.close();
     },
   };

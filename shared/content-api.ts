@@ -12,6 +12,7 @@ import type {
   GreyMode,
   SiteSeo,
   Topic,
+  TopicDetail,
 } from './types/entities';
 import type { Advertisement } from './types/entities';
 
@@ -40,6 +41,10 @@ export interface ContentApi {
   homeAdSlots(catid: number): Promise<HomeAdSlot[]>;
   /** GET /theme/list/{page}?officeId=&pageSize= */
   topics(page: number, pageSize: number): Promise<Topic[]>;
+  /** GET /theme/list/{page}?officeId=&pageSize=, with the total for paging. */
+  topicPage(page: number, pageSize: number): Promise<{ list: Topic[]; total: number }>;
+  /** GET /theme/get/{id}; null when there is no such topic. */
+  topic(id: number): Promise<TopicDetail | null>;
   /** GET /api/special_column_author/list?page&page_size */
   columnAuthors(page: number, pageSize: number): Promise<{ list: ColumnAuthor[]; count: number }>;
   /** GET /api/common/get_site_info?site_id */

@@ -4,9 +4,14 @@
  * detail page but a 404, whatever the page code would have done with it.
  */
 import { matchPath } from 'react-router-dom';
+import { loadCategoryList } from './loaders/category-list';
 import { loadDetail } from './loaders/detail';
 import { loadHome } from './loaders/home';
 import { loadReading } from './loaders/reading';
+import { infoPageLoader } from './loaders/info-page';
+import { loadLicense, loadPersonalCenter, loadSiteMap } from './loaders/simple-pages';
+import { loadSpecialColumn } from './loaders/special-column';
+import { loadTopicDetail, loadTopicList } from './loaders/topics';
 import type { Loader } from './loaders/types';
 import type { RouteParams } from './route-params';
 
@@ -18,7 +23,18 @@ export type ParamRule = 'id' | 'slug' | 'searchWord' | 'searchType' | 'text';
 export type LayoutKind = 'default' | 'detail' | 'reading' | 'smallFooter' | 'siteMap';
 
 /** Pages implemented in client/pages; a route without one is matched and validated but not yet served. */
-export type PageId = 'home' | 'detail' | 'reading';
+export type PageId =
+  | 'home'
+  | 'detail'
+  | 'reading'
+  | 'categoryList'
+  | 'topicList'
+  | 'topicDetail'
+  | 'info'
+  | 'license'
+  | 'siteMap'
+  | 'specialColumn'
+  | 'personalCenter';
 
 export interface RouteDef {
   /** Stable id, unique in the table. */
@@ -31,7 +47,17 @@ export interface RouteDef {
   page?: PageId;
   /** Runs on the server (document render and client navigations' data requests) through the data cache. */
   loader?: Loader<unknown>;
+  /** Query parameters the page reads; every other parameter is dropped from its cache key. */
+  query?: readonly string[];
 }
+
+interface PageSpec {
+  page: PageId;
+  loader: Loader<unknown>;
+  query?: readonly string[];
+}
+
+const PAGED = ['page'] as const;
 
 /** 1..2^31-1 written plainly: no sign, exponent, leading zero or padding. */
 const ID_PATTERN = /^[1-9]\d{0,9}$/;
@@ -48,8 +74,8 @@ const PARAM_RULES: Record<ParamRule, (value: string) => boolean> = {
 
 const NO_PARAMS: Readonly<Record<string, ParamRule>> = Object.freeze({});
 
-function fixed(id: string, path: string, layout: LayoutKind = 'default', page?: PageId): RouteDef {
-  return { id, name: id, path, params: NO_PARAMS, layout, ...(page ? { page } : {}) };
+function fixed(id: string, path: string, layout: LayoutKind = 'default', spec?: PageSpec): RouteDef {
+  return { id, name: id, path, params: NO_PARAMS, layout, ...spec };
 }
 
 /** A family whose required id is missing (`/V1`): matched, nameless, so it redirects home as SPEC §2 says. */
@@ -57,12 +83,12 @@ function bare(id: string, path: string): RouteDef {
   return { id: `${id}-bare`, path, params: NO_PARAMS, layout: 'default' };
 }
 
-function withId(segment: string, layout: LayoutKind = 'default'): RouteDef {
-  return { id: `${segment}-id`, name: `${segment}-id`, path: `/${segment}/:id`, params: { id: 'id' }, layout };
+function withId(segment: string, layout: LayoutKind = 'default', spec?: PageSpec): RouteDef {
+  return { id: `${segment}-id`, name: `${segment}-id`, path: `/${segment}/:id`, params: { id: 'id' }, layout, ...spec };
 }
 
 /** /{menu?}/{sub?}/{segment}/{id}: the forms with a menu prefix; the plain form is in ROUTES via withId. */
-function underMenu(segment: string): RouteDef[] {
+function underMenu(segment: string, spec?: PageSpec): RouteDef[] {
   return [
     {
       id: `menu-sub-${segment}-id`,
@@ -70,6 +96,7 @@ function underMenu(segment: string): RouteDef[] {
       path: `/:menu/:sub/${segment}/:id`,
       params: { menu: 'slug', sub: 'slug', id: 'id' },
       layout: 'default',
+      ...spec,
     },
     {
       id: `menu-${segment}-id`,
@@ -77,26 +104,31 @@ function underMenu(segment: string): RouteDef[] {
       path: `/:menu/${segment}/:id`,
       params: { menu: 'slug', id: 'id' },
       layout: 'default',
+      ...spec,
     },
   ];
 }
 
+const CATEGORY_LIST: PageSpec = { page: 'categoryList', loader: loadCategoryList, query: PAGED };
+const TOPIC_DETAIL: PageSpec = { page: 'topicDetail', loader: loadTopicDetail };
+const info = (kind: Parameters<typeof infoPageLoader>[0]): PageSpec => ({ page: 'info', loader: infoPageLoader(kind) });
+
 export const ROUTES: readonly RouteDef[] = [
   { id: 'home', name: 'home', path: '/', params: NO_PARAMS, layout: 'default', page: 'home', loader: loadHome },
   { id: 'home-alias', name: 'home', path: '/home', params: NO_PARAMS, layout: 'default', page: 'home', loader: loadHome },
-  fixed('about', '/about'),
-  fixed('contribute', '/contribute', 'smallFooter'),
+  fixed('about', '/about', 'default', info('about')),
+  fixed('contribute', '/contribute', 'smallFooter', info('contribute')),
   fixed('electronic', '/electronic'),
   fixed('hd', '/hd'),
   fixed('headlineNews', '/headlineNews'),
-  fixed('license', '/license'),
-  fixed('moveInto', '/moveInto', 'smallFooter'),
+  fixed('license', '/license', 'default', { page: 'license', loader: loadLicense }),
+  fixed('moveInto', '/moveInto', 'smallFooter', info('moveInto')),
   fixed('newspaperBoard', '/newspaperBoard'),
-  fixed('personalCenter', '/personalCenter'),
+  fixed('personalCenter', '/personalCenter', 'default', { page: 'personalCenter', loader: loadPersonalCenter }),
   fixed('poster', '/poster'),
-  fixed('seekingReport', '/seekingReport', 'smallFooter'),
-  fixed('siteMap', '/siteMap', 'siteMap'),
-  fixed('specialColumn', '/specialColumn'),
+  fixed('seekingReport', '/seekingReport', 'smallFooter', info('seekingReport')),
+  fixed('siteMap', '/siteMap', 'siteMap', { page: 'siteMap', loader: loadSiteMap }),
+  fixed('specialColumn', '/specialColumn', 'default', { page: 'specialColumn', loader: loadSpecialColumn, query: PAGED }),
 
   withId('liveStreamDetail'),
   withId('newsTrack'),
@@ -104,10 +136,10 @@ export const ROUTES: readonly RouteDef[] = [
   withId('readNewspapers'),
   withId('shike'),
   withId('specialColumnDetail'),
-  withId('topic'),
-  withId('topicDetail'),
-  withId('V1'),
-  withId('V2'),
+  withId('topic', 'default', { page: 'topicList', loader: loadTopicList, query: PAGED }),
+  withId('topicDetail', 'default', TOPIC_DETAIL),
+  withId('V1', 'default', CATEGORY_LIST),
+  withId('V2', 'default', CATEGORY_LIST),
   withId('videoAlbum'),
 
   {
@@ -158,9 +190,9 @@ export const ROUTES: readonly RouteDef[] = [
     layout: 'default',
   },
   { id: 'videoLive-id', name: 'videoLive-id', path: '/videoLive/:id', params: { id: 'id' }, layout: 'default' },
-  ...underMenu('topicDetail'),
-  ...underMenu('V1'),
-  ...underMenu('V2'),
+  ...underMenu('topicDetail', TOPIC_DETAIL),
+  ...underMenu('V1', CATEGORY_LIST),
+  ...underMenu('V2', CATEGORY_LIST),
 
   bare('liveStreamDetail', '/liveStreamDetail'),
   bare('newsTrack', '/newsTrack'),
@@ -236,4 +268,7 @@ export const href = {
   detail: (catid: number, id: number): string => `/detail/${catid}/${id}`,
   detailReading: (catid: number, id: number): string => `/detailReading/${catid}/${id}`,
   search: (encodedWord: string, type: number): string => `/search/${encodedWord}/${type}`,
+  categoryList: (catid: number): string => `/V1/${catid}`,
+  topicDetail: (id: number): string => `/topicDetail/${id}`,
+  withPage: (path: string, page: number): string => (page > 1 ? `${path}?page=${page}` : path),
 } as const;

@@ -26,6 +26,7 @@ function LegalLines() {
         <a href={COMPANY.icpUrl} target="_blank" rel="noopener noreferrer">
           {COMPANY.icp}
         </a>
+        <span>{COMPANY.publicSecurityRecord}</span>
       </p>
     </div>
   );

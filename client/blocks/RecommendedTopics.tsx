@@ -13,7 +13,7 @@ function topicHref(topic: Topic): string {
 
 function TopicsSkeleton() {
   return (
-    <ul className="topic-grid" aria-busy="true">
+    <ul className="side-topics" aria-busy="true">
       {Array.from({ length: RECOMMENDED_TOPICS_SHOWN }, (_, index) => (
         <li key={index} className="skeleton-box" />
       ))}
@@ -30,7 +30,7 @@ export function RecommendedTopics({ title = TEXT.recommendedTopicsTitle, adsBelo
       <Suspense fallback={<TopicsSkeleton />}>
         <Resource name="topics">
           {(topics) => (
-            <ul className="topic-grid">
+            <ul className="side-topics">
               {topics.map((topic) => (
                 <li key={topic.id}>
                   <a href={topicHref(topic)}>

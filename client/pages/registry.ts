@@ -12,12 +12,28 @@ const IMPORTERS: Record<PageId, () => Promise<{ default: PageComponent }>> = {
   home: () => import('./HomePage'),
   detail: () => import('./DetailPage'),
   reading: () => import('./ReadingPage'),
+  categoryList: () => import('./CategoryListPage'),
+  topicList: () => import('./TopicListPage'),
+  topicDetail: () => import('./TopicDetailPage'),
+  info: () => import('./InfoPage'),
+  license: () => import('./LicensePage'),
+  siteMap: () => import('./SiteMapPage'),
+  specialColumn: () => import('./SpecialColumnPage'),
+  personalCenter: () => import('./PersonalCenterPage'),
 };
 
 export const PAGE_SOURCES: Record<PageId, string> = {
   home: 'client/pages/HomePage.tsx',
   detail: 'client/pages/DetailPage.tsx',
   reading: 'client/pages/ReadingPage.tsx',
+  categoryList: 'client/pages/CategoryListPage.tsx',
+  topicList: 'client/pages/TopicListPage.tsx',
+  topicDetail: 'client/pages/TopicDetailPage.tsx',
+  info: 'client/pages/InfoPage.tsx',
+  license: 'client/pages/LicensePage.tsx',
+  siteMap: 'client/pages/SiteMapPage.tsx',
+  specialColumn: 'client/pages/SpecialColumnPage.tsx',
+  personalCenter: 'client/pages/PersonalCenterPage.tsx',
 };
 
 const loaded = new Map<PageId, PageComponent>();

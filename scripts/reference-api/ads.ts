@@ -26,10 +26,12 @@ export interface AdData {
 }
 
 class AdFactory {
-  private nextId = 501;
   readonly videoAdIds = new Set<number>();
 
-  constructor(private readonly rng: Rng) {}
+  constructor(
+    private readonly rng: Rng,
+    private nextId = 501,
+  ) {}
 
   make(size: readonly [number, number], pool: readonly RawArticleListItem[]): RawAdvertisement {
     const id = this.nextId;
@@ -85,4 +87,19 @@ export function generateAds(
     );
   }
   return { adGroups, homeAdSlots, videoAdIds: factory.videoAdIds };
+}
+
+/** Positions of the side column (hot news top/bottom, hot topic bottom, special column bottom). */
+const SIDE_POSITIONS: readonly number[] = [1, 2, 3, 4];
+/** Ids of the pseudo-category -4 ads start here, clear of the main ad range (a few hundred ads from 501). */
+const RECOMMEND_FIRST_AD_ID = 9001;
+
+/**
+ * GET /api/ad/list_by_column_id?catid=-4: SPEC §7 says ads and recommended topics are also fetched for category -4,
+ * the side column of pages that are not a home. Own random stream and id range, so the home slots stay unchanged.
+ */
+export function generateRecommendAds(rng: Rng, pool: readonly RawArticleListItem[]): { slots: RawAdSlot[]; videoAdIds: Set<number> } {
+  const factory = new AdFactory(rng, RECOMMEND_FIRST_AD_ID);
+  const slots = SIDE_POSITIONS.map((position) => ({ position, list: factory.many(1, 2, SIDE, pool) }));
+  return { slots, videoAdIds: factory.videoAdIds };
 }

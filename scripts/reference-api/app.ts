@@ -7,7 +7,9 @@ import { ControlState, DEFAULT_FAILURE_CODE, statsKey, type Control, type Failur
 import { CONTROL_PREFIX, handleControl } from './control-routes';
 import { generateDataset, type Dataset } from './dataset';
 import { BadBodyError, delay, json, readBody, send, sendTruncated, type BodyFields, type Reply } from './http';
+import { initSegment, mediaSegment, parseHlsPath, playlist, PLAYLIST_TYPE, SEGMENT_TYPE } from './hls';
 import { MEDIA_CACHE_CONTROL, parseImagePath, parseVideoPath, renderSvg, videoBytes } from './media';
+import { newspaperPageLabel } from './newspapers';
 import { Presenter } from './present';
 import { CODE_BAD_PARAMS, fail, matchRoute, MSG, type RouteContext } from './routes';
 
@@ -42,7 +44,38 @@ function imageLabel(dataset: Dataset, key: string): string {
   if (key.startsWith('tp')) return '专题';
   const author = /^av(\d+)$/.exec(key);
   if (author) return dataset.columnAuthors.find((entry) => entry.id === Number(author[1]))?.name.slice(0, 1) ?? '专栏';
-  return '青年新闻网';
+  return mediaImageLabel(dataset, key);
+}
+
+/** Labels for the images of videos, lives, newspapers and the other discovery entities, by key prefix. */
+function mediaImageLabel(dataset: Dataset, key: string): string {
+  const page = newspaperPageLabel(dataset.newspapers, key);
+  if (page) return page;
+  if (key.startsWith('skin')) return '青年新闻网';
+  const shike = /^sk(\d+)$/.exec(key);
+  if (shike) return dataset.shikeCategories.find((category) => category.id === Number(shike[1]))?.name ?? '视刻';
+  const prefixes: ReadonlyArray<readonly [RegExp, string]> = [
+    [/^va\d/, '视频专辑'],
+    [/^v\d/, '视频'],
+    [/^l\d/, '直播'],
+    [/^p\d/, '回看'],
+    [/^sr\d/, '新闻追踪'],
+    [/^bq\d/, '精品'],
+  ];
+  return prefixes.find(([pattern]) => pattern.test(key))?.[1] ?? '青年新闻网';
+}
+
+/** Playlist, init segment or media segment of a stream the dataset knows; anything else is a 404. */
+function hlsReply(dataset: Dataset, path: string): Reply | null {
+  const request = parseHlsPath(path);
+  if (!request) return null;
+  if (!dataset.hlsKeys.has(request.key)) return NOT_FOUND;
+  // hls.js fetches playlists and segments with XHR, so a page on another origin (the portal) needs CORS; images
+  // and <video src> do not, which is why only HLS carries the header.
+  const headers = { 'Cache-Control': MEDIA_CACHE_CONTROL, 'Access-Control-Allow-Origin': '*' };
+  if (request.file === 'playlist') return { kind: 'raw', status: 200, contentType: PLAYLIST_TYPE, body: playlist(request.key), headers };
+  if (request.file === 'init') return { kind: 'raw', status: 200, contentType: SEGMENT_TYPE, body: initSegment(), headers };
+  return { kind: 'raw', status: 200, contentType: SEGMENT_TYPE, body: mediaSegment(request.key, request.index), headers };
 }
 
 /** Single-range support, because Safari refuses to play video from servers that ignore Range. */
@@ -76,6 +109,8 @@ function mediaReply(dataset: Dataset, path: string, range: string | undefined): 
       headers: { 'Cache-Control': MEDIA_CACHE_CONTROL },
     };
   }
+  const hls = hlsReply(dataset, path);
+  if (hls) return hls;
   const videoId = parseVideoPath(path);
   if (videoId !== null && dataset.videoAdIds.has(videoId)) return videoReply(videoBytes(videoId), range);
   return NOT_FOUND;

@@ -19,7 +19,7 @@ import {
   type FigureSpec,
   type StoryContext,
 } from './text';
-import { PAGE_PARAGRAPHS, PAGE_TITLES, REGIONAL_SOURCES, SOURCES, TAGS } from './words';
+import { PAGE_PARAGRAPHS, PAGE_TITLES, REGIONAL_SOURCES, SOURCES, TAGS, TAGS_BY_CHANNEL, type ChannelKey } from './words';
 
 export const DAY_SECONDS = 86_400;
 export const TWO_YEARS_SECONDS = 730 * DAY_SECONDS;
@@ -31,6 +31,13 @@ const THUMB_RATE = 0.8;
 const DIRTY_RATE = 0.02;
 
 export const ALL_TAGS: readonly RawTag[] = TAGS.map((name, index) => ({ id: index + 1, name }));
+const TAG_BY_NAME = new Map(ALL_TAGS.map((tag) => [tag.name, tag]));
+
+/** 0–4 tags from the story's channel, so a tag page lists stories that belong together. */
+function tagsFor(rng: Rng, channel: ChannelKey): RawTag[] {
+  const pool = TAGS_BY_CHANNEL[channel].flatMap((name) => TAG_BY_NAME.get(name) ?? []);
+  return rng.sample(pool, rng.int(0, 4)).map((tag) => ({ ...tag }));
+}
 
 const FIGURE_SIZES: ReadonlyArray<readonly [number, number]> = [
   [1080, 720],
@@ -192,7 +199,7 @@ function writeArticle(rng: Rng, id: number, slot: Slot, now: number): RawArticle
     keywords: slot.plan.kind === 'page' ? '青年新闻网' : composeKeywords(rng, ctx),
     content: written.content,
     views: viewsFor(rng),
-    tags: slot.plan.kind === 'page' ? [] : rng.sample(ALL_TAGS, rng.int(0, 4)).map((tag) => ({ ...tag })),
+    tags: slot.plan.kind === 'page' ? [] : tagsFor(rng, ctx.channel),
   };
 }
 

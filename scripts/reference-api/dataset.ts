@@ -2,7 +2,7 @@
  * The reference API's whole content: a deterministic function of (seed, now). All image paths in here are
  * relative ('/media/…'); the HTTP layer prefixes the public URL, which is only known once the server listens.
  */
-import { HOME_CATID, HOT_NEWS_ID } from '../../shared/constants';
+import { HOME_CATID, HOT_NEWS_ID, MINGDI_DETAIL_ID } from '../../shared/constants';
 import { MAIN_DOMAIN, REGIONAL_SITES } from '../../shared/sites';
 import type {
   RawAdGroups,
@@ -12,20 +12,41 @@ import type {
   RawCategory,
   RawColumnAuthor,
   RawGreyMode,
+  RawAppSkin,
+  RawBoutiqueItem,
+  RawNewspaperIssue,
+  RawShikeCategory,
   RawSiteInfo,
   RawTag,
 } from '../../shared/types/upstream';
-import { generateAds } from './ads';
+import { generateAds, generateRecommendAds } from './ads';
+import { generateBoutique } from './boutique';
+import { generateLives, type LiveRecord, type PlaybackRecord } from './lives';
+import { imagePath } from './media';
+import { generateNewspapers } from './newspapers';
+import { generateSpecials, type SpecialRecord } from './specials';
+import { generateVideos, type AlbumRecord, type VideoRecord } from './videos';
 import { ALL_TAGS, generateArticles } from './articles';
 import { buildCategoryTree, buildMenu, regionalSitesWithCatid, type CategoryRecord } from './categories';
 import { generateColumnAuthors, generateSiteInfo, generateTopics, type TopicRecord } from './discovery';
-import { createRng } from './random';
+import { createRng, type Rng } from './random';
 
 export type { CategoryRecord, ContentPlan } from './categories';
 export type { TopicRecord } from './discovery';
+export type { LiveRecord, PlaybackRecord } from './lives';
+export type { SpecialRecord } from './specials';
+export type { AlbumRecord, VideoRecord } from './videos';
 
 export const DEFAULT_SEED = 20_240_601;
 const COLUMN_AUTHOR_COUNT = 24;
+/** Headline news (get_headline_news): the 要闻 and 时政 home blocks. */
+const HEADLINE_CATIDS: readonly number[] = [2728, 2729];
+/** Commentary categories whose articles are written by the special-column authors. */
+const COLUMN_CATIDS: ReadonlySet<number> = new Set([2721, 2722, 2723, MINGDI_DETAIL_ID]);
+/** National categories a newspaper reprints from: the home blocks and the news channel. */
+const NEWSPAPER_SOURCE_CATIDS: readonly number[] = [HOME_CATID, 2710];
+/** Every fourth topic is recommended (the '热门专题' side block, /theme/list?catid=-4). */
+const RECOMMEND_EVERY = 4;
 
 export interface DatasetOptions {
   seed?: number;
@@ -58,6 +79,35 @@ export interface Dataset {
   /** Site domain per catid: the province domain for regional categories, the main domain for the rest. */
   domainByCatid: ReadonlyMap<number, string>;
   greyMode: RawGreyMode;
+  /** get_headline_news, newest first. */
+  headlineIds: readonly number[];
+  /** Article ids per tag id, newest first; every tag has an entry. */
+  articlesByTag: ReadonlyMap<number, readonly number[]>;
+  /** Article ids per column author id, newest first; every author has an entry. */
+  articlesByColumnist: ReadonlyMap<number, readonly number[]>;
+  /** Recommended topics (catid -4), newest first. */
+  recommendedTopicIds: readonly number[];
+  /** Side-column ad slots of the pseudo-category -4. */
+  recommendAdSlots: readonly RawAdSlot[];
+  shikeCategories: readonly RawShikeCategory[];
+  /** Newest first. */
+  videos: readonly VideoRecord[];
+  videoById: ReadonlyMap<number, VideoRecord>;
+  albums: readonly AlbumRecord[];
+  albumById: ReadonlyMap<number, AlbumRecord>;
+  lives: readonly LiveRecord[];
+  liveById: ReadonlyMap<number, LiveRecord>;
+  /** Newest first. */
+  playbacks: readonly PlaybackRecord[];
+  /** Newest first. */
+  newspapers: readonly RawNewspaperIssue[];
+  /** Newest first. */
+  specials: readonly SpecialRecord[];
+  /** Newest first. */
+  boutique: readonly RawBoutiqueItem[];
+  appSkin: RawAppSkin;
+  /** Keys of the HLS streams the API serves (/media/hls/{key}/…). */
+  hlsKeys: ReadonlySet<string>;
 }
 
 function childrenIndex(categories: readonly CategoryRecord[]): Map<number, number[]> {
@@ -118,6 +168,44 @@ export function toListItem(article: RawArticleDetail): RawArticleListItem {
   return { id, catid, title, list_title, description, thumb, adddate, source };
 }
 
+/** Column authors write the commentary articles; their byline becomes the author's name. */
+function assignColumnists(
+  rng: Rng,
+  articles: readonly RawArticleDetail[],
+  authors: readonly RawColumnAuthor[],
+): { articles: RawArticleDetail[]; byAuthor: Map<number, number[]> } {
+  const byAuthor = new Map<number, number[]>(authors.map((author) => [author.id, []]));
+  const result = articles.map((article) => {
+    if (!COLUMN_CATIDS.has(article.catid) || authors.length === 0) return article;
+    const author = rng.pick(authors);
+    byAuthor.get(author.id)?.push(article.id);
+    return { ...article, author: author.name };
+  });
+  return { articles: result, byAuthor };
+}
+
+function indexBy(articles: readonly RawArticleDetail[], keys: (article: RawArticleDetail) => readonly number[], all: readonly number[]): Map<number, number[]> {
+  const index = new Map<number, number[]>(all.map((key) => [key, []]));
+  for (const article of [...articles].sort(newestFirst)) {
+    for (const key of keys(article)) index.get(key)?.push(article.id);
+  }
+  return index;
+}
+
+function appSkin(now: number): RawAppSkin {
+  // Off by default: a festival skin is switched on by editors for a few days a year.
+  return {
+    id: 1,
+    name: '春节',
+    enabled: 0,
+    theme_color: '#c8161d',
+    header_background: imagePath('skin1', 1920, 200),
+    logo: imagePath('skinlogo', 360, 80),
+    start_time: now - 10 * 86_400,
+    end_time: now + 20 * 86_400,
+  };
+}
+
 export function generateDataset(options: DatasetOptions = {}): Dataset {
   const seed = (options.seed ?? DEFAULT_SEED) >>> 0;
   const now = Math.floor(options.now ?? Date.now() / 1000);
@@ -126,7 +214,9 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
   const categories = buildCategoryTree();
   const categoryById = new Map(categories.map((category) => [category.catid, category]));
   const childrenOf = childrenIndex(categories);
-  const articles = generateArticles(rng.fork('articles'), categories, now);
+  const columnAuthors = generateColumnAuthors(rng.fork('authors'), COLUMN_AUTHOR_COUNT);
+  const columnists = assignColumnists(rng.fork('columnists'), generateArticles(rng.fork('articles'), categories, now), columnAuthors);
+  const articles = columnists.articles;
   const articleById = new Map(articles.map((article) => [article.id, article]));
   const listByCatid = buildLists(categories, childrenOf, articles);
 
@@ -143,6 +233,12 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
   // Topics gather national stories: the home blocks and the hot-news list.
   const topicPool = (listByCatid.get(HOME_CATID) ?? []).concat(listByCatid.get(HOT_NEWS_ID) ?? []);
   const topics = generateTopics(rng.fork('topics'), now, topicPool);
+  const recommendAds = generateRecommendAds(rng.fork('recommend-ads'), newest(HOT_NEWS_ID, 20));
+  const detailsOf = (ids: readonly number[]): RawArticleDetail[] => ids.flatMap((id) => articleById.get(id) ?? []);
+  const newspaperPool = detailsOf(NEWSPAPER_SOURCE_CATIDS.flatMap((catid) => listByCatid.get(catid) ?? [])).sort(newestFirst);
+  const videoData = generateVideos(rng.fork('videos'), now);
+  const liveData = generateLives(rng.fork('lives'), now);
+  const hlsKeys = new Set([...videoData.videos, ...liveData.lives.filter((live) => live.hls_url !== ''), ...liveData.playbacks].map((entry) => entry.hlsKey));
 
   return {
     seed,
@@ -157,12 +253,30 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
     tags: ALL_TAGS,
     topics,
     topicById: new Map(topics.map((topic) => [topic.id, topic])),
-    columnAuthors: generateColumnAuthors(rng.fork('authors'), COLUMN_AUTHOR_COUNT),
+    columnAuthors,
     adGroups: ads.adGroups,
     homeAdSlots: ads.homeAdSlots,
-    videoAdIds: ads.videoAdIds,
+    videoAdIds: new Set([...ads.videoAdIds, ...recommendAds.videoAdIds]),
     siteInfo: generateSiteInfo(rng.fork('sites')),
     domainByCatid: buildDomains(categories, childrenOf),
     greyMode: '0',
+    headlineIds: detailsOf(HEADLINE_CATIDS.flatMap((catid) => listByCatid.get(catid) ?? [])).sort(newestFirst).map((article) => article.id),
+    articlesByTag: indexBy(articles, (article) => article.tags.map((tag) => tag.id), ALL_TAGS.map((tag) => tag.id)),
+    articlesByColumnist: new Map([...columnists.byAuthor].map(([id, ids]) => [id, detailsOf(ids).sort(newestFirst).map((article) => article.id)])),
+    recommendedTopicIds: topics.filter((topic) => topic.id % RECOMMEND_EVERY === 0).map((topic) => topic.id),
+    recommendAdSlots: recommendAds.slots,
+    shikeCategories: videoData.shikeCategories,
+    videos: videoData.videos,
+    videoById: new Map(videoData.videos.map((video) => [video.id, video])),
+    albums: videoData.albums,
+    albumById: new Map(videoData.albums.map((album) => [album.id, album])),
+    lives: liveData.lives,
+    liveById: new Map(liveData.lives.map((live) => [live.id, live])),
+    playbacks: liveData.playbacks,
+    newspapers: generateNewspapers(rng.fork('newspapers'), now, newspaperPool),
+    specials: generateSpecials(rng.fork('specials'), now, (catid) => detailsOf(listByCatid.get(catid) ?? [])),
+    boutique: generateBoutique(rng.fork('boutique'), now),
+    appSkin: appSkin(now),
+    hlsKeys,
   };
 }

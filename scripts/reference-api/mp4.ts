@@ -4,7 +4,7 @@
  * samples, so no transform coding is needed) followed by P frames whose macroblocks are all skipped.
  */
 
-const MB = 16;
+export const MB = 16;
 
 export interface Mp4Options {
   /** Multiples of 16 keep the stream free of cropping fields. */
@@ -82,12 +82,12 @@ function nal(refIdc: number, type: number, rbsp: Uint8Array): Uint8Array {
   return Uint8Array.from([(refIdc << 5) | type, ...escapeRbsp(rbsp)]);
 }
 
-const PROFILE_BASELINE = 66;
-const CONSTRAINT_FLAGS = 0xc0; // constraint_set0 + set1: constrained baseline
-const LEVEL = 30;
+export const PROFILE_BASELINE = 66;
+export const CONSTRAINT_FLAGS = 0xc0; // constraint_set0 + set1: constrained baseline
+export const LEVEL = 30;
 const LOG2_MAX_FRAME_NUM = 4;
 
-function sequenceParameterSet(widthMbs: number, heightMbs: number): Uint8Array {
+export function sequenceParameterSet(widthMbs: number, heightMbs: number): Uint8Array {
   const w = new BitWriter();
   w.byte(PROFILE_BASELINE);
   w.byte(CONSTRAINT_FLAGS);
@@ -106,7 +106,7 @@ function sequenceParameterSet(widthMbs: number, heightMbs: number): Uint8Array {
   return nal(3, 7, w.finish());
 }
 
-function pictureParameterSet(): Uint8Array {
+export function pictureParameterSet(): Uint8Array {
   const w = new BitWriter();
   w.ue(0); // pic_parameter_set_id
   w.ue(0); // seq_parameter_set_id
@@ -131,13 +131,13 @@ function clampSample(value: number, max: number): number {
   return Math.max(16, Math.min(max, Math.round(value)));
 }
 
-function idrSlice(widthMbs: number, heightMbs: number, tint: number): Uint8Array {
+export function idrSlice(widthMbs: number, heightMbs: number, tint: number, idrPicId = 0): Uint8Array {
   const w = new BitWriter();
   w.ue(0); // first_mb_in_slice
   w.ue(7); // slice_type: I, all slices of the picture
   w.ue(0); // pic_parameter_set_id
   w.bits(0, LOG2_MAX_FRAME_NUM); // frame_num
-  w.ue(0); // idr_pic_id
+  w.ue(idrPicId); // idr_pic_id: consecutive IDR pictures (HLS segments) must differ
   w.bit(0); // no_output_of_prior_pics_flag
   w.bit(0); // long_term_reference_flag
   w.se(0); // slice_qp_delta
@@ -160,7 +160,7 @@ function idrSlice(widthMbs: number, heightMbs: number, tint: number): Uint8Array
   return nal(3, 5, w.finish());
 }
 
-function skippedPSlice(frameNum: number, mbCount: number): Uint8Array {
+export function skippedPSlice(frameNum: number, mbCount: number): Uint8Array {
   const w = new BitWriter();
   w.ue(0); // first_mb_in_slice
   w.ue(5); // slice_type: P, all slices of the picture
@@ -177,32 +177,32 @@ function skippedPSlice(frameNum: number, mbCount: number): Uint8Array {
 
 // ---- ISO BMFF boxes ----
 
-function u16(value: number): number[] {
+export function u16(value: number): number[] {
   return [(value >>> 8) & 0xff, value & 0xff];
 }
-function u32(value: number): number[] {
+export function u32(value: number): number[] {
   return [(value >>> 24) & 0xff, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff];
 }
-function ascii(text: string): number[] {
+export function ascii(text: string): number[] {
   return Array.from(text, (char) => char.charCodeAt(0));
 }
-function zeros(count: number): number[] {
+export function zeros(count: number): number[] {
   return new Array<number>(count).fill(0);
 }
 
-function box(type: string, ...parts: ReadonlyArray<readonly number[] | Uint8Array>): number[] {
+export function box(type: string, ...parts: ReadonlyArray<readonly number[] | Uint8Array>): number[] {
   const body = parts.flatMap((part) => Array.from(part));
   return [...u32(body.length + 8), ...ascii(type), ...body];
 }
 
-function fullBox(type: string, version: number, flags: number, ...parts: ReadonlyArray<readonly number[]>): number[] {
+export function fullBox(type: string, version: number, flags: number, ...parts: ReadonlyArray<readonly number[]>): number[] {
   return box(type, [version, (flags >>> 16) & 0xff, (flags >>> 8) & 0xff, flags & 0xff], ...parts);
 }
 
-const UNITY_MATRIX = [0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000].flatMap(u32);
-const TIMESCALE = 1000;
+export const UNITY_MATRIX = [0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000].flatMap(u32);
+export const TIMESCALE = 1000;
 
-interface TrackLayout {
+export interface TrackLayout {
   width: number;
   height: number;
   sampleSizes: number[];
@@ -212,7 +212,7 @@ interface TrackLayout {
   pps: Uint8Array;
 }
 
-function sampleDescription(layout: TrackLayout): number[] {
+export function sampleDescription(layout: Pick<TrackLayout, 'width' | 'height' | 'sps' | 'pps'>): number[] {
   const compressor = [9, ...ascii('qnnews-ra'), ...zeros(22)];
   const avcC = box(
     'avcC',

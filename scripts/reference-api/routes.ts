@@ -2,26 +2,16 @@
  * The content API of SPEC §7 over the dataset. Every answer is HTTP 200 with a {code, msg, data} envelope, like the
  * CMS it stands in for: 0 success, 40004 not found, 40000 bad parameters.
  */
-import type { Envelope } from '../../shared/types/envelope';
 import type { RawArticleList, RawColumnAuthorList, RawTopicList } from '../../shared/types/upstream';
 import type { ControlState } from './control';
 import type { Dataset } from './dataset';
-import { json, type BodyFields, type Reply } from './http';
+import type { BodyFields, Reply } from './http';
+import { CONTENT_ROUTES } from './content-routes';
+import { CODE_BAD_PARAMS, CODE_NOT_FOUND, fail, MSG, ok } from './reply';
 import { paginate, ParamError, parseId, parseOptionalId, parsePage, parsePageSize } from './params';
 import type { Presenter } from './present';
 
-export const CODE_OK = 0;
-export const CODE_BAD_PARAMS = 40000;
-export const CODE_NOT_FOUND = 40004;
-
-export const MSG = {
-  ok: 'success',
-  badParams: '参数错误',
-  noArticle: '文章不存在',
-  noCategory: '栏目不存在',
-  noTopic: '专题不存在',
-  noSite: '站点不存在',
-} as const;
+export { CODE_BAD_PARAMS, CODE_NOT_FOUND, CODE_OK, fail, MSG, ok } from './reply';
 
 const LIST_PAGE_SIZE = 20;
 const TOPIC_PAGE_SIZE = 10;
@@ -42,21 +32,12 @@ export interface ApiRequest {
   params: readonly string[];
 }
 
-type Handler = (ctx: RouteContext, req: ApiRequest) => Reply;
+export type Handler = (ctx: RouteContext, req: ApiRequest) => Reply;
 
-interface Route {
+export interface Route {
   method: 'GET' | 'POST';
   pattern: RegExp;
   handler: Handler;
-}
-
-export function ok<T>(data: T, extra: Partial<Envelope<T>> = {}): Reply {
-  return json(200, { code: CODE_OK, msg: MSG.ok, data, ...extra });
-}
-
-export function fail(code: number, msg: string): Reply {
-  const envelope: Envelope<null> = { code, msg, data: null };
-  return json(200, envelope);
 }
 
 /** query.get() gives null for a missing key; the parsers treat null like undefined. */
@@ -92,11 +73,18 @@ function articleDetail(ctx: RouteContext, req: ApiRequest): Reply {
   return article ? ok(article) : fail(CODE_NOT_FOUND, MSG.noArticle);
 }
 
+/** SPEC §7: recommended topics and side-column ads are fetched for the pseudo-category -4. */
+export const RECOMMEND_CATID = '-4';
+
 function topicList(ctx: RouteContext, req: ApiRequest): Reply {
   const page = parsePage(req.params[0]);
   const pageSize = parsePageSize(q(req, 'pageSize'), TOPIC_PAGE_SIZE);
   const officeId = parseOptionalId(q(req, 'officeId'));
-  const topics = ctx.dataset.topics.filter((topic) => officeId === null || topic.officeId === officeId);
+  // Any other catid is ignored, as it always was: topic lists are not per category.
+  const recommended = q(req, 'catid')?.trim() === RECOMMEND_CATID ? new Set(ctx.dataset.recommendedTopicIds) : null;
+  const topics = ctx.dataset.topics.filter(
+    (topic) => (officeId === null || topic.officeId === officeId) && (recommended === null || recommended.has(topic.id)),
+  );
   const data: RawTopicList = { list: paginate(topics, page, pageSize).map((topic) => ctx.present.topic(topic)), total: topics.length };
   return ok(data);
 }
@@ -111,6 +99,7 @@ function menuList(ctx: RouteContext): Reply {
 }
 
 function adsByColumn(ctx: RouteContext, req: ApiRequest): Reply {
+  if (q(req, 'catid')?.trim() === RECOMMEND_CATID) return ok(ctx.present.adSlots(ctx.dataset.recommendAdSlots));
   const slots = ctx.dataset.homeAdSlots.get(parseId(q(req, 'catid')));
   return ok(slots ? ctx.present.adSlots(slots) : []);
 }
@@ -155,6 +144,7 @@ const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/api\/common\/get_site_info$/, handler: siteInfo },
   { method: 'GET', pattern: /^\/api\/common\/grey_mode$/, handler: greyMode },
   { method: 'GET', pattern: /^\/api\/common\/get_domain_by_catId$/, handler: domainByCatid },
+  ...CONTENT_ROUTES,
 ];
 
 export interface MatchedRoute {

@@ -1,7 +1,8 @@
 /**
  * Read-through cache with the freshness rules of DESIGN.md: fresh → serve; stale within grace → serve and
  * refresh once in the background; missing → load once, however many requests are waiting for the same key.
- * If a load fails and an old entry is still held, the old entry is served (stale-if-error).
+ * Past grace an entry is reloaded; if the reload fails while the entry is within its stale-if-error window, the
+ * old entry is served (stale-if-error) instead of an error.
  */
 import type { CacheEntry, CachePolicy } from './entry';
 import { freshnessOf } from './entry';
@@ -20,6 +21,8 @@ export interface Served<T> {
   value: T;
   state: CacheState;
   tags: string[];
+  /** Served past grace because its reload failed: the value is old and what is built on it must not be stored. */
+  staleIfError?: boolean;
 }
 
 export interface Codec<T> {
@@ -53,8 +56,9 @@ export class Cache {
     load: () => Promise<Loaded<T>>,
     codec: Codec<T> = jsonCodec as Codec<T>,
   ): Promise<Served<T>> {
-    const entry = await this.store.get(key);
-    const freshness = entry ? freshnessOf(entry) : 'expired';
+    const held = await this.store.get(key);
+    const freshness = held ? freshnessOf(held) : 'gone';
+    const entry = freshness === 'gone' ? null : held;
     if (entry && freshness === 'fresh') return this.served(key, entry, 'HIT', codec);
     if (entry && freshness === 'stale') {
       this.refreshInBackground(key, policy, load, codec);
@@ -66,7 +70,7 @@ export class Cache {
       return { value: loaded.value, state: 'MISS', tags: loaded.tags };
     } catch (error) {
       if (!entry) throw error;
-      return this.served(key, entry, 'STALE', codec);
+      return { ...this.served(key, entry, 'STALE', codec), staleIfError: freshness === 'expired' };
     }
   }
 
@@ -81,6 +85,7 @@ export class Cache {
       storedAt: Date.now(),
       ttl: policy.ttl,
       grace: policy.grace,
+      staleIfError: policy.staleIfError,
       tags: loaded.tags,
     });
   }

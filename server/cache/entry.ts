@@ -4,6 +4,11 @@ export interface CachePolicy {
   ttl: number;
   /** Seconds after ttl during which it is still served, while one refresh runs in the background. */
   grace: number;
+  /**
+   * Seconds after ttl + grace during which the entry is kept, and served only when a reload fails
+   * (stale-if-error): a CMS outage shows readers yesterday's page rather than an error.
+   */
+  staleIfError: number;
 }
 
 export interface CacheEntry {
@@ -12,17 +17,24 @@ export interface CacheEntry {
   storedAt: number;
   ttl: number;
   grace: number;
+  /** Absent on entries written before stale-if-error existed: read as 0. */
+  staleIfError?: number;
   /** What the entry depends on (article, category, site, route kind), for purges and Surrogate-Key. */
   tags: string[];
 }
 
-export type Freshness = 'fresh' | 'stale' | 'expired';
+/**
+ * fresh: serve. stale: serve and refresh in the background. expired: reload; serve only if the reload fails.
+ * gone: past every window, as if missing (stores drop such entries on their own).
+ */
+export type Freshness = 'fresh' | 'stale' | 'expired' | 'gone';
 
 export function freshnessOf(entry: CacheEntry, now: number = Date.now()): Freshness {
   const ageSeconds = (now - entry.storedAt) / 1000;
   if (ageSeconds < entry.ttl) return 'fresh';
   if (ageSeconds < entry.ttl + entry.grace) return 'stale';
-  return 'expired';
+  if (ageSeconds < entry.ttl + entry.grace + (entry.staleIfError ?? 0)) return 'expired';
+  return 'gone';
 }
 
 export function ageSeconds(entry: CacheEntry, now: number = Date.now()): number {
@@ -30,8 +42,8 @@ export function ageSeconds(entry: CacheEntry, now: number = Date.now()): number 
 }
 
 /** How long a store keeps an entry: past grace it can only be served if the upstream is down. */
-export function retentionMs(entry: Pick<CacheEntry, 'ttl' | 'grace'>): number {
-  return (entry.ttl + entry.grace) * 1000;
+export function retentionMs(entry: Pick<CacheEntry, 'ttl' | 'grace' | 'staleIfError'>): number {
+  return (entry.ttl + entry.grace + (entry.staleIfError ?? 0)) * 1000;
 }
 
 export function isCacheEntry(value: unknown): value is CacheEntry {
@@ -42,6 +54,8 @@ export function isCacheEntry(value: unknown): value is CacheEntry {
     typeof entry.storedAt === 'number' &&
     typeof entry.ttl === 'number' &&
     typeof entry.grace === 'number' &&
-    Array.isArray(entry.tags)
+    (entry.staleIfError === undefined || typeof entry.staleIfError === 'number') &&
+    Array.isArray(entry.tags) &&
+    entry.tags.every((tag) => typeof tag === 'string')
   );
 }

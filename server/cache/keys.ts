@@ -28,3 +28,30 @@ export function normaliseQuery(search: URLSearchParams, allowed: readonly string
   }
   return kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
 }
+
+/** Escapes glob metacharacters (Redis MATCH syntax) so a path is matched literally. */
+export function escapeGlob(text: string): string {
+  return text.replace(/[\\*?[\]]/g, (char) => `\\${char}`);
+}
+
+/** The same glob syntax as Redis MATCH (`*`, `?`, `[…]`, `\\` escapes), for the in-process store. */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (let index = 0; index < glob.length; index += 1) {
+    const char = glob[index]!;
+    if (char === '\\' && index + 1 < glob.length) {
+      index += 1;
+      source += glob[index]!.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    } else if (char === '*') source += '.*';
+    else if (char === '?') source += '.';
+    else if (char === '[') {
+      const close = glob.indexOf(']', index + 1);
+      if (close < 0) source += '\\[';
+      else {
+        source += `[${glob.slice(index + 1, close).replace(/\\/g, '\\\\')}]`;
+        index = close;
+      }
+    } else source += char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 's');
+}

@@ -2,7 +2,9 @@
 import { LRUCache } from 'lru-cache';
 import type { CacheEntry } from './entry';
 import { retentionMs } from './entry';
+import { globToRegExp } from './keys';
 import type { CacheStore } from './store';
+import { prefixOfKey, tagSetKey } from './tags';
 
 /** JS strings are UTF-16: two bytes a code unit, plus a fixed allowance for the entry object and its key. */
 function approximateBytes(key: string, entry: CacheEntry): number {
@@ -12,6 +14,8 @@ function approximateBytes(key: string, entry: CacheEntry): number {
 export class MemoryStore implements CacheStore {
   readonly kind = 'memory' as const;
   private readonly lru: LRUCache<string, CacheEntry>;
+  /** tag set key → keys; kept in step with the LRU (evictions included) through its dispose hook. */
+  private readonly tagIndex = new Map<string, Set<string>>();
 
   constructor(maxBytes: number) {
     this.lru = new LRUCache<string, CacheEntry>({
@@ -19,6 +23,10 @@ export class MemoryStore implements CacheStore {
       sizeCalculation: (entry, key) => approximateBytes(key, entry),
       // Expired entries are dropped lazily on read, so the store keeps no timers.
       ttlAutopurge: false,
+      dispose: (entry, key, reason) => {
+        // 'set' replaces the entry under the same key: its new tags are indexed by set() itself.
+        if (reason !== 'set') this.unindex(key, entry.tags);
+      },
     });
   }
 
@@ -29,7 +37,17 @@ export class MemoryStore implements CacheStore {
   async set(key: string, entry: CacheEntry): Promise<void> {
     const size = approximateBytes(key, entry);
     if (size > this.lru.maxSize) return;
+    const previous = this.lru.peek(key, { allowStale: true });
+    if (previous) this.unindex(key, previous.tags);
     this.lru.set(key, entry, { ttl: retentionMs(entry) });
+    if (!this.lru.has(key)) return;
+    const prefix = prefixOfKey(key);
+    for (const tag of entry.tags) {
+      const setKey = tagSetKey(prefix, tag);
+      let keys = this.tagIndex.get(setKey);
+      if (!keys) this.tagIndex.set(setKey, (keys = new Set()));
+      keys.add(key);
+    }
   }
 
   async delete(key: string): Promise<void> {
@@ -40,6 +58,22 @@ export class MemoryStore implements CacheStore {
     return true;
   }
 
+  async keysMatching(glob: string): Promise<string[]> {
+    const pattern = globToRegExp(glob);
+    return [...this.lru.keys()].filter((key) => pattern.test(key));
+  }
+
+  async keysWithTag(prefix: string, tag: string): Promise<string[]> {
+    return [...(this.tagIndex.get(tagSetKey(prefix, tag)) ?? [])];
+  }
+
+  async deleteKeys(keys: readonly string[], tags?: { prefix: string; tags: readonly string[] }): Promise<number> {
+    let deleted = 0;
+    for (const key of keys) if (this.lru.delete(key)) deleted += 1;
+    for (const tag of tags?.tags ?? []) this.tagIndex.delete(tagSetKey(tags!.prefix, tag));
+    return deleted;
+  }
+
   /** Bytes held, for metrics. */
   get bytes(): number {
     return this.lru.calculatedSize;
@@ -47,5 +81,16 @@ export class MemoryStore implements CacheStore {
 
   async close(): Promise<void> {
     this.lru.clear();
+    this.tagIndex.clear();
+  }
+
+  private unindex(key: string, tags: readonly string[]): void {
+    const prefix = prefixOfKey(key);
+    for (const tag of tags) {
+      const setKey = tagSetKey(prefix, tag);
+      const keys = this.tagIndex.get(setKey);
+      keys?.delete(key);
+      if (keys?.size === 0) this.tagIndex.delete(setKey);
+    }
   }
 }

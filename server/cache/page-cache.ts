@@ -4,6 +4,7 @@
  * form, so it is stable for as long as the entry is.
  */
 import { createHash } from 'node:crypto';
+import { matchRoute } from '../../shared/routes';
 import type { Cache } from './cache';
 import type { CachePolicy, Freshness } from './entry';
 import { freshnessOf } from './entry';
@@ -19,13 +20,17 @@ export interface CachedPage {
 
 export interface PageLookup {
   page: CachedPage;
-  freshness: Exclude<Freshness, 'expired'>;
+  /** 'expired' pages are only for stale-if-error: served when a re-render cannot get its data. */
+  freshness: Exclude<Freshness, 'gone'>;
   tags: string[];
   storedAt: number;
 }
 
-/** Query parameters any page reads; all others (utm_*, spm, …) are dropped from the key. */
-const PAGE_QUERY_PARAMS: readonly string[] = [];
+/** The query parameters the page at `pathname` reads (route table); all others are dropped from its key. */
+export function pageQueryParams(pathname: string): readonly string[] {
+  const match = matchRoute(pathname);
+  return match.kind === 'page' ? (match.route.query ?? []) : [];
+}
 
 export function etagOf(html: string): string {
   return `W/"${createHash('sha1').update(html).digest('base64url').slice(0, 22)}"`;
@@ -48,15 +53,16 @@ export class PageCache {
     private readonly keys: KeySpace,
   ) {}
 
-  keyFor(siteId: number, pathname: string, search: URLSearchParams): string {
-    return cacheKey(this.keys, 'page', siteId, `${pathname}${normaliseQuery(search, PAGE_QUERY_PARAMS)}`);
+  /** `readsQuery`: the parameters the route's page reads; all others (utm_*, spm, …) are dropped from the key. */
+  keyFor(siteId: number, pathname: string, search: URLSearchParams, readsQuery: readonly string[]): string {
+    return cacheKey(this.keys, 'page', siteId, `${pathname}${normaliseQuery(search, readsQuery)}`);
   }
 
   async lookup(key: string): Promise<PageLookup | null> {
     const entry = await this.cache.peek(key);
     if (!entry) return null;
     const freshness = freshnessOf(entry);
-    if (freshness === 'expired') return null;
+    if (freshness === 'gone') return null;
     let page: unknown;
     try {
       page = JSON.parse(entry.value);

@@ -1,27 +1,30 @@
 /**
- * Default TTL and grace (seconds) per upstream call family and per page kind. Short for what changes by the
- * minute (lists, hot news), longer for what editors rarely touch (menu, site config).
+ * Default TTL, grace and stale-if-error (seconds) per upstream call family and per page kind. Short for what
+ * changes by the minute (lists, hot news), longer for what editors rarely touch (menu, site config). A day of
+ * stale-if-error means a CMS outage of up to a day shows readers what they saw before it, not an error page.
  */
 import type { CachePolicy } from './entry';
 
+const DAY = 86_400;
+
 export const DATA_POLICY = {
-  menu: { ttl: 300, grace: 3600 },
-  categoryIndex: { ttl: 300, grace: 3600 },
-  list: { ttl: 60, grace: 600 },
-  article: { ttl: 300, grace: 3600 },
-  ads: { ttl: 300, grace: 3600 },
-  topics: { ttl: 300, grace: 3600 },
-  columns: { ttl: 300, grace: 3600 },
-  site: { ttl: 3600, grace: 86400 },
-  greyMode: { ttl: 60, grace: 600 },
+  menu: { ttl: 300, grace: 3600, staleIfError: DAY },
+  categoryIndex: { ttl: 300, grace: 3600, staleIfError: DAY },
+  list: { ttl: 60, grace: 600, staleIfError: DAY },
+  article: { ttl: 300, grace: 3600, staleIfError: DAY },
+  ads: { ttl: 300, grace: 3600, staleIfError: DAY },
+  topics: { ttl: 300, grace: 3600, staleIfError: DAY },
+  columns: { ttl: 300, grace: 3600, staleIfError: DAY },
+  site: { ttl: 3600, grace: 86400, staleIfError: DAY },
+  greyMode: { ttl: 60, grace: 600, staleIfError: DAY },
 } as const satisfies Record<string, CachePolicy>;
 
 export type DataFamily = keyof typeof DATA_POLICY;
 
 export const PAGE_POLICY: Record<'home' | 'detail' | 'default', CachePolicy> = {
-  home: { ttl: 30, grace: 300 },
-  detail: { ttl: 120, grace: 1200 },
-  default: { ttl: 60, grace: 600 },
+  home: { ttl: 30, grace: 300, staleIfError: DAY },
+  detail: { ttl: 120, grace: 1200, staleIfError: DAY },
+  default: { ttl: 60, grace: 600, staleIfError: DAY },
 };
 
 export function pagePolicyFor(pageKind: string): CachePolicy {

@@ -7,6 +7,10 @@ import Redis from 'ioredis';
 import type { CacheEntry } from './entry';
 import { isCacheEntry, retentionMs } from './entry';
 import type { CacheStore } from './store';
+import { prefixOfKey, tagSetKey } from './tags';
+
+/** Keys per DEL/UNLINK call, so a purge of a whole build does not block Redis on one huge command. */
+const DELETE_BATCH = 500;
 
 export interface RedisStoreOptions {
   url: string;
@@ -46,8 +50,16 @@ export class RedisStore implements CacheStore {
 
   async set(key: string, entry: CacheEntry): Promise<void> {
     if (!this.isAvailable()) return;
+    const retention = retentionMs(entry);
+    const prefix = prefixOfKey(key);
     try {
-      await this.client.set(key, JSON.stringify(entry), 'PX', retentionMs(entry));
+      const pipeline = this.client.pipeline().set(key, JSON.stringify(entry), 'PX', retention);
+      for (const tag of entry.tags) {
+        const setKey = tagSetKey(prefix, tag);
+        // The set lives as long as its longest-lived member: NX gives a new set an expiry, GT only extends it.
+        pipeline.sadd(setKey, key).pexpire(setKey, retention, 'NX').pexpire(setKey, retention, 'GT');
+      }
+      await pipeline.exec();
     } catch {
       // A cache write that fails is a future miss, nothing more.
     }
@@ -60,6 +72,32 @@ export class RedisStore implements CacheStore {
     } catch {
       // As for set.
     }
+  }
+
+  async keysMatching(glob: string): Promise<string[]> {
+    const found = new Set<string>();
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.client.scan(cursor, 'MATCH', glob, 'COUNT', 1000);
+      for (const key of keys) found.add(key);
+      cursor = next;
+    } while (cursor !== '0');
+    return [...found];
+  }
+
+  async keysWithTag(prefix: string, tag: string): Promise<string[]> {
+    return this.client.smembers(tagSetKey(prefix, tag));
+  }
+
+  async deleteKeys(keys: readonly string[], tags?: { prefix: string; tags: readonly string[] }): Promise<number> {
+    let deleted = 0;
+    for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+      // UNLINK frees memory in the background: a large purge does not stall other clients.
+      deleted += await this.client.unlink(...keys.slice(start, start + DELETE_BATCH));
+    }
+    const setKeys = (tags?.tags ?? []).map((tag) => tagSetKey(tags!.prefix, tag));
+    if (setKeys.length > 0) await this.client.unlink(...setKeys);
+    return deleted;
   }
 
   isAvailable(): boolean {

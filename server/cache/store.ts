@@ -1,7 +1,8 @@
 /**
- * One interface, two stores (DESIGN.md): Redis when configured, an in-process LRU otherwise. A store never
- * throws to its caller: a store that cannot answer behaves as a miss and reports itself unavailable, so the
- * site keeps serving when Redis is down.
+ * One interface, two stores (DESIGN.md): Redis when configured, an in-process LRU otherwise. Reads and writes
+ * never throw to their caller: a store that cannot answer behaves as a miss and reports itself unavailable, so
+ * the site keeps serving when Redis is down. The operator side (key listing, tag lookup, bulk delete) does
+ * throw, because a purge that silently did nothing would be worse than one that says it failed.
  */
 import type { CacheEntry } from './entry';
 
@@ -10,9 +11,17 @@ export type StoreKind = 'memory' | 'redis';
 export interface CacheStore {
   readonly kind: StoreKind;
   get(key: string): Promise<CacheEntry | null>;
+  /** Stores the entry and records its key under each of its tags. */
   set(key: string, entry: CacheEntry): Promise<void>;
   delete(key: string): Promise<void>;
   /** True when the store can currently answer (always for memory; connection state for Redis). */
   isAvailable(): boolean;
   close(): Promise<void>;
+
+  /** Keys matching a glob (Redis MATCH syntax). Throws when the store cannot answer. */
+  keysMatching(glob: string): Promise<string[]>;
+  /** Keys recorded under a tag for this prefix (some may have expired since). Throws when the store cannot answer. */
+  keysWithTag(prefix: string, tag: string): Promise<string[]>;
+  /** Deletes the keys (and, with `tags`, those tags' index sets); resolves how many entries existed. Throws on failure. */
+  deleteKeys(keys: readonly string[], tags?: { prefix: string; tags: readonly string[] }): Promise<number>;
 }

@@ -17,6 +17,26 @@ export interface DocumentParts {
   canonicalUrl: string;
 }
 
+/** Open Graph and Twitter card tags: what a share in WeChat, Weibo or elsewhere shows. */
+function socialTags(state: AppState, canonicalUrl: string): string[] {
+  const { head } = state.page;
+  const meta = (attribute: 'property' | 'name', key: string, value: string) =>
+    `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
+  return [
+    meta('property', 'og:type', head.ogType ?? 'website'),
+    meta('property', 'og:title', head.title),
+    meta('property', 'og:description', head.description),
+    meta('property', 'og:url', canonicalUrl),
+    meta('property', 'og:site_name', state.layout.seo.title),
+    meta('property', 'og:locale', 'zh_CN'),
+    ...(head.image ? [meta('property', 'og:image', head.image)] : []),
+    meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'),
+    meta('name', 'twitter:title', head.title),
+    meta('name', 'twitter:description', head.description),
+    ...(head.image ? [meta('name', 'twitter:image', head.image)] : []),
+  ];
+}
+
 export function documentHead({ state, nonce, styles, preloads, canonicalUrl }: DocumentParts): string {
   const { head } = state.page;
   const n = escapeHtml(nonce);
@@ -26,10 +46,12 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl }: D
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
     `<meta name="keywords" content="${escapeHtml(head.keywords)}">`,
-    `<link rel="canonical" href="${escapeHtml(canonicalUrl)}">`,
+    // A 404 or error page is not a document to index or share: no canonical URL, no share card.
+    ...(state.page.status === 200 ? [`<link rel="canonical" href="${escapeHtml(canonicalUrl)}">`, ...socialTags(state, canonicalUrl)] : []),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     // Night mode and text size are applied before the first paint, so a reader never sees the wrong theme flash.
     `<script nonce="${n}">${PREFERENCES_HEAD_SCRIPT}</script>`,
+    ...(head.jsonLd ? [`<script type="application/ld+json" nonce="${n}">${serializeForScript(head.jsonLd)}</script>`] : []),
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),
     `<script type="application/json" id="${STATE_SCRIPT_ID}" nonce="${n}">${serializeForScript(state)}</script>`,

@@ -10,11 +10,13 @@ import type { AppState, PageState } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
 import { loadLayout, type LayoutData } from '../../shared/loaders/layout';
 import { RESOURCES } from '../../shared/resources';
-import { matchRoute } from '../../shared/routes';
+import { matchRoute, routeById } from '../../shared/routes';
 import { isMainSite, resolveSite, type SiteConfig } from '../../shared/sites';
 import { createResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../client/pages/registry';
-import type { CachedPage, PageCache } from '../cache/page-cache';
+import type { CachedPage, PageCache, PageLookup } from '../cache/page-cache';
+import type { CachePolicy } from '../cache/entry';
+import { normaliseQuery } from '../cache/keys';
 import { withNonce } from '../cache/page-cache';
 import { pagePolicyFor } from '../cache/policy';
 import type { Logger } from '../logger';
@@ -22,7 +24,7 @@ import { isSignedIn } from '../session';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
 import type { Assets } from './assets';
 import { bareErrorDocument } from './document';
-import { preparePage } from './prepare-page';
+import { preparePage, UNAVAILABLE_MESSAGE } from './prepare-page';
 import type { DocumentSink } from './render-document';
 import { renderDocument } from './render-document';
 import { searchFormRedirect } from './search-redirect';
@@ -35,6 +37,8 @@ export interface PageHandlerDeps {
   renderTimeoutMs: number;
   publicProtocol: 'http' | 'https';
 }
+
+type Rerendered = { kind: 'ok'; html: string; tags: string[] } | { kind: 'unavailable' } | { kind: 'other' };
 
 interface DocumentRequest {
   site: SiteConfig;
@@ -68,23 +72,40 @@ function publicSite(site: SiteConfig): AppState['site'] {
   return { id: site.id, name: site.name, domain: site.domain, isMain: isMainSite(site) };
 }
 
+/** The site's own domain, the path, and only the query parameters the page reads (so ?page=2 stays, utm_* go). */
+function canonicalUrlOf(request: DocumentRequest, state: AppState, protocol: string): string {
+  const route = state.page.routeId ? routeById(state.page.routeId) : undefined;
+  const query = normaliseQuery(request.url.searchParams, route?.query ?? []);
+  return `${protocol}://${request.site.domain}${request.url.pathname}${query}`;
+}
+
 function serverTiming(parts: Record<string, number | string>): string {
   return Object.entries(parts)
     .map(([name, value]) => (typeof value === 'number' ? `${name};dur=${value.toFixed(1)}` : `${name};desc="${value}"`))
     .join(', ');
 }
 
+/** A page depends on every call it made, on its site, and on its kind (purge `page:detail` drops every article page). */
+function pageTags(recorder: CallRecorder, site: SiteConfig, page: string): string[] {
+  return [...recorder.tags, `site:${site.id}`, `page:${page}`];
+}
+
 export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
   const { pageCache, logger } = deps;
 
-  async function buildState(site: SiteConfig, url: URL, content: ContentApi): Promise<AppState | { redirect: string }> {
+  /**
+   * The page's loader calls are recorded apart from the layout's, so 'the page's own data is missing' can be told
+   * from 'the menu is missing'; both end up in `recorder`.
+   */
+  async function buildState(site: SiteConfig, url: URL, content: ContentApi, recorder: CallRecorder): Promise<AppState | { redirect: string }> {
     const now = unixNow();
+    const pageRecorder = new CallRecorder();
     const [prepared, layout] = await Promise.all([
       preparePage({
         site,
         pathname: url.pathname,
         search: url.search,
-        content,
+        content: deps.content.forRequest(pageRecorder),
         now,
         onLoaderError: (error) => logger.error({ err: error, path: url.pathname }, 'loader failed'),
       }),
@@ -93,10 +114,12 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         return EMPTY_LAYOUT(site);
       }),
     ]);
+    recorder.absorb(pageRecorder);
     if (prepared.kind === 'redirect') return { redirect: prepared.location };
-    const page = prepared.page.page;
+    const pageState = unavailableIfNoData(prepared.page, pageRecorder);
+    const page = pageState.page;
     if (page !== 'not-found' && page !== 'error') await loadPage(page);
-    return { buildId: deps.assets.buildId, site: publicSite(site), layout, page: prepared.page };
+    return { buildId: deps.assets.buildId, site: publicSite(site), layout, page: pageState };
   }
 
   function renderOptions(state: AppState, request: DocumentRequest, content: ContentApi) {
@@ -108,19 +131,43 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       styles: deps.assets.styles,
       preloads: deps.assets.preloadsFor(page === 'not-found' || page === 'error' ? null : page),
       entryScript: deps.assets.entryScript,
-      canonicalUrl: `${deps.publicProtocol}://${request.site.domain}${request.url.pathname}`,
+      canonicalUrl: canonicalUrlOf(request, state, deps.publicProtocol),
       waitForAll: request.waitForAll,
       timeoutMs: deps.renderTimeoutMs,
       onRenderError: (error: unknown) => logger.error({ err: error, path: request.url.pathname }, 'render error'),
     };
   }
 
-  /** Renders into a string (background refreshes); resolves the HTML only for a clean, cacheable 200. */
-  async function renderToHtml(request: DocumentRequest): Promise<{ html: string; tags: string[] } | null> {
+  /**
+   * Every call of the page's loader failed (none was answered, even from cache): the page has no data and the
+   * upstream is down, so it is a 503 with Retry-After, not a 200 shell of empty blocks.
+   */
+  function unavailableIfNoData(page: PageState, pageRecorder: CallRecorder): PageState {
+    if (page.status !== 200 || !pageRecorder.degraded || pageRecorder.states.length > 0) return page;
+    return {
+      path: page.path,
+      routeId: null,
+      page: 'error',
+      params: {},
+      status: 503,
+      data: null,
+      head: { ...page.head, title: UNAVAILABLE_MESSAGE },
+      now: page.now,
+      message: UNAVAILABLE_MESSAGE,
+    };
+  }
+
+  /**
+   * Renders into a string (background refreshes, stale-if-error checks). 'ok' only for a clean, cacheable 200;
+   * 'unavailable' when the upstream could not supply the page's data, so a held copy should be served instead.
+   */
+  async function renderToHtml(request: DocumentRequest): Promise<Rerendered> {
     const recorder = new CallRecorder();
     const content = deps.content.forRequest(recorder);
-    const state = await buildState(request.site, request.url, content);
-    if ('redirect' in state || state.page.status !== 200) return null;
+    const state = await buildState(request.site, request.url, content, recorder);
+    if ('redirect' in state) return { kind: 'other' };
+    if (state.page.status === 503) return { kind: 'unavailable' };
+    if (state.page.status !== 200) return { kind: 'other' };
     const parts: Buffer[] = [];
     let failed = false;
     const sink: DocumentSink = {
@@ -132,8 +179,9 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       },
     };
     const outcome = await renderDocument(renderOptions(state, request, content), sink);
-    if (failed || !outcome.clean || recorder.degraded) return null;
-    return { html: Buffer.concat(parts).toString('utf8'), tags: [...recorder.tags, `site:${request.site.id}`] };
+    if (recorder.degraded) return { kind: 'unavailable' };
+    if (failed || !outcome.clean) return { kind: 'other' };
+    return { kind: 'ok', html: Buffer.concat(parts).toString('utf8'), tags: pageTags(recorder, request.site, state.page.page) };
   }
 
   function sendCached(req: Request, res: Response, page: CachedPage, state: 'HIT' | 'STALE', ageSeconds: number): void {
@@ -152,7 +200,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
   }
 
   async function sendErrorDocument(res: Response, request: DocumentRequest, content: ContentApi, status: number): Promise<void> {
-    const base = await buildState(request.site, new URL('/', request.url), content).catch(() => null);
+    const base = await buildState(request.site, new URL('/', request.url), content, new CallRecorder()).catch(() => null);
     const page: PageState = {
       path: request.url.pathname + request.url.search,
       routeId: null,
@@ -180,7 +228,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const started = performance.now();
     const recorder = new CallRecorder();
     const content = deps.content.forRequest(recorder);
-    const state = await buildState(request.site, request.url, content);
+    const state = await buildState(request.site, request.url, content, recorder);
     if ('redirect' in state) {
       res.redirect(302, state.redirect);
       return;
@@ -190,7 +238,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const storeIfCacheable = (clean: boolean) => {
       if (!capture || !cacheKey || !clean || recorder.degraded) return;
       const html = Buffer.concat(capture).toString('utf8');
-      const tags = [...recorder.tags, `site:${request.site.id}`];
+      const tags = pageTags(recorder, request.site, state.page.page);
       // Issued before the response ends: the next request on this instance queues behind this write on the
       // same Redis connection, so it finds the page.
       pageCache
@@ -226,6 +274,38 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     await sendErrorDocument(res, request, content, 500);
   }
 
+  /**
+   * Past grace: render again (whole, not streamed, so a failure can still fall back). Data missing upstream →
+   * the held copy is served (stale-if-error); a clean render → sent and stored; anything else (the page is
+   * now a 404, say) → the normal streaming path decides.
+   */
+  async function serveExpired(
+    req: Request,
+    res: Response,
+    request: DocumentRequest,
+    key: string,
+    policy: CachePolicy,
+    cached: PageLookup,
+    age: number,
+  ): Promise<void> {
+    const rendered = await renderToHtml({ ...request, waitForAll: true });
+    if (rendered.kind === 'unavailable') {
+      logger.warn({ key, age }, 'upstream unavailable: serving an expired page (stale-if-error)');
+      sendCached(req, res, cached.page, 'STALE', age);
+      return;
+    }
+    if (rendered.kind === 'other') {
+      await renderFresh(req, res, request, key);
+      return;
+    }
+    const page = await pageCache.store(key, policy, rendered.html, request.nonce, rendered.tags);
+    res.setHeader('X-Cache', 'MISS');
+    res.setHeader('ETag', page.etag);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Server-Timing', serverTiming({ cache: 'MISS' }));
+    res.status(200).type('html').send(rendered.html);
+  }
+
   return async (req, res, next) => {
     try {
       const site = resolveSite(req.headers.host);
@@ -246,13 +326,18 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         await renderFresh(req, res, request, null);
         return;
       }
-      const key = pageCache.keyFor(site.id, url.pathname, url.searchParams);
+      const key = pageCache.keyFor(site.id, url.pathname, url.searchParams, match.kind === 'page' ? (match.route.query ?? []) : []);
       const cached = await pageCache.lookup(key);
       if (!cached) {
         await renderFresh(req, res, request, key);
         return;
       }
       const age = Math.max(0, Math.floor((Date.now() - cached.storedAt) / 1000));
+      const policy = pagePolicyFor(match.kind === 'page' ? (match.route.page ?? '') : '');
+      if (cached.freshness === 'expired') {
+        await serveExpired(req, res, request, key, policy, cached, age);
+        return;
+      }
       sendCached(req, res, cached.page, cached.freshness === 'fresh' ? 'HIT' : 'STALE', age);
       if (cached.freshness === 'stale') {
         const refreshNonce = newNonce();
@@ -260,7 +345,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
           key,
           async () => {
             const rendered = await renderToHtml({ site, url, nonce: refreshNonce, waitForAll: true });
-            if (rendered) await pageCache.store(key, pagePolicyFor(match.kind === 'page' ? (match.route.page ?? '') : ''), rendered.html, refreshNonce, rendered.tags);
+            if (rendered.kind === 'ok') await pageCache.store(key, policy, rendered.html, refreshNonce, rendered.tags);
           },
           (error) => logger.error({ err: error, key }, 'background page refresh failed'),
         );

@@ -6,7 +6,16 @@
 import type { ContentApi, HomeAdSlot, SiteInfo } from '../../shared/content-api';
 import { ContentUnavailableError } from '../../shared/content-api';
 import { DEFAULT_THEME_OFFICE_ID } from '../../shared/constants';
-import type { AdGroups, Article, ArticlePage, Category, ColumnAuthor, GreyMode, Topic } from '../../shared/types/entities';
+import type {
+  AdGroups,
+  Article,
+  ArticlePage,
+  Category,
+  ColumnAuthor,
+  GreyMode,
+  Topic,
+  TopicDetail,
+} from '../../shared/types/entities';
 import type {
   RawAdGroups,
   RawAdSlot,
@@ -17,6 +26,7 @@ import type {
   RawColumnAuthorList,
   RawGreyMode,
   RawSiteInfo,
+  RawTopicDetail,
   RawTopicList,
 } from '../../shared/types/upstream';
 import type { Cache, CacheState, Loaded } from '../cache/cache';
@@ -38,6 +48,14 @@ export class CallRecorder {
   record(state: CacheState, tags: readonly string[]): void {
     this.states.push(state);
     for (const tag of tags) this.tags.add(tag);
+  }
+
+  /** Adds what another recorder saw (a page's loader calls recorded apart from its layout calls). */
+  absorb(other: CallRecorder): void {
+    for (const state of other.states) this.states.push(state);
+    for (const tag of other.tags) this.tags.add(tag);
+    this.upstreamMs += other.upstreamMs;
+    this.degraded ||= other.degraded;
   }
 
   /** HIT only if every call was a hit; STALE if any was stale; otherwise MISS. */
@@ -74,6 +92,19 @@ export class ContentService {
   /** A ContentApi whose calls are recorded into `recorder`. */
   forRequest(recorder: CallRecorder): ContentApi {
     const call = <Raw, T>(spec: CallSpec<Raw, T>) => this.call(spec, recorder);
+    const topicPage = (page: number, pageSize: number) =>
+      call<RawTopicList, { list: Topic[]; total: number }>({
+        family: 'topics',
+        key: `theme_list:${page}:${pageSize}`,
+        tags: ['topics'],
+        request: {
+          method: 'GET',
+          path: `/theme/list/${page}?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${pageSize}`,
+          call: 'theme_list',
+        },
+        normalise: (raw) => ({ list: raw.list.map(normalise.topic), total: raw.total }),
+        empty: { list: [], total: 0 },
+      });
     return {
       menu: () =>
         call<RawCategory[], Category[]>({
@@ -139,18 +170,16 @@ export class ContentService {
           normalise: (raw) => raw.map((slot) => ({ position: slot.position, ads: slot.list.map(normalise.advertisement) })),
           empty: [],
         }),
-      topics: (page, pageSize) =>
-        call<RawTopicList, Topic[]>({
+      topics: async (page, pageSize) => (await topicPage(page, pageSize)).list,
+      topicPage,
+      topic: (id) =>
+        call<RawTopicDetail, TopicDetail | null>({
           family: 'topics',
-          key: `theme_list:${page}:${pageSize}`,
-          tags: ['topics'],
-          request: {
-            method: 'GET',
-            path: `/theme/list/${page}?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${pageSize}`,
-            call: 'theme_list',
-          },
-          normalise: (raw) => raw.list.map(normalise.topic),
-          empty: [],
+          key: `theme:${id}`,
+          tags: ['topics', `topic:${id}`],
+          request: { method: 'GET', path: `/theme/get/${id}`, call: 'theme_get' },
+          normalise: (raw) => ({ topic: normalise.topic(raw), articles: raw.articles.map(normalise.articleSummary) }),
+          empty: null,
         }),
       columnAuthors: (page, pageSize) =>
         call<RawColumnAuthorList, { list: ColumnAuthor[]; count: number }>({
@@ -194,6 +223,8 @@ export class ContentService {
     try {
       const served = await this.options.cache.getOrLoad<T>(key, DATA_POLICY[spec.family], () => this.load(spec, recorder));
       recorder.record(served.state, served.tags);
+      // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
+      if (served.staleIfError) recorder.degraded = true;
       return served.value;
     } catch (error) {
       this.options.onUpstreamError?.(spec.request.call, error);
@@ -206,13 +237,15 @@ export class ContentService {
   /** Loads from upstream; an outage throws (so a held stale entry is served), a 'no' from the CMS is an empty answer. */
   private async load<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<Loaded<T>> {
     const result = await this.options.upstream.request<Raw>(spec.request);
+    // The call family is a tag too, so an operator can purge e.g. every list answer and the pages built on them.
+    const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;
     if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.envelope.msg);
     if (result.outcome === 'empty' || result.envelope.data === null) {
       // Not stored: a CMS 'no' may be an editor mid-publish; negative caching has its own short policy later.
-      return { value: spec.empty, cacheable: false, tags: spec.tags };
+      return { value: spec.empty, cacheable: false, tags };
     }
-    return { value: spec.normalise(result.envelope.data), cacheable: true, tags: spec.tags };
+    return { value: spec.normalise(result.envelope.data), cacheable: true, tags };
   }
 }
 

@@ -17,6 +17,12 @@ export interface PageHead {
   title: string;
   description: string;
   keywords: string;
+  /** Open Graph type; 'website' when absent. */
+  ogType?: 'website' | 'article' | 'video.other';
+  /** Picture for shares and previews (absolute URL). */
+  image?: string;
+  /** schema.org structured data (NewsArticle, VideoObject, …), written as JSON-LD. */
+  jsonLd?: Record<string, unknown>;
 }
 
 export type LoaderResult<T> =

@@ -71,6 +71,11 @@ export interface Topic {
   jump: { switch_value_android: string };
 }
 
+export interface TopicDetail {
+  topic: Topic;
+  articles: ArticleSummary[];
+}
+
 export interface ColumnAuthor {
   id: number;
   name: string;

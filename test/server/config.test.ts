@@ -29,6 +29,12 @@ describe('loadConfig', () => {
     expect(problems.find((line) => line.startsWith('CACHE_PREFIX='))).toBeDefined();
   });
 
+  it('allows L1_CACHE_MAX_MB=0 (no in-process tier) only in front of Redis', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', L1_CACHE_MAX_MB: '0' }).L1_CACHE_MAX_MB).toBe(0);
+    expect(() => loadConfig({ L1_CACHE_MAX_MB: '0' })).toThrow(/L1_CACHE_MAX_MB="0": must be at least 1 without REDIS_URL/);
+    expect(() => loadConfig({ L1_CACHE_MAX_MB: '-1' })).toThrow(ConfigError);
+  });
+
   it('treats an empty optional URL as unset', () => {
     expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
   });

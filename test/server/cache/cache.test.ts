@@ -1,7 +1,8 @@
 import { Cache, type Loaded } from '../../../server/cache/cache';
 import { MemoryStore } from '../../../server/cache/memory-store';
 
-const POLICY = { ttl: 60, grace: 600 };
+const POLICY = { ttl: 60, grace: 600, staleIfError: 0 };
+const SIE_POLICY = { ttl: 60, grace: 600, staleIfError: 3600 };
 
 function loaded<T>(value: T, cacheable = true): Loaded<T> {
   return { value, cacheable, tags: ['cat:1'] };
@@ -81,6 +82,36 @@ describe('Cache (read-through with TTL and grace)', () => {
     await cache.getOrLoad('k', POLICY, async () => loaded('kept'));
     now += 61_000;
     expect((await cache.getOrLoad('k', POLICY, failing)).value).toBe('kept');
+  });
+});
+
+describe('Cache stale-if-error past grace', () => {
+  let now: number;
+  let nowSpy: jest.SpyInstance<number, []>;
+  const failing = async (): Promise<Loaded<string>> => {
+    throw new Error('upstream down');
+  };
+
+  beforeEach(() => {
+    now = Date.UTC(2026, 10, 23);
+    nowSpy = jest.spyOn(Date, 'now').mockImplementation(() => now);
+  });
+  afterEach(() => nowSpy.mockRestore());
+
+  it('reloads an entry past grace, and serves it as STALE only when the reload fails', async () => {
+    const cache = new Cache(new MemoryStore(1 << 20));
+    await cache.getOrLoad('k', SIE_POLICY, async () => loaded('old'));
+    now += 700_000; // past ttl + grace (660 s), within stale-if-error
+    expect(await cache.getOrLoad('k', SIE_POLICY, failing)).toMatchObject({ value: 'old', state: 'STALE' });
+    expect(await cache.getOrLoad('k', SIE_POLICY, async () => loaded('new'))).toMatchObject({ value: 'new', state: 'MISS' });
+  });
+
+  it('keeps the entry in the store for ttl + grace + staleIfError, then it is gone', async () => {
+    const cache = new Cache(new MemoryStore(1 << 20));
+    await cache.getOrLoad('k', SIE_POLICY, async () => loaded('old'));
+    expect(await cache.peek('k')).toMatchObject({ staleIfError: 3600 });
+    now += (60 + 600 + 3600) * 1000 + 1000;
+    await expect(cache.getOrLoad('k', SIE_POLICY, failing)).rejects.toThrow('upstream down');
   });
 });
 

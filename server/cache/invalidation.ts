@@ -1,0 +1,143 @@
+/**
+ * Purges: by exact key, by route (one query variant or all of them), by tag, by site, or everything of a build.
+ * Selectors are validated before anything is touched (bad input changes nothing), then resolved to the keys
+ * they cover, so a dry run can say how many entries a purge would drop. After a purge the deleted keys are
+ * announced (see coherence), so every instance drops its in-process copies too.
+ */
+import { ALL_SITES } from '../../shared/sites';
+import type { KeySpace } from './keys';
+import { escapeGlob, normaliseQuery } from './keys';
+import { pageQueryParams } from './page-cache';
+import type { CacheStore } from './store';
+import { isValidTag } from './tags';
+
+export type PurgeSelector =
+  | { by: 'key'; key: string }
+  /** `search` null: the path with every query variant; otherwise that one (normalised) variant. */
+  | { by: 'url'; siteId: number; pathname: string; search: string | null }
+  | { by: 'tag'; tag: string }
+  | { by: 'site'; siteId: number }
+  | { by: 'all' };
+
+export interface PurgeResult {
+  selector: PurgeSelector;
+  dryRun: boolean;
+  /** Keys the selector covers (for a dry run: would delete). */
+  keys: string[];
+  /** Entries that existed and were deleted (0 for a dry run). */
+  deleted: number;
+}
+
+export class PurgeInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PurgeInputError';
+  }
+}
+
+/** A key space whose build may be '*': operators purge every build of a prefix unless they name one. */
+export type PurgeSpace = KeySpace;
+
+const MAX_PATH_LENGTH = 2048;
+
+function validate(selector: PurgeSelector, space: PurgeSpace): void {
+  switch (selector.by) {
+    case 'key':
+      if (!selector.key.startsWith(`${space.prefix}:`) || /[\s*?[\]]/.test(selector.key)) {
+        throw new PurgeInputError(`key must be an exact cache key starting with "${space.prefix}:" (no spaces or wildcards)`);
+      }
+      return;
+    case 'url':
+      if (!selector.pathname.startsWith('/') || selector.pathname.length > MAX_PATH_LENGTH) {
+        throw new PurgeInputError('url must have a path starting with /');
+      }
+      checkSite(selector.siteId);
+      return;
+    case 'tag':
+      if (!isValidTag(selector.tag)) throw new PurgeInputError(`tag "${selector.tag}" is not a tag (e.g. article:123, cat:2728, site:3)`);
+      return;
+    case 'site':
+      checkSite(selector.siteId);
+      return;
+    case 'all':
+      return;
+  }
+}
+
+function checkSite(siteId: number): void {
+  if (!Number.isInteger(siteId) || !ALL_SITES.some((site) => site.id === siteId)) {
+    throw new PurgeInputError(`site ${siteId} is not a site id (0–${ALL_SITES.length - 1})`);
+  }
+}
+
+/** Parses `https://host/path?query` or `/path?query` into a url selector; the host picks the site. */
+export function urlSelector(url: string, siteIdOf: (host: string | undefined) => number, everyQuery: boolean): PurgeSelector {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, 'http://portal.invalid');
+  } catch {
+    throw new PurgeInputError(`"${url}" is not a URL or path`);
+  }
+  const host = parsed.host === 'portal.invalid' ? undefined : parsed.host;
+  const search = everyQuery ? null : normaliseQuery(parsed.searchParams, pageQueryParams(parsed.pathname));
+  return { by: 'url', siteId: siteIdOf(host), pathname: parsed.pathname, search };
+}
+
+export class Invalidator {
+  constructor(
+    private readonly store: CacheStore,
+    private readonly space: PurgeSpace,
+    /** Told the keys a purge deleted, to evict copies held elsewhere (other instances' L1). */
+    private readonly onPurged: (keys: readonly string[]) => Promise<void> = async () => undefined,
+  ) {}
+
+  async purge(selector: PurgeSelector, options: { dryRun?: boolean } = {}): Promise<PurgeResult> {
+    validate(selector, this.space);
+    const { keys, tags } = await this.resolve(selector);
+    const dryRun = options.dryRun === true;
+    if (dryRun) return { selector, dryRun, keys, deleted: 0 };
+    const deleted = await this.store.deleteKeys(keys, { prefix: this.space.prefix, tags });
+    if (keys.length > 0) await this.onPurged(keys);
+    return { selector, dryRun, keys, deleted };
+  }
+
+  private async resolve(selector: PurgeSelector): Promise<{ keys: string[]; tags: string[] }> {
+    const { prefix, buildId } = this.space;
+    const base = `${escapeGlob(prefix)}:${buildId === '*' ? '*' : escapeGlob(buildId)}`;
+    switch (selector.by) {
+      case 'key':
+        return { keys: (await this.store.get(selector.key)) ? [selector.key] : [], tags: [] };
+      case 'url': {
+        const page = `${base}:page:${selector.siteId}:${escapeGlob(selector.pathname)}`;
+        if (selector.search !== null) return { keys: await this.store.keysMatching(page + escapeGlob(selector.search)), tags: [] };
+        const variants = await Promise.all([this.store.keysMatching(page), this.store.keysMatching(`${page}?*`)]);
+        return { keys: unique(variants.flat()), tags: [] };
+      }
+      case 'tag':
+        return { keys: await this.existing(await this.store.keysWithTag(prefix, selector.tag)), tags: [selector.tag] };
+      case 'site': {
+        // Every page of the site, and whatever data is tagged with it (its site config, its friendly links).
+        const tag = `site:${selector.siteId}`;
+        const [pages, tagged] = await Promise.all([
+          this.store.keysMatching(`${base}:page:${selector.siteId}:*`),
+          this.store.keysWithTag(prefix, tag),
+        ]);
+        return { keys: await this.existing(unique([...pages, ...tagged])), tags: [tag] };
+      }
+      case 'all': {
+        const [pages, data] = await Promise.all([this.store.keysMatching(`${base}:page:*`), this.store.keysMatching(`${base}:data:*`)]);
+        return { keys: unique([...pages, ...data]), tags: [] };
+      }
+    }
+  }
+
+  /** Tag sets may name keys that have since expired; counts and dry runs should not include them. */
+  private async existing(keys: readonly string[]): Promise<string[]> {
+    const held = await Promise.all(keys.map(async (key) => ((await this.store.get(key)) ? key : null)));
+    return held.filter((key): key is string => key !== null);
+  }
+}
+
+function unique(keys: readonly string[]): string[] {
+  return [...new Set(keys)];
+}

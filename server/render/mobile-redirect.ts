@@ -1,0 +1,29 @@
+/**
+ * SPEC §2: on a mobile device, article detail goes to the mobile site with catid and id as query parameters.
+ * The answer depends on the User-Agent, so detail responses say `Vary: User-Agent` and the redirect itself is
+ * never stored by a shared cache; desktop readers keep getting the (cached) page.
+ */
+import type { RequestHandler } from 'express';
+import { matchRoute } from '../../shared/routes';
+
+// Phones, not tablets: an iPad or Android tablet gets the desktop page, as the publisher's own site does.
+const MOBILE_UA = /Mobi|iPhone|iPod|Android.+Mobile|Windows Phone|HarmonyOS.+Mobile|MicroMessenger.+Mobile/i;
+
+export function isMobileUserAgent(userAgent: string | undefined): boolean {
+  return MOBILE_UA.test(userAgent ?? '');
+}
+
+export function mobileDetailRedirect(mobileDetailUrl: string): RequestHandler {
+  return (req, res, next) => {
+    const match = matchRoute(req.path);
+    if (match.kind !== 'page' || match.route.id !== 'detail') return next();
+    res.vary('User-Agent');
+    const { catid, id } = match.params;
+    if (!catid || !id || !isMobileUserAgent(req.headers['user-agent'])) return next();
+    const target = new URL(mobileDetailUrl);
+    target.searchParams.set('catid', catid);
+    target.searchParams.set('id', id);
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.redirect(302, target.toString());
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * What crawlers and feed readers fetch: robots.txt, the sitemap index with a pages sitemap and a news sitemap
+ * of recent articles, and an RSS 2.0 feed per category. Each is per site (URLs on the site's own domain) and
+ * built from the same content calls as the pages, so every URL listed is one the portal serves.
+ */
+import { HOT_NEWS_ID, HOT_NEWS_SIZE, HOME_CATEGORY_LIST_SIZE } from '../../shared/constants';
+import type { ContentApi } from '../../shared/content-api';
+import { findCategory } from '../../shared/loaders/helpers';
+import { href, ROUTES } from '../../shared/routes';
+import { homeCatidOf, type SiteConfig } from '../../shared/sites';
+import { isoDateTime } from '../../shared/time';
+import type { ArticleSummary } from '../../shared/types/entities';
+import { XML_DECLARATION, xmlText } from './xml';
+
+export const RSS_ITEMS = 20;
+
+function origin(site: SiteConfig, protocol: string): string {
+  return `${protocol}://${site.domain}`;
+}
+
+export function robotsTxt(site: SiteConfig, protocol: string): string {
+  return [
+    'User-agent: *',
+    'Allow: /',
+    'Disallow: /_data/',
+    'Disallow: /personalCenter',
+    `Sitemap: ${origin(site, protocol)}/sitemap.xml`,
+    '',
+  ].join('\n');
+}
+
+export function sitemapIndex(site: SiteConfig, protocol: string): string {
+  const base = origin(site, protocol);
+  const entries = ['pages', 'news'].map((name) => `<sitemap><loc>${xmlText(`${base}/sitemaps/${name}.xml`)}</loc></sitemap>`);
+  return `${XML_DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>`;
+}
+
+function urlset(urls: ReadonlyArray<{ loc: string; lastmod?: string }>): string {
+  const body = urls
+    .map((url) => `<url><loc>${xmlText(url.loc)}</loc>${url.lastmod ? `<lastmod>${url.lastmod}</lastmod>` : ''}</url>`)
+    .join('');
+  return `${XML_DECLARATION}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`;
+}
+
+/** Fixed routes whose page is built, plus the list page of every home category that has articles. */
+export async function pagesSitemap(site: SiteConfig, protocol: string, content: ContentApi): Promise<string> {
+  const base = origin(site, protocol);
+  const fixedPages = ROUTES.filter((route) => route.page && route.loader && !route.path.includes(':') && route.path !== '/home')
+    .filter((route) => route.id !== 'personalCenter')
+    .map((route) => ({ loc: `${base}${route.path}` }));
+  const categories = await content.categoryChildren(homeCatidOf(site));
+  const lists = await Promise.all(categories.map((category) => content.articleList(category.catid, 1, 1)));
+  const categoryPages = categories
+    .filter((_, index) => (lists[index]?.total ?? 0) > 0)
+    .map((category) => ({ loc: `${base}${href.categoryList(category.catid)}` }));
+  return urlset([...fixedPages, ...categoryPages]);
+}
+
+/** Recent articles of the site's home categories and the hot news, newest first, each once. */
+async function recentArticles(site: SiteConfig, content: ContentApi): Promise<ArticleSummary[]> {
+  const categories = await content.categoryChildren(homeCatidOf(site));
+  const lists = await Promise.all([
+    content.articleList(HOT_NEWS_ID, 1, HOT_NEWS_SIZE),
+    ...categories.map((category) => content.articleList(category.catid, 1, HOME_CATEGORY_LIST_SIZE)),
+  ]);
+  const byId = new Map<number, ArticleSummary>();
+  for (const item of lists.flatMap((list) => list.items)) byId.set(item.id, item);
+  return [...byId.values()].sort((a, b) => b.adddate - a.adddate);
+}
+
+export async function newsSitemap(site: SiteConfig, protocol: string, content: ContentApi): Promise<string> {
+  const base = origin(site, protocol);
+  const articles = await recentArticles(site, content);
+  return urlset(articles.map((item) => ({ loc: `${base}${href.detail(item.catid, item.id)}`, lastmod: isoDateTime(item.adddate) })));
+}
+
+/** RSS 2.0 of a category's newest articles; null when the category is unknown and empty. */
+export async function categoryRss(site: SiteConfig, protocol: string, catid: number, content: ContentApi): Promise<string | null> {
+  const [menu, homeBlocks, list] = await Promise.all([
+    content.menu(),
+    content.categoryChildren(homeCatidOf(site)),
+    content.articleList(catid, 1, RSS_ITEMS),
+  ]);
+  const category = findCategory(menu, catid) ?? findCategory(homeBlocks, catid);
+  if (!category && list.items.length === 0) return null;
+  const base = origin(site, protocol);
+  const title = `${category?.catname ?? '最新文章'} - ${site.seo_title}`;
+  const items = list.items.map((item) => {
+    const link = `${base}${href.detail(item.catid, item.id)}`;
+    return (
+      `<item><title>${xmlText(item.title)}</title><link>${xmlText(link)}</link>` +
+      `<description>${xmlText(item.description)}</description>` +
+      `<pubDate>${new Date(item.adddate * 1000).toUTCString()}</pubDate>` +
+      `<guid isPermaLink="true">${xmlText(link)}</guid>${item.source ? `<source url="${xmlText(base)}">${xmlText(item.source)}</source>` : ''}</item>`
+    );
+  });
+  const newest = list.items[0]?.adddate;
+  return (
+    `${XML_DECLARATION}<rss version="2.0"><channel><title>${xmlText(title)}</title>` +
+    `<link>${xmlText(`${base}${href.categoryList(catid)}`)}</link><description>${xmlText(site.seo_description)}</description>` +
+    `<language>zh-cn</language>${newest ? `<lastBuildDate>${new Date(newest * 1000).toUTCString()}</lastBuildDate>` : ''}` +
+    `${items.join('')}</channel></rss>`
+  );
+}

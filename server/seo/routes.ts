@@ -1,0 +1,78 @@
+/**
+ * HTTP routes for robots.txt, sitemaps and RSS. Their bodies are cached like pages (per site, TTL and grace)
+ * and only successful answers are stored.
+ */
+import { Router, type Response } from 'express';
+import { resolveSite, type SiteConfig } from '../../shared/sites';
+import type { Cache } from '../cache/cache';
+import type { KeySpace } from '../cache/keys';
+import { cacheKey } from '../cache/keys';
+import type { CachePolicy } from '../cache/entry';
+import { CallRecorder, type ContentService } from '../upstream/content-service';
+import type { ContentApi } from '../../shared/content-api';
+import { categoryRss, newsSitemap, pagesSitemap, robotsTxt, sitemapIndex } from './feeds';
+
+const FEED_POLICY: CachePolicy = { ttl: 300, grace: 3600, staleIfError: 86_400 };
+const ID_PATTERN = /^[1-9]\d{0,9}$/;
+
+export interface FeedDeps {
+  cache: Cache;
+  keys: KeySpace;
+  content: ContentService;
+  protocol: 'http' | 'https';
+}
+
+type Build = (site: SiteConfig, content: ContentApi) => Promise<string | null>;
+
+export function feedRoutes(deps: FeedDeps): Router {
+  const router = Router();
+
+  async function send(res: Response, host: string | undefined, path: string, type: string, build: Build): Promise<void> {
+    const site = resolveSite(host);
+    const recorder = new CallRecorder();
+    const content = deps.content.forRequest(recorder);
+    const key = cacheKey(deps.keys, 'page', site.id, path);
+    const served = await deps.cache.getOrLoad<string | null>(key, FEED_POLICY, async () => {
+      const body = await build(site, content);
+      return { value: body, cacheable: body !== null && !recorder.degraded, tags: [...recorder.tags, `site:${site.id}`] };
+    });
+    res.setHeader('X-Cache', served.state);
+    if (served.value === null) {
+      res.status(404).type('text/plain').send('This page could not be found');
+      return;
+    }
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type(type).send(served.value);
+  }
+
+  router.get('/robots.txt', (req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('text/plain').send(robotsTxt(resolveSite(req.headers.host), deps.protocol));
+  });
+
+  router.get('/sitemap.xml', (req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('application/xml').send(sitemapIndex(resolveSite(req.headers.host), deps.protocol));
+  });
+
+  router.get('/sitemaps/pages.xml', (req, res, next) => {
+    send(res, req.headers.host, '/sitemaps/pages.xml', 'application/xml', (site, content) => pagesSitemap(site, deps.protocol, content)).catch(next);
+  });
+
+  router.get('/sitemaps/news.xml', (req, res, next) => {
+    send(res, req.headers.host, '/sitemaps/news.xml', 'application/xml', (site, content) => newsSitemap(site, deps.protocol, content)).catch(next);
+  });
+
+  router.get('/rss/:file', (req, res, next) => {
+    const catid = /^(.+)\.xml$/.exec(req.params.file)?.[1];
+    if (!catid || !ID_PATTERN.test(catid)) {
+      res.status(404).type('text/plain').send('This page could not be found');
+      return;
+    }
+    send(res, req.headers.host, `/rss/${catid}.xml`, 'application/rss+xml', (site, content) =>
+      categoryRss(site, deps.protocol, Number(catid), content),
+    ).catch(next);
+  });
+
+  return router;
+}

@@ -1,0 +1,105 @@
+/**
+ * Two portal instances on one real Redis, each with its in-process tier: pages are served from L1, and a
+ * purge or a refresh announced by anyone evicts the L1 copy on every instance.
+ */
+import Redis from 'ioredis';
+import request from 'supertest';
+import { announce } from '../../../server/cache/coherence';
+import { Invalidator } from '../../../server/cache/invalidation';
+import { RedisStore } from '../../../server/cache/redis-store';
+import { HOME_CATID } from '../../../shared/constants';
+import { describeWithRedis, testRedisUrl } from '../../support/requirements';
+import { startTestPortal, type TestPortal } from '../../support/portal';
+import { firstHomeArticle } from '../../support/upstream-data';
+import { deleteKeys, eventually } from './redis-helpers';
+
+describeWithRedis()('two instances, L1 kept coherent by pub/sub', () => {
+  let a: TestPortal;
+  let b: TestPortal;
+  beforeAll(async () => {
+    a = await startTestPortal({ redisUrl: testRedisUrl() });
+    b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix });
+    // Each instance subscribes on its own connection; wait until both hear announcements.
+    for (const t of [a, b]) await eventually(async () => t.portal.store.isAvailable(), Boolean, 5000);
+  });
+  afterEach(() => a.upstream.api.control.reset());
+  afterAll(async () => {
+    await deleteKeys(testRedisUrl(), a.cachePrefix);
+    await b.close();
+    await a.close();
+  });
+
+  it('serves a page from L1 without asking Redis once Redis has it', async () => {
+    const path = '/home';
+    await request(a.url).get(path);
+    expect((await request(b.url).get(path)).headers['x-cache']).toBe('HIT');
+    // Delete behind the instances' backs (no announcement): L1 still answers.
+    const client = new Redis(testRedisUrl());
+    try {
+      const keys = await client.keys(`${a.cachePrefix}:*:page:0:/home`);
+      expect(keys).toHaveLength(1);
+      await client.del(...keys);
+      expect((await request(b.url).get(path)).headers['x-cache']).toBe('HIT');
+      // Announced, the copy goes on every instance.
+      await announce(client, a.cachePrefix, { kind: 'evict', keys });
+      const after = await eventually(
+        () => request(b.url).get(path),
+        (res) => res.headers['x-cache'] === 'MISS',
+        1000,
+      );
+      expect(after.headers['x-cache']).toBe('MISS');
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  it('drops L1 copies on every instance within a second of a tag purge', async () => {
+    const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+    const path = `/detail/${raw.catid}/${raw.id}`;
+    await request(a.url).get(path);
+    for (const t of [a, b]) expect((await request(t.url).get(path)).headers['x-cache']).toBe('HIT');
+    a.upstream.api.control.overrideArticle(raw.id, { title: '两个实例都应看到' });
+
+    const store = new RedisStore({ url: testRedisUrl() });
+    try {
+      await eventually(async () => store.isAvailable(), Boolean, 5000);
+      const invalidator = new Invalidator(store, { prefix: a.cachePrefix, buildId: '*' }, (keys) =>
+        announce(store.client, a.cachePrefix, { kind: 'evict', keys: [...keys] }),
+      );
+      const purgedAt = Date.now();
+      await invalidator.purge({ by: 'tag', tag: `article:${raw.id}` });
+      for (const t of [a, b]) {
+        const res = await eventually(
+          () => request(t.url).get(path),
+          (r) => r.text.includes('两个实例都应看到'),
+          1000,
+        );
+        expect(res.text).toContain('两个实例都应看到');
+      }
+      expect(Date.now() - purgedAt).toBeLessThan(5000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("evicts the other instance's copy when one instance stores a new version (a refresh)", async () => {
+    const path = '/';
+    await request(a.url).get(path);
+    const before = await request(b.url).get(path);
+    expect(before.headers['x-cache']).toBe('HIT');
+    const [key] = await a.portal.store.keysMatching(`${a.cachePrefix}:*:page:0:/`);
+    const held = key ? await a.portal.store.get(key) : null;
+    if (!key || !held) throw new Error('the home page was not stored');
+    // What a background refresh on A does: store a new version of the entry through A's store.
+    const page = JSON.parse(held.value) as { html: string; nonce: string; etag: string };
+    const refreshed = { ...page, html: page.html.replace('</body>', '<!-- refreshed on A --></body>'), etag: 'W/"refreshed-on-a"' };
+    await a.portal.store.set(key, { ...held, storedAt: Date.now(), value: JSON.stringify(refreshed) });
+    const fromB = await eventually(
+      () => request(b.url).get(path),
+      (res) => res.headers.etag === 'W/"refreshed-on-a"',
+      1000,
+    );
+    expect(fromB.headers.etag).toBe('W/"refreshed-on-a"');
+    expect(fromB.text).toContain('<!-- refreshed on A -->');
+  });
+});

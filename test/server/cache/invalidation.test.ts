@@ -1,0 +1,169 @@
+/** Purges over both stores (the in-process LRU and a real Redis): every selector, dry runs, and bad input. */
+import { randomBytes } from 'node:crypto';
+import type { CacheEntry } from '../../../server/cache/entry';
+import { Invalidator, PurgeInputError, urlSelector, type PurgeSelector } from '../../../server/cache/invalidation';
+import { announce } from '../../../server/cache/coherence';
+import { cacheKey } from '../../../server/cache/keys';
+import { MemoryStore } from '../../../server/cache/memory-store';
+import { RedisStore } from '../../../server/cache/redis-store';
+import type { CacheStore } from '../../../server/cache/store';
+import { resolveSite } from '../../../shared/sites';
+import request from 'supertest';
+import { HOME_CATID } from '../../../shared/constants';
+import { startTestPortal, type TestPortal } from '../../support/portal';
+import { describeWithRedis, testRedisUrl } from '../../support/requirements';
+import { firstHomeArticle } from '../../support/upstream-data';
+import { deleteKeys, eventually } from './redis-helpers';
+
+function entry(tags: string[]): CacheEntry {
+  return { value: '{}', storedAt: Date.now(), ttl: 60, grace: 60, staleIfError: 60, tags };
+}
+
+/** The same suite runs on each store, so the in-process one is a faithful stand-in for Redis. */
+function purgeSuite(name: string, makeStore: (prefix: string) => Promise<CacheStore>, cleanup: (prefix: string) => Promise<void>) {
+  describe(`purge on the ${name} store`, () => {
+    let store: CacheStore;
+    let prefix: string;
+    let invalidator: Invalidator;
+    let announced: string[][];
+    const space = () => ({ prefix, buildId: 'b1' });
+    const key = (kind: 'data' | 'page', site: number | '_', rest: string) => cacheKey(space(), kind, site, rest);
+
+    beforeEach(async () => {
+      prefix = `t${randomBytes(6).toString('hex')}`;
+      store = await makeStore(prefix);
+      announced = [];
+      invalidator = new Invalidator(store, space(), async (keys) => {
+        announced.push([...keys]);
+      });
+      await store.set(key('page', 0, '/detail/2728/1'), entry(['article:1', 'cat:2728', 'site:0', 'page:detail']));
+      await store.set(key('page', 0, '/detail/2728/1?page=2'), entry(['article:1', 'site:0', 'page:detail']));
+      await store.set(key('page', 3, '/detail/2728/1'), entry(['article:1', 'site:3', 'page:detail']));
+      await store.set(key('page', 0, '/'), entry(['cat:2727', 'site:0', 'page:home']));
+      await store.set(key('data', '_', 'show:2728:1'), entry(['article:1', 'cat:2728', 'data:article']));
+      await store.set(key('data', '_', 'site_info:3'), entry(['site:3', 'data:site']));
+      await store.set(cacheKey({ prefix, buildId: 'b0' }, 'page', 0, '/'), entry(['site:0']));
+    });
+    afterEach(async () => {
+      await cleanup(prefix);
+      await store.close();
+    });
+
+    async function held(): Promise<string[]> {
+      return (await store.keysMatching(`${prefix}:b1:*`)).filter((k) => !k.includes(':tag:')).sort();
+    }
+
+    it('purges by tag: every page and call that holds the article, on every site', async () => {
+      const result = await invalidator.purge({ by: 'tag', tag: 'article:1' });
+      expect(result.deleted).toBe(4);
+      expect(await held()).toEqual([key('data', '_', 'site_info:3'), key('page', 0, '/')].sort());
+      expect(announced).toEqual([expect.arrayContaining(result.keys)]);
+      expect((await invalidator.purge({ by: 'tag', tag: 'article:1' })).deleted).toBe(0);
+    });
+
+    it('counts without deleting on a dry run', async () => {
+      const dry = await invalidator.purge({ by: 'tag', tag: 'cat:2728' }, { dryRun: true });
+      expect(dry).toMatchObject({ dryRun: true, deleted: 0 });
+      expect(dry.keys).toHaveLength(2);
+      expect(await held()).toHaveLength(6);
+      expect(announced).toEqual([]);
+    });
+
+    it('purges a route with every query variant, or one variant, of one site only', async () => {
+      const one = await invalidator.purge(urlSelector('/detail/2728/1?page=2&utm_source=x', () => 0, false));
+      // The page reads no query parameter, so the normalised variant is the bare path.
+      expect(one.keys).toEqual([key('page', 0, '/detail/2728/1')]);
+      await store.set(key('page', 0, '/detail/2728/1'), entry(['site:0']));
+      const every = await invalidator.purge(urlSelector('https://www.example.cn/detail/2728/1', () => 0, true));
+      expect(every.keys.sort()).toEqual([key('page', 0, '/detail/2728/1'), key('page', 0, '/detail/2728/1?page=2')].sort());
+      expect(await held()).toContain(key('page', 3, '/detail/2728/1'));
+    });
+
+    it('purges a site (its pages and the data tagged with it), an exact key, and a whole build', async () => {
+      const site = await invalidator.purge({ by: 'site', siteId: 3 });
+      expect(site.keys.sort()).toEqual([key('data', '_', 'site_info:3'), key('page', 3, '/detail/2728/1')].sort());
+      expect((await invalidator.purge({ by: 'key', key: key('page', 0, '/') })).deleted).toBe(1);
+      const all = await invalidator.purge({ by: 'all' });
+      expect(all.deleted).toBe(3);
+      expect(await held()).toEqual([]);
+      // Another build of the prefix is not part of this build's purge.
+      expect(await store.get(cacheKey({ prefix, buildId: 'b0' }, 'page', 0, '/'))).not.toBeNull();
+    });
+
+    it('refuses bad selectors with a clear error and deletes nothing', async () => {
+      const bad: PurgeSelector[] = [
+        { by: 'tag', tag: 'article 1' },
+        { by: 'tag', tag: '*' },
+        { by: 'key', key: 'other:b1:page:0:/' },
+        { by: 'key', key: `${prefix}:*` },
+        { by: 'site', siteId: 99 },
+        { by: 'url', siteId: 0, pathname: 'detail', search: null },
+      ];
+      for (const selector of bad) await expect(invalidator.purge(selector)).rejects.toBeInstanceOf(PurgeInputError);
+      expect(await held()).toHaveLength(6);
+    });
+  });
+}
+
+purgeSuite(
+  'memory',
+  async () => new MemoryStore(1 << 20),
+  async () => undefined,
+);
+
+describeWithRedis()('with Redis', () => {
+  purgeSuite(
+    'Redis',
+    async () => {
+      const store = new RedisStore({ url: testRedisUrl() });
+      await eventually(async () => store.isAvailable(), Boolean, 5000);
+      return store;
+    },
+    (prefix) => deleteKeys(testRedisUrl(), prefix),
+  );
+});
+
+describeWithRedis()('purge against a live portal', () => {
+  let t: TestPortal;
+  beforeAll(async () => {
+    t = await startTestPortal({ redisUrl: testRedisUrl() });
+  });
+  afterAll(async () => {
+    await deleteKeys(testRedisUrl(), t.cachePrefix);
+    await t.close();
+  });
+
+  it('drops the article page and its data on a tag purge, so the next reader sees the edit', async () => {
+    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    const path = `/detail/${raw.catid}/${raw.id}`;
+    await request(t.url).get(path);
+    expect((await request(t.url).get(path)).headers['x-cache']).toBe('HIT');
+    t.upstream.api.control.overrideArticle(raw.id, { title: '更正后的标题' });
+    try {
+      expect((await request(t.url).get(path)).text).not.toContain('更正后的标题');
+      const store = new RedisStore({ url: testRedisUrl() });
+      await eventually(async () => store.isAvailable(), Boolean, 5000);
+      // An operator names no build: every build of the prefix is purged.
+      const invalidator = new Invalidator(store, { prefix: t.cachePrefix, buildId: '*' }, (keys) =>
+        announce(store.client, t.cachePrefix, { kind: 'evict', keys: [...keys] }),
+      );
+      const result = await invalidator.purge({ by: 'tag', tag: `article:${raw.id}` });
+      await store.close();
+      expect(result.keys.some((k) => k.includes(':page:0:/detail/'))).toBe(true);
+      expect(result.keys.some((k) => k.includes(`:data:_:show:${raw.catid}:${raw.id}`))).toBe(true);
+      const after = await request(t.url).get(path);
+      expect(after.headers['x-cache']).toBe('MISS');
+      expect(after.text).toContain('更正后的标题');
+    } finally {
+      t.upstream.api.control.reset();
+    }
+  });
+});
+
+describe('urlSelector', () => {
+  it('takes the site from the URL host and keeps the path encoded as page keys hold it', () => {
+    const selector = urlSelector('https://bj.qnnews.cn/search/中?utm_source=x', (host) => resolveSite(host).id, false);
+    expect(selector).toEqual({ by: 'url', siteId: resolveSite('bj.qnnews.cn').id, pathname: '/search/%E4%B8%AD', search: '' });
+    expect(resolveSite('bj.qnnews.cn').id).not.toBe(0);
+  });
+});

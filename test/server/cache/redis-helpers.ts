@@ -1,0 +1,56 @@
+/** Helpers for cache suites on a real Redis: list, age and clean a test's own keys (its unique prefix). */
+import Redis from 'ioredis';
+import { announce } from '../../../server/cache/coherence';
+
+export async function withRedis<T>(url: string, use: (client: Redis) => Promise<T>): Promise<T> {
+  const client = new Redis(url);
+  try {
+    return await use(client);
+  } finally {
+    client.disconnect();
+  }
+}
+
+export function keysOf(url: string, prefix: string): Promise<string[]> {
+  return withRedis(url, (client) => client.keys(`${prefix}:*`));
+}
+
+/**
+ * Moves every entry of the prefix into the past, as if stored that long ago: `seconds`, or with 'past-grace'
+ * just past each entry's own ttl + grace (Redis's expiry is kept, so the entries stay held).
+ */
+export async function ageEntries(url: string, prefix: string, seconds: number | 'past-grace'): Promise<number> {
+  return withRedis(url, async (client) => {
+    let aged = 0;
+    for (const key of await client.keys(`${prefix}:*`)) {
+      if ((await client.type(key)) !== 'string') continue;
+      const raw = await client.get(key);
+      if (raw === null) continue;
+      const entry = JSON.parse(raw) as { storedAt?: unknown; ttl?: number; grace?: number };
+      if (typeof entry.storedAt !== 'number') continue;
+      const by = seconds === 'past-grace' ? (entry.ttl ?? 0) + (entry.grace ?? 0) + 5 : seconds;
+      entry.storedAt -= by * 1000;
+      await client.set(key, JSON.stringify(entry), 'KEEPTTL');
+      aged += 1;
+    }
+    // Portals hold in-process copies too; an outside change is announced as any purge would be.
+    await announce(client, prefix, { kind: 'evict', keys: await client.keys(`${prefix}:*`) });
+    return aged;
+  });
+}
+
+export async function deleteKeys(url: string, prefix: string): Promise<void> {
+  await withRedis(url, async (client) => {
+    const keys = await client.keys(`${prefix}:*`);
+    if (keys.length > 0) await client.del(...keys);
+  });
+}
+
+export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,75 @@
+/** robots.txt, sitemaps and RSS per site: valid XML, real URLs only, cached like pages. */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import request from 'supertest';
+import { HOME_CATID } from '../../../shared/constants';
+import { MAIN_SITE, REGIONAL_SITES } from '../../../shared/sites';
+import { startTestPortal, type TestPortal } from '../../support/portal';
+import { articleList, homeCategories } from '../../support/upstream-data';
+
+const parser = new XMLParser({ ignoreAttributes: false });
+const REGIONAL = REGIONAL_SITES[2]!;
+
+function validXml(text: string): Record<string, unknown> {
+  expect(XMLValidator.validate(text)).toBe(true);
+  return parser.parse(text) as Record<string, unknown>;
+}
+
+function asArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+describe('robots, sitemaps and feeds', () => {
+  let t: TestPortal;
+  beforeAll(async () => {
+    t = await startTestPortal();
+  });
+  afterAll(async () => t.close());
+
+  it('robots.txt points at the site own sitemap', async () => {
+    const res = await request(t.url).get('/robots.txt').set('Host', REGIONAL.domain);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`Sitemap: https://${REGIONAL.domain}/sitemap.xml`);
+    expect(res.text).toContain('Disallow: /_data/');
+  });
+
+  it.each([MAIN_SITE.domain, REGIONAL.domain])('lists only URLs that answer 200 in the sitemaps of %s', async (host) => {
+    const index = validXml((await request(t.url).get('/sitemap.xml').set('Host', host)).text);
+    const sitemaps = asArray((index.sitemapindex as { sitemap: { loc: string } | Array<{ loc: string }> }).sitemap);
+    expect(sitemaps.map((entry) => entry.loc)).toEqual([`https://${host}/sitemaps/pages.xml`, `https://${host}/sitemaps/news.xml`]);
+    let checked = 0;
+    for (const sitemap of sitemaps) {
+      const res = await request(t.url).get(new URL(sitemap.loc).pathname).set('Host', host);
+      expect(res.headers['content-type']).toContain('application/xml');
+      const urls = asArray((validXml(res.text).urlset as { url: { loc: string } | Array<{ loc: string }> }).url);
+      expect(urls.length).toBeGreaterThan(5);
+      for (const { loc } of urls) {
+        const url = new URL(loc);
+        expect(url.host).toBe(host);
+        const page = await request(t.url).get(url.pathname + url.search).set('Host', host);
+        expect([loc, page.status]).toEqual([loc, 200]);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('serves a category RSS 2.0 feed with real article links, cached on the second request', async () => {
+    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
+    const list = await articleList(t.upstream.url, category!.catid, 1, 20);
+    const res = await request(t.url).get(`/rss/${category!.catid}.xml`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('application/rss+xml');
+    const rss = validXml(res.text).rss as { channel: { title: string; item: Array<{ title: string; link: string; pubDate: string }> } };
+    expect(rss.channel.title).toContain(category!.catname);
+    expect(rss.channel.item).toHaveLength(Math.min(20, list.total));
+    const first = list.lists[0]!;
+    expect(rss.channel.item[0]!.link).toBe(`https://${MAIN_SITE.domain}/detail/${first.catid}/${first.id}`);
+    expect(new Date(rss.channel.item[0]!.pubDate).getTime()).toBe(first.adddate * 1000);
+    expect((await request(t.url).get(`/rss/${category!.catid}.xml`)).headers['x-cache']).toBe('HIT');
+  });
+
+  it.each(['/rss/abc.xml', '/rss/0.xml', '/rss/99999999.xml', '/rss/12'])('answers %s with 404', async (path) => {
+    expect((await request(t.url).get(path)).status).toBe(404);
+  });
+});
