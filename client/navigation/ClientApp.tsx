@@ -11,6 +11,7 @@ import { loadPage } from '../pages/registry';
 import { isChunkLoadError } from '../../shared/chunk-reload';
 import { showToast } from '../blocks/Toast';
 import { reloadForChunkError } from './chunk-reload';
+import { prefetchOnHover } from './prefetch';
 import { fetchPageData, rememberPage } from './page-data';
 
 function isRenderablePage(page: PageState['page']): page is Exclude<PageState['page'], 'not-found' | 'error'> {
@@ -30,6 +31,8 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
     // A public marker that the page is interactive: tests and monitoring wait for it.
     document.documentElement.dataset.hydrated = 'true';
   }, [initial]);
+
+  useEffect(() => prefetchOnHover(), []);
 
   useEffect(() => {
     const path = location.pathname + location.search;

@@ -133,7 +133,8 @@ describeWithBrowser()('article tools', () => {
 
     await page.click('.reading__previous');
     await page.waitForURL(`**/detailReading/${first!.catid}/${first!.id}`);
-    await page.locator('.reading__next').waitFor();
+    // The URL changes at once; the first article's page replaces the second's when its data has arrived.
+    await page.locator(`.reading__next[href="/detailReading/${second!.catid}/${second!.id}"]`).waitFor();
     expect(await page.locator('.reading__previous').count()).toBe(0);
 
     await gotoHydrated(page, `${t.url}/detailReading/${last.catid}/${last.id}`);

@@ -45,6 +45,22 @@ describeWithBrowser()('look and accessibility', () => {
     await t?.close();
   });
 
+  it('hydrates the other layouts without console problems: small footer, site map, info and list pages', async () => {
+    const { page, problems } = await watchedPage(browser);
+    await gotoHydrated(page, `${t.url}/contribute`);
+    expect(await page.locator('.site-footer--small').count()).toBe(1);
+    expect(await page.locator('.site-footer__matrix').count()).toBe(0);
+    await gotoHydrated(page, `${t.url}/siteMap`);
+    expect(await page.locator('.site-footer__company').count()).toBe(1);
+    const menuLinks = await page.$$eval('.menu__level2 a[href^="/"]', (links) => links.slice(0, 2).map((link) => link.getAttribute('href')!));
+    for (const path of ['/about', '/license', '/specialColumn', ...menuLinks]) {
+      await gotoHydrated(page, `${t.url}${path}`);
+      expect(await page.locator('footer.site-footer .site-footer__legal').count()).toBe(1);
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   for (const theme of ['day', 'night'] as const) {
     it(`home, detail and reading by ${theme}: no serious axe violation, no console problem, a screenshot`, async () => {
       // bypassCSP: axe is injected as an inline script, which the portal's CSP rightly refuses.
