@@ -4,7 +4,14 @@
  * detail page but a 404, whatever the page code would have done with it.
  */
 import { matchPath } from 'react-router-dom';
+import { loadColumnist, loadHeadlineNews, loadTagDetail } from './loaders/article-feeds';
 import { loadCategoryList } from './loaders/category-list';
+import { galleryLoader } from './loaders/gallery';
+import { loadLive } from './loaders/live';
+import { loadShike, loadVideo, loadVideoAlbum } from './loaders/media';
+import { loadNewsTrack } from './loaders/news-track';
+import { loadNewspaper, loadNewspaperShelf } from './loaders/newspaper';
+import { loadSearch } from './loaders/search';
 import { loadDetail } from './loaders/detail';
 import { loadHome } from './loaders/home';
 import { loadReading } from './loaders/reading';
@@ -34,7 +41,17 @@ export type PageId =
   | 'license'
   | 'siteMap'
   | 'specialColumn'
-  | 'personalCenter';
+  | 'personalCenter'
+  | 'search'
+  | 'articleFeed'
+  | 'newsTrack'
+  | 'gallery'
+  | 'video'
+  | 'videoAlbum'
+  | 'shike'
+  | 'live'
+  | 'newspaper'
+  | 'newspaperShelf';
 
 export interface RouteDef {
   /** Stable id, unique in the table. */
@@ -111,6 +128,10 @@ function underMenu(segment: string, spec?: PageSpec): RouteDef[] {
 
 const CATEGORY_LIST: PageSpec = { page: 'categoryList', loader: loadCategoryList, query: PAGED };
 const TOPIC_DETAIL: PageSpec = { page: 'topicDetail', loader: loadTopicDetail };
+const VIDEO: PageSpec = { page: 'video', loader: loadVideo };
+const LIVE: PageSpec = { page: 'live', loader: loadLive };
+const NEWSPAPER: PageSpec = { page: 'newspaper', loader: loadNewspaper, query: ['date', 'page'] };
+const SHELF: PageSpec = { page: 'newspaperShelf', loader: loadNewspaperShelf };
 const info = (kind: Parameters<typeof infoPageLoader>[0]): PageSpec => ({ page: 'info', loader: infoPageLoader(kind) });
 
 export const ROUTES: readonly RouteDef[] = [
@@ -118,29 +139,29 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'home-alias', name: 'home', path: '/home', params: NO_PARAMS, layout: 'default', page: 'home', loader: loadHome },
   fixed('about', '/about', 'default', info('about')),
   fixed('contribute', '/contribute', 'smallFooter', info('contribute')),
-  fixed('electronic', '/electronic'),
-  fixed('hd', '/hd'),
-  fixed('headlineNews', '/headlineNews'),
+  fixed('electronic', '/electronic', 'default', SHELF),
+  fixed('hd', '/hd', 'default', { page: 'gallery', loader: galleryLoader('hd'), query: PAGED }),
+  fixed('headlineNews', '/headlineNews', 'default', { page: 'articleFeed', loader: loadHeadlineNews, query: PAGED }),
   fixed('license', '/license', 'default', { page: 'license', loader: loadLicense }),
   fixed('moveInto', '/moveInto', 'smallFooter', info('moveInto')),
-  fixed('newspaperBoard', '/newspaperBoard'),
+  fixed('newspaperBoard', '/newspaperBoard', 'default', SHELF),
   fixed('personalCenter', '/personalCenter', 'default', { page: 'personalCenter', loader: loadPersonalCenter }),
-  fixed('poster', '/poster'),
+  fixed('poster', '/poster', 'default', { page: 'gallery', loader: galleryLoader('poster'), query: PAGED }),
   fixed('seekingReport', '/seekingReport', 'smallFooter', info('seekingReport')),
   fixed('siteMap', '/siteMap', 'siteMap', { page: 'siteMap', loader: loadSiteMap }),
   fixed('specialColumn', '/specialColumn', 'default', { page: 'specialColumn', loader: loadSpecialColumn, query: PAGED }),
 
-  withId('liveStreamDetail'),
-  withId('newsTrack'),
-  withId('readNewspapers_v2'),
-  withId('readNewspapers'),
-  withId('shike'),
-  withId('specialColumnDetail'),
+  withId('liveStreamDetail', 'default', LIVE),
+  withId('newsTrack', 'default', { page: 'newsTrack', loader: loadNewsTrack }),
+  withId('readNewspapers_v2', 'default', NEWSPAPER),
+  withId('readNewspapers', 'default', NEWSPAPER),
+  withId('shike', 'default', { page: 'shike', loader: loadShike, query: PAGED }),
+  withId('specialColumnDetail', 'default', { page: 'articleFeed', loader: loadColumnist, query: PAGED }),
   withId('topic', 'default', { page: 'topicList', loader: loadTopicList, query: PAGED }),
   withId('topicDetail', 'default', TOPIC_DETAIL),
   withId('V1', 'default', CATEGORY_LIST),
   withId('V2', 'default', CATEGORY_LIST),
-  withId('videoAlbum'),
+  withId('videoAlbum', 'default', { page: 'videoAlbum', loader: loadVideoAlbum, query: ['v'] }),
 
   {
     id: 'detail',
@@ -166,6 +187,9 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/search/:word?/:type?',
     params: { word: 'searchWord', type: 'searchType' },
     layout: 'default',
+    page: 'search',
+    loader: loadSearch,
+    query: PAGED,
   },
   {
     id: 'tagDetail',
@@ -173,23 +197,28 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/tagDetail/:id?/:title?',
     params: { id: 'id', title: 'text' },
     layout: 'default',
+    page: 'articleFeed',
+    loader: loadTagDetail,
+    query: PAGED,
   },
   {
     id: 'video',
     name: 'video-catid-id',
     path: '/video/:catid/:id',
     params: { catid: 'id', id: 'id' },
-    layout: 'detail',
+    layout: 'default',
+    ...VIDEO,
   },
-  { id: 'video-id', name: 'video-id', path: '/video/:id', params: { id: 'id' }, layout: 'detail' },
+  { id: 'video-id', name: 'video-id', path: '/video/:id', params: { id: 'id' }, layout: 'default', ...VIDEO },
   {
     id: 'videoLive',
     name: 'videoLive-catid-id',
     path: '/videoLive/:catid/:id',
     params: { catid: 'id', id: 'id' },
     layout: 'default',
+    ...LIVE,
   },
-  { id: 'videoLive-id', name: 'videoLive-id', path: '/videoLive/:id', params: { id: 'id' }, layout: 'default' },
+  { id: 'videoLive-id', name: 'videoLive-id', path: '/videoLive/:id', params: { id: 'id' }, layout: 'default', ...LIVE },
   ...underMenu('topicDetail', TOPIC_DETAIL),
   ...underMenu('V1', CATEGORY_LIST),
   ...underMenu('V2', CATEGORY_LIST),
@@ -271,4 +300,14 @@ export const href = {
   categoryList: (catid: number): string => `/V1/${catid}`,
   topicDetail: (id: number): string => `/topicDetail/${id}`,
   withPage: (path: string, page: number): string => (page > 1 ? `${path}?page=${page}` : path),
+  video: (catid: number, id: number): string => `/video/${catid}/${id}`,
+  live: (id: number): string => `/liveStreamDetail/${id}`,
+  newspaper: (catid: number, date?: string, page?: number): string => {
+    const query = new URLSearchParams();
+    if (date) query.set('date', date);
+    if (page && page > 1) query.set('page', String(page));
+    const text = query.toString();
+    return `/readNewspapers/${catid}${text ? `?${text}` : ''}`;
+  },
+  tag: (id: number, name: string): string => `/tagDetail/${id}/${encodeURIComponent(name)}`,
 } as const;

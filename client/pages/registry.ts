@@ -20,6 +20,16 @@ const IMPORTERS: Record<PageId, () => Promise<{ default: PageComponent }>> = {
   siteMap: () => import('./SiteMapPage'),
   specialColumn: () => import('./SpecialColumnPage'),
   personalCenter: () => import('./PersonalCenterPage'),
+  search: () => import('./SearchPage'),
+  articleFeed: () => import('./ArticleFeedPage'),
+  newsTrack: () => import('./NewsTrackPage'),
+  gallery: () => import('./GalleryPage'),
+  video: () => import('./VideoPage'),
+  videoAlbum: () => import('./VideoAlbumPage'),
+  shike: () => import('./ShikePage'),
+  live: () => import('./LivePage'),
+  newspaper: () => import('./NewspaperPage'),
+  newspaperShelf: () => import('./NewspaperShelfPage'),
 };
 
 export const PAGE_SOURCES: Record<PageId, string> = {
@@ -34,6 +44,16 @@ export const PAGE_SOURCES: Record<PageId, string> = {
   siteMap: 'client/pages/SiteMapPage.tsx',
   specialColumn: 'client/pages/SpecialColumnPage.tsx',
   personalCenter: 'client/pages/PersonalCenterPage.tsx',
+  search: 'client/pages/SearchPage.tsx',
+  articleFeed: 'client/pages/ArticleFeedPage.tsx',
+  newsTrack: 'client/pages/NewsTrackPage.tsx',
+  gallery: 'client/pages/GalleryPage.tsx',
+  video: 'client/pages/VideoPage.tsx',
+  videoAlbum: 'client/pages/VideoAlbumPage.tsx',
+  shike: 'client/pages/ShikePage.tsx',
+  live: 'client/pages/LivePage.tsx',
+  newspaper: 'client/pages/NewspaperPage.tsx',
+  newspaperShelf: 'client/pages/NewspaperShelfPage.tsx',
 };
 
 const loaded = new Map<PageId, PageComponent>();

@@ -17,6 +17,11 @@ export const DATA_POLICY = {
   columns: { ttl: 300, grace: 3600, staleIfError: DAY },
   site: { ttl: 3600, grace: 86400, staleIfError: DAY },
   greyMode: { ttl: 60, grace: 600, staleIfError: DAY },
+  search: { ttl: 60, grace: 300, staleIfError: DAY },
+  media: { ttl: 300, grace: 3600, staleIfError: DAY },
+  // A live's state (upcoming → live → ended) must show within seconds of changing.
+  live: { ttl: 15, grace: 60, staleIfError: DAY },
+  newspaper: { ttl: 600, grace: 3600, staleIfError: DAY },
 } as const satisfies Record<string, CachePolicy>;
 
 export type DataFamily = keyof typeof DATA_POLICY;

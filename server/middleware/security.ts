@@ -25,7 +25,8 @@ export function securityHeaders(extraOrigins: readonly string[]): RequestHandler
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:', ...extraOrigins],
         mediaSrc: ["'self'", 'blob:', 'https:', ...extraOrigins],
-        connectSrc: ["'self'"],
+        // hls.js fetches playlists and segments from the media hosts.
+        connectSrc: ["'self'", ...extraOrigins],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

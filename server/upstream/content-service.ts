@@ -15,6 +15,17 @@ import type {
   GreyMode,
   Topic,
   TopicDetail,
+  BoutiqueItem,
+  ColumnAuthorInfo,
+  Live,
+  LivePlayback,
+  NewspaperIssue,
+  Paged,
+  ShikeCategory,
+  SpecialReport,
+  Tag,
+  Video,
+  VideoAlbum,
 } from '../../shared/types/entities';
 import type {
   RawAdGroups,
@@ -28,6 +39,21 @@ import type {
   RawSiteInfo,
   RawTopicDetail,
   RawTopicList,
+  RawBoutiqueList,
+  RawColumnAuthorInfo,
+  RawHeadlineNews,
+  RawLive,
+  RawLivePlayback,
+  RawNewsSearchInit,
+  RawNewspaperSearch,
+  RawPagedList,
+  RawParentCategory,
+  RawSearchResult,
+  RawShikeCategory,
+  RawShikeCategoryItems,
+  RawSpecialReport,
+  RawVideo,
+  RawVideoAlbum,
 } from '../../shared/types/upstream';
 import type { Cache, CacheState, Loaded } from '../cache/cache';
 import type { KeySpace } from '../cache/keys';
@@ -37,6 +63,20 @@ import { DATA_POLICY } from '../cache/policy';
 import type { UpstreamClient, UpstreamRequest } from './http-client';
 import * as normalise from './normalise';
 import { sanitiseArticleHtml } from './sanitise-html';
+
+/** An article as pages render it: body sanitised once, here, before it is cached or sent anywhere. */
+function articleOf(raw: RawArticleDetail): Article {
+  return {
+    ...normalise.articleSummary(raw),
+    fullTitle: raw.title,
+    catname: raw.catname,
+    author: raw.author,
+    keywords: raw.keywords,
+    contentHtml: sanitiseArticleHtml(raw.content),
+    views: raw.views,
+    tags: raw.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+  };
+}
 
 /** What one page's content calls did. */
 export class CallRecorder {
@@ -139,18 +179,18 @@ export class ContentService {
           key: `show:${catid}:${id}`,
           tags: [`article:${id}`, `cat:${catid}`],
           request: { method: 'GET', path: `/show/${catid}-${id}.html`, call: 'show' },
-          normalise: (raw) => ({
-            ...normalise.articleSummary(raw),
-            fullTitle: raw.title,
-            catname: raw.catname,
-            author: raw.author,
-            keywords: raw.keywords,
-            contentHtml: sanitiseArticleHtml(raw.content),
-            views: raw.views,
-            tags: raw.tags.map((tag) => ({ id: tag.id, name: tag.name })),
-          }),
+          normalise: articleOf,
           empty: null,
           required: true,
+        }),
+      articleById: (id) =>
+        call<RawArticleDetail, Article | null>({
+          family: 'article',
+          key: `article_by_id:${id}`,
+          tags: [`article:${id}`],
+          request: { method: 'GET', path: `/api/article/detail?id=${id}`, call: 'article_detail' },
+          normalise: articleOf,
+          empty: null,
         }),
       adGroups: (catid) =>
         call<RawAdGroups, AdGroups>({
@@ -214,6 +254,155 @@ export class ContentService {
           request: { method: 'GET', path: '/api/common/grey_mode', call: 'grey_mode' },
           normalise: normalise.greyMode,
           empty: 'off',
+        }),
+      parentCategories: (catid) =>
+        call<RawParentCategory, Category[]>({
+          family: 'categoryIndex',
+          key: `parent_category:${catid}`,
+          tags: [`cat:${catid}`],
+          request: { method: 'GET', path: `/api/rmt/get_parent_category?id=${catid}`, call: 'get_parent_category' },
+          normalise: (raw) => raw.list.map(normalise.category),
+          empty: [],
+        }),
+      search: (query, type, page, pageSize) =>
+        call<RawSearchResult, ArticlePage>({
+          family: 'search',
+          key: `search:${type}:${page}:${pageSize}:${encodeURIComponent(query)}`,
+          tags: ['search'],
+          request: {
+            method: 'GET',
+            path: `/api/rmt/search_all?${new URLSearchParams({ q: query, type: String(type), page: String(page), page_size: String(pageSize) })}`,
+            call: 'search_all',
+          },
+          normalise: normalise.pagedArticles,
+          empty: { items: [], total: 0, page, pageSize },
+        }),
+      headlineNews: (page, pageSize) =>
+        call<RawHeadlineNews, ArticlePage>({
+          family: 'list',
+          key: `headline_news:${page}:${pageSize}`,
+          tags: ['headline'],
+          request: { method: 'GET', path: `/api/rmt/get_headline_news?page=${page}&page_size=${pageSize}`, call: 'get_headline_news' },
+          normalise: normalise.pagedArticles,
+          empty: { items: [], total: 0, page, pageSize },
+        }),
+      newsSearch: (filter, page, pageSize) => {
+        const params = new URLSearchParams({ page: String(page), page_size: String(pageSize) });
+        if (filter.tagId !== undefined) params.set('tag_id', String(filter.tagId));
+        if (filter.columnistId !== undefined) params.set('columnist_id', String(filter.columnistId));
+        return call<RawNewsSearchInit, { articles: ArticlePage; tag: Tag | null; columnist: ColumnAuthor | null }>({
+          family: 'list',
+          key: `news_search:${params.toString()}`,
+          tags: [filter.tagId !== undefined ? `tag:${filter.tagId}` : `columnist:${filter.columnistId}`],
+          request: { method: 'GET', path: `/api/rmt/news_search_init?${params}`, call: 'news_search_init' },
+          normalise: (raw) => ({
+            articles: normalise.pagedArticles(raw),
+            tag: raw.tag ? { id: raw.tag.id, name: raw.tag.name } : null,
+            columnist: raw.columnist ? normalise.columnAuthor(raw.columnist) : null,
+          }),
+          empty: { articles: { items: [], total: 0, page, pageSize }, tag: null, columnist: null },
+        });
+      },
+      columnAuthor: (id) =>
+        call<RawColumnAuthorInfo, ColumnAuthorInfo | null>({
+          family: 'columns',
+          key: `column_author:${id}`,
+          tags: ['columns', `columnist:${id}`],
+          request: { method: 'GET', path: `/api/special_column_author/info?id=${id}`, call: 'special_column_author_info' },
+          normalise: normalise.columnAuthorInfo,
+          empty: null,
+        }),
+      specialReport: (id) =>
+        call<RawSpecialReport[], SpecialReport | null>({
+          family: 'topics',
+          key: `special:${id}`,
+          tags: [`special:${id}`],
+          request: { method: 'GET', path: `/api/special/list_by_catid?catid=0&id=${id}`, call: 'special_list_by_catid' },
+          normalise: (raw) => {
+            const report = raw.find((item) => item.id === id);
+            return report ? normalise.specialReport(report) : null;
+          },
+          empty: null,
+        }),
+      boutique: (type, page, pageSize) =>
+        call<RawBoutiqueList, Paged<BoutiqueItem>>({
+          family: 'media',
+          key: `boutique:${type}:${page}:${pageSize}`,
+          tags: ['boutique'],
+          request: { method: 'GET', path: `/api/boutique/list?type=${type}&page=${page}&page_size=${pageSize}`, call: 'boutique_list' },
+          normalise: (raw) => normalise.paged(raw, (item) => item),
+          empty: { list: [], total: 0, page, pageSize },
+        }),
+      video: (id) =>
+        call<RawVideo, Video | null>({
+          family: 'media',
+          key: `video:${id}`,
+          tags: [`video:${id}`],
+          request: { method: 'GET', path: `/api/video/detail?id=${id}`, call: 'video_detail' },
+          normalise: (raw) => raw,
+          empty: null,
+        }),
+      videoAlbum: (id) =>
+        call<RawVideoAlbum, VideoAlbum | null>({
+          family: 'media',
+          key: `video_album:${id}`,
+          tags: [`album:${id}`],
+          request: { method: 'GET', path: `/api/video_album/detail?id=${id}`, call: 'video_album_detail' },
+          normalise: (raw) => raw,
+          empty: null,
+        }),
+      shikeCategories: () =>
+        call<RawShikeCategory[], ShikeCategory[]>({
+          family: 'media',
+          key: 'shike_categories',
+          tags: ['shike'],
+          request: { method: 'GET', path: '/api/video_album/shike_video_category', call: 'shike_video_category' },
+          normalise: (raw) => raw,
+          empty: [],
+        }),
+      shikeVideos: (categoryId, page, pageSize) =>
+        call<RawShikeCategoryItems, (Paged<Video> & { category: ShikeCategory }) | null>({
+          family: 'media',
+          key: `shike_items:${categoryId}:${page}:${pageSize}`,
+          tags: ['shike', `shike:${categoryId}`],
+          request: {
+            method: 'GET',
+            path: `/api/video_album/shike_video_category_item?id=${categoryId}&page=${page}&page_size=${pageSize}`,
+            call: 'shike_video_category_item',
+          },
+          normalise: (raw) => ({ ...normalise.paged(raw, (item) => item), category: raw.category }),
+          empty: null,
+        }),
+      live: (id) =>
+        call<RawLive, Live | null>({
+          family: 'live',
+          key: `live:${id}`,
+          tags: [`live:${id}`],
+          request: { method: 'GET', path: `/api/live/info?id=${id}`, call: 'live_info' },
+          normalise: (raw) => raw,
+          empty: null,
+        }),
+      livePlaybacks: (liveId, page, pageSize) =>
+        call<RawPagedList<RawLivePlayback>, Paged<LivePlayback>>({
+          family: 'live',
+          key: `live_playback:${liveId}:${page}:${pageSize}`,
+          tags: [`live:${liveId}`],
+          request: { method: 'GET', path: `/api/live/playback_list?id=${liveId}&page=${page}&page_size=${pageSize}`, call: 'live_playback_list' },
+          normalise: (raw) => normalise.paged(raw, (item) => item),
+          empty: { list: [], total: 0, page, pageSize },
+        }),
+      newspapers: (catid, query, page, pageSize) =>
+        call<RawNewspaperSearch, Paged<NewspaperIssue>>({
+          family: 'newspaper',
+          key: `newspapers:${catid}:${page}:${pageSize}:${encodeURIComponent(query)}`,
+          tags: ['newspaper', `cat:${catid}`],
+          request: {
+            method: 'GET',
+            path: `/api/rmt/read_newspapers_search?${new URLSearchParams({ q: query, catid: String(catid), page: String(page), page_size: String(pageSize) })}`,
+            call: 'read_newspapers_search',
+          },
+          normalise: (raw) => normalise.paged(raw, (item) => item),
+          empty: { list: [], total: 0, page, pageSize },
         }),
     };
   }

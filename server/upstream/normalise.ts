@@ -6,7 +6,10 @@ import type {
   ArticleSummary,
   Category,
   ColumnAuthor,
+  ColumnAuthorInfo,
   GreyMode,
+  Paged,
+  SpecialReport,
   TemplateCode,
   Topic,
 } from '../../shared/types/entities';
@@ -17,7 +20,10 @@ import type {
   RawArticleListItem,
   RawCategory,
   RawColumnAuthor,
+  RawColumnAuthorInfo,
   RawGreyMode,
+  RawPagedList,
+  RawSpecialReport,
   RawTopic,
 } from '../../shared/types/upstream';
 
@@ -100,6 +106,31 @@ export function topic(raw: RawTopic): Topic {
 
 export function columnAuthor(raw: RawColumnAuthor): ColumnAuthor {
   return { id: raw.id, name: raw.name, avatar: raw.avatar, description: raw.description, subscribed: raw.subscribe_status === 1 };
+}
+
+export function paged<Raw, T>(raw: RawPagedList<Raw>, item: (value: Raw) => T): Paged<T> {
+  return { list: raw.list.map(item), total: raw.total, page: raw.page, pageSize: raw.page_size };
+}
+
+export function pagedArticles(raw: RawPagedList<RawArticleListItem>): ArticlePage {
+  return { items: raw.list.map(articleSummary), total: raw.total, page: raw.page, pageSize: raw.page_size };
+}
+
+export function columnAuthorInfo(raw: RawColumnAuthorInfo): ColumnAuthorInfo {
+  return { ...columnAuthor(raw), title: raw.title, articleCount: raw.article_count };
+}
+
+export function specialReport(raw: RawSpecialReport): SpecialReport {
+  return {
+    id: raw.id,
+    catid: raw.catid,
+    title: raw.title,
+    cover: raw.cover,
+    description: raw.description,
+    adddate: raw.adddate,
+    ongoing: raw.status === 1,
+    timeline: raw.articles.map((item) => ({ stage: item.stage, article: articleSummary(item) })),
+  };
 }
 
 export function greyMode(raw: RawGreyMode | null): GreyMode {

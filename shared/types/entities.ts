@@ -1,5 +1,13 @@
 /** Entities as the portal renders them (SPEC §3), normalised from ./upstream.ts by server/upstream. */
 import type { AdType } from './upstream';
+import type {
+  RawBoutiqueItem,
+  RawLive,
+  RawLivePlayback,
+  RawNewspaperIssue,
+  RawShikeCategory,
+  RawVideo,
+} from './upstream';
 
 export interface ArticleSummary {
   id: number;
@@ -96,3 +104,48 @@ export interface SiteSeo {
 }
 
 export type GreyMode = 'off' | 'layout' | 'home';
+
+// ---- Media, discovery and e-paper entities. Their wire shapes are already what pages read, so they are the
+// wire types under the names pages use; only article lists inside them are normalised (list_title rule).
+
+
+export type Video = RawVideo;
+export type Live = RawLive;
+export type LivePlayback = RawLivePlayback;
+export type ShikeCategory = RawShikeCategory;
+export type BoutiqueItem = RawBoutiqueItem;
+export type NewspaperIssue = RawNewspaperIssue;
+
+export interface VideoAlbum {
+  id: number;
+  title: string;
+  cover: string;
+  description: string;
+  adddate: number;
+  videos: Video[];
+}
+
+export interface ColumnAuthorInfo extends ColumnAuthor {
+  title: string;
+  articleCount: number;
+}
+
+export interface SpecialReport {
+  id: number;
+  catid: number;
+  title: string;
+  cover: string;
+  description: string;
+  adddate: number;
+  ongoing: boolean;
+  /** Oldest first. */
+  timeline: Array<{ stage: string; article: ArticleSummary }>;
+}
+
+export interface Paged<T> {
+  list: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+

@@ -1,0 +1,27 @@
+/** Video thumbnails with duration, each linking to its video page. */
+import { Link } from 'react-router-dom';
+import { href } from '../../shared/routes';
+import type { Video } from '../../shared/types/entities';
+
+function duration(seconds: number): string {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+export function VideoGrid({ videos, linkFor }: { videos: readonly Video[]; linkFor?: (video: Video) => string }) {
+  return (
+    <ul className="video-grid">
+      {videos.map((video) => (
+        <li key={video.id} className="video-card">
+          <Link to={linkFor ? linkFor(video) : href.video(video.catid, video.id)}>
+            <span className="video-card__cover">
+              <img src={video.cover} alt="" width={320} height={180} loading="lazy" decoding="async" />
+              <span className="video-card__duration">{duration(video.duration)}</span>
+            </span>
+            <span className="video-card__title">{video.title}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

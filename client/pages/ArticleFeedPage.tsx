@@ -1,0 +1,32 @@
+/** Headline news, a tag's articles, a column author's articles: a header, then the list with paging. */
+import { useLocation } from 'react-router-dom';
+import type { ArticleFeedData } from '../../shared/loaders/article-feeds';
+import { ArticleList } from '../blocks/ArticleList';
+import { HotNews } from '../blocks/HotNews';
+import { Pagination } from '../blocks/Pagination';
+
+export default function ArticleFeedPage({ data }: { data: ArticleFeedData }) {
+  const { pathname } = useLocation();
+  return (
+    <div className="columns">
+      <section className="columns__main feed" aria-labelledby="feed-title">
+        <header className="feed__header">
+          {data.avatar && <img src={data.avatar} alt="" width={80} height={80} className="feed__avatar" />}
+          <div>
+            <h1 id="feed-title" className="page-title">
+              {data.title}
+            </h1>
+            {data.meta && <p className="feed__meta">{data.meta}</p>}
+            {data.intro && <p className="feed__intro">{data.intro}</p>}
+          </div>
+        </header>
+        <ArticleList items={data.articles.items} className="article-list article-list--page" />
+        {data.articles.items.length === 0 && <p className="empty">暂无文章</p>}
+        <Pagination basePath={pathname} page={data.articles.page} lastPage={data.lastPage} />
+      </section>
+      <aside className="columns__side" aria-label="侧栏">
+        <HotNews />
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+/** One video: the player, its details, and more from the same 视刻 category. */
+import type { VideoData } from '../../shared/loaders/media';
+import { formatDateTime, isoDateTime } from '../../shared/time';
+import { VideoGrid } from '../blocks/VideoGrid';
+import { VideoPlayer } from '../blocks/VideoPlayer';
+
+export default function VideoPage({ data }: { data: VideoData }) {
+  const { video, related } = data;
+  return (
+    <article className="video-page" aria-labelledby="video-title">
+      <VideoPlayer src={video.hls_url} poster={video.cover} title={video.title} />
+      <h1 id="video-title" className="page-title">
+        {video.title}
+      </h1>
+      <p className="article__meta">
+        <time dateTime={isoDateTime(video.adddate)}>{formatDateTime(video.adddate)}</time>
+        {video.source && <span>来源：{video.source}</span>}
+        <span>{video.views} 次播放</span>
+      </p>
+      {video.description && <p className="video-page__description">{video.description}</p>}
+      {related.length > 0 && (
+        <section aria-labelledby="related-title">
+          <h2 id="related-title" className="block-title">
+            相关视频
+          </h2>
+          <VideoGrid videos={related} />
+        </section>
+      )}
+    </article>
+  );
+}
