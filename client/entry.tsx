@@ -6,6 +6,8 @@ import { RESOURCE_ENDPOINT, STATE_SCRIPT_ID } from '../shared/app-state';
 import type { ResourceName } from '../shared/resources';
 import { RESOURCE_ATTRIBUTE } from './data/Resource';
 import { createResourceStore } from './data/resource-store';
+import { isChunkLoadError } from '../shared/chunk-reload';
+import { reloadForChunkError } from './navigation/chunk-reload';
 import { ClientApp } from './navigation/ClientApp';
 import { loadPage } from './pages/registry';
 import './styles/main.css';
@@ -42,4 +44,8 @@ async function start(): Promise<void> {
   );
 }
 
-void start();
+start().catch((error: unknown) => {
+  // The server-rendered page stays readable; a missing page chunk gets one guarded reload.
+  if (isChunkLoadError(error)) reloadForChunkError(window.location.pathname + window.location.search);
+  else throw error;
+});

@@ -60,9 +60,32 @@ async function waitForRedis(port, attempts = 50) {
   return false;
 }
 
+const CJK_FONT_PACKAGE = 'fonts-noto-cjk';
+
+function cjkFontInstalled() {
+  try {
+    execFileSync('dpkg-query', ['-W', '-f=${Status}', CJK_FONT_PACKAGE], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Chinese pages render as empty boxes without a CJK font; the screenshots and the look checks need one. */
+function ensureCjkFont() {
+  if (!commandExists('dpkg-query') || cjkFontInstalled()) return;
+  if (!aptInstall(CJK_FONT_PACKAGE)) log(`screenshots need a CJK font: apt-get install -y ${CJK_FONT_PACKAGE}`);
+}
+
 function ensureChromium() {
-  if (existsSync(CHROMIUM_PATH)) return { ok: true };
-  if (aptInstall('chromium') && existsSync(CHROMIUM_PATH)) return { ok: true };
+  if (existsSync(CHROMIUM_PATH)) {
+    ensureCjkFont();
+    return { ok: true };
+  }
+  if (aptInstall('chromium') && existsSync(CHROMIUM_PATH)) {
+    ensureCjkFont();
+    return { ok: true };
+  }
   return { ok: false, why: `browser suites need Debian's Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium` };
 }
 

@@ -3,11 +3,21 @@
  * for them. Each resource is a named content call; on the server it runs through the data cache during the
  * render, in the browser it is read from the streamed document or fetched from the server's resource endpoint.
  */
-import { HOT_NEWS_ID, HOT_NEWS_SIZE } from './constants';
+import { HOT_NEWS_ID, HOT_NEWS_SIZE, RECOMMENDED_TOPICS_SHOWN } from './constants';
 import type { ContentApi } from './content-api';
+
+/** 5 pages of the special-column block's 4. */
+const COLUMN_AUTHORS_LOADED = 20;
 
 export const RESOURCES = {
   hotNews: async (content: ContentApi) => (await content.articleList(HOT_NEWS_ID, 1, HOT_NEWS_SIZE)).items,
+  /** Recommended topics: the first 4 of the topic list (SPEC §2 detail layout). */
+  topics: async (content: ContentApi) => (await content.topics(1, RECOMMENDED_TOPICS_SHOWN)).slice(0, RECOMMENDED_TOPICS_SHOWN),
+  /**
+   * Special column authors, several pages of 4 in one cached call: the block pages through them in the browser
+   * (wrapping to page 1 after the last) without a request per click.
+   */
+  columnAuthors: async (content: ContentApi) => content.columnAuthors(1, COLUMN_AUTHORS_LOADED),
 } satisfies Record<string, (content: ContentApi) => Promise<unknown>>;
 
 export type ResourceName = keyof typeof RESOURCES;

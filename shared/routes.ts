@@ -14,6 +14,7 @@ import { loadNewspaper, loadNewspaperShelf } from './loaders/newspaper';
 import { loadSearch } from './loaders/search';
 import { loadDetail } from './loaders/detail';
 import { loadHome } from './loaders/home';
+import { loadReading } from './loaders/reading';
 import { infoPageLoader } from './loaders/info-page';
 import { loadLicense, loadPersonalCenter, loadSiteMap } from './loaders/simple-pages';
 import { loadSpecialColumn } from './loaders/special-column';
@@ -32,6 +33,7 @@ export type LayoutKind = 'default' | 'detail' | 'reading' | 'smallFooter' | 'sit
 export type PageId =
   | 'home'
   | 'detail'
+  | 'reading'
   | 'categoryList'
   | 'topicList'
   | 'topicDetail'
@@ -176,6 +178,8 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/detailReading/:catid?/:id?',
     params: { catid: 'id', id: 'id' },
     layout: 'reading',
+    page: 'reading',
+    loader: loadReading,
   },
   {
     id: 'search',

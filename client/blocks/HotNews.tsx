@@ -1,9 +1,11 @@
-/** Hot news (SPEC §2 Other blocks): 5 ranked items, a skeleton while they stream in. */
+/** Hot news (SPEC §2 Other blocks): 5 ranked items, a skeleton while they stream in, ads above and below. */
 import { Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { HOT_NEWS_SIZE, TEXT } from '../../shared/constants';
 import { href } from '../../shared/routes';
+import type { Advertisement } from '../../shared/types/entities';
 import { Resource } from '../data/Resource';
+import { AdCarousel } from './AdCarousel';
 
 function HotNewsSkeleton() {
   return (
@@ -15,26 +17,30 @@ function HotNewsSkeleton() {
   );
 }
 
-export function HotNews() {
+export function HotNews({ adsAbove = [], adsBelow = [] }: { adsAbove?: readonly Advertisement[]; adsBelow?: readonly Advertisement[] }) {
   return (
-    <section className="hot-news" aria-labelledby="hot-news-title">
-      <h2 id="hot-news-title" className="block-title">
-        {TEXT.hotNewsTitle}
-      </h2>
-      <Suspense fallback={<HotNewsSkeleton />}>
-        <Resource name="hotNews">
-          {(items) => (
-            <ol className="hot-news__list">
-              {items.map((item, index) => (
-                <li key={item.id}>
-                  <span className={`hot-news__rank hot-news__rank--${index + 1}`}>{index + 1}</span>
-                  <Link to={href.detail(item.catid, item.id)}>{item.title}</Link>
-                </li>
-              ))}
-            </ol>
-          )}
-        </Resource>
-      </Suspense>
-    </section>
+    <div className="side-block">
+      <AdCarousel ads={adsAbove} label="热点新闻上方广告" />
+      <section className="hot-news" aria-labelledby="hot-news-title">
+        <h2 id="hot-news-title" className="block-title">
+          {TEXT.hotNewsTitle}
+        </h2>
+        <Suspense fallback={<HotNewsSkeleton />}>
+          <Resource name="hotNews">
+            {(items) => (
+              <ol className="hot-news__list">
+                {items.map((item, index) => (
+                  <li key={item.id}>
+                    <span className={`hot-news__rank hot-news__rank--${index + 1}`}>{index + 1}</span>
+                    <Link to={href.detail(item.catid, item.id)}>{item.title}</Link>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </Resource>
+        </Suspense>
+      </section>
+      <AdCarousel ads={adsBelow} label="热点新闻下方广告" />
+    </div>
   );
 }

@@ -1,8 +1,15 @@
-/** The horizontal category menu: real links (SPEC §2 template rules), sub-menus as nested lists. */
+/**
+ * The horizontal category menu: real links (SPEC §2 template rules), sub-menu panels that open on hover and
+ * on keyboard focus and close on leave or Escape. Misconfigured items are buttons that say what is wrong
+ * (SPEC §5 warnings). Before script, CSS :hover/:focus-within opens the panels.
+ */
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { menuTarget } from '../../shared/menu';
 import type { Category } from '../../shared/types/entities';
+import { SPECIAL_TOPICS_URL } from '../chrome-links';
 import { usePortal } from '../context';
+import { showToast } from './Toast';
 
 function MenuEntry({ item, parent, onMainSite }: { item: Category; parent: Category | null; onMainSite: boolean }) {
   const target = menuTarget(item, parent, onMainSite);
@@ -10,34 +17,77 @@ function MenuEntry({ item, parent, onMainSite }: { item: Category; parent: Categ
   if (target.kind === 'link') return <Link to={target.href}>{item.catname}</Link>;
   if (target.kind === 'warning') {
     return (
-      <span className="menu__item--misconfigured" title={target.message}>
+      <button type="button" className="menu__item--misconfigured" title={target.message} onClick={() => showToast(target.message)}>
         {item.catname}
-      </span>
+      </button>
     );
   }
-  return <span>{item.catname}</span>;
+  // Level-1 items with templates 1, 2, 5 do nothing on click; focusable so the keyboard reaches their panel.
+  return (
+    <span className="menu__label" tabIndex={item.children.length > 0 ? 0 : undefined}>
+      {item.catname}
+    </span>
+  );
 }
 
 export function Menu() {
   const { state } = usePortal();
   const onMainSite = state.site.isMain;
+  const [open, setOpen] = useState<number | null>(null);
+  const [scripted, setScripted] = useState(false);
+  // After Escape, focus goes back to the item's own link; that focus must not reopen the panel just closed.
+  const dismissed = useRef<number | null>(null);
+  useEffect(() => setScripted(true), []);
+  // A navigation closes any panel left open.
+  useEffect(() => setOpen(null), [state.page.path]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || open === null) return;
+    dismissed.current = open;
+    setOpen(null);
+    const trigger = event.currentTarget.querySelector<HTMLElement>('.menu__item--open > a, .menu__item--open > span, .menu__item--open > button');
+    trigger?.focus();
+  };
+
   return (
-    <nav className="menu" aria-label="栏目导航">
+    <nav className={scripted ? 'menu menu--scripted' : 'menu'} aria-label="栏目导航" onKeyDown={onKeyDown}>
       <ul className="menu__level1">
-        {state.layout.menu.map((item) => (
-          <li key={item.catid} className="menu__item">
-            <MenuEntry item={item} parent={null} onMainSite={onMainSite} />
-            {item.children.length > 0 && (
-              <ul className="menu__level2">
-                {item.children.map((child) => (
-                  <li key={child.catid}>
-                    <MenuEntry item={child} parent={item} onMainSite={onMainSite} />
-                  </li>
-                ))}
-              </ul>
-            )}
-          </li>
-        ))}
+        {state.layout.menu.map((item) => {
+          const hasPanel = item.children.length > 0;
+          const isOpen = open === item.catid;
+          return (
+            <li
+              key={item.catid}
+              className={isOpen ? 'menu__item menu__item--open' : 'menu__item'}
+              onMouseEnter={() => hasPanel && setOpen(item.catid)}
+              onMouseLeave={() => setOpen(null)}
+              onFocus={() => {
+                if (dismissed.current !== item.catid) setOpen(hasPanel ? item.catid : null);
+              }}
+              onBlur={(event) => {
+                if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+                dismissed.current = null;
+                setOpen(null);
+              }}
+            >
+              <MenuEntry item={item} parent={null} onMainSite={onMainSite} />
+              {hasPanel && (
+                <ul className="menu__level2" aria-label={`${item.catname}子栏目`}>
+                  {item.children.map((child) => (
+                    <li key={child.catid}>
+                      <MenuEntry item={child} parent={item} onMainSite={onMainSite} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+        <li className="menu__item">
+          <a href={SPECIAL_TOPICS_URL} target="_blank" rel="noopener noreferrer">
+            特别专题
+          </a>
+        </li>
       </ul>
     </nav>
   );

@@ -8,6 +8,10 @@ import type { AppState, PageState } from '../../shared/app-state';
 import { PortalApp } from '../App';
 import type { ResourceStore } from '../data/resource-store';
 import { loadPage } from '../pages/registry';
+import { isChunkLoadError } from '../../shared/chunk-reload';
+import { showToast } from '../blocks/Toast';
+import { reloadForChunkError } from './chunk-reload';
+import { prefetchOnHover } from './prefetch';
 import { fetchPageData, rememberPage } from './page-data';
 
 function isRenderablePage(page: PageState['page']): page is Exclude<PageState['page'], 'not-found' | 'error'> {
@@ -28,6 +32,8 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
     document.documentElement.dataset.hydrated = 'true';
   }, [initial]);
 
+  useEffect(() => prefetchOnHover(), []);
+
   useEffect(() => {
     const path = location.pathname + location.search;
     if (path === state.page.path) return;
@@ -45,9 +51,15 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
         document.title = response.page.head.title;
         if (navigationType !== 'POP') window.scrollTo(0, 0);
       })
-      .catch(() => {
-        // Data or chunk failed to load: let the browser load the page the ordinary way.
-        if (ticket === latest.current) window.location.assign(path);
+      .catch((error: unknown) => {
+        if (ticket !== latest.current) return;
+        // A page chunk failed (often a deploy under an open tab): reload, but not more than once a minute.
+        if (isChunkLoadError(error)) {
+          if (!reloadForChunkError(path)) showToast('页面加载失败，请稍后重试');
+          return;
+        }
+        // Page data failed to load: let the browser load the page the ordinary way.
+        window.location.assign(path);
       })
       .finally(() => {
         if (ticket === latest.current) setNavigating(false);

@@ -12,9 +12,31 @@ export function rememberPage(path: string, response: PageDataResponse): void {
   if (visited.size > VISITED_MAX) visited.delete(visited.keys().next().value as string);
 }
 
+/** Page data fetched on hover, used by the navigation that follows within PREFETCH_FRESH_MS. */
+const prefetched = new Map<string, { at: number; response: Promise<PageDataResponse> }>();
+const PREFETCH_FRESH_MS = 30_000;
+const PREFETCH_MAX = 10;
+
+export function prefetchPageData(path: string): void {
+  const known = prefetched.get(path);
+  if (known && Date.now() - known.at < PREFETCH_FRESH_MS) return;
+  const response = requestPageData(path);
+  // A failed guess costs nothing: the click will ask again.
+  response.catch(() => prefetched.delete(path));
+  prefetched.set(path, { at: Date.now(), response });
+  if (prefetched.size > PREFETCH_MAX) prefetched.delete(prefetched.keys().next().value as string);
+}
+
 export async function fetchPageData(path: string, fromHistory: boolean): Promise<PageDataResponse> {
   const known = fromHistory ? visited.get(path) : undefined;
   if (known) return known;
+  const hovered = prefetched.get(path);
+  prefetched.delete(path);
+  if (hovered && Date.now() - hovered.at < PREFETCH_FRESH_MS) return hovered.response.catch(() => requestPageData(path));
+  return requestPageData(path);
+}
+
+async function requestPageData(path: string): Promise<PageDataResponse> {
   const response = await fetch(`${PAGE_DATA_ENDPOINT}?path=${encodeURIComponent(path)}`, {
     headers: { accept: 'application/json' },
     credentials: 'same-origin',

@@ -2,10 +2,17 @@
 import { Link } from 'react-router-dom';
 import type { HomeData } from '../../shared/loaders/home';
 import { ArticleList } from '../blocks/ArticleList';
+import { AdCarousel } from '../blocks/AdCarousel';
 import { HotNews } from '../blocks/HotNews';
+import { RecommendedTopics } from '../blocks/RecommendedTopics';
+import { SpecialColumns } from '../blocks/SpecialColumns';
+
+/** Homepage ad slots by CMS position (SPEC §3): 1/2 around hot news, 3 under topics, 4 under columns, 5 mid-page. */
+const SLOT = { hotNewsTop: 1, hotNewsBottom: 2, hotTopicBottom: 3, specialColumnBottom: 4, mainMiddle: 5 } as const;
 
 export default function HomePage({ data }: { data: HomeData }) {
   const [lead, ...rest] = data.blocks;
+  const slot = (position: number) => data.adSlots.find((entry) => entry.position === position)?.ads ?? [];
   return (
     <div className="columns">
       <div className="columns__main home">
@@ -17,6 +24,7 @@ export default function HomePage({ data }: { data: HomeData }) {
             <ArticleList items={lead.items} className="article-list article-list--lead" />
           </section>
         )}
+        <AdCarousel ads={slot(SLOT.mainMiddle)} height={120} label="首页广告" />
         <div className="home-grid">
           {rest.map((block) => (
             <section key={block.catid} className="home-block" aria-labelledby={`block-${block.catid}`}>
@@ -34,7 +42,9 @@ export default function HomePage({ data }: { data: HomeData }) {
         )}
       </div>
       <aside className="columns__side" aria-label="侧栏">
-        <HotNews />
+        <HotNews adsAbove={slot(SLOT.hotNewsTop)} adsBelow={slot(SLOT.hotNewsBottom)} />
+        <RecommendedTopics adsBelow={slot(SLOT.hotTopicBottom)} />
+        <SpecialColumns adsBelow={slot(SLOT.specialColumnBottom)} />
       </aside>
     </div>
   );

@@ -11,6 +11,7 @@ export type PageComponent = ComponentType<{ data: never }>;
 const IMPORTERS: Record<PageId, () => Promise<{ default: PageComponent }>> = {
   home: () => import('./HomePage'),
   detail: () => import('./DetailPage'),
+  reading: () => import('./ReadingPage'),
   categoryList: () => import('./CategoryListPage'),
   topicList: () => import('./TopicListPage'),
   topicDetail: () => import('./TopicDetailPage'),
@@ -34,6 +35,7 @@ const IMPORTERS: Record<PageId, () => Promise<{ default: PageComponent }>> = {
 export const PAGE_SOURCES: Record<PageId, string> = {
   home: 'client/pages/HomePage.tsx',
   detail: 'client/pages/DetailPage.tsx',
+  reading: 'client/pages/ReadingPage.tsx',
   categoryList: 'client/pages/CategoryListPage.tsx',
   topicList: 'client/pages/TopicListPage.tsx',
   topicDetail: 'client/pages/TopicDetailPage.tsx',

@@ -6,6 +6,7 @@
 import type { AppState } from '../../shared/app-state';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
 import { escapeHtml } from '../../shared/html';
+import { PREFERENCES_HEAD_SCRIPT } from '../../shared/preferences';
 import { serializeForScript } from '../../shared/serialize';
 
 export interface DocumentParts {
@@ -48,6 +49,8 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl }: D
     // A 404 or error page is not a document to index or share: no canonical URL, no share card.
     ...(state.page.status === 200 ? [`<link rel="canonical" href="${escapeHtml(canonicalUrl)}">`, ...socialTags(state, canonicalUrl)] : []),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    // Night mode and text size are applied before the first paint, so a reader never sees the wrong theme flash.
+    `<script nonce="${n}">${PREFERENCES_HEAD_SCRIPT}</script>`,
     ...(head.jsonLd ? [`<script type="application/ld+json" nonce="${n}">${serializeForScript(head.jsonLd)}</script>`] : []),
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),

@@ -28,6 +28,7 @@ import { bareErrorDocument } from './document';
 import { preparePage, UNAVAILABLE_MESSAGE } from './prepare-page';
 import type { DocumentSink } from './render-document';
 import { renderDocument } from './render-document';
+import { searchFormRedirect } from './search-redirect';
 
 export interface PageHandlerDeps {
   content: ContentService;
@@ -320,6 +321,11 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     try {
       const site = resolveSite(req.headers.host);
       const url = requestUrl(req);
+      const searchTarget = searchFormRedirect(url);
+      if (searchTarget) {
+        res.redirect(302, searchTarget);
+        return;
+      }
       const match = matchRoute(url.pathname);
       // For metrics: a bounded route label (the route table id), and the site the cache result belongs to.
       res.locals.metricsRoute = match.kind === 'page' ? match.route.id : match.kind;

@@ -1,0 +1,49 @@
+/**
+ * Special columns (SPEC §2, §4): 4 column authors at a time; '换一换' shows the next 4, back to the first
+ * page after the last. An ad below.
+ */
+import { Suspense, useState } from 'react';
+import { nextPageIndex } from '../../shared/carousel';
+import { SPECIAL_COLUMN_PAGE_SIZE } from '../../shared/constants';
+import type { Advertisement, ColumnAuthor } from '../../shared/types/entities';
+import { Resource } from '../data/Resource';
+import { AdCarousel } from './AdCarousel';
+
+function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
+  const [page, setPage] = useState(1);
+  const shown = authors.slice((page - 1) * SPECIAL_COLUMN_PAGE_SIZE, page * SPECIAL_COLUMN_PAGE_SIZE);
+  return (
+    <>
+      <ul className="column-list" data-page={page}>
+        {shown.map((author) => (
+          <li key={author.id}>
+            <a href={`/specialColumnDetail/${author.id}`}>
+              <img src={author.avatar} alt="" width={48} height={48} loading="lazy" />
+              <span className="column-list__name">{author.name}</span>
+              <span className="column-list__desc">{author.description}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+      {authors.length > SPECIAL_COLUMN_PAGE_SIZE && (
+        <button type="button" className="text-button" onClick={() => setPage(nextPageIndex(page, authors.length, SPECIAL_COLUMN_PAGE_SIZE))}>
+          换一换
+        </button>
+      )}
+    </>
+  );
+}
+
+export function SpecialColumns({ adsBelow = [] }: { adsBelow?: readonly Advertisement[] }) {
+  return (
+    <section className="side-block special-columns" aria-labelledby="special-columns-title">
+      <h2 id="special-columns-title" className="block-title">
+        专栏
+      </h2>
+      <Suspense fallback={<div className="skeleton-box" aria-busy="true" />}>
+        <Resource name="columnAuthors">{(value) => <ColumnPage authors={value.list} />}</Resource>
+      </Suspense>
+      <AdCarousel ads={adsBelow} label="专栏广告" />
+    </section>
+  );
+}

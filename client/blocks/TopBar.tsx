@@ -1,0 +1,91 @@
+/**
+ * The header's top-right bar (SPEC §2): media matrix (QR codes on hover or focus), recruitment, mobile site
+ * code, 'need report', 'move in', and either the signed-in reader's menu or 'subscribe', which opens the
+ * WeChat sign-in dialog.
+ */
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
+import { usePortal } from '../context';
+import { LoginModal } from './LoginModal';
+import { QrCode } from './QrCode';
+
+/** A reader's public identity; the session that provides it comes with the accounts issue. */
+export interface SignedInUser {
+  userId: number;
+  nickname: string;
+  avatar: string;
+}
+
+function Tooltip({ label, className, children }: { label: string; className: string; children: React.ReactNode }) {
+  // The panel shows on :hover and :focus-within (CSS), so it works before script and from the keyboard.
+  return (
+    <div className={`tooltip ${className}`}>
+      <button type="button" className="top-bar__link" aria-haspopup="true">
+        {label}
+      </button>
+      <div className="tooltip__panel">{children}</div>
+    </div>
+  );
+}
+
+function UserMenu({ user }: { user: SignedInUser }) {
+  return (
+    <div className="tooltip user-menu">
+      <button type="button" className="top-bar__link user-menu__trigger" aria-haspopup="true">
+        <img src={user.avatar} alt="" width={24} height={24} className="user-menu__avatar" />
+        {user.nickname}
+      </button>
+      <div className="tooltip__panel">
+        <Link to="/personalCenter">个人中心</Link>
+        <form method="post" action="/logout">
+          <button type="submit">退出登录</button>
+        </form>
+      </div>
+    </div>
+  );
+}
+
+export function TopBar({ user = null }: { user?: SignedInUser | null }) {
+  const { state } = usePortal();
+  const [loginOpen, setLoginOpen] = useState(false);
+  return (
+    <div className="top-bar">
+      <div className="top-bar__inner page-width">
+        <span className="top-bar__site">{state.layout.seo.title}</span>
+        <nav className="top-bar__links" aria-label="服务">
+          <Tooltip label="媒体矩阵" className="media-matrix">
+            <ul className="qr-grid">
+              {MEDIA_MATRIX.map((account) => (
+                <li key={account.name}>
+                  <QrCode value={account.url} size={96} label={`${account.name}二维码`} />
+                  <span>{account.name}</span>
+                </li>
+              ))}
+            </ul>
+          </Tooltip>
+          <a className="top-bar__link" href={RECRUITMENT_URL}>
+            招聘
+          </a>
+          <Tooltip label="手机版" className="mobile-code">
+            <QrCode value={MOBILE_SITE_URL} size={96} label="手机版二维码" />
+          </Tooltip>
+          <Link className="top-bar__link" to="/seekingReport">
+            我要报料
+          </Link>
+          <Link className="top-bar__link" to="/moveInto">
+            我要入驻
+          </Link>
+          {user ? (
+            <UserMenu user={user} />
+          ) : (
+            <button type="button" className="top-bar__subscribe" onClick={() => setLoginOpen(true)}>
+              订阅
+            </button>
+          )}
+        </nav>
+      </div>
+      <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} returnUrl={`https://${state.site.domain}${state.page.path}`} />
+    </div>
+  );
+}

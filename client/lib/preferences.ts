@@ -1,0 +1,28 @@
+/** Night mode and text size: state in React, applied to <html> (where the head script put them first) and stored. */
+import { useEffect, useState } from 'react';
+import { DARK_CLASS, parseTextSize, TEXT_SIZE_DEFAULT, TEXT_SIZE_KEY, THEME_KEY } from '../../shared/preferences';
+import { readStorage, writeStorage } from './storage';
+
+export function useNightMode(): [boolean, (night: boolean) => void] {
+  const [night, setNight] = useState(false);
+  // Read after hydration: the server cannot know, and the head script has already painted the right theme.
+  useEffect(() => setNight(document.documentElement.classList.contains(DARK_CLASS)), []);
+  const change = (next: boolean) => {
+    setNight(next);
+    document.documentElement.classList.toggle(DARK_CLASS, next);
+    writeStorage(THEME_KEY, next ? 'dark' : 'light');
+  };
+  return [night, change];
+}
+
+export function useTextSize(): [number, (size: number) => void] {
+  const [size, setSize] = useState(TEXT_SIZE_DEFAULT);
+  useEffect(() => setSize(parseTextSize(readStorage(TEXT_SIZE_KEY))), []);
+  const change = (next: number) => {
+    const value = parseTextSize(String(next));
+    setSize(value);
+    document.documentElement.dataset.textSize = String(value);
+    writeStorage(TEXT_SIZE_KEY, String(value));
+  };
+  return [size, change];
+}

@@ -1,0 +1,56 @@
+/**
+ * Reading mode (SPEC §2): the article alone, dark or light (the float menu's night toggle), a way back to the
+ * detail page, and '上一篇'/'下一篇' within the category's latest 10 with their publish times.
+ */
+import { Link } from 'react-router-dom';
+import { TEXT } from '../../shared/constants';
+import type { ReadingData, ReadingNeighbour } from '../../shared/loaders/reading';
+import { href } from '../../shared/routes';
+import { formatDateTime, isoDateTime } from '../../shared/time';
+import { FloatMenu } from '../blocks/FloatMenu';
+import { RelativeTime } from '../blocks/RelativeTime';
+
+function NeighbourLink({ item, label, className }: { item: ReadingNeighbour; label: string; className: string }) {
+  return (
+    <Link className={className} to={href.detailReading(item.catid, item.id)} rel={className === 'reading__next' ? 'next' : 'prev'}>
+      <span>
+        {label}：{item.title}
+      </span>
+      <RelativeTime unixSeconds={item.adddate} />
+    </Link>
+  );
+}
+
+export default function ReadingPage({ data }: { data: ReadingData }) {
+  const { article, previous, next } = data;
+  return (
+    <div className="reading">
+      <div className="detail__tools">
+        <FloatMenu article={{ catid: article.catid, id: article.id, title: article.fullTitle }} mode="reading" />
+      </div>
+      <div>
+        <Link className="reading__back" to={href.detail(article.catid, article.id)}>
+          ← 返回
+        </Link>
+        <article className="article">
+          <header className="article__header">
+            <h1 className="article__title">{article.fullTitle}</h1>
+            <p className="article__meta">
+              <time dateTime={isoDateTime(article.adddate)}>{formatDateTime(article.adddate)}</time>
+              {article.source && <span>来源：{article.source}</span>}
+              {article.author && <span>作者：{article.author}</span>}
+            </p>
+          </header>
+          {/* Sanitised on the server before it entered any state. */}
+          <div className="article__body" dangerouslySetInnerHTML={{ __html: article.contentHtml }} />
+        </article>
+        {(previous || next) && (
+          <nav className="reading__nav" aria-label="上下篇">
+            {previous && <NeighbourLink item={previous} label={TEXT.previous} className="reading__previous" />}
+            {next && <NeighbourLink item={next} label={TEXT.next} className="reading__next" />}
+          </nav>
+        )}
+      </div>
+    </div>
+  );
+}

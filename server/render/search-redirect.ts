@@ -1,0 +1,13 @@
+/**
+ * The search box without script is a plain GET form (`/search?q=&type=`); the search route keeps the keyword
+ * base64 in the path (SPEC §2), so that form is redirected to `/search/{base64url}/{type}`. An empty keyword
+ * has nothing to search and goes to the bare search page.
+ */
+import { parseSearchType, searchPath } from '../../shared/search';
+
+/** Where a `/search?q=…` request belongs, or null when the request is not that form. */
+export function searchFormRedirect(url: URL): string | null {
+  if (url.pathname !== '/search' || !url.searchParams.has('q')) return null;
+  const path = searchPath((url.searchParams.get('q') ?? '').slice(0, 200), parseSearchType(url.searchParams.get('type')));
+  return path ?? '/search';
+}

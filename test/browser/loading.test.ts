@@ -1,0 +1,100 @@
+/**
+ * How pages load in a real browser: hover prefetch (skipped on Save-Data and 2g), the loading bar of a slow
+ * navigation, and swiper's chunk fetched only by pages that show a carousel.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { HOME_CATID } from '../../shared/constants';
+import { launchBrowser } from '../support/browser';
+import { startTestPortal, type TestPortal } from '../support/portal';
+import { describeWithBrowser } from '../support/requirements';
+import { articleList, homeCategories } from '../support/upstream-data';
+import { gotoHydrated, watchedPage } from './helpers';
+
+describeWithBrowser()('loading', () => {
+  let t: TestPortal;
+  let browser: Browser;
+  let articlePath: string;
+
+  beforeAll(async () => {
+    t = await startTestPortal();
+    browser = await launchBrowser();
+    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
+    const first = (await articleList(t.upstream.url, category!.catid)).lists[0]!;
+    articlePath = `/detail/${first.catid}/${first.id}`;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  function pageDataRequests(page: Page): string[] {
+    const seen: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/_data/page')) seen.push(new URL(request.url()).searchParams.get('path') ?? '');
+    });
+    return seen;
+  }
+
+  it('prefetches a hovered article, and the click uses it', async () => {
+    const { page, problems } = await watchedPage(browser);
+    const requests = pageDataRequests(page);
+    await gotoHydrated(page, `${t.url}/`);
+    await page.hover(`.home-lead a[href="${articlePath}"]`);
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/_data/page')));
+    expect(requests).toEqual([articlePath]);
+    await page.click(`.home-lead a[href="${articlePath}"]`);
+    await page.waitForSelector('h1.article__title');
+    // One request for the article however it was reached (the pointer may now rest on, and prefetch, another link).
+    expect(requests.filter((path) => path === articlePath)).toEqual([articlePath]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each([
+    ['Save-Data', { effectiveType: '4g', saveData: true }],
+    ['2g', { effectiveType: '2g', saveData: false }],
+  ])('does not prefetch with %s', async (_name, hints) => {
+    const { page } = await watchedPage(browser);
+    await page.addInitScript((value) => Object.defineProperty(navigator, 'connection', { value, configurable: true }), hints);
+    const requests = pageDataRequests(page);
+    await gotoHydrated(page, `${t.url}/`);
+    await page.hover(`.home-lead a[href="${articlePath}"]`);
+    await page.waitForTimeout(300);
+    expect(requests).toEqual([]);
+    await page.click(`.home-lead a[href="${articlePath}"]`);
+    await page.waitForSelector('h1.article__title');
+    expect(requests[0]).toBe(articlePath);
+    await page.context().close();
+  });
+
+  it('shows the loading bar while a slow navigation loads', async () => {
+    const { page } = await watchedPage(browser);
+    await gotoHydrated(page, `${t.url}/`);
+    await page.route('**/_data/page**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await route.continue();
+    });
+    await page.click(`.home-lead a[href="${articlePath}"]`);
+    await page.locator('.loading-bar').waitFor();
+    await page.waitForSelector('h1.article__title');
+    expect(await page.locator('.loading-bar').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('loads swiper only on pages with a carousel, and runs it there', async () => {
+    const { page } = await watchedPage(browser);
+    const chunks: string[] = [];
+    page.on('request', (request) => {
+      if (/carousel-engine-[^/]+\.js$/.test(request.url())) chunks.push(request.url());
+    });
+    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
+    const first = (await articleList(t.upstream.url, category!.catid)).lists[0]!;
+    await gotoHydrated(page, `${t.url}/detailReading/${first.catid}/${first.id}`);
+    await page.waitForLoadState('networkidle');
+    expect(chunks).toEqual([]);
+    await gotoHydrated(page, `${t.url}/`);
+    await page.locator('.swiper-initialized').first().waitFor();
+    expect(chunks).toHaveLength(1);
+    await page.context().close();
+  });
+});

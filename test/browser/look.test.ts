@@ -1,0 +1,88 @@
+/**
+ * Home, detail and reading pages as a reader sees them: axe-core finds no serious or critical accessibility
+ * violation, no console error or hydration warning shows, and screenshots of each page by day and by night are
+ * written to test-results/screenshots/ for people to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { HOME_CATID } from '../../shared/constants';
+import { THEME_KEY } from '../../shared/preferences';
+import { launchBrowser } from '../support/browser';
+import { startTestPortal, type TestPortal } from '../support/portal';
+import { describeWithBrowser } from '../support/requirements';
+import { articleList, homeCategories } from '../support/upstream-data';
+import { gotoHydrated, watchedPage } from './helpers';
+
+export const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-results/screenshots');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+describeWithBrowser()('look and accessibility', () => {
+  let t: TestPortal;
+  let browser: Browser;
+  const pages: Array<{ name: string; path: string }> = [];
+
+  beforeAll(async () => {
+    t = await startTestPortal();
+    browser = await launchBrowser();
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
+    const first = (await articleList(t.upstream.url, category!.catid)).lists[1]!;
+    pages.push(
+      { name: 'home', path: '/' },
+      { name: 'detail', path: `/detail/${first.catid}/${first.id}` },
+      { name: 'reading', path: `/detailReading/${first.catid}/${first.id}` },
+    );
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('hydrates the other layouts without console problems: small footer, site map, info and list pages', async () => {
+    const { page, problems } = await watchedPage(browser);
+    await gotoHydrated(page, `${t.url}/contribute`);
+    expect(await page.locator('.site-footer--small').count()).toBe(1);
+    expect(await page.locator('.site-footer__matrix').count()).toBe(0);
+    await gotoHydrated(page, `${t.url}/siteMap`);
+    expect(await page.locator('.site-footer__company').count()).toBe(1);
+    const menuLinks = await page.$$eval('.menu__level2 a[href^="/"]', (links) => links.slice(0, 2).map((link) => link.getAttribute('href')!));
+    for (const path of ['/about', '/license', '/specialColumn', ...menuLinks]) {
+      await gotoHydrated(page, `${t.url}${path}`);
+      expect(await page.locator('footer.site-footer .site-footer__legal').count()).toBe(1);
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  for (const theme of ['day', 'night'] as const) {
+    it(`home, detail and reading by ${theme}: no serious axe violation, no console problem, a screenshot`, async () => {
+      // bypassCSP: axe is injected as an inline script, which the portal's CSP rightly refuses.
+      const { page, problems } = await watchedPage(browser, { bypassCSP: true });
+      if (theme === 'night') await page.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_KEY);
+      for (const target of pages) {
+        await gotoHydrated(page, `${t.url}${target.path}`);
+        // Suspense blocks and images settled, so the screenshot and the scan see the finished page.
+        await page.waitForLoadState('networkidle');
+        await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${target.name}-${theme}.png`), fullPage: true });
+        await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
+          return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+        });
+        const serious = (violations as AxeViolation[])
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => `${target.name}: ${violation.id} (${violation.help}) at ${JSON.stringify(violation.nodes.slice(0, 3).map((node) => node.target))}`);
+        expect(serious).toEqual([]);
+      }
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
