@@ -7,7 +7,7 @@ import QRCode from 'qrcode';
 export interface QrMatrix {
   /** Modules per side. */
   size: number;
-  /** One `M x y h1 v1 h-1z` square per dark module. */
+  /** One `M x y h{n} v1 h-{n} z` rectangle per horizontal run of dark modules. */
   path: string;
 }
 
@@ -30,8 +30,20 @@ export function qrMatrix(text: string): QrMatrix {
 function encode(text: string): QrMatrix {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
   let path = '';
+  // One rectangle per horizontal run of dark modules: a third of the bytes of one square per module, which
+  // matters with ten codes in every page's header and footer.
   for (let y = 0; y < modules.size; y += 1) {
-    for (let x = 0; x < modules.size; x += 1) if (modules.get(y, x)) path += `M${x} ${y}h1v1h-1z`;
+    let x = 0;
+    while (x < modules.size) {
+      if (!modules.get(y, x)) {
+        x += 1;
+        continue;
+      }
+      let run = 1;
+      while (x + run < modules.size && modules.get(y, x + run)) run += 1;
+      path += `M${x} ${y}h${run}v1h-${run}z`;
+      x += run;
+    }
   }
   return { size: modules.size, path };
 }
