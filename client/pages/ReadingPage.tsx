@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import { TEXT } from '../../shared/constants';
 import type { ReadingData, ReadingNeighbour } from '../../shared/loaders/reading';
 import { href } from '../../shared/routes';
-import { formatDateTime, isoDateTime } from '../../shared/time';
+import { ArticleContent } from '../blocks/ArticleContent';
 import { FloatMenu } from '../blocks/FloatMenu';
 import { RelativeTime } from '../blocks/RelativeTime';
 
@@ -32,18 +32,7 @@ export default function ReadingPage({ data }: { data: ReadingData }) {
         <Link className="reading__back" to={href.detail(article.catid, article.id)}>
           ← 返回
         </Link>
-        <article className="article">
-          <header className="article__header">
-            <h1 className="article__title">{article.fullTitle}</h1>
-            <p className="article__meta">
-              <time dateTime={isoDateTime(article.adddate)}>{formatDateTime(article.adddate)}</time>
-              {article.source && <span>来源：{article.source}</span>}
-              {article.author && <span>作者：{article.author}</span>}
-            </p>
-          </header>
-          {/* Sanitised on the server before it entered any state. */}
-          <div className="article__body" dangerouslySetInnerHTML={{ __html: article.contentHtml }} />
-        </article>
+        <ArticleContent article={article} />
         {(previous || next) && (
           <nav className="reading__nav" aria-label="上下篇">
             {previous && <NeighbourLink item={previous} label={TEXT.previous} className="reading__previous" />}

@@ -9,7 +9,7 @@ import { launchBrowser } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, watchedPage, type WatchedPage } from './helpers';
+import { gotoHydrated, watchedPage, type WatchedPage } from '../support/browser';
 
 describeWithBrowser()('article tools', () => {
   let t: TestPortal;

@@ -5,7 +5,7 @@ import { encodeKeyword, SEARCH_HISTORY_KEY } from '../../shared/search';
 import { launchBrowser } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
-import { gotoHydrated, watchedPage, type WatchedPage } from './helpers';
+import { gotoHydrated, watchedPage, type WatchedPage } from '../support/browser';
 
 describeWithBrowser()('header', () => {
   let t: TestPortal;

@@ -1,7 +1,7 @@
 /** A reader in a real browser: home hydrates cleanly, article links navigate client-side, back works. */
 import type { Browser, Page } from 'playwright-core';
 import { HOME_CATID } from '../../shared/constants';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, watchedPage } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
@@ -10,7 +10,7 @@ describeWithBrowser()('hydration and client navigation', () => {
   let t: TestPortal;
   let browser: Browser;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[];
 
   beforeAll(async () => {
     t = await startTestPortal();
@@ -21,15 +21,7 @@ describeWithBrowser()('hydration and client navigation', () => {
     await t?.close();
   });
   beforeEach(async () => {
-    problems.length = 0;
-    page = await browser.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-    });
+    ({ page, problems } = await watchedPage(browser));
   });
   afterEach(async () => page.close());
 

@@ -8,7 +8,7 @@ import { launchBrowser } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, watchedPage } from './helpers';
+import { gotoHydrated, watchedPage } from '../support/browser';
 
 describeWithBrowser()('loading', () => {
   let t: TestPortal;

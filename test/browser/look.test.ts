@@ -12,7 +12,7 @@ import { launchBrowser } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, watchedPage } from './helpers';
+import { gotoHydrated, watchedPage } from '../support/browser';
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-results/screenshots');
 

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { encodeKeyword } from '../../shared/search-keyword';
 import type { Envelope } from '../../shared/types/envelope';
 import type { RawLive, RawPagedList, RawShikeCategoryItems, RawSpecialReport } from '../../shared/types/upstream';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, watchedPage } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { firstHomeArticle } from '../support/upstream-data';
@@ -59,18 +59,7 @@ describeWithBrowser()('every page in a browser', () => {
   });
 
   async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      // The 404 document itself is reported by the browser as a failed load; that is the point of the page.
-      if (path === '/no-such-page' && message.text().includes('status of 404')) return;
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('response', (response) => {
-      const expected404 = path === '/no-such-page' && response.url().endsWith(path);
-      if (response.status() >= 400 && !expected404) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-    });
+    const { page, problems } = await watchedPage(browser);
     await page.goto(t.url + path);
     await page.waitForSelector('html[data-hydrated="true"]', { timeout: 15_000 });
     return { page, problems };
@@ -80,7 +69,9 @@ describeWithBrowser()('every page in a browser', () => {
     const report: string[] = [];
     for (const path of routes) {
       const { page, problems } = await open(path);
-      for (const problem of problems) report.push(`${path}: ${problem}`);
+      // The 404 document itself is reported by the browser as a failed load; that is the point of that page.
+      const expected = (problem: string) => path === '/no-such-page' && (problem.includes('status of 404') || problem.endsWith(path));
+      for (const problem of problems.filter((item) => !expected(item))) report.push(`${path}: ${problem}`);
       await page.close();
     }
     expect(report).toEqual([]);
