@@ -52,7 +52,7 @@ interface Stores {
 function createStores(config: Config, logger: Logger, onPolicyChange: () => void): Stores {
   const l1Bytes = config.L1_CACHE_MAX_MB * 1024 * 1024;
   if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), redis: null, tiered: null, bus: null };
-  const redis = createRedisStore(config.REDIS_URL, logger);
+  const redis = createRedisStore(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger);
   let tiered: TieredStore | null = null;
   const bus = new CacheBus({
     client: redis.client,
@@ -74,10 +74,11 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
   return { store: tiered, redis, tiered, bus };
 }
 
-function createRedisStore(url: string, logger: Logger): RedisStore {
+function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger): RedisStore {
   let lastError = '';
   return new RedisStore({
     url,
+    commandTimeoutMs,
     onError: (error) => {
       // A down Redis reports every reconnect attempt; one line per distinct error is enough.
       if (error.message === lastError) return;
