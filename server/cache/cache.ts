@@ -132,8 +132,10 @@ export class Cache {
 
   /**
    * With a lock: the holder loads; others wait for its entry. If the holder's lock goes (released without a
-   * storable result, or timed out because it died), a waiter takes the lock and loads itself. If Redis cannot
-   * answer, this instance loads on its own: coalescing is an optimisation, never a reason to fail a reader.
+   * storable result, or timed out because it died), a waiter takes the lock and loads itself. If Redis is down,
+   * this instance loads on its own (coalescing is an optimisation, never a reason to fail a reader); a command
+   * that merely timed out while connected is retried until the lock timeout, so a slow moment of Redis or of
+   * this process does not turn into a second upstream call.
    */
   private async loadAcrossInstances<T>(
     key: string,
@@ -146,12 +148,16 @@ export class Cache {
     const deadline = Date.now() + lock.timeoutMs;
     let waited = false;
     for (;;) {
-      const token = await lock.tryAcquire(key).catch(() => 'no-redis');
-      if (token !== null) {
+      const attempt = await this.tryLock(key, lock, deadline);
+      if (attempt !== 'held-elsewhere') {
         try {
+          // Double-checked: a holder may have stored the entry and released the lock since this caller missed
+          // (or since a read of it timed out); then there is nothing left to load.
+          const stored = await this.store.get(key);
+          if (stored && freshnessOf(stored) === 'fresh') return { value: codec.decode(stored.value), cacheable: false, tags: stored.tags };
           return await this.loadAndStore(key, policy, load, codec);
         } finally {
-          if (token !== 'no-redis') await lock.release(key, token).catch(() => undefined);
+          if (attempt !== 'unlocked') await lock.release(key, attempt).catch(() => undefined);
         }
       }
       if (!waited) this.events.onCoalesced?.(key, 'cluster');
@@ -162,13 +168,26 @@ export class Cache {
     }
   }
 
+  /** A token; 'held-elsewhere'; or 'unlocked' when Redis is down or stayed unanswering until the deadline. */
+  private async tryLock(key: string, lock: KeyLock, deadline: number): Promise<string | 'held-elsewhere' | 'unlocked'> {
+    for (;;) {
+      try {
+        return (await lock.tryAcquire(key)) ?? 'held-elsewhere';
+      } catch {
+        if (!lock.isConnected() || Date.now() >= deadline) return 'unlocked';
+        await new Promise((resolve) => setTimeout(resolve, lock.pollMs));
+      }
+    }
+  }
+
   /** Polls until a fresh entry appears (returned), the lock is free (null: try again), or the deadline. */
   private async waitForEntry(key: string, lock: KeyLock, deadline: number): Promise<CacheEntry | null> {
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, lock.pollMs));
       const entry = await this.store.get(key);
       if (entry && freshnessOf(entry) === 'fresh') return entry;
-      const held = await lock.isHeld(key).catch(() => false);
+      // Unknown (a timed-out command) counts as held while connected: keep waiting rather than load twice.
+      const held = await lock.isHeld(key).catch(() => lock.isConnected());
       if (!held) {
         // The holder may have stored and released between the two reads.
         const after = await this.store.get(key);

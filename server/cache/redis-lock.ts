@@ -15,6 +15,8 @@ export interface KeyLock {
   release(key: string, token: string): Promise<void>;
   /** Whether anyone holds the lock. */
   isHeld(key: string): Promise<boolean>;
+  /** Whether Redis is connected: a failed command then means 'slow', not 'down'. */
+  isConnected(): boolean;
   readonly timeoutMs: number;
   readonly pollMs: number;
 }
@@ -43,5 +45,9 @@ export class RedisLock implements KeyLock {
 
   async isHeld(key: string): Promise<boolean> {
     return (await this.client.exists(lockKey(key))) === 1;
+  }
+
+  isConnected(): boolean {
+    return this.client.status === 'ready';
   }
 }

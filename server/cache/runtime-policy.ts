@@ -69,9 +69,11 @@ export function effectivePolicy(overrides: PolicyOverrides): EffectivePolicy {
 export async function setOverrides(client: Redis, prefix: string, change: unknown): Promise<PolicyOverrides> {
   const parsedChange = parseOverrides(change);
   const current = await readOverrides(client, prefix);
+  const data = mergeSection(current.data, parsedChange.data);
+  const page = mergeSection(current.page, parsedChange.page);
   const merged = parseOverrides({
-    data: mergeSection(current.data, parsedChange.data),
-    page: mergeSection(current.page, parsedChange.page),
+    ...(Object.keys(data).length > 0 ? { data } : {}),
+    ...(Object.keys(page).length > 0 ? { page } : {}),
   });
   await client.set(policyKey(prefix), JSON.stringify(merged));
   await announce(client, prefix, { kind: 'policy' });

@@ -45,13 +45,13 @@ describeWithRedis()('two instances, one upstream call per key', () => {
   let a: TestPortal;
   let b: TestPortal;
   beforeAll(async () => {
-    a = await startTestPortal({ redisUrl: testRedisUrl(), env: { CACHE_LOCK_TIMEOUT_MS: '1000' } });
-    b = await startTestPortal({
-      redisUrl: testRedisUrl(),
-      upstream: a.upstream,
-      cachePrefix: a.cachePrefix,
-      env: { CACHE_LOCK_TIMEOUT_MS: '1000' },
-    });
+    // The default lock timeout (5 s): a load slower than the lock's life would rightly be done twice. And a
+    // generous command timeout: on a loaded test machine 60 concurrent renders can stall the event loop past
+    // the production 500 ms, and a Redis read that 'times out' is a miss by design, which is not what this
+    // test is about.
+    const env = { REDIS_COMMAND_TIMEOUT_MS: '5000' };
+    a = await startTestPortal({ redisUrl: testRedisUrl(), env });
+    b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix, env });
   });
   afterEach(async () => {
     a.upstream.api.control.reset();
@@ -80,7 +80,7 @@ describeWithRedis()('two instances, one upstream call per key', () => {
     a.upstream.api.control.reset();
     const client = new Redis(testRedisUrl());
     try {
-      // A holder that took the lock for the article's data and died: nobody will release it.
+      // A holder that took the lock for the article's data and died: nobody will release it; it expires in 1 s.
       const dataKey = cacheKey({ prefix: a.cachePrefix, buildId: a.portal.assets.buildId }, 'data', '_', `show:${raw.catid}:${raw.id}`);
       await client.set(lockKey(dataKey), 'dead-holder', 'PX', 1000);
       const res = await request(a.url).get(`/detail/${raw.catid}/${raw.id}`);

@@ -57,7 +57,7 @@ describeWithRedis()('policy on Redis across two instances', () => {
     expect(a.portal.cachePolicy.page('home').ttl).toBe(PAGE_POLICY.home.ttl);
     await setOverrides(client, a.cachePrefix, { page: { home: { ttl: 7 } }, data: { list: { ttl: 9, grace: 11 } } });
     for (const t of [a, b]) {
-      await eventually(async () => t.portal.cachePolicy.page('home').ttl, (ttl) => ttl === 7, 2000);
+      await eventually(async () => t.portal.cachePolicy.page('home').ttl, (ttl) => ttl === 7, 8000);
       expect(t.portal.cachePolicy.page('home')).toEqual({ ...PAGE_POLICY.home, ttl: 7 });
       expect(t.portal.cachePolicy.data('list')).toEqual({ ...DATA_POLICY.list, ttl: 9, grace: 11 });
     }
@@ -87,7 +87,7 @@ describeWithRedis()('policy on Redis across two instances', () => {
     expect(a.portal.cachePolicy.page('home')).toEqual(PAGE_POLICY.home);
 
     await resetOverrides(client, a.cachePrefix);
-    await eventually(async () => b.portal.cachePolicy.page('home').ttl, (ttl) => ttl === PAGE_POLICY.home.ttl, 2000);
+    await eventually(async () => b.portal.cachePolicy.page('home').ttl, (ttl) => ttl === PAGE_POLICY.home.ttl, 8000);
     expect(b.portal.cachePolicy.snapshot()).toEqual(effectivePolicy({}));
   });
 });
