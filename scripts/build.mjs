@@ -66,6 +66,22 @@ export async function buildClient() {
   return { buildId, modules: Object.keys(modules).length };
 }
 
+/** The reference content API as its own Node bundle, for `docker compose` and anyone running it apart. */
+export async function buildReferenceApi() {
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['scripts/reference-api/main.ts'],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    outfile: 'dist/reference-api/main.cjs',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+}
+
 export async function buildServer() {
   await build({
     absWorkingDir: root,
@@ -86,8 +102,8 @@ async function main() {
   if (args.has('--if-needed') && existsSync(manifestPath) && existsSync(serverOut)) return;
   const started = Date.now();
   const client = await buildClient();
-  if (!args.has('--client-only')) await buildServer();
-  const server = args.has('--client-only') ? '' : ', server bundle';
+  if (!args.has('--client-only')) await Promise.all([buildServer(), buildReferenceApi()]);
+  const server = args.has('--client-only') ? '' : ', server and reference API bundles';
   console.log(`build ${client.buildId}: ${client.modules} client modules${server}, ${Date.now() - started} ms`);
 }
 

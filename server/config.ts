@@ -44,6 +44,15 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_ORIGIN_PROTOCOL: z.enum(['http', 'https']).default('https'),
+  /** Comma-separated origins readers load images and video from, besides the portal (CSP img/media/connect). */
+  MEDIA_ORIGINS: z
+    .string()
+    .trim()
+    .default('')
+    .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))
+    .refine((origins) => origins.every((origin) => isUrlWithProtocol(origin, ['http:', 'https:']) && new URL(origin).origin === origin), {
+      message: 'must be comma-separated origins like https://img.example.cn (no path)',
+    }),
   MOBILE_DETAIL_URL: z
     .string()
     .trim()

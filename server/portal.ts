@@ -144,7 +144,7 @@ export function createPortal(options: PortalOptions): Portal {
     cachePolicy: policy,
     metrics,
     assets,
-    mediaOrigins: options.embeddedUpstream ? [] : originOf(options.upstreamUrl),
+    mediaOrigins: [...config.MEDIA_ORIGINS, ...(options.embeddedUpstream ? [] : originOf(options.upstreamUrl))],
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
     readiness: {
       store,

@@ -27,6 +27,8 @@ export interface ReferenceApiOptions {
   publicUrl?: string;
   latency?: LatencyRule[];
   failures?: FailureRule[];
+  /** Serve /__control over HTTP (default true). Off when the API listens beyond loopback (docker-compose). */
+  controlPlane?: boolean;
 }
 
 export interface ReferenceApi {
@@ -176,6 +178,7 @@ export function createReferenceApi(options: ReferenceApiOptions = {}): Reference
       return send(req, res, { kind: 'raw', status: 200, contentType: 'text/plain; charset=utf-8', body: 'ok' });
     }
     if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+      if (options.controlPlane === false) return send(req, res, NOT_FOUND);
       return send(req, res, await handleControl(control, req.method ?? 'GET', url.pathname, req));
     }
     return handleApi(ctx, req, res, url);

@@ -1,6 +1,8 @@
 /**
  * CLI entry: `node scripts/run-ts.mjs scripts/reference-api/main.ts`.
- * Env: UPSTREAM_PORT (default 3100), UPSTREAM_SEED, UPSTREAM_LATENCY_MS (added to every path).
+ * Env: UPSTREAM_PORT (default 3100), UPSTREAM_SEED, UPSTREAM_LATENCY_MS (added to every path),
+ * UPSTREAM_HOST (default 127.0.0.1; any other address turns the unauthenticated /__control plane off),
+ * UPSTREAM_PUBLIC_URL (prefix of media URLs as readers reach them, e.g. in docker-compose).
  */
 import { startReferenceApi } from './server';
 
@@ -12,13 +14,21 @@ function intFromEnv(name: string, fallback: number | undefined): number | undefi
   return value;
 }
 
+function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1';
+}
+
 async function main(): Promise<void> {
   const port = intFromEnv('UPSTREAM_PORT', 3100) ?? 3100;
   const seed = intFromEnv('UPSTREAM_SEED', undefined);
   const latencyMs = intFromEnv('UPSTREAM_LATENCY_MS', 0) ?? 0;
+  const host = process.env.UPSTREAM_HOST?.trim() || '127.0.0.1';
+  const publicUrl = process.env.UPSTREAM_PUBLIC_URL?.trim();
   const running = await startReferenceApi({
     port,
-    host: '127.0.0.1',
+    host,
+    ...(isLoopback(host) ? {} : { controlPlane: false }),
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(seed !== undefined ? { seed } : {}),
     latency: latencyMs > 0 ? [{ path: '/', ms: latencyMs }] : [],
   });

@@ -9,7 +9,7 @@ import { createReferenceApi, type ReferenceApi, type ReferenceApiOptions } from 
 export interface StartOptions extends ReferenceApiOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** A loopback address only: 127.0.0.1 (default), localhost or ::1. */
+  /** 127.0.0.1 (default), localhost or ::1; another address only with controlPlane: false. */
   host?: string;
 }
 
@@ -40,7 +40,10 @@ function urlFor(host: string, port: number): string {
 
 export async function startReferenceApi(options: StartOptions = {}): Promise<RunningReferenceApi> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK_HOSTS.has(host)) throw new Error(`reference API binds to loopback only, not ${host}`);
+  // The control plane has no authentication: beyond loopback the API may only run without it.
+  if (!LOOPBACK_HOSTS.has(host) && options.controlPlane !== false) {
+    throw new Error(`reference API binds to loopback only, not ${host}, unless its control plane is off`);
+  }
   const api = createReferenceApi(options);
   const server = createServer(api.handler);
   // Benchmarks open many short requests; a short keep-alive keeps sockets from piling up between runs.

@@ -157,4 +157,17 @@ describe('close()', () => {
   it('refuses to bind anywhere but loopback', async () => {
     await expect(startReferenceApi({ seed: SEED, now: NOW, host: '0.0.0.0' })).rejects.toThrow('loopback');
   });
+
+  it('serves no control plane when asked not to (as it must beyond loopback)', async () => {
+    const api = await startReferenceApi({ seed: SEED, now: NOW, controlPlane: false });
+    try {
+      const stats = await fetch(`${api.url}/__control/stats`);
+      expect(stats.status).toBe(404);
+      const reset = await fetch(`${api.url}/__control/reset`, { method: 'POST' });
+      expect(reset.status).toBe(404);
+      expect((await fetch(`${api.url}/api/common/grey_mode`)).status).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
 });
