@@ -17,6 +17,7 @@ import { healthRoutes, type ReadinessDeps } from './health';
 import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
+import { dataRateLimit } from './middleware/rate-limit';
 import { nonceForRequest, securityHeaders } from './middleware/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { dataRoutes } from './render/data-endpoints';
@@ -28,7 +29,7 @@ import type { ContentService } from './upstream/content-service';
 import { mediaProxy } from './upstream/media-proxy';
 
 export interface AppDeps {
-  config: Pick<Config, 'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL' | 'MOBILE_DETAIL_URL'>;
+  config: Pick<Config, 'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL' | 'MOBILE_DETAIL_URL' | 'DATA_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY'>;
   cache: Cache;
   keys: KeySpace;
   logger: Logger;
@@ -54,6 +55,8 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   // Page ETags are computed on the cached form; Express's would hash each response's unique nonce.
   app.set('etag', false);
+  // Only the named proxies may say who the client is (X-Forwarded-For); by default nobody may.
+  app.set('trust proxy', deps.config.TRUST_PROXY === '' ? false : deps.config.TRUST_PROXY);
 
   app.use(requestContext(logger));
   app.use(deps.metrics.middleware());
@@ -72,6 +75,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));
   // No directory redirects: /search/.. must not become a 301 to a path nobody asked for.
   app.use(express.static(PUBLIC_DIR, { index: false, redirect: false, maxAge: PUBLIC_MAX_AGE_MS }));
+  app.use('/_data', dataRateLimit(deps.config.DATA_RATE_LIMIT_PER_MINUTE));
   app.use(dataRoutes(deps.content, logger));
   app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
   app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL));

@@ -44,6 +44,13 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_ORIGIN_PROTOCOL: z.enum(['http', 'https']).default('https'),
+  DATA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
+  /** Express `trust proxy`: '' trusts none; e.g. 'loopback, 10.0.0.0/8' for the load balancers in front. */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('')
+    .refine((value) => value === '' || /^[\w.:/,\s-]+$/.test(value), { message: 'a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal' }),
   /** Comma-separated origins readers load images and video from, besides the portal (CSP img/media/connect). */
   MEDIA_ORIGINS: z
     .string()
