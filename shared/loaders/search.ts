@@ -1,6 +1,6 @@
 /** /search/{word?}/{type?}: results of search_all for the decoded keyword, type 1 recent or 2 all, with paging. */
-import { SEARCH_TYPE_ALL, SEARCH_TYPE_RECENT } from '../constants';
 import { lastPage, pageFromQuery } from '../paging';
+import { parseSearchType } from '../search';
 import { decodeKeyword } from '../search-keyword';
 import type { ArticlePage } from '../types/entities';
 import { siteTitle } from './helpers';
@@ -20,7 +20,7 @@ export interface SearchData {
 export const loadSearch: Loader<SearchData> = async ({ params, query, site, content }) => {
   const page = pageFromQuery(query.get('page'));
   if (page === null) return { kind: 'not-found' };
-  const type = params.type === String(SEARCH_TYPE_ALL) ? SEARCH_TYPE_ALL : SEARCH_TYPE_RECENT;
+  const type = parseSearchType(params.type);
   const keyword = params.word ? decodeKeyword(params.word) : null;
   const empty: ArticlePage = { items: [], total: 0, page, pageSize: SEARCH_PAGE_SIZE };
   const results = keyword ? await content.search(keyword, type, page, SEARCH_PAGE_SIZE) : empty;

@@ -2,7 +2,8 @@
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { chromiumPath } from './requirements';
 
-export function launchBrowser(): Promise<Browser> {
+/** `extraArgs`, e.g. --host-resolver-rules mapping a site's domain to 127.0.0.1, so no request leaves loopback. */
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -15,6 +16,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--disable-quic',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
