@@ -37,7 +37,7 @@ function send(base: string, testCase: HostileCase): Promise<Answer> {
 async function pageEntries(prefix: string): Promise<Map<string, string>> {
   const client = new Redis(testRedisUrl());
   try {
-    const keys = (await client.keys(`${prefix}:*:page:*`)).filter((key) => !key.includes(':tag:'));
+    const keys = (await client.keys(`${prefix}:*:page:*`)).filter((key) => !key.includes(':tag:') && !key.includes(':lock:'));
     const entries = new Map<string, string>();
     for (const key of keys) {
       const value = await client.get(key).catch(() => null);

@@ -62,10 +62,12 @@ describeWithRedis()('policy on Redis across two instances', () => {
       expect(t.portal.cachePolicy.data('list')).toEqual({ ...DATA_POLICY.list, ttl: 9, grace: 11 });
     }
     expect((await request(b.url).get('/home')).headers['x-cache']).toBe('MISS');
-    const [pageKey] = await client.keys(`${a.cachePrefix}:*:page:0:/home`);
-    const stored = JSON.parse((await client.get(pageKey!))!) as { ttl: number };
-    expect(stored.ttl).toBe(7);
-    const listKeys = await client.keys(`${a.cachePrefix}:*:data:_:list:*`);
+    // The exact key (a pattern would also match the key's lock), read once the write has landed: this client
+    // is not the connection the portal wrote on.
+    const pageKey = `${a.cachePrefix}:${a.portal.assets.buildId}:page:0:/home`;
+    const raw = await eventually(() => client.get(pageKey), (value) => value !== null, 5000);
+    expect((JSON.parse(raw!) as { ttl: number }).ttl).toBe(7);
+    const listKeys = await client.keys(`${a.cachePrefix}:${a.portal.assets.buildId}:data:_:list:*`);
     expect(listKeys.length).toBeGreaterThan(0);
     for (const key of listKeys) expect(JSON.parse((await client.get(key))!)).toMatchObject({ ttl: 9, grace: 11 });
 
