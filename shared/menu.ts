@@ -2,7 +2,8 @@
  * Menu template rules of SPEC §2 (Header) and §5: which href a menu item gets and which warning a misconfigured
  * one raises. Pure, so the header renders real links on the server and crawlers follow them.
  */
-import { MAIN_DOMAIN } from './sites';
+import { PROVINCE_PARENT_CATID } from './constants';
+import { MAIN_DOMAIN, REGIONAL_SITES, type SiteConfig } from './sites';
 import type { Category, TemplateCode } from './types/entities';
 
 export const TEMPLATE_SEGMENTS: Readonly<Record<TemplateCode, string>> = {
@@ -32,6 +33,14 @@ const MENU_PREFIXED = new Set(['V1', 'V2', 'topicDetail']);
 /** Templates whose pages live on the main domain only. */
 const MAIN_DOMAIN_ONLY = new Set<TemplateCode>([3, 8]);
 
+/**
+ * A province entry (template 8 under the province parent) is that province's own site: its domain is looked up
+ * by catid in the site table, so the link is real on the server and needs no call on click.
+ */
+function provinceSite(catid: number): SiteConfig | undefined {
+  return REGIONAL_SITES.find((site) => site.catid === catid);
+}
+
 function mainSiteUrl(path: string): string {
   return `https://${MAIN_DOMAIN}${path}`;
 }
@@ -58,6 +67,8 @@ export function menuTarget(item: Category, parent: Category | null, onMainSite: 
   if (template === 7) return { kind: 'link', href: onMainSite ? '/' : mainSiteUrl('/'), external: !onMainSite };
   if (!parent && (template === 1 || template === 2 || template === 5)) return { kind: 'none' };
   if (template === null || template === 4) return parent ? warningFor(item) : { kind: 'none' };
+  const province = template === 8 && parent?.catid === PROVINCE_PARENT_CATID ? provinceSite(item.catid) : undefined;
+  if (province) return { kind: 'link', href: `https://${province.domain}/`, external: true };
   const path = pathFor(item, TEMPLATE_SEGMENTS[template], parent);
   if (!onMainSite && MAIN_DOMAIN_ONLY.has(template)) return { kind: 'link', href: mainSiteUrl(path), external: true };
   return { kind: 'link', href: path, external: false };

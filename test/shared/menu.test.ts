@@ -1,4 +1,5 @@
 import { MENU_WARNINGS, menuTarget } from '../../shared/menu';
+import { REGIONAL_SITES } from '../../shared/sites';
 import type { Category, TemplateCode } from '../../shared/types/entities';
 
 function node(catid: number, template: TemplateCode | null, extra: Partial<Category> = {}): Category {
@@ -62,6 +63,24 @@ describe('menu template rules (SPEC §2 Header, §5)', () => {
       noTemplate: '二级菜单未指定模版，请联系后台管理人员',
       noHomepage: '二级菜单未设置主页请联系后台管理人员',
       noHomepageTemplate: '二级菜单未指定主页模版，请联系后台管理人员',
+    });
+  });
+
+  it('sends a province entry (template 8 under 3257) to that province site, from any site', () => {
+    const provinces = node(3257, 1, { categoryDirectory: 'difang' });
+    const beijing = REGIONAL_SITES.find((site) => site.name === '北京')!;
+    for (const onMainSite of [true, false]) {
+      expect(menuTarget(node(beijing.catid, 8, { categoryDirectory: 'bj' }), provinces, onMainSite)).toEqual({
+        kind: 'link',
+        href: `https://${beijing.domain}/`,
+        external: true,
+      });
+    }
+    // A template-8 entry elsewhere is a topic page.
+    expect(menuTarget(node(2754, 8, { categoryDirectory: 'xiangcun' }), node(2750, 5, { categoryDirectory: 'zhuanti' }), true)).toEqual({
+      kind: 'link',
+      href: '/zhuanti/xiangcun/topicDetail/2754',
+      external: false,
     });
   });
 });
