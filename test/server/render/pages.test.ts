@@ -8,7 +8,7 @@ import { escapeHtml } from '../../../shared/html';
 import { PORTAL_INFO } from '../../../shared/portal-info';
 import { MAIN_SITE, REGIONAL_SITES, homeCatidOf, resolveSite } from '../../../shared/sites';
 import type { Envelope } from '../../../shared/types/envelope';
-import type { RawColumnAuthorList, RawTopicDetail, RawTopicList } from '../../../shared/types/upstream';
+import type { RawAdSlot, RawColumnAuthorList, RawTopicDetail, RawTopicList } from '../../../shared/types/upstream';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { articleList, homeCategories } from '../../support/upstream-data';
 
@@ -116,5 +116,14 @@ describe.each([
     const personal = await get('/personalCenter');
     expect(personal.status).toBe(200);
     expect(personal.text).toContain('个人中心');
+  });
+
+  it('places the homepage ad slots 1–6 and 8–16 that the site has', async () => {
+    const slots = await upstreamData<RawAdSlot[]>(t.upstream.url, `/api/ad/list_by_column_id?catid=${homeCatid}`);
+    const home = await get('/');
+    const placed = slots.filter((slot) => slot.list.length > 0 && home.text.includes(escapeHtml(slot.list[0]!.image)));
+    // 1–6 have fixed places; 8, 9, … follow the rows of two category blocks (both sites have at least two rows).
+    expect(placed.map((slot) => slot.position)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5, 6, 8, 9]));
+    expect(placed.every((slot) => slot.position !== 7)).toBe(true);
   });
 });
