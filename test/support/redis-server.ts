@@ -52,7 +52,9 @@ export class OwnRedis {
   }
 
   async startProcess(): Promise<void> {
-    this.child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(this.port), '--save', '', '--appendonly', 'no'], {
+    // DEBUG SLEEP from loopback lets fault tests make this server slow on purpose.
+    const args = ['--bind', '127.0.0.1', '--port', String(this.port), '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'];
+    this.child = spawn('redis-server', args, {
       stdio: 'ignore',
     });
     await waitUntil(() => answers(this.port), 5000);
