@@ -59,6 +59,12 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.TRUST_PROXY === '' ? false : deps.config.TRUST_PROXY);
 
   app.use(requestContext(logger));
+  // While draining, each answer closes its connection, so keep-alive clients move to another instance instead
+  // of holding this one open until the drain timeout.
+  app.use((_req, res, next) => {
+    if (deps.readiness.isDraining()) res.setHeader('Connection', 'close');
+    next();
+  });
   app.use(deps.metrics.middleware());
   app.use(nonceForRequest());
   app.use(securityHeaders(deps.mediaOrigins));

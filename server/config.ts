@@ -42,6 +42,8 @@ const schema = z.object({
   CACHE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   RENDER_TIMEOUT_MS: positiveMs.default(10_000),
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
+  /** After SIGTERM, keep serving this long with /readyz at 503, so the load balancer stops sending first. */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_ORIGIN_PROTOCOL: z.enum(['http', 'https']).default('https'),
   DATA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),

@@ -15,7 +15,15 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
-export async function listen(portal: Portal, port: number, host: string, logger: Logger, drainTimeoutMs: number): Promise<RunningServer> {
+export async function listen(
+  portal: Portal,
+  port: number,
+  host: string,
+  logger: Logger,
+  drainTimeoutMs: number,
+  /** How long to keep accepting after turning unready, so the load balancer stops sending first. */
+  drainDelayMs = 0,
+): Promise<RunningServer> {
   const server = http.createServer(portal.app);
   // Longer than a typical load balancer's idle timeout, so the balancer closes first and never hits a dead socket.
   server.keepAliveTimeout = 65_000;
@@ -31,6 +39,7 @@ export async function listen(portal: Portal, port: number, host: string, logger:
   const shutdown = () => {
     closing ??= (async () => {
       portal.startDraining();
+      if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => {

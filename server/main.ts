@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   if (reference) logger.info({ upstream: upstreamUrl }, 'no UPSTREAM_URL: serving the in-process reference content API');
 
   const portal = createPortal({ config, logger, upstreamUrl, embeddedUpstream: reference !== null });
-  const running = await listen(portal, config.PORT, config.HOST, logger, config.SHUTDOWN_TIMEOUT_MS);
+  const running = await listen(portal, config.PORT, config.HOST, logger, config.SHUTDOWN_TIMEOUT_MS, config.SHUTDOWN_DELAY_MS);
   logger.info(
     { url: running.url, cache: portal.store.kind, build: portal.assets.buildId },
     `portal listening on ${running.url}`,

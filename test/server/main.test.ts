@@ -5,6 +5,7 @@ import readline from 'node:readline';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { HOME_CATID } from '../../shared/constants';
 import { timedGet } from '../support/http';
+import { printFigures, runLoad } from '../support/load';
 import { firstHomeArticle } from '../support/upstream-data';
 
 const SERVER = path.resolve(__dirname, '../../dist/server/main.cjs');
@@ -84,6 +85,35 @@ describe('server process', () => {
       expect(res.body.endsWith('</body></html>')).toBe(true);
       expect(await server.exit).toBe(0);
       await expect(timedGet(`${server.url}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await upstream.close();
+    }
+  });
+
+  it('drains under load on SIGTERM: no failed response, exit 0 within the drain timeout', async () => {
+    const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+    // Readiness turns 503 at once; the listener stays open 2 s (what a load balancer needs to stop sending).
+    const server = await startServer({ UPSTREAM_URL: upstream.url, SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DELAY_MS: '2000' });
+    try {
+      const raw = await firstHomeArticle(upstream.url, HOME_CATID);
+      const urls = ['/', `/detail/${raw.catid}/${raw.id}`, '/about'].map((path) => server.url + path);
+      const load = runLoad(urls, 1800, 4);
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      const ready = await timedGet(`${server.url}/readyz`);
+      const figures = await load;
+      const code = await server.exit;
+      printFigures('SIGTERM under load', figures);
+      expect(ready.status).toBe(503);
+      expect(code).toBe(0);
+      // The delay, then in-flight work, then exit: well inside the drain timeout.
+      expect(Date.now() - signalled).toBeLessThan(5000);
+      // The load stopped inside the delay, as a balancer would: not one request failed.
+      expect(figures.errors).toBe(0);
+      expect(Object.keys(figures.byStatus)).toEqual(['200']);
+      expect(figures.byStatus['200']).toBeGreaterThan(10);
     } finally {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
       await upstream.close();
