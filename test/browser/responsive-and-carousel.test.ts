@@ -1,0 +1,67 @@
+/** SPEC §9 layout and carousel rules in a browser: the menu's row under 1500px, autoplay paused on hover. */
+import type { Browser } from 'playwright-core';
+import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
+import { startTestPortal, type TestPortal } from '../support/portal';
+import { describeWithBrowser } from '../support/requirements';
+import { firstHomeArticle } from '../support/upstream-data';
+
+describeWithBrowser()('responsive menu and carousels', () => {
+  let t: TestPortal;
+  let browser: Browser;
+  beforeAll(async () => {
+    t = await startTestPortal();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function menuRow(width: number): Promise<{ sameRowAsLogo: boolean }> {
+    const { page, problems } = await watchedPage(browser, { viewport: { width, height: 900 } });
+    try {
+      await gotoHydrated(page, `${t.url}/`);
+      const logo = await page.locator('.logo').boundingBox();
+      const menu = await page.locator('.site-header__menu').boundingBox();
+      expect(problems).toEqual([]);
+      if (!logo || !menu) throw new Error('logo or menu not laid out');
+      return { sameRowAsLogo: menu.y < logo.y + logo.height };
+    } finally {
+      await page.context().close();
+    }
+  }
+
+  it('puts the text menu beside the logo from 1500px, on a row of its own below that', async () => {
+    expect(await menuRow(1600)).toEqual({ sameRowAsLogo: true });
+    expect(await menuRow(1400)).toEqual({ sameRowAsLogo: false });
+  });
+
+  it('pauses a carousel autoplay while the pointer is over it, and resumes after', async () => {
+    const raw = await firstHomeArticle(t.upstream.url, 2727);
+    const { page, problems } = await watchedPage(browser);
+    try {
+      await gotoHydrated(page, `${t.url}/detail/${raw.catid}/${raw.id}`);
+      const carousel = page.locator('.swiper-initialized').first();
+      await carousel.waitFor();
+      const running = () =>
+        carousel.evaluate((element) => {
+          const swiper = (element as HTMLElement & { swiper?: { autoplay: { running: boolean; paused: boolean } } }).swiper;
+          return swiper ? { running: swiper.autoplay.running, paused: swiper.autoplay.paused } : null;
+        });
+      expect(await running()).toMatchObject({ running: true, paused: false });
+      await carousel.hover();
+      await page.waitForFunction(
+        (element) => (element as HTMLElement & { swiper?: { autoplay: { paused: boolean } } }).swiper?.autoplay.paused === true,
+        await carousel.elementHandle(),
+      );
+      await page.mouse.move(5, 5);
+      await page.waitForFunction(
+        (element) => (element as HTMLElement & { swiper?: { autoplay: { paused: boolean } } }).swiper?.autoplay.paused === false,
+        await carousel.elementHandle(),
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
