@@ -12,6 +12,11 @@ import type { Cache } from './cache/cache';
 import type { KeySpace } from './cache/keys';
 import type { PageCache } from './cache/page-cache';
 import type { PolicySource } from './cache/runtime-policy';
+import type { AccountClient } from './auth/account-client';
+import { apiProxy } from './api-proxy/proxy';
+import { attachSession, authRoutes } from './auth/routes';
+import type { Sessions } from './auth/sessions';
+import type { AuthSettings } from './auth/settings';
 import type { Config } from './config';
 import { healthRoutes, type ReadinessDeps } from './health';
 import type { Metrics } from './metrics';
@@ -26,6 +31,7 @@ import { mobileDetailRedirect } from './render/mobile-redirect';
 import { createPageHandler } from './render/page-handler';
 import { feedRoutes } from './seo/routes';
 import type { ContentService } from './upstream/content-service';
+import type { UpstreamClient } from './upstream/http-client';
 import { mediaProxy } from './upstream/media-proxy';
 
 export interface AppDeps {
@@ -43,6 +49,9 @@ export interface AppDeps {
   mediaOrigins: readonly string[];
   /** Embedded mode: serve the in-process reference API's /media under this origin. */
   embeddedMediaUpstream?: string;
+  auth: { settings: AuthSettings; sessions: Sessions; accounts: AccountClient };
+  /** The content API client the same-origin /api proxy forwards through. */
+  upstream: UpstreamClient;
 }
 
 const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
@@ -81,7 +90,12 @@ export function createApp(deps: AppDeps): Express {
   if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));
   // No directory redirects: /search/.. must not become a 301 to a path nobody asked for.
   app.use(express.static(PUBLIC_DIR, { index: false, redirect: false, maxAge: PUBLIC_MAX_AGE_MS }));
-  app.use('/_data', dataRateLimit(deps.config.DATA_RATE_LIMIT_PER_MINUTE));
+  // Per-client limits where scripts and bots hammer: navigation data, the API proxy, the sign-in flow.
+  for (const prefix of ['/_data', '/api', '/login']) app.use(prefix, dataRateLimit(deps.config.DATA_RATE_LIMIT_PER_MINUTE));
+  // Sessions are looked up only past static files: an asset request never costs a Redis round trip.
+  app.use(attachSession(deps.auth.sessions, logger));
+  app.use(authRoutes({ ...deps.auth, logger }));
+  app.use(apiProxy(deps.upstream, logger));
   app.use(dataRoutes(deps.content, logger));
   app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
   app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL));

@@ -67,6 +67,21 @@ const schema = z.object({
     .trim()
     .default('https://m.qnnews.cn/detail')
     .refine((value) => isUrlWithProtocol(value, ['http:', 'https:']), { message: 'must be an http(s) URL' }),
+  // WeChat web sign-in (SPEC §7). The app id is public (it is in every QR URL); unset means sign-in is off.
+  WECHAT_APP_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only (1–64)')
+    .optional(),
+  // Unset: WeChat's own page, or the reference API's simulated one when it runs in-process.
+  WECHAT_QRCONNECT_URL: optionalUrl(['http:', 'https:']),
+  // Where WeChat sends the reader back (the main site's origin). Unset: PUBLIC_ORIGIN_PROTOCOL://www.qnnews.cn,
+  // or http://localhost:PORT when the reference API runs in-process (a local run).
+  LOGIN_CALLBACK_ORIGIN: optionalUrl(['http:', 'https:']).refine(
+    (value) => value === undefined || new URL(value).origin === value.replace(/\/$/, ''),
+    { message: 'must be an origin (scheme, host, optional port; no path)' },
+  ),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -14,6 +14,10 @@ import { RuntimePolicy } from './cache/runtime-policy';
 import { RedisLock } from './cache/redis-lock';
 import { Metrics, siteOfKey } from './metrics';
 import { createApp } from './app';
+import { AccountClient } from './auth/account-client';
+import { MemorySecretStore, RedisSecretStore, type SecretStore } from './auth/secret-store';
+import { Sessions } from './auth/sessions';
+import { authSettings } from './auth/settings';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { loadAssets, type Assets } from './render/assets';
@@ -134,7 +138,16 @@ export function createPortal(options: PortalOptions): Portal {
     onUpstreamError: (call, error) => logger.warn({ call, err: error }, 'upstream call failed'),
   });
   let draining = false;
+  const secretStore = (namespace: string): SecretStore =>
+    redis ? new RedisSecretStore(redis.client, `${config.CACHE_PREFIX}:${namespace}`) : new MemorySecretStore();
+  const settings = authSettings(config, options.embeddedUpstream ? options.upstreamUrl : undefined);
   const app = createApp({
+    auth: {
+      settings,
+      sessions: new Sessions(secretStore('session'), secretStore('login'), settings.sessionTtlSeconds),
+      accounts: new AccountClient(upstream),
+    },
+    upstream,
     config,
     logger,
     cache,

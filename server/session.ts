@@ -1,12 +1,30 @@
 /**
- * Whether a request belongs to a signed-in reader. Such a request is never served from, nor stored in, the page
- * cache, and its response is private. (The session itself is set by the WeChat sign-in flow.)
+ * Whether a request belongs to a signed-in reader: one whose session cookie names a live server-side session
+ * (attachSession looks it up once per request). Such a request is never served from, nor stored in, the page
+ * cache, and its response is private. A stale or forged cookie is an anonymous reader.
  */
 import type { Request } from 'express';
+import type { Session } from './auth/sessions';
 
 export const SESSION_COOKIE = 'portal_session';
 
+const sessions = new WeakMap<Request, { id: string; session: Session }>();
+
+export function setSession(req: Request, id: string, session: Session): void {
+  sessions.set(req, { id, session });
+}
+
+export function sessionOf(req: Request): { id: string; session: Session } | null {
+  return sessions.get(req) ?? null;
+}
+
 export function isSignedIn(req: Request): boolean {
+  return sessions.has(req);
+}
+
+/** The raw cookie value, when it looks like one of ours (64 hex characters); anything else is ignored unread. */
+export function sessionCookieOf(req: Request): string | null {
   const cookies = req.cookies as Record<string, unknown> | undefined;
-  return typeof cookies?.[SESSION_COOKIE] === 'string' && cookies[SESSION_COOKIE] !== '';
+  const value = cookies?.[SESSION_COOKIE];
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value) ? value : null;
 }

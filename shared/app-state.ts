@@ -1,6 +1,7 @@
 /**
  * The state a server render hands to the browser (serialised into the document) and that client navigations
- * replace page by page. Everything here is public: nothing about the reader's session goes in it.
+ * replace page by page. Everything here is public: of the reader's session only the public profile goes in it
+ * (never the token), and only in pages rendered for that reader, which are never cached.
  */
 import type { LayoutData } from './loaders/layout';
 import type { PageHead } from './loaders/types';
@@ -32,9 +33,18 @@ export interface PublicSite {
   isMain: boolean;
 }
 
+/** What the page may know of a signed-in reader (SPEC §4: signed in means user_id is present). */
+export interface PublicUser {
+  user_id: number;
+  nickname: string;
+  avatar: string;
+}
+
 export interface AppState {
   buildId: string;
   site: PublicSite;
+  /** The signed-in reader; null for anonymous (and so every cached) page. */
+  user: PublicUser | null;
   layout: LayoutData;
   page: PageState;
 }

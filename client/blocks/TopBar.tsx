@@ -4,18 +4,15 @@
  * WeChat sign-in dialog.
  */
 import { useState } from 'react';
+import type { PublicUser } from '../../shared/app-state';
 import { Link } from 'react-router-dom';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
 import { LoginModal } from './LoginModal';
 import { QrCode } from './QrCode';
 
-/** A reader's public identity; the session that provides it comes with the accounts issue. */
-export interface SignedInUser {
-  userId: number;
-  nickname: string;
-  avatar: string;
-}
+/** A reader's public identity, from the server's session (state.user). */
+export type SignedInUser = PublicUser;
 
 function Tooltip({ label, className, children }: { label: string; className: string; children: React.ReactNode }) {
   // The panel shows on :hover and :focus-within (CSS), so it works before script and from the keyboard.
@@ -46,8 +43,9 @@ function UserMenu({ user }: { user: SignedInUser }) {
   );
 }
 
-export function TopBar({ user = null }: { user?: SignedInUser | null }) {
+export function TopBar() {
   const { state } = usePortal();
+  const user = state.user;
   const [loginOpen, setLoginOpen] = useState(false);
   return (
     <div className="top-bar">
@@ -85,7 +83,7 @@ export function TopBar({ user = null }: { user?: SignedInUser | null }) {
           )}
         </nav>
       </div>
-      <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} returnUrl={`https://${state.site.domain}${state.page.path}`} />
+      <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} returnPath={state.page.path} />
     </div>
   );
 }

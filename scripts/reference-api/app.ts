@@ -3,6 +3,7 @@
  * control plane. Request pipeline for API paths: count → failure rule → latency → route.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Accounts } from './accounts';
 import { ControlState, DEFAULT_FAILURE_CODE, statsKey, type Control, type FailureRule, type LatencyRule } from './control';
 import { CONTROL_PREFIX, handleControl } from './control-routes';
 import { generateDataset, type Dataset } from './dataset';
@@ -35,6 +36,8 @@ export interface ReferenceApi {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   dataset: Dataset;
   control: Control;
+  /** Users, tokens, likes and collections (kept in memory for the process's life). */
+  accounts: Accounts;
 }
 
 const NOT_FOUND: Reply = json(404, { code: 404, msg: 'Not Found', data: null });
@@ -123,7 +126,7 @@ function failureReply(rule: FailureRule): Reply {
   return fail(rule.code ?? DEFAULT_FAILURE_CODE, '系统繁忙，请稍后再试');
 }
 
-async function handleApi(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = req.method ?? 'GET';
   const path = url.pathname;
   const isMedia = path.startsWith('/media/');
@@ -138,9 +141,13 @@ async function handleApi(ctx: RouteContext, req: IncomingMessage, res: ServerRes
   send(req, res, reply);
 }
 
-async function routeReply(ctx: RouteContext, req: IncomingMessage, path: string, query: URLSearchParams, isMedia: boolean): Promise<Reply> {
+type ApiContext = RouteContext & { accounts: Accounts };
+
+async function routeReply(ctx: ApiContext, req: IncomingMessage, path: string, query: URLSearchParams, isMedia: boolean): Promise<Reply> {
   const method = req.method ?? 'GET';
   if (isMedia) return method === 'GET' || method === 'HEAD' ? mediaReply(ctx.dataset, path, req.headers.range) : NOT_FOUND;
+  const account = await accountReply(ctx.accounts, req, method, path, query);
+  if (account) return account;
   const route = matchRoute(method, path);
   if (!route) return NOT_FOUND;
   let body: BodyFields = {};
@@ -155,6 +162,21 @@ async function routeReply(ctx: RouteContext, req: IncomingMessage, path: string,
   return route.run(ctx, query, body);
 }
 
+/** Account, interaction and simulated-WeChat paths; null when the path is none of them. */
+async function accountReply(accounts: Accounts, req: IncomingMessage, method: string, path: string, query: URLSearchParams): Promise<Reply | null> {
+  if (!accounts.handles(method, path)) return null;
+  let body: BodyFields = {};
+  if (method === 'POST') {
+    try {
+      body = await readBody(req);
+    } catch (error) {
+      if (error instanceof BadBodyError) return fail(CODE_BAD_PARAMS, MSG.badParams);
+      throw error;
+    }
+  }
+  return accounts.handle(method, path, query, body, req.headers);
+}
+
 export function createReferenceApi(options: ReferenceApiOptions = {}): ReferenceApi {
   const dataset = generateDataset({ ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.now !== undefined ? { now: options.now } : {}) });
   const control = new ControlState({
@@ -165,7 +187,9 @@ export function createReferenceApi(options: ReferenceApiOptions = {}): Reference
     articleExists: (id) => dataset.articleById.has(id),
   });
   const createdAt = Date.now();
-  const ctx: RouteContext = {
+  const accounts = new Accounts(() => control.publicUrl());
+  const ctx: ApiContext = {
+    accounts,
     dataset,
     control,
     present: new Presenter(dataset, control),
@@ -192,5 +216,5 @@ export function createReferenceApi(options: ReferenceApiOptions = {}): Reference
     });
   };
 
-  return { handler, dataset, control };
+  return { handler, dataset, control, accounts };
 }

@@ -1,6 +1,6 @@
 /**
  * Per-client rate limits (express-rate-limit) on what scripts and bots hammer: the data endpoints of client
- * navigations. The client is `req.ip`, which honours X-Forwarded-For only from the proxies named in
+ * navigations, the same-origin API proxy and the sign-in flow (one limiter each). The client is `req.ip`, which honours X-Forwarded-For only from the proxies named in
  * TRUST_PROXY, so a spoofed header cannot buy a fresh allowance.
  */
 import type { RequestHandler } from 'express';

@@ -40,5 +40,8 @@ export function securityHeaders(extraOrigins: readonly string[]): RequestHandler
     crossOriginResourcePolicy: { policy: 'same-site' },
     // HSTS is the TLS terminator's to set; this server speaks plain HTTP behind it.
     strictTransportSecurity: false,
+    // Not helmet's no-referrer: under it browsers send `Origin: null` even on same-origin form POSTs, which would
+    // defeat the Origin check of logout and the API proxy. same-origin still tells other sites nothing.
+    referrerPolicy: { policy: 'same-origin' },
   });
 }

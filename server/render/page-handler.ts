@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { isbot } from 'isbot';
-import type { AppState, PageState } from '../../shared/app-state';
+import type { AppState, PageState, PublicUser } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
 import { loadLayout, type LayoutData } from '../../shared/loaders/layout';
 import { RESOURCES } from '../../shared/resources';
@@ -21,7 +21,7 @@ import { normaliseQuery } from '../cache/keys';
 import { withNonce } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
-import { isSignedIn } from '../session';
+import { sessionOf } from '../session';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
 import type { Assets } from './assets';
 import { bareErrorDocument } from './document';
@@ -48,6 +48,8 @@ interface DocumentRequest {
   url: URL;
   nonce: string;
   waitForAll: boolean;
+  /** The signed-in reader; always null for a render that may be stored in the page cache. */
+  user: PublicUser | null;
 }
 
 const EMPTY_LAYOUT = (site: SiteConfig): LayoutData => ({
@@ -100,7 +102,13 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
    * The page's loader calls are recorded apart from the layout's, so 'the page's own data is missing' can be told
    * from 'the menu is missing'; both end up in `recorder`.
    */
-  async function buildState(site: SiteConfig, url: URL, content: ContentApi, recorder: CallRecorder): Promise<AppState | { redirect: string }> {
+  async function buildState(
+    site: SiteConfig,
+    url: URL,
+    content: ContentApi,
+    recorder: CallRecorder,
+    user: PublicUser | null,
+  ): Promise<AppState | { redirect: string }> {
     const now = unixNow();
     const pageRecorder = new CallRecorder();
     const [prepared, layout] = await Promise.all([
@@ -122,7 +130,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const pageState = unavailableIfNoData(prepared.page, pageRecorder);
     const page = pageState.page;
     if (page !== 'not-found' && page !== 'error') await loadPage(page);
-    return { buildId: deps.assets.buildId, site: publicSite(site), layout, page: pageState };
+    return { buildId: deps.assets.buildId, site: publicSite(site), user, layout, page: pageState };
   }
 
   function renderOptions(state: AppState, request: DocumentRequest, content: ContentApi) {
@@ -167,7 +175,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
   async function renderToHtml(request: DocumentRequest): Promise<Rerendered> {
     const recorder = new CallRecorder();
     const content = deps.content.forRequest(recorder);
-    const state = await buildState(request.site, request.url, content, recorder);
+    const state = await buildState(request.site, request.url, content, recorder, request.user);
     if ('redirect' in state) return { kind: 'other' };
     if (state.page.status === 503) return { kind: 'unavailable' };
     if (state.page.status !== 200) return { kind: 'other' };
@@ -210,7 +218,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
   }
 
   async function sendErrorDocument(res: Response, request: DocumentRequest, content: ContentApi, status: number): Promise<void> {
-    const base = await buildState(request.site, new URL('/', request.url), content, new CallRecorder()).catch(() => null);
+    const base = await buildState(request.site, new URL('/', request.url), content, new CallRecorder(), request.user).catch(() => null);
     const page: PageState = {
       path: request.url.pathname + request.url.search,
       routeId: null,
@@ -238,7 +246,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const started = performance.now();
     const recorder = new CallRecorder();
     const content = deps.content.forRequest(recorder);
-    const state = await buildState(request.site, request.url, content, recorder);
+    const state = await buildState(request.site, request.url, content, recorder, request.user);
     if ('redirect' in state) {
       res.redirect(302, state.redirect);
       return;
@@ -335,11 +343,14 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         return;
       }
       const waitForAll = isbot(req.headers['user-agent'] ?? '');
-      const request: DocumentRequest = { site, url, nonce: String(res.locals.nonce), waitForAll };
-      if (isSignedIn(req)) {
-        await renderFresh(req, res, request, null);
+      const signedIn = sessionOf(req);
+      if (signedIn) {
+        // Only the public profile goes into the render; the token stays in the session store.
+        const { user_id, nickname, avatar } = signedIn.session.user;
+        await renderFresh(req, res, { site, url, nonce: String(res.locals.nonce), waitForAll, user: { user_id, nickname, avatar } }, null);
         return;
       }
+      const request: DocumentRequest = { site, url, nonce: String(res.locals.nonce), waitForAll, user: null };
       const key = pageCache.keyFor(site.id, url.pathname, url.searchParams, match.kind === 'page' ? (match.route.query ?? []) : []);
       const cached = await pageCache.lookup(key);
       if (!cached) {
@@ -358,7 +369,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         pageCache.refresh(
           key,
           async () => {
-            const rendered = await renderToHtml({ site, url, nonce: refreshNonce, waitForAll: true });
+            const rendered = await renderToHtml({ site, url, nonce: refreshNonce, waitForAll: true, user: null });
             if (rendered.kind === 'ok') await pageCache.store(key, policy, rendered.html, refreshNonce, rendered.tags);
           },
           (error) => logger.error({ err: error, key }, 'background page refresh failed'),

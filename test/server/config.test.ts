@@ -35,6 +35,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ L1_CACHE_MAX_MB: '-1' })).toThrow(ConfigError);
   });
 
+  it('validates the sign-in settings', () => {
+    const config = loadConfig({ WECHAT_APP_ID: 'wx0123abcd', LOGIN_CALLBACK_ORIGIN: 'https://www.qnnews.cn' });
+    expect(config).toMatchObject({ WECHAT_APP_ID: 'wx0123abcd', LOGIN_CALLBACK_ORIGIN: 'https://www.qnnews.cn', SESSION_TTL_HOURS: 168 });
+    expect(() => loadConfig({ WECHAT_APP_ID: 'wx 1' })).toThrow(/WECHAT_APP_ID/);
+    expect(() => loadConfig({ WECHAT_QRCONNECT_URL: 'ftp://x' })).toThrow(/WECHAT_QRCONNECT_URL/);
+    expect(() => loadConfig({ LOGIN_CALLBACK_ORIGIN: 'https://www.qnnews.cn/login' })).toThrow(/LOGIN_CALLBACK_ORIGIN="https:\/\/www.qnnews.cn\/login": must be an origin/);
+    expect(() => loadConfig({ SESSION_TTL_HOURS: '0' })).toThrow(/SESSION_TTL_HOURS/);
+  });
+
   it('treats an empty optional URL as unset', () => {
     expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
   });

@@ -3,8 +3,10 @@
  * its expected status and none may produce a 5xx, a reflected script, an off-site redirect, a leaked file, a
  * foreign host in a link, or a change to a page already in the cache.
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import Redis from 'ioredis';
+import { setOverrides } from '../../server/cache/runtime-policy';
 import { matchRoute } from '../../shared/routes';
 import { hostileCorpus, type HostileCase } from '../fixtures/hostile-requests';
 import { startTestPortal, type TestPortal } from '../support/portal';
@@ -85,7 +87,16 @@ describeWithRedis()('hostile-input corpus', () => {
   const corpus = hostileCorpus();
 
   beforeAll(async () => {
-    t = await startTestPortal({ redisUrl: testRedisUrl() });
+    // Pages must not turn stale while the corpus runs (home's TTL is 30 s; a slow machine takes longer), or a
+    // legitimate refresh would read as a page the corpus changed.
+    const cachePrefix = `t${randomBytes(6).toString('hex')}`;
+    const client = new Redis(testRedisUrl());
+    try {
+      await setOverrides(client, cachePrefix, { page: { home: { ttl: 3600 }, detail: { ttl: 3600 }, default: { ttl: 3600 } } });
+    } finally {
+      client.disconnect();
+    }
+    t = await startTestPortal({ redisUrl: testRedisUrl(), cachePrefix });
   });
   afterAll(async () => {
     const client = new Redis(testRedisUrl());

@@ -29,6 +29,8 @@ export interface TestPortalOptions {
   /** Share a cache prefix between portals; otherwise each portal gets a fresh one. */
   cachePrefix?: string;
   env?: Record<string, string>;
+  /** A fixed port (sign-in tests must name the callback origin before the portal starts); default: any free one. */
+  port?: number;
 }
 
 /** Tests start asking at once; a real instance would have connected long before its first reader. */
@@ -65,7 +67,7 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
   });
   const logger = createLogger(config.LOG_LEVEL, sink);
   const portal = createPortal({ config, logger, upstreamUrl: upstream.url });
-  const server = await listen(portal, 0, '127.0.0.1', logger, 2000);
+  const server = await listen(portal, options.port ?? 0, '127.0.0.1', logger, 2000);
   if (options.redisUrl) await waitForStore(portal);
   return {
     url: server.url,

@@ -5,6 +5,7 @@ import { PAGE_POLICY } from '../../../server/cache/policy';
 import { HOME_CATID } from '../../../shared/constants';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';
+import { signIn, TEST_APP_ID } from '../../support/sign-in';
 import { firstHomeArticle } from '../../support/upstream-data';
 import { deleteKeys } from './redis-helpers';
 
@@ -25,7 +26,7 @@ describe('CDN headers', () => {
 describeWithRedis()('headers and negative caching on a live portal', () => {
   let t: TestPortal;
   beforeAll(async () => {
-    t = await startTestPortal({ redisUrl: testRedisUrl() });
+    t = await startTestPortal({ redisUrl: testRedisUrl(), env: { WECHAT_APP_ID: TEST_APP_ID } });
   });
   afterEach(() => t.upstream.api.control.reset());
   afterAll(async () => {
@@ -46,7 +47,7 @@ describeWithRedis()('headers and negative caching on a live portal', () => {
       const keys = String(res.headers['surrogate-key']).split(' ');
       expect(keys).toEqual(expect.arrayContaining([`article:${raw.id}`, `cat:${raw.catid}`, 'site:0', 'page:detail', 'data:article']));
     }
-    const signedIn = await request(t.url).get(path).set('Cookie', 'portal_session=reader-1');
+    const signedIn = await request(t.url).get(path).set('Cookie', `portal_session=${await signIn(t, '头部读者')}`);
     expect(signedIn.headers['cache-control']).toBe('private, no-store');
     expect(signedIn.headers['surrogate-key']).toBeUndefined();
   });

@@ -6,6 +6,7 @@ import { REGIONAL_SITES } from '../../../shared/sites';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { OwnRedis } from '../../support/redis-server';
 import { startTestPortal, type TestPortal } from '../../support/portal';
+import { signIn, TEST_APP_ID } from '../../support/sign-in';
 import { firstHomeArticle } from '../../support/upstream-data';
 
 async function keysOf(redisUrl: string, prefix: string): Promise<string[]> {
@@ -29,7 +30,7 @@ async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => bool
 describeWithRedis()('page cache on Redis', () => {
   let t: TestPortal;
   beforeAll(async () => {
-    t = await startTestPortal({ redisUrl: testRedisUrl() });
+    t = await startTestPortal({ redisUrl: testRedisUrl(), env: { WECHAT_APP_ID: TEST_APP_ID } });
   });
   afterAll(async () => {
     const client = new Redis(testRedisUrl());
@@ -69,11 +70,18 @@ describeWithRedis()('page cache on Redis', () => {
   });
 
   it('does not cache pages for a signed-in reader', async () => {
-    const res = await request(t.url).get('/home').set('Cookie', 'portal_session=reader-1');
+    const session = await signIn(t, '缓存读者');
+    const res = await request(t.url).get('/home').set('Cookie', `portal_session=${session}`);
     expect(res.headers['x-cache']).toBe('PASS');
     expect(res.headers['cache-control']).toBe('private, no-store');
-    const again = await request(t.url).get('/home').set('Cookie', 'portal_session=reader-1');
+    const again = await request(t.url).get('/home').set('Cookie', `portal_session=${session}`);
     expect(again.headers['x-cache']).toBe('PASS');
+  });
+
+  it('a session cookie the server does not know is just an anonymous reader', async () => {
+    await request(t.url).get('/home');
+    const res = await request(t.url).get('/home').set('Cookie', 'portal_session=reader-1');
+    expect(res.headers['x-cache']).toMatch(/HIT|STALE/);
   });
 
   it('makes one upstream call per key for 50 concurrent cold requests', async () => {

@@ -11,6 +11,7 @@ function homeState(): AppState {
   return {
     buildId: 'test',
     site: { id: MAIN_SITE.id, name: MAIN_SITE.name, domain: MAIN_SITE.domain, isMain: true },
+    user: null,
     layout: {
       menu: [],
       banner: [],

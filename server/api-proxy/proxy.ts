@@ -1,0 +1,94 @@
+/**
+ * The same-origin API proxy: the browser calls /api/* on the portal, the portal calls the CMS with the session's
+ * token in the `token` header (SPEC §6), so page script never holds the token. Only allow-listed paths pass;
+ * state-changing calls must come from the portal's own pages (CSRF); answers are never cached anywhere.
+ * Upstream failures follow SPEC §8: no response → {code:500, msg:'失败', data:null}; an error response → its body.
+ */
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
+import { isSameOriginRequest } from '../auth/csrf';
+import { PRIVATE_NO_STORE } from '../cache/headers';
+import type { Logger } from '../logger';
+import { sessionOf } from '../session';
+import { UpstreamHttpError, type UpstreamClient } from '../upstream/http-client';
+import { isAllowed } from './allow-list';
+import { MAX_BODY_BYTES, proxyBody } from './body';
+
+export const PROXY_PREFIX = '/api';
+const MAX_QUERY_LENGTH = 2048;
+
+function answer(res: Response, status: number, code: number, msg: string): void {
+  res.status(status).json({ code, msg, data: null });
+}
+
+/** The query string exactly as sent (the CMS reads its own parameters), bounded in length. */
+function queryOf(req: Request): string | null {
+  const index = req.originalUrl.indexOf('?');
+  const query = index === -1 ? '' : req.originalUrl.slice(index);
+  return query.length > MAX_QUERY_LENGTH ? null : query;
+}
+
+function errorBody(error: UpstreamHttpError): unknown {
+  try {
+    const parsed: unknown = JSON.parse(error.body);
+    if (parsed !== null && typeof parsed === 'object') return parsed;
+  } catch {
+    // not JSON: the envelope below stands in for it
+  }
+  return { code: error.status, msg: '失败', data: null };
+}
+
+export function apiProxy(upstream: UpstreamClient, logger: Logger): Router {
+  const router = Router();
+  const json = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
+
+  router.use(PROXY_PREFIX, (req, res, next) => {
+    res.setHeader('Cache-Control', PRIVATE_NO_STORE);
+    const path = PROXY_PREFIX + req.path;
+    if (!isAllowed(req.method, path)) return answer(res, 404, 404, 'Not Found');
+    if (req.method === 'POST' && !isSameOriginRequest(req)) return answer(res, 403, 403, '请求来源无效');
+    next();
+  });
+  router.post(`${PROXY_PREFIX}/*rest`, json);
+  router.use(PROXY_PREFIX, async (req, res, next) => {
+    try {
+      const query = queryOf(req);
+      if (query === null) return answer(res, 414, 40000, '参数错误');
+      let body: Record<string, unknown> | undefined;
+      if (req.method === 'POST') {
+        const parsed = proxyBody.safeParse(req.body ?? {});
+        if (!parsed.success) return answer(res, 400, 40000, '参数错误');
+        body = parsed.data;
+      }
+      const session = sessionOf(req);
+      try {
+        const result = await upstream.request<unknown>({
+          method: req.method === 'POST' ? 'POST' : 'GET',
+          path: PROXY_PREFIX + req.path + query,
+          ...(body ? { body } : {}),
+          ...(session ? { headers: { token: session.session.token } } : {}),
+          call: 'proxy',
+        });
+        if (result.outcome === 'unavailable') {
+          res.status(502).json(NO_RESPONSE_ENVELOPE);
+          return;
+        }
+        res.status(200).json(result.envelope);
+      } catch (error) {
+        if (!(error instanceof UpstreamHttpError)) throw error;
+        logger.warn({ path: req.path, status: error.status }, 'proxied call answered with an HTTP error');
+        res.status(502).json(errorBody(error));
+      }
+    } catch (error) {
+      next(error);
+    }
+  });
+  // Body parser errors (too large, not JSON) answer in the API's own shape, not the HTML error page.
+  const bodyErrors: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status !== 'number' || status >= 500) return next(error);
+    answer(res, status === 413 ? 413 : 400, 40000, '参数错误');
+  };
+  router.use(PROXY_PREFIX, bodyErrors);
+  return router;
+}

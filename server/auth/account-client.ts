@@ -1,0 +1,53 @@
+/**
+ * The CMS account calls the server makes itself (SPEC §7): the code exchange at sign-in, logout, profile.
+ * Answers are validated: a CMS answer without a usable user and token is a failed sign-in, not a half session.
+ */
+import { z } from 'zod';
+import type { PublicUser } from '../../shared/app-state';
+import type { UpstreamClient } from '../upstream/http-client';
+
+const userinfo = z.object({
+  user_id: z.coerce.number().int().positive(),
+  nickname: z.string().max(200).catch(''),
+  avatar: z.string().max(2048).catch(''),
+});
+const thirdAnswer = z.object({ token: z.string().min(1).max(512), userinfo });
+const profileAnswer = z.object({ userinfo });
+
+export type ExchangeResult = { kind: 'ok'; user: PublicUser; token: string } | { kind: 'failed'; reason: string };
+
+export class AccountClient {
+  constructor(private readonly upstream: UpstreamClient) {}
+
+  async exchangeCode(code: string): Promise<ExchangeResult> {
+    try {
+      const result = await this.upstream.request<unknown>({
+        method: 'POST',
+        path: '/api/user/third',
+        body: { platform: 'wechat_webapp', code },
+        call: 'user-third',
+      });
+      if (result.outcome !== 'ok') return { kind: 'failed', reason: `code ${result.envelope.code}: ${result.envelope.msg}` };
+      const parsed = thirdAnswer.safeParse(result.envelope.data);
+      if (!parsed.success) return { kind: 'failed', reason: 'unexpected answer shape' };
+      return { kind: 'ok', user: parsed.data.userinfo, token: parsed.data.token };
+    } catch (error) {
+      return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Best effort: the local session ends whatever the CMS answers. */
+  async logout(token: string): Promise<void> {
+    await this.upstream.request({ method: 'POST', path: '/api/user/logout', headers: { token }, call: 'user-logout' }).catch(() => undefined);
+  }
+
+  /** The current profile, or null when the CMS no longer knows the token. */
+  async profile(token: string): Promise<PublicUser | null> {
+    const result = await this.upstream
+      .request<unknown>({ method: 'POST', path: '/api/user/profile', headers: { token }, call: 'user-profile' })
+      .catch(() => null);
+    if (!result || result.outcome !== 'ok') return null;
+    const parsed = profileAnswer.safeParse(result.envelope.data);
+    return parsed.success ? parsed.data.userinfo : null;
+  }
+}

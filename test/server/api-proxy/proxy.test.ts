@@ -1,0 +1,124 @@
+/**
+ * The same-origin /api proxy against the reference API: the allow-list, the session's token going upstream (and
+ * never back), CSRF on state-changing calls, body limits and validation, and SPEC §8 failure envelopes.
+ */
+import request from 'supertest';
+import { MAIN_DOMAIN } from '../../../shared/sites';
+import { startReferenceApi } from '../../../scripts/reference-api/server';
+import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
+import { signIn, signInEnv } from '../../support/sign-in';
+
+const ORIGIN = `https://${MAIN_DOMAIN}`;
+
+describe('same-origin API proxy', () => {
+  let upstream: ReferenceServer;
+  let t: TestPortal;
+  let session: string;
+
+  beforeAll(async () => {
+    upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+    t = await startTestPortal({ upstream, env: { ...signInEnv(upstream.url), UPSTREAM_TIMEOUT_MS: '500' } });
+    session = await signIn(t, '代理读者');
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await upstream.close();
+  });
+
+  afterEach(() => upstream.api.control.reset());
+
+  const post = (path: string, body: unknown, options: { origin?: string | null; session?: string | null } = {}) => {
+    let call = request(t.url).post(path).set('Host', MAIN_DOMAIN);
+    const origin = options.origin === undefined ? ORIGIN : options.origin;
+    if (origin) call = call.set('Origin', origin);
+    const cookie = options.session === undefined ? session : options.session;
+    if (cookie) call = call.set('Cookie', `portal_session=${cookie}`);
+    return call.send(body as object);
+  };
+
+  it.each([
+    ['GET', '/api/user/third'],
+    ['POST', '/api/user/third'],
+    ['POST', '/api/user/logout'],
+    ['GET', '/api/oss/sts'],
+    ['GET', '/api/not/listed'],
+    ['GET', '/api/thumbsup/toggle'],
+    ['POST', '/api/thumbsup/get_num'],
+    ['GET', '/api/thumbsup/get_num/'],
+    ['GET', '/api/thumbsup%2fget_num'],
+    ['GET', '/api/../mobile/index/category_index'],
+    ['DELETE', '/api/thumbsup/toggle'],
+  ])('answers 404 JSON for %s %s', async (method, path) => {
+    const response = await request(t.url)[method.toLowerCase() as 'get' | 'post' | 'delete'](path).set('Host', MAIN_DOMAIN).set('Origin', ORIGIN);
+    expect(response.status).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ code: 404, msg: 'Not Found', data: null });
+  });
+
+  it('forwards an allowed GET with its query and answers the envelope, never cached', async () => {
+    const response = await request(t.url).get('/api/thumbsup/get_num?catid=7&article_id=42').set('Host', MAIN_DOMAIN);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ code: 0, msg: 'success', data: { num: 0 } });
+    expect(response.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('sends the session token upstream as the `token` header; the answer never contains it', async () => {
+    const liked = await post('/api/thumbsup/toggle', { catid: 7, article_id: 42 });
+    expect(liked.body).toEqual({ code: 0, msg: 'success', data: { status: 1 } });
+    expect((await request(t.url).get('/api/thumbsup/get_num?catid=7&article_id=42')).body.data).toEqual({ num: 1 });
+    const profile = await post('/api/user/profile', {});
+    expect(profile.body.data.userinfo.nickname).toBe('代理读者');
+    expect(JSON.stringify(profile.body)).not.toMatch(/token/);
+    const exist = await post('/api/thumbsup/batch_exist', { catid: 7, list: [42, 43] });
+    expect(exist.body.data).toEqual({ '42': 1, '43': 0 });
+  });
+
+  it('an anonymous reader gets the CMS answer asking to sign in', async () => {
+    const response = await post('/api/collection/toggle', { catid: 7, article_id: 42 }, { session: null });
+    expect(response.body).toEqual({ code: 40101, msg: '请先登录', data: null });
+  });
+
+  it('refuses state-changing calls from another origin or with no origin at all', async () => {
+    for (const origin of [null, 'https://evil.example', 'null', `http://${MAIN_DOMAIN}:8080`]) {
+      const response = await post('/api/thumbsup/toggle', { catid: 7, article_id: 42 }, { origin });
+      expect([origin, response.status]).toEqual([origin, 403]);
+    }
+    const referer = await request(t.url)
+      .post('/api/thumbsup/toggle')
+      .set('Host', MAIN_DOMAIN)
+      .set('Referer', `${ORIGIN}/detail/7/42`)
+      .set('Cookie', `portal_session=${session}`)
+      .send({ catid: 7, article_id: 43 });
+    expect(referer.body.code).toBe(0);
+    expect((await request(t.url).get('/api/thumbsup/get_num?catid=7&article_id=43')).body.data).toEqual({ num: 1 });
+  });
+
+  it('limits and validates bodies', async () => {
+    const large = await post('/api/common/feedback', { content: 'x'.repeat(20 * 1024) });
+    expect(large.status).toBe(413);
+    const nested = await post('/api/common/feedback', { content: { deep: true } });
+    expect(nested.status).toBe(400);
+    const array = await post('/api/common/feedback', [1, 2]);
+    expect(array.status).toBe(400);
+    const broken = await request(t.url)
+      .post('/api/common/feedback')
+      .set('Host', MAIN_DOMAIN)
+      .set('Origin', ORIGIN)
+      .set('Content-Type', 'application/json')
+      .send('{"content":');
+    expect(broken.status).toBe(400);
+    expect(broken.body).toEqual({ code: 40000, msg: '参数错误', data: null });
+  });
+
+  it('maps an upstream without an answer to {code:500, msg:失败} and an HTTP error to its body', async () => {
+    upstream.api.control.setFailures([{ path: '/api/live/list', mode: 'hang' }]);
+    const hung = await request(t.url).get('/api/live/list?show_type=1').set('Host', MAIN_DOMAIN);
+    expect(hung.status).toBe(502);
+    expect(hung.body).toEqual({ code: 500, msg: '失败', data: null });
+    upstream.api.control.setFailures([{ path: '/api/live/list', mode: 'http500' }]);
+    const failed = await request(t.url).get('/api/live/list?show_type=1').set('Host', MAIN_DOMAIN);
+    expect(failed.status).toBe(502);
+    expect(failed.body).toEqual({ code: 500, msg: 'Internal Server Error', data: null });
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Signs a reader in through the whole flow with plain HTTP: the portal's /login/wechat, the reference API's
+ * simulated WeChat page and confirm step, and the portal's callback, each request addressed to the main site's
+ * Host (the callback URL WeChat redirects to names the main site's domain).
+ */
+import request from 'supertest';
+import { MAIN_DOMAIN } from '../../shared/sites';
+import type { TestPortal } from './portal';
+
+export const TEST_APP_ID = 'wxtestapp';
+
+export function signInEnv(upstreamUrl: string): Record<string, string> {
+  return { WECHAT_APP_ID: TEST_APP_ID, WECHAT_QRCONNECT_URL: `${upstreamUrl}/__wechat/qrconnect` };
+}
+
+/** name=value of a Set-Cookie header for `name`, or null. */
+export function cookieFrom(setCookie: string[] | string | undefined, name: string): string | null {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  const line = list.find((entry) => entry.startsWith(`${name}=`));
+  return line ? line.slice(name.length + 1).split(';')[0]! : null;
+}
+
+export function setCookieLine(setCookie: string[] | string | undefined, name: string): string {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return list.find((entry) => entry.startsWith(`${name}=`)) ?? '';
+}
+
+export interface StartedLogin {
+  state: string;
+  qrUrl: URL;
+}
+
+export async function startLogin(t: TestPortal, returnTo: string): Promise<StartedLogin> {
+  const started = await request(t.url).get('/login/wechat').query({ return: returnTo }).set('Host', MAIN_DOMAIN);
+  if (started.status !== 302) throw new Error(`/login/wechat answered ${started.status}`);
+  const state = cookieFrom(started.headers['set-cookie'], 'portal_login_state');
+  if (!state) throw new Error('no state cookie');
+  return { state, qrUrl: new URL(started.headers.location as string) };
+}
+
+/** The simulated phone confirms; the callback URL (on the main site's domain) carrying code and state. */
+export async function confirmScan(t: TestPortal, login: StartedLogin, nickname: string): Promise<URL> {
+  const confirmed = await request(t.upstream.url)
+    .get('/__wechat/confirm')
+    .query({ redirect_uri: login.qrUrl.searchParams.get('redirect_uri') ?? '', state: login.state, nickname });
+  return new URL(confirmed.headers.location as string);
+}
+
+export function callback(t: TestPortal, url: URL, stateCookie: string | null) {
+  const call = request(t.url).get(url.pathname + url.search).set('Host', MAIN_DOMAIN);
+  return stateCookie === null ? call : call.set('Cookie', `portal_login_state=${stateCookie}`);
+}
+
+/** A signed-in reader's session cookie value. */
+export async function signIn(t: TestPortal, nickname: string, returnTo = '/'): Promise<string> {
+  const login = await startLogin(t, returnTo);
+  const back = await callback(t, await confirmScan(t, login, nickname), login.state);
+  const session = cookieFrom(back.headers['set-cookie'], 'portal_session');
+  if (back.status !== 302 || !session) throw new Error(`callback answered ${back.status}: ${back.text}`);
+  return session;
+}
