@@ -195,6 +195,14 @@ export class Accounts {
     return ok({ num });
   }
 
+  /** The reader changed their name at the CMS (tests of profile refresh). */
+  rename(userId: number, nickname: string): boolean {
+    const user = this.users.get(userId);
+    if (!user) return false;
+    this.users.set(userId, { ...user, nickname });
+    return true;
+  }
+
   reset(): void {
     this.codes.clear();
     this.tokens.clear();
