@@ -95,7 +95,9 @@ export function createApp(deps: AppDeps): Express {
   // Sessions are looked up only past static files: an asset request never costs a Redis round trip.
   app.use(attachSession(deps.auth.sessions, logger));
   app.use(authRoutes({ ...deps.auth, logger }));
-  app.use(apiProxy(deps.upstream, logger));
+  app.use(
+    apiProxy({ upstream: deps.upstream, sessions: deps.auth.sessions, secureCookies: deps.auth.settings.secureCookies, logger }),
+  );
   app.use(dataRoutes(deps.content, logger));
   app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
   app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL));

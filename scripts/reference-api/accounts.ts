@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BodyFields, Reply } from './http';
 import { fail, ok } from './reply';
+import { SUBSCRIPTION_PATH, Subscriptions } from './subscriptions';
 
 export const WECHAT_PREFIX = '/__wechat';
 export const CODE_LOGIN_FAILED = 40100;
@@ -64,6 +65,7 @@ export class Accounts {
   private readonly tokens = new Map<string, number>();
   private readonly users = new Map<number, UserInfo>();
   private readonly userByNickname = new Map<string, number>();
+  private readonly subscriptions = new Subscriptions();
   /** family → user → set of `catid:articleId`. */
   private readonly marks = new Map<Family, Map<number, Set<string>>>(TOGGLE_FAMILIES.map((family) => [family, new Map()]));
 
@@ -72,7 +74,10 @@ export class Accounts {
   /** Whether the path is one of this module's (so the body is read only for those). */
   handles(method: string, path: string): boolean {
     if (path.startsWith(`${WECHAT_PREFIX}/`)) return method === 'GET';
-    return /^\/api\/(user\/(third|logout|profile)|(thumbsup|collection|collection_video)\/(toggle|batch_exist|get_num))$/.test(path);
+    return (
+      /^\/api\/(user\/(third|logout|profile)|(thumbsup|collection|collection_video)\/(toggle|batch_exist|get_num))$/.test(path) ||
+      SUBSCRIPTION_PATH.test(path)
+    );
   }
 
   /** Handles /__wechat/* and the account and interaction paths; null for every other path. */
@@ -82,12 +87,14 @@ export class Accounts {
     if (path === '/api/user/third' && method === 'POST') return this.exchange(body);
     const family = /^\/api\/(thumbsup|collection|collection_video)\/(toggle|batch_exist|get_num)$/.exec(path);
     const isUserPath = path === '/api/user/logout' || path === '/api/user/profile';
-    if (!family && !isUserPath) return null;
+    const isSubscription = SUBSCRIPTION_PATH.test(path);
+    if (!family && !isUserPath && !isSubscription) return null;
     if (family?.[2] === 'get_num') return method === 'GET' ? this.count(family[1] as Family, query) : null;
-    if (method !== 'POST') return null;
+    if (method !== 'POST' && !isSubscription) return null;
     const token = typeof headers.token === 'string' ? headers.token : '';
     const userId = this.tokens.get(token);
     if (userId === undefined) return fail(CODE_NOT_SIGNED_IN, MSG_NOT_SIGNED_IN);
+    if (isSubscription) return this.subscriptions.handle(method, path, query, body, userId);
     if (path === '/api/user/logout') {
       this.tokens.delete(token);
       return ok(null);
@@ -195,9 +202,18 @@ export class Accounts {
     return ok({ num });
   }
 
+  /** The reader changed their name at the CMS (tests of profile refresh). */
+  rename(userId: number, nickname: string): boolean {
+    const user = this.users.get(userId);
+    if (!user) return false;
+    this.users.set(userId, { ...user, nickname });
+    return true;
+  }
+
   reset(): void {
     this.codes.clear();
     this.tokens.clear();
     for (const byUser of this.marks.values()) byUser.clear();
+    this.subscriptions.reset();
   }
 }

@@ -6,13 +6,16 @@
  */
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
+import { clearSessionCookie } from '../auth/cookies';
 import { isSameOriginRequest } from '../auth/csrf';
+import type { Sessions } from '../auth/sessions';
 import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../logger';
 import { sessionOf } from '../session';
 import { UpstreamHttpError, type UpstreamClient } from '../upstream/http-client';
 import { isAllowed } from './allow-list';
 import { MAX_BODY_BYTES, proxyBody } from './body';
+import { syncSession } from './session-sync';
 
 export const PROXY_PREFIX = '/api';
 const MAX_QUERY_LENGTH = 2048;
@@ -38,7 +41,15 @@ function errorBody(error: UpstreamHttpError): unknown {
   return { code: error.status, msg: '失败', data: null };
 }
 
-export function apiProxy(upstream: UpstreamClient, logger: Logger): Router {
+export interface ApiProxyDeps {
+  upstream: UpstreamClient;
+  sessions: Sessions;
+  /** Whether cookies are Secure (to clear the session cookie with the attributes it was set with). */
+  secureCookies: boolean;
+  logger: Logger;
+}
+
+export function apiProxy({ upstream, sessions, secureCookies, logger }: ApiProxyDeps): Router {
   const router = Router();
   const json = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
 
@@ -72,6 +83,9 @@ export function apiProxy(upstream: UpstreamClient, logger: Logger): Router {
         if (result.outcome === 'unavailable') {
           res.status(502).json(NO_RESPONSE_ENVELOPE);
           return;
+        }
+        if (session && (await syncSession(sessions, session, PROXY_PREFIX + req.path, result.envelope)) === 'ended') {
+          clearSessionCookie(req, res, secureCookies);
         }
         res.status(200).json(result.envelope);
       } catch (error) {

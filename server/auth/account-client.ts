@@ -1,18 +1,18 @@
 /**
- * The CMS account calls the server makes itself (SPEC §7): the code exchange at sign-in, logout, profile.
+ * The CMS account calls the server makes itself (SPEC §7): the code exchange at sign-in, and logout. (Profile
+ * refreshes go through the proxy, which updates the session; see api-proxy/session-sync.ts.)
  * Answers are validated: a CMS answer without a usable user and token is a failed sign-in, not a half session.
  */
 import { z } from 'zod';
 import type { PublicUser } from '../../shared/app-state';
 import type { UpstreamClient } from '../upstream/http-client';
 
-const userinfo = z.object({
+export const userinfo = z.object({
   user_id: z.coerce.number().int().positive(),
   nickname: z.string().max(200).catch(''),
   avatar: z.string().max(2048).catch(''),
 });
 const thirdAnswer = z.object({ token: z.string().min(1).max(512), userinfo });
-const profileAnswer = z.object({ userinfo });
 
 export type ExchangeResult = { kind: 'ok'; user: PublicUser; token: string } | { kind: 'failed'; reason: string };
 
@@ -39,15 +39,5 @@ export class AccountClient {
   /** Best effort: the local session ends whatever the CMS answers. */
   async logout(token: string): Promise<void> {
     await this.upstream.request({ method: 'POST', path: '/api/user/logout', headers: { token }, call: 'user-logout' }).catch(() => undefined);
-  }
-
-  /** The current profile, or null when the CMS no longer knows the token. */
-  async profile(token: string): Promise<PublicUser | null> {
-    const result = await this.upstream
-      .request<unknown>({ method: 'POST', path: '/api/user/profile', headers: { token }, call: 'user-profile' })
-      .catch(() => null);
-    if (!result || result.outcome !== 'ok') return null;
-    const parsed = profileAnswer.safeParse(result.envelope.data);
-    return parsed.success ? parsed.data.userinfo : null;
   }
 }

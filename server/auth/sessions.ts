@@ -72,6 +72,12 @@ export class Sessions {
     return parse(sessionSchema, await this.sessions.get(id));
   }
 
+  /** The CMS answered a newer profile (/api/user/profile through the proxy): the header shows it from now on. */
+  async updateUser(id: string, session: Session, user: PublicUser): Promise<void> {
+    const updated: Session = { ...session, user };
+    await this.sessions.put(id, JSON.stringify(updated), this.ttlSeconds);
+  }
+
   destroy(id: string): Promise<void> {
     return this.sessions.delete(id);
   }

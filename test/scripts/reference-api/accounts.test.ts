@@ -116,6 +116,20 @@ describe('signed-in calls', () => {
     expect(video.body.data).toEqual({ '43': 0 });
   });
 
+  it('subscriptions to column authors and tags toggle per user, report batch state and list newest first', async () => {
+    const a = await signIn('订阅者');
+    const as = (path: string, body: Record<string, unknown>) => request(api.handler).post(path).set('token', a.token).send(body);
+    expect((await as('/api/column_subscribe/toggle', { author_id: 3 })).body.data).toEqual({ subscribe_status: 1 });
+    expect((await as('/api/special_column_author/toggle', { author_id: 5 })).body.data).toEqual({ subscribe_status: 1 });
+    expect((await as('/api/column_subscribe/batch_exist', { list: [3, 4, 5] })).body.data).toEqual({ '3': 1, '4': 0, '5': 1 });
+    const list = await request(api.handler).get('/api/column_subscribe/list?page=1&page_size=1').set('token', a.token);
+    expect(list.body.data).toEqual({ lists: [{ id: 5 }], total: 2, page: 1, page_size: 1 });
+    expect((await as('/api/tag/toggle', { tag_id: 9 })).body.data).toEqual({ subscribe_status: 1 });
+    expect((await as('/api/tag/toggle', { tag_id: 9 })).body.data).toEqual({ subscribe_status: 0 });
+    expect((await request(api.handler).get('/api/tag/get_subscribe_list').set('token', a.token)).body.data.total).toBe(0);
+    expect((await request(api.handler).get('/api/tag/get_subscribe_list')).body.code).toBe(CODE_NOT_SIGNED_IN);
+  });
+
   it('bad parameters are 40000', async () => {
     const a = await signIn();
     const reply = await request(api.handler).post('/api/thumbsup/toggle').set('token', a.token).send({ catid: 'x', article_id: 1 });

@@ -121,4 +121,28 @@ describe('same-origin API proxy', () => {
     expect(failed.status).toBe(502);
     expect(failed.body).toEqual({ code: 500, msg: 'Internal Server Error', data: null });
   });
+
+  it('a profile answer refreshes the name the pages show', async () => {
+    const reader = await signIn(t, '旧名字');
+    const before = await post('/api/user/profile', {}, { session: reader });
+    const userId = before.body.data.userinfo.user_id as number;
+    expect(upstream.api.accounts.rename(userId, '新名字')).toBe(true);
+    const after = await post('/api/user/profile', {}, { session: reader });
+    expect(after.body.data.userinfo.nickname).toBe('新名字');
+    const page = await request(t.url).get('/about').set('Host', MAIN_DOMAIN).set('Cookie', `portal_session=${reader}`);
+    expect(page.text).toContain('新名字');
+    expect(page.text).not.toContain('旧名字');
+  });
+
+  it('when the CMS no longer knows the token, the session ends and the cookie is cleared', async () => {
+    const reader = await signIn(t, '过期读者');
+    upstream.api.accounts.reset();
+    const response = await post('/api/thumbsup/toggle', { catid: 7, article_id: 42 }, { session: reader });
+    expect(response.body.code).toBe(40101);
+    expect(String(response.headers['set-cookie'])).toMatch(/portal_session=;/);
+    const page = await request(t.url).get('/about').set('Host', MAIN_DOMAIN).set('Cookie', `portal_session=${reader}`);
+    expect(page.text).not.toContain('过期读者');
+    expect(page.text).toContain('top-bar__subscribe');
+    session = await signIn(t, '代理读者');
+  });
 });

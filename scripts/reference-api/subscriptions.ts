@@ -1,0 +1,68 @@
+/**
+ * Subscriptions of SPEC §7, per signed-in user, in memory: column authors (column_subscribe/* and
+ * special_column_author/toggle share one set, as both subscribe to an author) and tags. Accounts checks the
+ * token first; this module only keeps the sets.
+ */
+import type { BodyFields, Reply } from './http';
+import { fail, ok } from './reply';
+
+type Kind = 'author' | 'tag';
+
+const MAX_PAGE_SIZE = 50;
+
+function positiveInt(value: unknown): number | null {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  return /^[1-9]\d{0,9}$/.test(text) ? Number(text) : null;
+}
+
+function idList(value: unknown): number[] | null {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
+  if (!items || items.length > 100) return null;
+  const ids = items.map(positiveInt);
+  return ids.every((id): id is number => id !== null) ? ids : null;
+}
+
+/** method + path → what to do; the paths Accounts routes here. */
+export const SUBSCRIPTION_PATH = /^\/api\/(column_subscribe\/(toggle|batch_exist|list)|special_column_author\/toggle|tag\/(toggle|batch_exist|get_subscribe_list))$/;
+
+export class Subscriptions {
+  private readonly sets = new Map<string, Set<number>>();
+
+  private setOf(kind: Kind, userId: number): Set<number> {
+    const key = `${kind}:${userId}`;
+    let set = this.sets.get(key);
+    if (!set) this.sets.set(key, (set = new Set()));
+    return set;
+  }
+
+  handle(method: string, path: string, query: URLSearchParams, body: BodyFields, userId: number): Reply | null {
+    const kind: Kind = path.startsWith('/api/tag/') ? 'tag' : 'author';
+    const action = path.slice(path.lastIndexOf('/') + 1);
+    const set = this.setOf(kind, userId);
+    if (action === 'list' || action === 'get_subscribe_list') return method === 'GET' ? this.list(set, query) : null;
+    if (method !== 'POST') return null;
+    if (action === 'toggle') {
+      const id = positiveInt(kind === 'tag' ? body['tag_id'] : (body['author_id'] ?? body['id']));
+      if (id === null) return fail(40000, '参数错误');
+      const on = !set.has(id);
+      if (on) set.add(id);
+      else set.delete(id);
+      return ok({ subscribe_status: on ? 1 : 0 });
+    }
+    const ids = idList(body['list']);
+    if (ids === null) return fail(40000, '参数错误');
+    return ok(Object.fromEntries(ids.map((id) => [String(id), set.has(id) ? 1 : 0])));
+  }
+
+  /** Newest subscription first, paged. */
+  private list(set: Set<number>, query: URLSearchParams): Reply {
+    const page = positiveInt(query.get('page') ?? '1') ?? 1;
+    const size = Math.min(positiveInt(query.get('page_size') ?? '10') ?? 10, MAX_PAGE_SIZE);
+    const ids = [...set].reverse();
+    return ok({ lists: ids.slice((page - 1) * size, page * size).map((id) => ({ id })), total: ids.length, page, page_size: size });
+  }
+
+  reset(): void {
+    this.sets.clear();
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Keeps the server's session in step with what the CMS says through the proxy: a profile answer refreshes the
+ * reader's name and avatar (SPEC §7: /api/user/profile refreshes the profile), and 'please sign in' (40101) to a
+ * call made with the session's token means the CMS ended that token, so the session ends here too.
+ */
+import { z } from 'zod';
+import type { Envelope } from '../../shared/types/envelope';
+import { userinfo } from '../auth/account-client';
+import type { Session, Sessions } from '../auth/sessions';
+
+export const CODE_NOT_SIGNED_IN = 40101;
+const PROFILE_PATH = '/api/user/profile';
+const profileAnswer = z.object({ userinfo });
+
+export type SyncOutcome = 'kept' | 'updated' | 'ended';
+
+export async function syncSession(
+  sessions: Sessions,
+  current: { id: string; session: Session },
+  path: string,
+  envelope: Envelope<unknown>,
+): Promise<SyncOutcome> {
+  if (envelope.code === CODE_NOT_SIGNED_IN) {
+    await sessions.destroy(current.id);
+    return 'ended';
+  }
+  if (path !== PROFILE_PATH || envelope.code !== 0) return 'kept';
+  const parsed = profileAnswer.safeParse(envelope.data);
+  // A profile of another user would be a CMS bug; never let it rename this session.
+  if (!parsed.success || parsed.data.userinfo.user_id !== current.session.user.user_id) return 'kept';
+  await sessions.updateUser(current.id, current.session, parsed.data.userinfo);
+  return 'updated';
+}
