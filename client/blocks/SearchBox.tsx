@@ -7,17 +7,29 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { SEARCH_TYPE_ALL, SEARCH_TYPE_RECENT } from '../../shared/constants';
 import { addToHistory, parseHistory, SEARCH_HISTORY_KEY, searchPath, type SearchType } from '../../shared/search';
+import type { PageState } from '../../shared/app-state';
+import type { SearchData } from '../../shared/loaders/search';
+import { usePage } from '../context';
 import { readStorage, writeStorage } from '../lib/storage';
 
+/** On a search page, the type it shows; elsewhere the default (recent). Same on server and browser. */
+function typeShown(page: PageState): SearchType {
+  return page.page === 'search' ? (page.data as SearchData).type : SEARCH_TYPE_RECENT;
+}
+
 export function SearchBox() {
+  const page = usePage();
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
-  const [type, setType] = useState<SearchType>(SEARCH_TYPE_RECENT);
+  const [type, setType] = useState<SearchType>(() => typeShown(page));
   const [history, setHistory] = useState<string[]>([]);
   const input = useRef<HTMLInputElement>(null);
   const root = useRef<HTMLFormElement>(null);
   const navigate = useNavigate();
   const panelId = useId();
+
+  // The panel's radio follows the search page being shown (近期 or 全部) after each navigation.
+  useEffect(() => setType(typeShown(page)), [page]);
 
   // Storage is read after hydration: the server never knows a reader's history.
   useEffect(() => setHistory(parseHistory(readStorage(SEARCH_HISTORY_KEY))), []);

@@ -43,6 +43,9 @@ describe.each([
     const res = await get(`/search/${encodeKeyword(keyword)}/2`);
     expect(res.status).toBe(200);
     expect(res.text).toContain(`<mark>${escapeHtml(keyword)}</mark>`);
+    // The header's search panel shows the type of the page: 全部 (2) here.
+    const radios = res.text.match(/<input type="radio" name="type"[^>]*>/g) ?? [];
+    expect(radios.filter((tag) => tag.includes('checked=""')).map((tag) => /value="(\d)"/.exec(tag)?.[1])).toEqual(['2']);
     expect(res.text).toContain(`href="/detail/${raw.catid}/${raw.id}"`);
     const none = await get(`/search/${encodeKeyword('不存在的词语xyz')}/1`);
     expect(none.text).toContain('没有找到与');
