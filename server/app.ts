@@ -23,7 +23,7 @@ import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
 import { dataRateLimit } from './middleware/rate-limit';
-import { nonceForRequest, securityHeaders } from './middleware/security';
+import { nonceForRequest, permissionsPolicy, securityHeaders } from './middleware/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { dataRoutes } from './render/data-endpoints';
 import { bareErrorDocument } from './render/document';
@@ -76,7 +76,8 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(deps.metrics.middleware());
   app.use(nonceForRequest());
-  app.use(securityHeaders(deps.mediaOrigins));
+  app.use(securityHeaders(deps.mediaOrigins, deps.config.PUBLIC_ORIGIN_PROTOCOL === 'https'));
+  app.use(permissionsPolicy());
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
   app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
   app.use(cookieParser());

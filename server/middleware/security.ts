@@ -15,7 +15,18 @@ export function nonceForRequest(): RequestHandler {
 }
 
 /** `extraOrigins`: where images and media may come from besides this origin (the upstream's media host in dev). */
-export function securityHeaders(extraOrigins: readonly string[]): RequestHandler {
+/** Features a news page never uses, switched off for the page and anything it embeds. */
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), browsing-topics=()';
+
+export function permissionsPolicy(): RequestHandler {
+  return (_req, res, next) => {
+    res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+    next();
+  };
+}
+
+/** `https`: readers reach the sites over TLS (the terminator in front), so browsers are told to stay on it. */
+export function securityHeaders(extraOrigins: readonly string[], https: boolean): RequestHandler {
   const nonce = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(res as unknown as { locals: { nonce: string } }).locals.nonce}'`;
   return helmet({
     contentSecurityPolicy: {
@@ -38,8 +49,8 @@ export function securityHeaders(extraOrigins: readonly string[]): RequestHandler
     // Images and videos come from the CMS's media hosts.
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
-    // HSTS is the TLS terminator's to set; this server speaks plain HTTP behind it.
-    strictTransportSecurity: false,
+    // Sites are read over https through the TLS terminator: browsers are told to stay there (never on plain http).
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     // Not helmet's no-referrer: under it browsers send `Origin: null` even on same-origin form POSTs, which would
     // defeat the Origin check of logout and the API proxy. same-origin still tells other sites nothing.
     referrerPolicy: { policy: 'same-origin' },
