@@ -3,9 +3,12 @@
  * simulated WeChat page and confirm step, and the portal's callback, each request addressed to the main site's
  * Host (the callback URL WeChat redirects to names the main site's domain).
  */
+import Redis from 'ioredis';
 import request from 'supertest';
+import { startReferenceApi } from '../../scripts/reference-api/server';
 import { MAIN_DOMAIN } from '../../shared/sites';
-import type { TestPortal } from './portal';
+import { startTestPortal, type ReferenceServer, type TestPortal } from './portal';
+import { testRedisUrl } from './requirements';
 
 export const TEST_APP_ID = 'wxtestapp';
 
@@ -59,3 +62,34 @@ export async function signIn(t: TestPortal, nickname: string, returnTo = '/'): P
   if (back.status !== 302 || !session) throw new Error(`callback answered ${back.status}: ${back.text}`);
   return session;
 }
+
+export interface SignInPortal {
+  t: TestPortal;
+  upstream: ReferenceServer;
+  close(): Promise<void>;
+}
+
+/** A portal on Redis whose sign-in goes to its own reference API's simulated WeChat page. */
+export async function startSignInPortal(): Promise<SignInPortal> {
+  const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+  const t = await startTestPortal({ upstream, redisUrl: testRedisUrl(), env: signInEnv(upstream.url) });
+  return {
+    t,
+    upstream,
+    close: async () => {
+      const client = new Redis(testRedisUrl());
+      const keys = await client.keys(`${t.cachePrefix}:*`);
+      if (keys.length > 0) await client.del(...keys);
+      client.disconnect();
+      await t.close();
+      await upstream.close();
+    },
+  };
+}
+
+/** GET a main-site page, as the reader holding `session` or anonymously. */
+export function mainSitePage(t: TestPortal, path: string, session?: string) {
+  const call = request(t.url).get(path).set('Host', MAIN_DOMAIN);
+  return session ? call.set('Cookie', `portal_session=${session}`) : call;
+}
+

@@ -7,33 +7,22 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { MSG_CSRF, MSG_EXCHANGE_FAILED, MSG_STATE_INVALID } from '../../../server/auth/routes';
 import { MAIN_DOMAIN } from '../../../shared/sites';
-import { startReferenceApi } from '../../../scripts/reference-api/server';
-import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
+import { type ReferenceServer, type TestPortal } from '../../support/portal';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
-import { callback, confirmScan, cookieFrom, setCookieLine, signIn, signInEnv, startLogin, TEST_APP_ID } from '../../support/sign-in';
+import { callback, confirmScan, cookieFrom, setCookieLine, signIn, startLogin, TEST_APP_ID, mainSitePage, startSignInPortal, type SignInPortal } from '../../support/sign-in';
 
 describeWithRedis()('WeChat sign-in', () => {
+  let portal: SignInPortal;
   let upstream: ReferenceServer;
   let t: TestPortal;
 
   beforeAll(async () => {
-    upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    t = await startTestPortal({ upstream, redisUrl: testRedisUrl(), env: signInEnv(upstream.url) });
+    portal = await startSignInPortal();
+    ({ t, upstream } = portal);
   });
+  afterAll(async () => portal?.close());
 
-  afterAll(async () => {
-    const client = new Redis(testRedisUrl());
-    const keys = await client.keys(`${t.cachePrefix}:*`);
-    if (keys.length > 0) await client.del(...keys);
-    client.disconnect();
-    await t.close();
-    await upstream.close();
-  });
-
-  const page = (path: string, session?: string) => {
-    const call = request(t.url).get(path).set('Host', MAIN_DOMAIN);
-    return session ? call.set('Cookie', `portal_session=${session}`) : call;
-  };
+  const page = (path: string, session?: string) => mainSitePage(t, path, session);
 
   it('sends the reader to WeChat with the app id, scope, main-site callback carrying the return address, and a 64-character state', async () => {
     const login = await startLogin(t, '/detail/2728/33727');

@@ -4,35 +4,21 @@
  * page cache never stores a render made for a signed-in reader.
  */
 import Redis from 'ioredis';
-import request from 'supertest';
-import { MAIN_DOMAIN } from '../../../shared/sites';
-import { startReferenceApi } from '../../../scripts/reference-api/server';
-import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
+import type { TestPortal } from '../../support/portal';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
-import { signIn, signInEnv } from '../../support/sign-in';
+import { signIn, mainSitePage, startSignInPortal, type SignInPortal } from '../../support/sign-in';
 
 describeWithRedis()('pages for signed-in readers', () => {
-  let upstream: ReferenceServer;
+  let portal: SignInPortal;
   let t: TestPortal;
 
   beforeAll(async () => {
-    upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    t = await startTestPortal({ upstream, redisUrl: testRedisUrl(), env: signInEnv(upstream.url) });
+    portal = await startSignInPortal();
+    ({ t } = portal);
   });
+  afterAll(async () => portal?.close());
 
-  afterAll(async () => {
-    const client = new Redis(testRedisUrl());
-    const keys = await client.keys(`${t.cachePrefix}:*`);
-    if (keys.length > 0) await client.del(...keys);
-    client.disconnect();
-    await t.close();
-    await upstream.close();
-  });
-
-  const get = (path: string, session?: string) => {
-    const call = request(t.url).get(path).set('Host', MAIN_DOMAIN);
-    return session ? call.set('Cookie', `portal_session=${session}`) : call;
-  };
+  const get = (path: string, session?: string) => mainSitePage(t, path, session);
 
   it('each reader sees only their own name; the anonymous reader gets the cached page with no name', async () => {
     const [alice, bob] = await Promise.all([signIn(t, '读者甲'), signIn(t, '读者乙')]);
