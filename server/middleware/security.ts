@@ -16,7 +16,7 @@ export function nonceForRequest(): RequestHandler {
 
 /** `extraOrigins`: where images and media may come from besides this origin (the upstream's media host in dev). */
 /** Features a news page never uses, switched off for the page and anything it embeds. */
-export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), browsing-topics=()';
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), browsing-topics=()';
 
 export function permissionsPolicy(): RequestHandler {
   return (_req, res, next) => {
