@@ -9,6 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { BodyFields, Reply } from './http';
 import { fail, ok } from './reply';
 import { SUBSCRIPTION_PATH, Subscriptions } from './subscriptions';
+import { idList, positiveInt } from './params';
 
 export const WECHAT_PREFIX = '/__wechat';
 export const CODE_LOGIN_FAILED = 40100;
@@ -45,19 +46,6 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-function positiveInt(value: unknown): number | null {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  return /^[1-9]\d{0,9}$/.test(text) ? Number(text) : null;
-}
-
-/** batch_exist lists come as an array or a comma-separated string, depending on the caller. */
-function idList(value: unknown): number[] | null {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
-  if (!items || items.length > 100) return null;
-  const ids = items.map(positiveInt);
-  return ids.every((id): id is number => id !== null) ? ids : null;
 }
 
 export class Accounts {

@@ -41,3 +41,18 @@ export function parseOptionalId(value: unknown): number | null {
 export function paginate<T>(items: readonly T[], page: number, size: number): T[] {
   return items.slice((page - 1) * size, page * size);
 }
+
+/** A positive id, or null: for calls that answer a missing or bad id with their own message. */
+export function positiveInt(value: unknown): number | null {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  return /^[1-9]\d{0,9}$/.test(text) ? Number(text) : null;
+}
+
+/** batch_exist lists come as an array or a comma-separated string, depending on the caller; at most 100. */
+export function idList(value: unknown): number[] | null {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
+  if (!items || items.length > 100) return null;
+  const ids = items.map(positiveInt);
+  return ids.every((id): id is number => id !== null) ? ids : null;
+}
+

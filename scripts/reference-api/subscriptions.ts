@@ -5,22 +5,9 @@
  */
 import type { BodyFields, Reply } from './http';
 import { fail, ok } from './reply';
+import { idList, MAX_PAGE_SIZE, positiveInt } from './params';
 
 type Kind = 'author' | 'tag';
-
-const MAX_PAGE_SIZE = 50;
-
-function positiveInt(value: unknown): number | null {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  return /^[1-9]\d{0,9}$/.test(text) ? Number(text) : null;
-}
-
-function idList(value: unknown): number[] | null {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
-  if (!items || items.length > 100) return null;
-  const ids = items.map(positiveInt);
-  return ids.every((id): id is number => id !== null) ? ids : null;
-}
 
 /** method + path → what to do; the paths Accounts routes here. */
 export const SUBSCRIPTION_PATH = /^\/api\/(column_subscribe\/(toggle|batch_exist|list)|special_column_author\/toggle|tag\/(toggle|batch_exist|get_subscribe_list))$/;

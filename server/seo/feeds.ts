@@ -5,7 +5,7 @@
  */
 import { HOT_NEWS_ID, HOT_NEWS_SIZE, HOME_CATEGORY_LIST_SIZE } from '../../shared/constants';
 import type { ContentApi } from '../../shared/content-api';
-import { findCategory } from '../../shared/loaders/helpers';
+import { siteCategory } from '../../shared/loaders/helpers';
 import { href, ROUTES } from '../../shared/routes';
 import { homeCatidOf, type SiteConfig } from '../../shared/sites';
 import { isoDateTime } from '../../shared/time';
@@ -76,12 +76,7 @@ export async function newsSitemap(site: SiteConfig, protocol: string, content: C
 
 /** RSS 2.0 of a category's newest articles; null when the category is unknown and empty. */
 export async function categoryRss(site: SiteConfig, protocol: string, catid: number, content: ContentApi): Promise<string | null> {
-  const [menu, homeBlocks, list] = await Promise.all([
-    content.menu(),
-    content.categoryChildren(homeCatidOf(site)),
-    content.articleList(catid, 1, RSS_ITEMS),
-  ]);
-  const category = findCategory(menu, catid) ?? findCategory(homeBlocks, catid);
+  const [category, list] = await Promise.all([siteCategory(content, site, catid), content.articleList(catid, 1, RSS_ITEMS)]);
   if (!category && list.items.length === 0) return null;
   const base = origin(site, protocol);
   const title = `${category?.catname ?? '最新文章'} - ${site.seo_title}`;

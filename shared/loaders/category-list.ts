@@ -1,9 +1,8 @@
 /** Category lists (/V1/{catid}, /V2/{catid} and their /{menu}/{sub}/… forms): a page of the category's articles. */
 import { idParam } from '../route-params';
 import { lastPage, pageFromQuery } from '../paging';
-import { homeCatidOf } from '../sites';
 import type { ArticlePage, Category } from '../types/entities';
-import { findCategory, siteTitle } from './helpers';
+import { siteCategory, siteTitle } from './helpers';
 import type { Loader } from './types';
 
 export const CATEGORY_PAGE_SIZE = 20;
@@ -21,13 +20,10 @@ export const loadCategoryList: Loader<CategoryListData> = async ({ params, query
   const catid = idParam(params, 'id');
   const page = pageFromQuery(query.get('page'));
   if (catid === undefined || page === null) return { kind: 'not-found' };
-  const [menu, homeBlocks, list] = await Promise.all([
-    content.menu(),
-    content.categoryChildren(homeCatidOf(site)),
+  const [category, list] = await Promise.all([
+    siteCategory(content, site, catid),
     content.articleList(catid, page, CATEGORY_PAGE_SIZE),
   ]);
-  // Home-block categories are not in the menu; both trees are cached, so looking in each costs nothing.
-  const category = findCategory(menu, catid) ?? findCategory(homeBlocks, catid);
   const last = lastPage(list.total, CATEGORY_PAGE_SIZE);
   if (list.total === 0 && !category) return { kind: 'not-found' };
   if (page > last) return { kind: 'not-found' };

@@ -1,5 +1,6 @@
 /** Small pieces several loaders share. */
-import type { SiteConfig } from '../sites';
+import type { ContentApi } from '../content-api';
+import { homeCatidOf, type SiteConfig } from '../sites';
 import type { Category } from '../types/entities';
 
 /** Depth-first search of the menu tree. */
@@ -14,4 +15,13 @@ export function findCategory(menu: readonly Category[], catid: number): Category
 
 export function siteTitle(title: string, site: SiteConfig): string {
   return `${title} - ${site.seo_title}`;
+}
+
+/**
+ * A category as the site shows it: from the menu, or from the site's home blocks, which the menu does not list.
+ * Both trees are cached, so looking in each costs nothing.
+ */
+export async function siteCategory(content: ContentApi, site: SiteConfig, catid: number): Promise<Category | undefined> {
+  const [menu, homeBlocks] = await Promise.all([content.menu(), content.categoryChildren(homeCatidOf(site))]);
+  return findCategory(menu, catid) ?? findCategory(homeBlocks, catid);
 }

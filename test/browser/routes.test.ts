@@ -5,16 +5,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { REGIONAL_SITES } from '../../shared/sites';
-import type { Envelope } from '../../shared/types/envelope';
 import type { RawLive, RawPagedList, RawShikeCategoryItems, RawSpecialReport } from '../../shared/types/upstream';
 import { launchBrowser, watchedPage } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
-import { firstHomeArticle } from '../support/upstream-data';
+import { firstHomeArticle, upstreamData } from '../support/upstream-data';
 
-async function upstream<T>(base: string, path: string): Promise<T> {
-  return ((await (await fetch(base + path)).json()) as Envelope<T>).data;
-}
 
 describeWithBrowser()('every page in a browser', () => {
   let t: TestPortal;
@@ -25,9 +21,9 @@ describeWithBrowser()('every page in a browser', () => {
     t = await startTestPortal();
     browser = await launchBrowser();
     const raw = await firstHomeArticle(t.upstream.url, 2727);
-    const video = (await upstream<RawShikeCategoryItems>(t.upstream.url, '/api/video_album/shike_video_category_item?id=2839&page=1&page_size=1')).list[0]!;
-    const live = (await upstream<RawPagedList<RawLive>>(t.upstream.url, '/api/live/list?show_type=1&page=1&page_size=1')).list[0]!;
-    const report = (await upstream<RawSpecialReport[]>(t.upstream.url, '/api/special/list_by_catid?catid=0'))[0]!;
+    const video = (await upstreamData<RawShikeCategoryItems>(t.upstream.url, '/api/video_album/shike_video_category_item?id=2839&page=1&page_size=1')).list[0]!;
+    const live = (await upstreamData<RawPagedList<RawLive>>(t.upstream.url, '/api/live/list?show_type=1&page=1&page_size=1')).list[0]!;
+    const report = (await upstreamData<RawSpecialReport[]>(t.upstream.url, '/api/special/list_by_catid?catid=0'))[0]!;
     routes.push(
       '/',
       `/detail/${raw.catid}/${raw.id}`,

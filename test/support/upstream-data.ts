@@ -5,7 +5,8 @@
 import type { Envelope } from '../../shared/types/envelope';
 import type { RawArticleDetail, RawArticleList, RawCategoryIndex } from '../../shared/types/upstream';
 
-async function call<T>(base: string, path: string, body?: unknown): Promise<T> {
+/** One call's data from the reference API; a non-zero code fails the test that asked. */
+export async function upstreamData<T>(base: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(base + path, {
     method: body ? 'POST' : 'GET',
     headers: body ? { 'content-type': 'application/json' } : {},
@@ -17,15 +18,15 @@ async function call<T>(base: string, path: string, body?: unknown): Promise<T> {
 }
 
 export function homeCategories(base: string, catid: number) {
-  return call<RawCategoryIndex>(base, '/mobile/index/category_index', { catid }).then((data) => data.children);
+  return upstreamData<RawCategoryIndex>(base, '/mobile/index/category_index', { catid }).then((data) => data.children);
 }
 
 export function articleList(base: string, catid: number, page = 1, pageSize = 8) {
-  return call<RawArticleList>(base, `/list/${catid}/${page}.html?pagesize=${pageSize}`);
+  return upstreamData<RawArticleList>(base, `/list/${catid}/${page}.html?pagesize=${pageSize}`);
 }
 
 export function article(base: string, catid: number, id: number) {
-  return call<RawArticleDetail>(base, `/show/${catid}-${id}.html`);
+  return upstreamData<RawArticleDetail>(base, `/show/${catid}-${id}.html`);
 }
 
 /** A real article of the first home category: what a reader would click first. */

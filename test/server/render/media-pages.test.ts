@@ -6,7 +6,6 @@ import request from 'supertest';
 import { escapeHtml } from '../../../shared/html';
 import { encodeKeyword } from '../../../shared/search-keyword';
 import { MAIN_SITE, REGIONAL_SITES } from '../../../shared/sites';
-import type { Envelope } from '../../../shared/types/envelope';
 import type {
   RawBoutiqueList,
   RawColumnAuthorList,
@@ -18,13 +17,8 @@ import type {
   RawSpecialReport,
 } from '../../../shared/types/upstream';
 import { startTestPortal, type TestPortal } from '../../support/portal';
-import { article, firstHomeArticle } from '../../support/upstream-data';
+import { article, firstHomeArticle, upstreamData } from '../../support/upstream-data';
 
-async function upstream<T>(base: string, path: string): Promise<T> {
-  const envelope = (await (await fetch(base + path)).json()) as Envelope<T>;
-  if (envelope.code !== 0) throw new Error(`${path}: ${envelope.msg}`);
-  return envelope.data;
-}
 
 describe.each([
   ['main site', MAIN_SITE.domain],
@@ -58,7 +52,7 @@ describe.each([
   });
 
   it('shows headline news, a tag and a column author with their articles', async () => {
-    const headlines = await upstream<RawHeadlineNews>(t.upstream.url, '/api/rmt/get_headline_news?page=1&page_size=20');
+    const headlines = await upstreamData<RawHeadlineNews>(t.upstream.url, '/api/rmt/get_headline_news?page=1&page_size=20');
     const headline = await get('/headlineNews');
     expect(headline.text).toContain(`href="/detail/${headlines.list[0]!.catid}/${headlines.list[0]!.id}"`);
     const raw = await firstHomeArticle(t.upstream.url, 2727);
@@ -68,7 +62,7 @@ describe.each([
     expect(tagPage.status).toBe(200);
     expect(tagPage.text).toContain(`#${escapeHtml(tag.name)}`);
     expect((await get('/tagDetail/99999999')).status).toBe(404);
-    const authors = await upstream<RawColumnAuthorList>(t.upstream.url, '/api/special_column_author/list?page=1&page_size=1');
+    const authors = await upstreamData<RawColumnAuthorList>(t.upstream.url, '/api/special_column_author/list?page=1&page_size=1');
     const author = authors.list[0]!;
     const columnist = await get(`/specialColumnDetail/${author.id}`);
     expect(columnist.status).toBe(200);
@@ -77,20 +71,20 @@ describe.each([
   });
 
   it('shows a news-tracking timeline and the picture and poster galleries', async () => {
-    const reports = await upstream<RawSpecialReport[]>(t.upstream.url, '/api/special/list_by_catid?catid=0');
+    const reports = await upstreamData<RawSpecialReport[]>(t.upstream.url, '/api/special/list_by_catid?catid=0');
     const report = reports[0]!;
     const track = await get(`/newsTrack/${report.id}`);
     expect(track.status).toBe(200);
     expect(track.text).toContain(escapeHtml(report.title));
     expect(track.text).toContain(escapeHtml(report.articles[0]!.stage));
-    const pictures = await upstream<RawBoutiqueList>(t.upstream.url, '/api/boutique/list?type=1&page=1&page_size=12');
+    const pictures = await upstreamData<RawBoutiqueList>(t.upstream.url, '/api/boutique/list?type=1&page=1&page_size=12');
     expect((await get('/hd')).text).toContain(escapeHtml(pictures.list[0]!.title));
-    const posters = await upstream<RawBoutiqueList>(t.upstream.url, '/api/boutique/list?type=2&page=1&page_size=12');
+    const posters = await upstreamData<RawBoutiqueList>(t.upstream.url, '/api/boutique/list?type=2&page=1&page_size=12');
     expect((await get('/poster')).text).toContain(escapeHtml(posters.list[0]!.title));
   });
 
   it('plays a video from shike, a video album, and describes the video for search engines', async () => {
-    const items = await upstream<RawShikeCategoryItems>(t.upstream.url, '/api/video_album/shike_video_category_item?id=2839&page=1&page_size=12');
+    const items = await upstreamData<RawShikeCategoryItems>(t.upstream.url, '/api/video_album/shike_video_category_item?id=2839&page=1&page_size=12');
     const shike = await get('/shike/2839');
     expect(shike.status).toBe(200);
     const video = items.list[0]!;
@@ -109,25 +103,25 @@ describe.each([
   });
 
   it('shows a live on air with its player and an ended live with its recordings', async () => {
-    const onAir = (await upstream<RawPagedList<RawLive>>(t.upstream.url, '/api/live/list?show_type=1&page=1&page_size=1')).list[0]!;
+    const onAir = (await upstreamData<RawPagedList<RawLive>>(t.upstream.url, '/api/live/list?show_type=1&page=1&page_size=1')).list[0]!;
     const live = await get(`/liveStreamDetail/${onAir.id}`);
     expect(live.status).toBe(200);
     expect(live.text).toContain('直播中');
     expect(live.text).toContain('<video');
     expect((await get(`/videoLive/${onAir.catid}/${onAir.id}`)).status).toBe(200);
-    const ended = (await upstream<RawPagedList<RawLive>>(t.upstream.url, '/api/live/list?show_type=3&page=1&page_size=1')).list[0]!;
+    const ended = (await upstreamData<RawPagedList<RawLive>>(t.upstream.url, '/api/live/list?show_type=3&page=1&page_size=1')).list[0]!;
     expect((await get(`/liveStreamDetail/${ended.id}`)).text).toContain('已结束');
     expect((await get('/liveStreamDetail/99999999')).status).toBe(404);
   });
 
   it('shows the e-paper: an issue page with its article areas, older issues, and the shelf', async () => {
-    const issues = await upstream<RawNewspaperSearch>(t.upstream.url, '/api/rmt/read_newspapers_search?q=&catid=2761&page=1&page_size=14');
+    const issues = await upstreamData<RawNewspaperSearch>(t.upstream.url, '/api/rmt/read_newspapers_search?q=&catid=2761&page=1&page_size=14');
     const latest = issues.list[0]!;
     const front = latest.pages[0]!;
     const res = await get('/readNewspapers/2761');
     expect(res.status).toBe(200);
     expect(res.text).toContain(`${escapeHtml(latest.paper_name)} · ${latest.issue_date} · 第1版`);
-    const areaArticle = await upstream<{ id: number; catid: number }>(t.upstream.url, `/api/article/detail?id=${front.areas[0]!.article_id}`);
+    const areaArticle = await upstreamData<{ id: number; catid: number }>(t.upstream.url, `/api/article/detail?id=${front.areas[0]!.article_id}`);
     expect(res.text).toContain(`href="/detail/${areaArticle.catid}/${areaArticle.id}"`);
     expect((await get(`/detail/${areaArticle.catid}/${areaArticle.id}`)).status).toBe(200);
     const older = issues.list[1]!;

@@ -7,14 +7,10 @@ import { ABOUT_ID, CONTRIBUTE_ID, HOME_CATID } from '../../../shared/constants';
 import { escapeHtml } from '../../../shared/html';
 import { PORTAL_INFO } from '../../../shared/portal-info';
 import { MAIN_SITE, REGIONAL_SITES, homeCatidOf, resolveSite } from '../../../shared/sites';
-import type { Envelope } from '../../../shared/types/envelope';
 import type { RawAdSlot, RawColumnAuthorList, RawTopicDetail, RawTopicList } from '../../../shared/types/upstream';
 import { startTestPortal, type TestPortal } from '../../support/portal';
-import { articleList, homeCategories } from '../../support/upstream-data';
+import { articleList, homeCategories, upstreamData } from '../../support/upstream-data';
 
-async function upstreamData<T>(base: string, path: string): Promise<T> {
-  return ((await (await fetch(base + path)).json()) as Envelope<T>).data;
-}
 
 const REGIONAL = REGIONAL_SITES[0]!;
 
