@@ -33,9 +33,10 @@ import { feedRoutes } from './seo/routes';
 import type { ContentService } from './upstream/content-service';
 import type { UpstreamClient } from './upstream/http-client';
 import { mediaProxy } from './upstream/media-proxy';
+import { visitStatsScriptUrl } from '../shared/visit-stats';
 
 export interface AppDeps {
-  config: Pick<Config, 'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL' | 'MOBILE_DETAIL_URL' | 'DATA_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY'>;
+  config: Pick<Config, 'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL' | 'MOBILE_DETAIL_URL' | 'DATA_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY' | 'VISIT_STATS_IDS' | 'VISIT_STATS_SCRIPT_URL'>;
   cache: Cache;
   keys: KeySpace;
   logger: Logger;
@@ -110,6 +111,10 @@ export function createApp(deps: AppDeps): Express {
     logger,
     renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
     publicProtocol: deps.config.PUBLIC_ORIGIN_PROTOCOL,
+    visitStatsScript: (site) => {
+      const id = deps.config.VISIT_STATS_IDS.get(site.domain);
+      return id ? visitStatsScriptUrl(deps.config.VISIT_STATS_SCRIPT_URL, id) : null;
+    },
   });
   app.get(/.*/, pages);
 

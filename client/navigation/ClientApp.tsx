@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
+import { trackPageView } from '../../shared/visit-stats';
 import type { AppState, PageState } from '../../shared/app-state';
 import { PortalApp } from '../App';
 import type { ResourceStore } from '../data/resource-store';
@@ -49,6 +50,7 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
         if (ticket !== latest.current) return;
         setState((previous) => ({ ...previous, page: response.page }));
         document.title = response.page.head.title;
+        trackPageView(path);
         if (navigationType !== 'POP') window.scrollTo(0, 0);
       })
       .catch((error: unknown) => {

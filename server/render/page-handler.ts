@@ -39,6 +39,8 @@ export interface PageHandlerDeps {
   logger: Logger;
   renderTimeoutMs: number;
   publicProtocol: 'http' | 'https';
+  /** The visit statistics script of a site's host (SPEC §9), or null when it has no statistics id. */
+  visitStatsScript: (site: SiteConfig) => string | null;
 }
 
 type Rerendered = { kind: 'ok'; html: string; tags: string[] } | { kind: 'unavailable' } | { kind: 'other' };
@@ -143,6 +145,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       preloads: deps.assets.preloadsFor(page === 'not-found' || page === 'error' ? null : page),
       entryScript: deps.assets.entryScript,
       canonicalUrl: canonicalUrlOf(request, state, deps.publicProtocol),
+      visitStatsScript: deps.visitStatsScript(request.site),
       waitForAll: request.waitForAll,
       timeoutMs: deps.renderTimeoutMs,
       onRenderError: (error: unknown) => logger.error({ err: error, path: request.url.pathname }, 'render error'),

@@ -56,6 +56,7 @@ function render(fetchResource: () => Promise<unknown>, timeoutMs: number, errors
       preloads: [],
       entryScript: '/assets/entry.js',
       canonicalUrl: 'https://www.qnnews.cn/',
+      visitStatsScript: null,
       waitForAll: false,
       timeoutMs,
       onRenderError: (error) => errors.push(error),
