@@ -176,8 +176,10 @@ export function targetOf(group: InteractionGroup, id: number): InteractionTarget
 export interface GroupState {
   /** Known marks; an id not here shows as off. */
   on: ReadonlyMap<number, boolean>;
-  /** Ids with a toggle in flight: their buttons ignore clicks, and a late batch answer does not overwrite them. */
+  /** Ids with a toggle in flight: their buttons ignore clicks. */
   busy: ReadonlySet<number>;
+  /** Ids the reader has clicked: a toggle's answer is newer than any batch answer, even one arriving later. */
+  changed: ReadonlySet<number>;
 }
 
 export type GroupAction =
@@ -187,7 +189,7 @@ export type GroupAction =
   | { type: 'failed'; id: number; previous: boolean }
   | { type: 'reset' };
 
-export const EMPTY_GROUP_STATE: GroupState = { on: new Map(), busy: new Set() };
+export const EMPTY_GROUP_STATE: GroupState = { on: new Map(), busy: new Set(), changed: new Set() };
 
 function withMark(on: ReadonlyMap<number, boolean>, id: number, value: boolean): Map<number, boolean> {
   const next = new Map(on);
@@ -210,16 +212,24 @@ export function groupReducer(state: GroupState, action: GroupAction): GroupState
   switch (action.type) {
     case 'loaded': {
       const on = new Map(state.on);
-      // A mark the reader is changing right now is newer than this answer.
-      for (const [id, value] of action.states) if (!state.busy.has(id)) on.set(id, value);
+      for (const [id, value] of action.states) if (!state.changed.has(id)) on.set(id, value);
       return { ...state, on };
     }
     case 'start':
-      return { on: withMark(state.on, action.id, !isOn(state, action.id)), busy: new Set(state.busy).add(action.id) };
+      return {
+        on: withMark(state.on, action.id, !isOn(state, action.id)),
+        busy: new Set(state.busy).add(action.id),
+        changed: new Set(state.changed).add(action.id),
+      };
     case 'settled':
-      return { on: withMark(state.on, action.id, action.on), busy: without(state.busy, action.id) };
+      return { ...state, on: withMark(state.on, action.id, action.on), busy: without(state.busy, action.id) };
     case 'failed':
-      return { on: withMark(state.on, action.id, action.previous), busy: without(state.busy, action.id) };
+      // Nothing changed at the CMS: a batch answer still to come is right again.
+      return {
+        on: withMark(state.on, action.id, action.previous),
+        busy: without(state.busy, action.id),
+        changed: without(state.changed, action.id),
+      };
     case 'reset':
       return EMPTY_GROUP_STATE;
   }

@@ -15,6 +15,7 @@ import { InteractionButton } from './InteractionButton';
 
 function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
   const [page, setPage] = useState(1);
+  // Keyed by the ids, not the array: the same authors after a re-render are the same group.
   const ids = authors.map((author) => author.id).join(',');
   const group = useMemo(() => ({ kind: 'author' as const, ids: authors.map((author) => author.id) }), [ids]);
   const subscriptions = useInteractionGroup(group);

@@ -12,6 +12,7 @@ import { useInteractionGroup } from '../lib/use-interactions';
 
 export default function SpecialColumnPage({ data }: { data: SpecialColumnData }) {
   const { pathname } = useLocation();
+  // Keyed by the ids, not the array: a new page of authors is a new group, a re-render is not.
   const ids = data.authors.map((author) => author.id).join(',');
   const group = useMemo(() => ({ kind: 'author' as const, ids: data.authors.map((author) => author.id) }), [ids]);
   const subscriptions = useInteractionGroup(group);

@@ -167,6 +167,19 @@ describeWithBrowser()('likes, collections and subscriptions in a browser', () =>
     expect(problems).toEqual([]);
   });
 
+  it('reading mode shows the same marks and likes from its own float menu', async () => {
+    const { page, problems } = w;
+    await gotoHydrated(page, `${origin}/detailReading/${raw.catid}/${raw.id}`);
+    await waitPressed(page, collect, true);
+    await waitPressed(page, like, false);
+    await page.click(like);
+    await waitPressed(page, like, true);
+    await page.locator(`${like} .interaction__count`, { hasText: '1' }).waitFor();
+    await page.click(like);
+    await waitPressed(page, like, false);
+    expect(problems).toEqual([]);
+  });
+
   it('subscribes to a column author on /specialColumn, asking about the whole page in one call', async () => {
     const { page, problems } = w;
     const authors = await upstreamData<RawColumnAuthorList>(upstream.url, '/api/special_column_author/list?page=1&page_size=12');
@@ -226,7 +239,8 @@ describeWithBrowser()('likes, collections and subscriptions in a browser', () =>
     expect(await page.evaluate((key) => sessionStorage.getItem(key), PENDING_KEY)).toContain('"collection"');
     await page.keyboard.press('Escape');
     await page.locator('dialog.login-modal').waitFor({ state: 'hidden' });
-    expect(await page.evaluate((key) => sessionStorage.getItem(key), PENDING_KEY)).toBeNull();
+    // The dialog's close event (which forgets the action) is dispatched after it hides.
+    await page.waitForFunction((key) => sessionStorage.getItem(key) === null, PENDING_KEY);
     expect(await pressed(page, collect)).toBe('false');
     expect(problems).toEqual([]);
     await page.context().close();

@@ -166,6 +166,19 @@ describe('group state', () => {
     expect(failedState.busy.size).toBe(0);
   });
 
+  it('a batch answer arriving after a toggle settled does not undo it', () => {
+    const started = groupReducer(EMPTY_GROUP_STATE, { type: 'start', id: 1 });
+    const settled = groupReducer(started, { type: 'settled', id: 1, on: true });
+    const late = groupReducer(settled, { type: 'loaded', states: new Map([[1, false]]) });
+    expect(isOn(late, 1)).toBe(true);
+  });
+
+  it('after a failed toggle, a batch answer still to come is taken', () => {
+    const started = groupReducer(EMPTY_GROUP_STATE, { type: 'start', id: 1 });
+    const failedState = groupReducer(started, { type: 'failed', id: 1, previous: false });
+    expect(isOn(groupReducer(failedState, { type: 'loaded', states: new Map([[1, true]]) }), 1)).toBe(true);
+  });
+
   it('a late batch answer does not overwrite a mark being changed', () => {
     const started = groupReducer(EMPTY_GROUP_STATE, { type: 'start', id: 1 });
     const late = groupReducer(started, {
