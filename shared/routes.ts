@@ -310,4 +310,5 @@ export const href = {
     return `/readNewspapers/${catid}${text ? `?${text}` : ''}`;
   },
   tag: (id: number, name: string): string => `/tagDetail/${id}/${encodeURIComponent(name)}`,
+  specialColumnDetail: (id: number): string => `/specialColumnDetail/${id}`,
 } as const;

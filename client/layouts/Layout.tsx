@@ -15,6 +15,7 @@ import { Footer, type FooterVariant } from '../blocks/Footer';
 import { Header } from '../blocks/Header';
 import { HotNews } from '../blocks/HotNews';
 import { LoadingBar } from '../blocks/LoadingBar';
+import { LoginDialogHost } from '../blocks/LoginModal';
 import { RecommendedTopics } from '../blocks/RecommendedTopics';
 import { SpecialColumns } from '../blocks/SpecialColumns';
 import { ToastHost } from '../blocks/Toast';
@@ -72,6 +73,7 @@ export function Layout({ kind, children }: { kind: LayoutKind; children: ReactNo
       {kind !== 'reading' && <Footer variant={footerVariant(kind)} />}
       <BackToTop />
       <ToastHost />
+      <LoginDialogHost />
     </div>
   );
 }
