@@ -82,6 +82,12 @@ const schema = z.object({
     { message: 'must be an origin (scheme, host, optional port; no path)' },
   ),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  // The WeChat JS-SDK, loaded only by pages opened inside WeChat's browser to set the share card (SPEC §7).
+  WECHAT_JSSDK_URL: z
+    .string()
+    .trim()
+    .default('https://res.wx.qq.com/open/js/jweixin-1.6.0.js')
+    .refine((value) => isUrlWithProtocol(value, ['http:', 'https:']), { message: 'must be an http(s) URL' }),
 });
 
 export type Config = z.infer<typeof schema>;
