@@ -18,6 +18,7 @@ import { LoadingBar } from '../blocks/LoadingBar';
 import { RecommendedTopics } from '../blocks/RecommendedTopics';
 import { SpecialColumns } from '../blocks/SpecialColumns';
 import { ToastHost } from '../blocks/Toast';
+import { WechatShare } from '../blocks/WechatShare';
 import { usePortal } from '../context';
 
 const NO_ADS: AdGroups = { detailTop: [], hotNewsTop: [], hotNewsBot: [], hotTopicBot: [], specialColBot: [] };
@@ -72,6 +73,7 @@ export function Layout({ kind, children }: { kind: LayoutKind; children: ReactNo
       {kind !== 'reading' && <Footer variant={footerVariant(kind)} />}
       <BackToTop />
       <ToastHost />
+      <WechatShare />
     </div>
   );
 }
