@@ -13,6 +13,25 @@ import { signInInBrowser, startBrowserSignInPortal, type BrowserPortal } from '.
 
 const PROMPT = '登录后可查看您的收藏';
 
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown }>;
+}
+
+/** Serious or critical axe-core findings on the page as it is now. */
+async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.help}) at ${JSON.stringify(violation.nodes.slice(0, 3).map((node) => node.target))}`);
+}
+
 /** A proxied POST from the page's own context: same origin, the session cookie, no token in sight. */
 async function postFromPage(page: Page, path: string, body: Record<string, number>): Promise<{ code: number }> {
   return page.evaluate(
@@ -86,6 +105,17 @@ describeWithBrowser()('personal center in a browser', () => {
     await page.locator(`.video-grid a[href="/video/${video.catid}/${video.id}"]`).waitFor();
     await page.locator('.personal-tabs a', { hasText: '订阅的标签' }).click();
     await page.locator(`.personal-tags a[href="/tagDetail/${tag.id}/${encodeURIComponent(tag.name)}"]`).waitFor();
+
+    // The sections pass axe-core (in a second context with the same session; axe is an inline script the CSP refuses).
+    const scan = await watchedPage(browser, { bypassCSP: true });
+    await scan.page.context().addCookies(await page.context().cookies());
+    for (const tab of ['articles', 'columns', 'feedback']) {
+      await gotoHydrated(scan.page, `${origin}/personalCenter?tab=${tab}`);
+      await scan.page.waitForLoadState('networkidle');
+      expect([tab, await seriousAxeViolations(scan.page)]).toEqual([tab, []]);
+    }
+    expect(scan.problems).toEqual([]);
+    await scan.page.context().close();
 
     // The CMS renamed the reader: 刷新资料 shows it in the card and the header without a reload.
     upstream.api.accounts.rename(userId, '改名后的读者');
