@@ -112,6 +112,12 @@ const schema = z.object({
     .refine((value) => value.includes('{id}') && isUrlWithProtocol(value.replace('{id}', 'x'), ['http:', 'https:']), {
       message: 'must be an http(s) URL containing {id}',
     }),
+  // The WeChat JS-SDK, loaded only by pages opened inside WeChat's browser to set the share card (SPEC §7).
+  WECHAT_JSSDK_URL: z
+    .string()
+    .trim()
+    .default('https://res.wx.qq.com/open/js/jweixin-1.6.0.js')
+    .refine((value) => isUrlWithProtocol(value, ['http:', 'https:']), { message: 'must be an http(s) URL' }),
 });
 
 

@@ -19,6 +19,7 @@ import { LoginDialogHost } from '../blocks/LoginModal';
 import { RecommendedTopics } from '../blocks/RecommendedTopics';
 import { SpecialColumns } from '../blocks/SpecialColumns';
 import { ToastHost } from '../blocks/Toast';
+import { WechatShare } from '../blocks/WechatShare';
 import { usePortal } from '../context';
 
 const NO_ADS: AdGroups = { detailTop: [], hotNewsTop: [], hotNewsBot: [], hotTopicBot: [], specialColBot: [] };
@@ -74,6 +75,7 @@ export function Layout({ kind, children }: { kind: LayoutKind; children: ReactNo
       <BackToTop />
       <ToastHost />
       <LoginDialogHost />
+      <WechatShare />
     </div>
   );
 }
