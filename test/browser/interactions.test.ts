@@ -5,28 +5,15 @@
  * toggle rolls back with a toast; closing the dialog forgets the action; and the anonymous cached page never
  * carries any reader's state.
  */
-import net from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { startReferenceApi } from '../../scripts/reference-api/server';
 import { HOME_CATID } from '../../shared/constants';
 import { PENDING_KEY } from '../../shared/interactions';
 import type { RawArticleDetail, RawColumnAuthorList, RawShikeCategoryItems } from '../../shared/types/upstream';
 import { gotoHydrated, launchBrowser, watchedPage, type WatchedPage } from '../support/browser';
-import { startTestPortal, type ReferenceServer, type TestPortal } from '../support/portal';
+import type { ReferenceServer } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
-import { signInEnv } from '../support/sign-in';
+import { startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
 import { article, articleList, homeCategories, upstreamData } from '../support/upstream-data';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** An article of the first home category that has tags (the tag test subscribes to one of them). */
 async function taggedArticle(base: string): Promise<RawArticleDetail> {
@@ -58,7 +45,7 @@ async function waitPressed(page: Page, selector: string, value: boolean): Promis
 
 describeWithBrowser()('likes, collections and subscriptions in a browser', () => {
   let upstream: ReferenceServer;
-  let t: TestPortal;
+  let portal: BrowserPortal;
   let browser: Browser;
   let origin: string;
   let raw: RawArticleDetail;
@@ -81,14 +68,8 @@ describeWithBrowser()('likes, collections and subscriptions in a browser', () =>
   }
 
   beforeAll(async () => {
-    upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    t = await startTestPortal({
-      upstream,
-      port,
-      env: { ...signInEnv(upstream.url), LOGIN_CALLBACK_ORIGIN: origin, PUBLIC_ORIGIN_PROTOCOL: 'http' },
-    });
+    portal = await startBrowserSignInPortal();
+    ({ upstream, origin } = portal);
     browser = await launchBrowser();
     raw = await taggedArticle(upstream.url);
     detailPath = `/detail/${raw.catid}/${raw.id}`;
@@ -98,8 +79,7 @@ describeWithBrowser()('likes, collections and subscriptions in a browser', () =>
   afterAll(async () => {
     await w?.page.context().close();
     await browser?.close();
-    await t?.close();
-    await upstream?.close();
+    await portal?.close();
   });
   afterEach(() => upstream.api.control.setFailures([]));
 
