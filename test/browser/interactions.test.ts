@@ -12,7 +12,7 @@ import type { RawArticleDetail, RawColumnAuthorList, RawShikeCategoryItems } fro
 import { gotoHydrated, launchBrowser, watchedPage, type WatchedPage } from '../support/browser';
 import type { ReferenceServer } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
-import { startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
+import { signInFromDialog, startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
 import { article, articleList, homeCategories, upstreamData } from '../support/upstream-data';
 
 /** An article of the first home category that has tags (the tag test subscribes to one of them). */
@@ -57,16 +57,6 @@ describeWithBrowser()('likes, collections and subscriptions in a browser', () =>
       .filter(([key]) => key.startsWith(`POST ${path}?`))
       .reduce((sum, [, count]) => sum + count, 0);
 
-  async function signInFromDialog(page: Page, nickname: string, backTo: string): Promise<void> {
-    await page.locator('dialog.login-modal').waitFor({ state: 'visible' });
-    await page.click('.login-modal__wechat');
-    await page.waitForURL(`${upstream.url}/__wechat/qrconnect**`);
-    await page.fill('input[name="nickname"]', nickname);
-    await page.click('text=模拟扫码确认');
-    await page.waitForURL(`${origin}${backTo}`);
-    await page.waitForSelector('html[data-hydrated="true"]');
-  }
-
   beforeAll(async () => {
     portal = await startBrowserSignInPortal();
     ({ upstream, origin } = portal);
@@ -92,7 +82,7 @@ describeWithBrowser()('likes, collections and subscriptions in a browser', () =>
     expect(await page.locator(`${like} .interaction__count`).textContent()).toBe('0');
 
     await page.click(like);
-    await signInFromDialog(page, '点赞读者', detailPath);
+    await signInFromDialog(page, portal, '点赞读者', `${origin}${detailPath}`);
     await waitPressed(page, like, true);
     expect(await page.locator(`${like} .interaction__label`).textContent()).toBe('已点赞');
     await page.locator(`${like} .interaction__count`, { hasText: '1' }).waitFor();

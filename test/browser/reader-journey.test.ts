@@ -10,7 +10,7 @@ import { href } from '../../shared/routes';
 import type { RawArticleDetail } from '../../shared/types/upstream';
 import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
-import { startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
+import { signInFromDialog, startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
 import { article, articleList, homeCategories } from '../support/upstream-data';
 
 const NICKNAME = '全程读者';
@@ -56,13 +56,7 @@ describeWithBrowser()('a reader signs in, likes, collects, subscribes, finds it 
     await gotoHydrated(page, `${origin}${detailPath}`);
     const like = '.float-menu button[data-interaction="thumbsup"]';
     await page.click(like);
-    await page.locator('dialog.login-modal').waitFor({ state: 'visible' });
-    await page.click('.login-modal__wechat');
-    await page.waitForURL(`${upstream.url}/__wechat/qrconnect**`);
-    await page.fill('input[name="nickname"]', NICKNAME);
-    await page.click('text=模拟扫码确认');
-    await page.waitForURL(`${origin}${detailPath}`);
-    await page.waitForSelector('html[data-hydrated="true"]');
+    await signInFromDialog(page, portal, NICKNAME, `${origin}${detailPath}`);
     await page.locator(`${like}[aria-pressed="true"]:not([aria-busy])`).waitFor();
     expect(await page.textContent('.user-menu__trigger')).toContain(NICKNAME);
 

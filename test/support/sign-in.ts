@@ -137,10 +137,11 @@ export async function startBrowserSignInPortal(env: Record<string, string> = {})
   };
 }
 
-/** In the browser: 订阅 → '微信登录' → the simulated QR page → 模拟扫码确认, back on the same page, hydrated. */
-export async function signInInBrowser(page: Page, portal: BrowserPortal, nickname: string): Promise<void> {
-  const returnUrl = page.url();
-  await page.click('.top-bar__subscribe');
+/**
+ * In the browser, with the sign-in dialog opening: '微信登录' → the simulated QR page → 模拟扫码确认, back at
+ * `returnUrl` (where the dialog was opened), hydrated.
+ */
+export async function signInFromDialog(page: Page, portal: BrowserPortal, nickname: string, returnUrl: string): Promise<void> {
   await page.locator('dialog.login-modal').waitFor({ state: 'visible' });
   await page.click('.login-modal__wechat');
   await page.waitForURL(`${portal.upstream.url}/__wechat/qrconnect**`);
@@ -148,4 +149,11 @@ export async function signInInBrowser(page: Page, portal: BrowserPortal, nicknam
   await page.click('text=模拟扫码确认');
   await page.waitForURL(returnUrl);
   await page.waitForSelector('html[data-hydrated="true"]');
+}
+
+/** In the browser: the top bar's 订阅, then the dialog's sign-in, back on the same page. */
+export async function signInInBrowser(page: Page, portal: BrowserPortal, nickname: string): Promise<void> {
+  const returnUrl = page.url();
+  await page.click('.top-bar__subscribe');
+  await signInFromDialog(page, portal, nickname, returnUrl);
 }
