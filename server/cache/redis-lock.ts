@@ -3,9 +3,10 @@
  * (SET NX PX) and loads it; the others poll the store until the entry appears. The lock has a timeout, so a
  * holder that dies (crash, network split) blocks the key for at most that long; after it, a waiter loads
  * itself. Release is compare-and-delete, so a slow holder never releases a lock that has passed to another.
+ * The release script touches the lock key alone, so it runs on a Redis Cluster as it does on one Redis.
  */
 import { randomBytes } from 'node:crypto';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/client';
 
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
@@ -28,7 +29,7 @@ export function lockKey(key: string): string {
 
 export class RedisLock implements KeyLock {
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     readonly timeoutMs: number,
     readonly pollMs = 25,
   ) {}
