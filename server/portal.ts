@@ -95,7 +95,12 @@ function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger)
     logger.warn({ err: error.message }, 'redis unavailable; serving uncached until it returns');
   });
   // A cluster's per-node errors (a master gone, a failover) arrive as 'node error', not 'error'.
-  client.on('node error', (error: Error, node: string) => logger.warn({ err: error.message, node }, 'redis cluster node unavailable'));
+  let lastNodeError = '';
+  client.on('node error', (error: Error, node: string) => {
+    if (`${node} ${error.message}` === lastNodeError) return;
+    lastNodeError = `${node} ${error.message}`;
+    logger.warn({ err: error.message, node }, 'redis cluster node unavailable');
+  });
   return new RedisStore({ client });
 }
 

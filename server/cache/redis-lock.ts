@@ -27,7 +27,13 @@ export function lockKey(key: string): string {
   return end < 0 ? `lock:${key}` : `${key.slice(0, end)}:lock:${key.slice(end + 1)}`;
 }
 
+/** ioredis's error for a command not answered within commandTimeout: Redis is there, only slow. */
+const TIMED_OUT = 'Command timed out';
+
 export class RedisLock implements KeyLock {
+  /** The last lock command was refused rather than slow: on a cluster, its node is gone though the client is 'ready'. */
+  private refused = false;
+
   constructor(
     private readonly client: RedisClient,
     readonly timeoutMs: number,
@@ -36,7 +42,7 @@ export class RedisLock implements KeyLock {
 
   async tryAcquire(key: string): Promise<string | null> {
     const token = randomBytes(12).toString('base64url');
-    const answer = await this.client.set(lockKey(key), token, 'PX', this.timeoutMs, 'NX');
+    const answer = await this.observe(this.client.set(lockKey(key), token, 'PX', this.timeoutMs, 'NX'));
     return answer === 'OK' ? token : null;
   }
 
@@ -45,10 +51,22 @@ export class RedisLock implements KeyLock {
   }
 
   async isHeld(key: string): Promise<boolean> {
-    return (await this.client.exists(lockKey(key))) === 1;
+    return (await this.observe(this.client.exists(lockKey(key)))) === 1;
   }
 
   isConnected(): boolean {
-    return this.client.status === 'ready';
+    return this.client.status === 'ready' && !this.refused;
+  }
+
+  /** Notes whether a failure was a timeout (wait and retry) or a refusal (a node down: load without the lock). */
+  private async observe<T>(command: Promise<T>): Promise<T> {
+    try {
+      const answer = await command;
+      this.refused = false;
+      return answer;
+    } catch (error) {
+      this.refused = !(error instanceof Error && error.message === TIMED_OUT);
+      throw error;
+    }
   }
 }

@@ -20,6 +20,7 @@ export interface ClientOptions {
 
 const CONNECT_TIMEOUT_MS = 2000;
 const MAX_RECONNECT_DELAY_MS = 2000;
+const CLUSTER_MAX_REDIRECTIONS = 4;
 
 export function isCluster(client: RedisClient): client is Cluster {
   return client.isCluster;
@@ -80,6 +81,11 @@ function clusterOptions(common: RedisOptions, target: Credentials, options: Clie
     ...(enableOfflineQueue !== undefined ? { enableOfflineQueue } : {}),
     clusterRetryStrategy: options.role === 'cli' ? () => null : backoff,
     slotsRefreshTimeout: CONNECT_TIMEOUT_MS,
+    // ioredis retries CLUSTERDOWN (a master lost, every node refusing) and TRYAGAIN up to maxRedirections times,
+    // 100 ms apart: 16 by default, 1.6 s per command. A cache read must fail fast instead; four still rides
+    // out a MOVED/ASK during resharding and the moment of a failover.
+    maxRedirections: CLUSTER_MAX_REDIRECTIONS,
+    retryDelayOnClusterDown: 100,
     redisOptions: { ...perNode, ...credentials(target) },
   };
 }

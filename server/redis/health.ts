@@ -18,6 +18,8 @@ export class RedisHealth {
 
   /** The last answer when under a second old (readiness probes and scrapes must not hammer Redis). */
   async isUp(): Promise<boolean> {
+    // A lost connection shows at once (it costs nothing to look); only the probe's answer is kept a second.
+    if (this.client.status !== 'ready') return false;
     if (this.last && Date.now() - this.last.at < CACHE_MS) return this.last.up;
     this.running ??= probe(this.client)
       .catch(() => false)
