@@ -39,9 +39,9 @@ export function createRedisClient(target: RedisTarget, options: ClientOptions): 
         sentinels: target.sentinels,
         name: target.masterName,
         db: target.db,
-        // Sentinel announces a failover on +switch-master: move to the new master at once, not at the next error.
-        failoverDetector: options.role === 'portal',
-        // A master demoted to replica (manual failover) answers writes with READONLY: reconnect, via Sentinel.
+        // No failoverDetector: with it, a client here sometimes never reconnected after its master was killed.
+        // A killed master closes the connection anyway, and a master demoted to replica (a manual failover)
+        // answers writes with READONLY: reconnect then, through Sentinel, to the new master.
         reconnectOnError: (error) => error.message.startsWith('READONLY'),
         ...(options.role === 'cli' ? { sentinelRetryStrategy: () => null } : {}),
       });
