@@ -5,7 +5,7 @@
  * upstream call per key, and readiness that notices a master going down.
  */
 import calculateSlot from 'cluster-key-slot';
-import type { Cluster } from 'ioredis';
+import Redis, { type Cluster } from 'ioredis';
 import request from 'supertest';
 import { createRedisClient, isCluster } from '../../../server/redis/client';
 import { scanAll } from '../../../server/redis/commands';
@@ -15,6 +15,7 @@ import { HOME_CATID } from '../../../shared/constants';
 import { buildCacheCli, type CacheCli } from '../../support/cache-cli';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { OwnRedisCluster } from '../../support/redis-cluster';
+import type { OwnRedis } from '../../support/redis-server';
 import { describeWithRedisServers } from '../../support/requirements';
 import { firstHomeArticle } from '../../support/upstream-data';
 import { eventually } from './redis-helpers';
@@ -43,6 +44,20 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
   /** Entry keys of the suite's prefix on the whole cluster (lock keys match the same patterns while held). */
   const entryKeys = async (pattern: string) => (await scanAll(admin, `${a.cachePrefix}:${pattern}`)).filter((key) => !key.includes(':lock:'));
   const stored = (pattern: string) => eventually(() => entryKeys(pattern), (keys) => keys.length > 0, 5000);
+  /** Instances subscribed to the suite's channel on one node (PUBSUB NUMSUB counts a node's own clients). */
+  const subscribersOn = async (node: OwnRedis) => {
+    const client = new Redis({ host: '127.0.0.1', port: node.port, lazyConnect: true, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const reply = (await client.pubsub('NUMSUB', `${a.cachePrefix}:events`)) as [string, number];
+      return Number(reply[1]);
+    } finally {
+      client.disconnect();
+    }
+  };
+  const subscribers = async (nodes: readonly OwnRedis[]) =>
+    (await Promise.all(nodes.map(subscribersOn))).reduce((sum, count) => sum + count, 0);
   const cacheOf = async (portal: TestPortal, path: string) => {
     const res = await request(portal.url).get(path);
     expect(res.status).toBe(200);
@@ -55,13 +70,8 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
     a = await startTestPortal({ redisUrl: cluster.url });
     b = await startTestPortal({ redisUrl: cluster.url, upstream: a.upstream, cachePrefix: a.cachePrefix });
     cli = await buildCacheCli({ REDIS_URL: cluster.url, CACHE_PREFIX: a.cachePrefix });
-    // Both instances hear announcements: PUBSUB NUMSUB is per node, so sum it over the masters.
-    const channel = `${a.cachePrefix}:events`;
-    const subscribers = async () => {
-      const counts = await Promise.all(admin.nodes('master').map((node) => node.pubsub('NUMSUB', channel)));
-      return counts.reduce<number>((sum, reply) => sum + Number((reply as [string, number])[1]), 0);
-    };
-    expect(await eventually(subscribers, (count) => count === 2, 10_000)).toBe(2);
+    // Both instances hear announcements.
+    expect(await eventually(() => subscribers(cluster.nodes), (count) => count === 2, 10_000)).toBe(2);
   }, 90_000);
 
   afterEach(() => a?.upstream.api.control.reset());
@@ -173,14 +183,19 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
   });
 
   it('reports Redis down while a master is gone, keeps serving, and recovers when it is back', async () => {
-    const [victim] = cluster.nodes;
-    await victim!.stop();
+    // The master holding a subscription: losing it must move that instance's subscription elsewhere.
+    const counts = await Promise.all(cluster.nodes.map(subscribersOn));
+    const victim = cluster.nodes[counts.findIndex((count) => count > 0)]!;
+    const survivors = cluster.nodes.filter((node) => node !== victim);
+    await victim.stop();
     const degraded = await eventually(() => request(a.url).get('/readyz'), (res) => res.body.checks?.redis === 'down', 10_000);
     expect(degraded.body).toMatchObject({ status: 'degraded', checks: { redis: 'down' } });
     // Keys on the lost master's slots fail fast as misses; the page still renders.
     for (const path of ['/home', '/siteMap']) expect((await request(b.url).get(path)).status).toBe(200);
+    // An instance whose subscription was on the lost node has moved it to another: both listen on the survivors.
+    expect(await eventually(() => subscribers(survivors), (count) => count === 2, 10_000)).toBe(2);
 
-    await victim!.startProcess();
+    await victim.startProcess();
     const recovered = await eventually(() => request(a.url).get('/readyz'), (res) => res.body.checks?.redis === 'up', 20_000);
     expect(recovered.body).toMatchObject({ status: 'ready', checks: { redis: 'up' } });
    }, 90_000);
