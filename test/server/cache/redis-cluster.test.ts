@@ -182,6 +182,15 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
     expect(stats.entries.byKind.data?.entries).toBeGreaterThan(3);
   });
 
+  it('refuses a bad --redis with exit code 2 and says so when no seed node answers (3)', async () => {
+    const bad = await cli.run('--redis', `${cluster.url}/1`, 'stats');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('redis-cluster:// takes no path (a cluster has only database 0)');
+    const down = await cli.run('--redis', 'redis-cluster://127.0.0.1:1', 'stats');
+    expect(down.code).toBe(3);
+    expect(down.stderr).toMatch(/^cache: cannot reach Redis at redis-cluster:\/\/127\.0\.0\.1:1: /);
+  });
+
   it('reports Redis down while a master is gone, keeps serving, and recovers when it is back', async () => {
     // The master holding a subscription: losing it must move that instance's subscription elsewhere.
     const counts = await Promise.all(cluster.nodes.map(subscribersOn));
