@@ -1,5 +1,5 @@
 /** The portal's React tree, the same on the server and in the browser: the route's layout around its page. */
-import type { AppState, PageState } from '../shared/app-state';
+import type { AppState, PageState, PublicUser } from '../shared/app-state';
 import { routeById } from '../shared/routes';
 import { PortalContext } from './context';
 import type { ResourceStore } from './data/resource-store';
@@ -21,13 +21,14 @@ export interface PortalAppProps {
   nonce: string;
   resources: ResourceStore;
   navigating: boolean;
+  updateUser?: (user: PublicUser) => void;
 }
 
-export function PortalApp({ state, nonce, resources, navigating }: PortalAppProps) {
+export function PortalApp({ state, nonce, resources, navigating, updateUser }: PortalAppProps) {
   const route = state.page.routeId ? routeById(state.page.routeId) : undefined;
   const showsRoute = state.page.page !== 'not-found' && state.page.page !== 'error';
   return (
-    <PortalContext.Provider value={{ state, nonce, resources, navigating }}>
+    <PortalContext.Provider value={{ state, nonce, resources, navigating, ...(updateUser ? { updateUser } : {}) }}>
       <Layout kind={showsRoute && route ? route.layout : 'default'}>
         <PageView page={state.page} />
       </Layout>

@@ -1,6 +1,6 @@
 /** React contexts shared by the server render and the hydrated client. */
 import { createContext, useContext } from 'react';
-import type { AppState, PageState } from '../shared/app-state';
+import type { AppState, PageState, PublicUser } from '../shared/app-state';
 import type { ResourceStore } from './data/resource-store';
 
 export interface PortalContextValue {
@@ -10,6 +10,8 @@ export interface PortalContextValue {
   resources: ResourceStore;
   /** True while a client navigation is loading. */
   navigating: boolean;
+  /** In the browser: show a refreshed profile (header and personal center) without a reload. */
+  updateUser?: (user: PublicUser) => void;
 }
 
 export const PortalContext = createContext<PortalContextValue | null>(null);

@@ -1,4 +1,4 @@
-// What the test suites need besides node_modules: a Redis server and Debian's Chromium. Provides them when this
+// What the test suites need besides node_modules: a Redis server, Debian's Chromium and Compose. Provides them when this
 // machine can (apt-get as root, a redis-server binary), and otherwise says in one line what to install. Under
 // CI=true a missing piece is an error, because nothing may skip there.
 import { execFileSync, spawn } from 'node:child_process';
@@ -89,6 +89,26 @@ function ensureChromium() {
   return { ok: false, why: `browser suites need Debian's Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium` };
 }
 
+function composeAnswers(command, args) {
+  try {
+    execFileSync(command, [...args, 'version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The deploy suite checks docker-compose.yml with Compose itself (`config`, which needs no Docker engine):
+ * the `docker compose` plugin when present, else Debian's docker-compose.
+ */
+function ensureCompose() {
+  if (commandExists('docker') && composeAnswers('docker', ['compose'])) return { ok: true, command: 'docker compose' };
+  if (!commandExists('docker-compose')) aptInstall('docker-compose');
+  if (commandExists('docker-compose') && composeAnswers('docker-compose', [])) return { ok: true, command: 'docker-compose' };
+  return { ok: false, why: 'the deploy suite needs Compose to check docker-compose.yml: apt-get install -y docker-compose' };
+}
+
 async function ensureRedis() {
   if (await redisAnswers()) return { ok: true, started: null };
   if (!commandExists('redis-server')) aptInstall('redis-server');
@@ -112,7 +132,8 @@ export async function prepareTestEnv() {
   const env = { ...process.env, PORTAL_TEST_REDIS_URL: `redis://${REDIS_HOST}:${REDIS_PORT}` };
   const chromium = ensureChromium();
   const redis = await ensureRedis();
-  const missing = [chromium, redis].filter((part) => !part.ok).map((part) => part.why);
+  const compose = ensureCompose();
+  const missing = [chromium, redis, compose].filter((part) => !part.ok).map((part) => part.why);
   if (ci && missing.length > 0) {
     for (const why of missing) log(`CI=true and ${why}`);
     throw new Error('test environment incomplete under CI=true');
@@ -120,6 +141,8 @@ export async function prepareTestEnv() {
   if (chromium.ok) env.PORTAL_TEST_CHROMIUM = CHROMIUM_PATH;
   else env.PORTAL_TEST_NO_BROWSER = chromium.why;
   if (!redis.ok) env.PORTAL_TEST_NO_REDIS = redis.why;
+  if (compose.ok) env.PORTAL_TEST_COMPOSE = compose.command;
+  else env.PORTAL_TEST_NO_COMPOSE = compose.why;
   for (const why of missing) log(`will skip: ${why}`);
   const stop = () => {
     if (redis.started && redis.started.exitCode === null) redis.started.kill('SIGTERM');

@@ -14,6 +14,7 @@ import type { PageCache } from './cache/page-cache';
 import type { PolicySource } from './cache/runtime-policy';
 import type { AccountClient } from './auth/account-client';
 import { apiProxy } from './api-proxy/proxy';
+import { readerAccounts } from './auth/reader-account';
 import { attachSession, authRoutes } from './auth/routes';
 import type { Sessions } from './auth/sessions';
 import type { AuthSettings } from './auth/settings';
@@ -33,9 +34,13 @@ import { feedRoutes } from './seo/routes';
 import type { ContentService } from './upstream/content-service';
 import type { UpstreamClient } from './upstream/http-client';
 import { mediaProxy } from './upstream/media-proxy';
+import { visitStatsScriptUrl } from '../shared/visit-stats';
 
 export interface AppDeps {
-  config: Pick<Config, 'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL' | 'MOBILE_DETAIL_URL' | 'DATA_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY'>;
+  config: Pick<
+    Config,
+    'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL' | 'MOBILE_DETAIL_URL' | 'DATA_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY' | 'WECHAT_JSSDK_URL' | 'VISIT_STATS_IDS' | 'VISIT_STATS_SCRIPT_URL'
+  >;
   cache: Cache;
   keys: KeySpace;
   logger: Logger;
@@ -99,7 +104,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     apiProxy({ upstream: deps.upstream, sessions: deps.auth.sessions, secureCookies: deps.auth.settings.secureCookies, logger }),
   );
-  app.use(dataRoutes(deps.content, logger));
+  const accountFor = readerAccounts(deps.upstream, deps.auth.sessions, deps.auth.settings.secureCookies, logger);
+  app.use(dataRoutes(deps.content, logger, accountFor));
   app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
   app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL));
   const pages = createPageHandler({
@@ -110,6 +116,12 @@ export function createApp(deps: AppDeps): Express {
     logger,
     renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
     publicProtocol: deps.config.PUBLIC_ORIGIN_PROTOCOL,
+    visitStatsScript: (site) => {
+      const id = deps.config.VISIT_STATS_IDS.get(site.domain);
+      return id ? visitStatsScriptUrl(deps.config.VISIT_STATS_SCRIPT_URL, id) : null;
+    },
+    accountFor,
+    wechatJsSdkUrl: deps.config.WECHAT_JSSDK_URL,
   });
   app.get(/.*/, pages);
 

@@ -3,6 +3,8 @@
  * naming the variable, and the server refuses to start rather than run half-configured.
  */
 import { z } from 'zod';
+import { ALL_SITES } from '../shared/sites';
+import { parseVisitStatsIds } from '../shared/visit-stats';
 import { parseRedisTarget, redactRedisUrl, RedisUrlError } from './redis/target';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -40,6 +42,8 @@ function isUrlWithProtocol(value: string, protocols: readonly string[]): boolean
     return false;
   }
 }
+
+const SITE_HOSTS = new Set(ALL_SITES.map((site) => site.domain));
 
 const schema = z.object({
   PORT: port.default(3000),
@@ -99,7 +103,40 @@ const schema = z.object({
     { message: 'must be an origin (scheme, host, optional port; no path)' },
   ),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  // Visit statistics per host (SPEC §9): `www.qnnews.cn=<id>,bj.qnnews.cn=<id>`; a host without an id loads none.
+  VISIT_STATS_IDS: z
+    .string()
+    .trim()
+    .default('')
+    .transform((value, context) => {
+      const parsed = parseVisitStatsIds(value);
+      if ('bad' in parsed) {
+        context.addIssue({ code: 'custom', message: `"${parsed.bad}" is not host=id (id: letters and digits, 1–64)` });
+        return z.NEVER;
+      }
+      const unknown = [...parsed.ids.keys()].find((host) => !SITE_HOSTS.has(host));
+      if (unknown) {
+        context.addIssue({ code: 'custom', message: `${unknown} is not one of the portal's site domains` });
+        return z.NEVER;
+      }
+      return parsed.ids;
+    }),
+  // The statistics script; {id} is replaced by the host's id. Loaded with the page's nonce.
+  VISIT_STATS_SCRIPT_URL: z
+    .string()
+    .trim()
+    .default('https://hm.baidu.com/hm.js?{id}')
+    .refine((value) => value.includes('{id}') && isUrlWithProtocol(value.replace('{id}', 'x'), ['http:', 'https:']), {
+      message: 'must be an http(s) URL containing {id}',
+    }),
+  // The WeChat JS-SDK, loaded only by pages opened inside WeChat's browser to set the share card (SPEC §7).
+  WECHAT_JSSDK_URL: z
+    .string()
+    .trim()
+    .default('https://res.wx.qq.com/open/js/jweixin-1.6.0.js')
+    .refine((value) => isUrlWithProtocol(value, ['http:', 'https:']), { message: 'must be an http(s) URL' }),
 });
+
 
 export type Config = z.infer<typeof schema>;
 

@@ -45,6 +45,8 @@ export interface AppState {
   site: PublicSite;
   /** The signed-in reader; null for anonymous (and so every cached) page. */
   user: PublicUser | null;
+  /** Where a page opened inside WeChat loads the JS-SDK from (set by WECHAT_JSSDK_URL). */
+  wechatJsSdkUrl: string;
   layout: LayoutData;
   page: PageState;
 }

@@ -16,7 +16,8 @@ import { loadDetail } from './loaders/detail';
 import { loadHome } from './loaders/home';
 import { loadReading } from './loaders/reading';
 import { infoPageLoader } from './loaders/info-page';
-import { loadLicense, loadPersonalCenter, loadSiteMap } from './loaders/simple-pages';
+import { loadPersonalCenter } from './loaders/personal-center';
+import { loadLicense, loadSiteMap } from './loaders/simple-pages';
 import { loadSpecialColumn } from './loaders/special-column';
 import { loadTopicDetail, loadTopicList } from './loaders/topics';
 import type { Loader } from './loaders/types';
@@ -145,7 +146,7 @@ export const ROUTES: readonly RouteDef[] = [
   fixed('license', '/license', 'default', { page: 'license', loader: loadLicense }),
   fixed('moveInto', '/moveInto', 'smallFooter', info('moveInto')),
   fixed('newspaperBoard', '/newspaperBoard', 'default', SHELF),
-  fixed('personalCenter', '/personalCenter', 'default', { page: 'personalCenter', loader: loadPersonalCenter }),
+  fixed('personalCenter', '/personalCenter', 'default', { page: 'personalCenter', loader: loadPersonalCenter, query: ['tab', 'page'] }),
   fixed('poster', '/poster', 'default', { page: 'gallery', loader: galleryLoader('poster'), query: PAGED }),
   fixed('seekingReport', '/seekingReport', 'smallFooter', info('seekingReport')),
   fixed('siteMap', '/siteMap', 'siteMap', { page: 'siteMap', loader: loadSiteMap }),
@@ -299,7 +300,7 @@ export const href = {
   search: (encodedWord: string, type: number): string => `/search/${encodedWord}/${type}`,
   categoryList: (catid: number): string => `/V1/${catid}`,
   topicDetail: (id: number): string => `/topicDetail/${id}`,
-  withPage: (path: string, page: number): string => (page > 1 ? `${path}?page=${page}` : path),
+  withPage: (path: string, page: number): string => (page > 1 ? `${path}${path.includes('?') ? '&' : '?'}page=${page}` : path),
   video: (catid: number, id: number): string => `/video/${catid}/${id}`,
   live: (id: number): string => `/liveStreamDetail/${id}`,
   newspaper: (catid: number, date?: string, page?: number): string => {
@@ -310,4 +311,5 @@ export const href = {
     return `/readNewspapers/${catid}${text ? `?${text}` : ''}`;
   },
   tag: (id: number, name: string): string => `/tagDetail/${id}/${encodeURIComponent(name)}`,
+  specialColumnDetail: (id: number): string => `/specialColumnDetail/${id}`,
 } as const;

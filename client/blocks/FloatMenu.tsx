@@ -1,7 +1,8 @@
 /**
- * The floating action menu of article pages (SPEC §2): reading mode, report, like and collect (present but
- * hidden, as the spec says), text size 0–2, night mode, share to Weibo and to WeChat. On the detail page it
- * pins to the top of the viewport once the reader has scrolled past the header, 30px and the top ad.
+ * The floating action menu of article pages (SPEC §2): reading mode, report, like (with its count) and collect
+ * (shown: issue 6 turns them on; SPEC §4/§5 rules in ./InteractionButton), text size 0–2, night mode, share to
+ * Weibo and to WeChat. On the detail page it pins to the top of the viewport once the reader has scrolled past
+ * the header, 30px and the top ad.
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -10,6 +11,7 @@ import { TEXT_SIZE_MAX, TEXT_SIZE_MIN } from '../../shared/preferences';
 import { REPORT_CENTER_URL, SHARE_HASHTAG, WEIBO_SHARE_URL } from '../chrome-links';
 import { usePortal } from '../context';
 import { useNightMode, useTextSize } from '../lib/preferences';
+import { ArticleMarkButtons } from './InteractionButton';
 import { ShareModal } from './ShareModal';
 
 export const PIN_GAP_PX = 30;
@@ -64,12 +66,7 @@ export function FloatMenu({ article, mode }: { article: FloatMenuArticle; mode: 
       <a className="float-menu__item" href={REPORT_CENTER_URL} target="_blank" rel="noopener noreferrer">
         举报
       </a>
-      <button type="button" className="float-menu__item" hidden>
-        点赞
-      </button>
-      <button type="button" className="float-menu__item" hidden>
-        收藏
-      </button>
+      <ArticleMarkButtons catid={article.catid} id={article.id} collectKind="collection" withLike className="float-menu__item" />
       <label className="float-menu__item float-menu__size">
         <span>字号</span>
         <input

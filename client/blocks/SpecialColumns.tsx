@@ -1,27 +1,36 @@
 /**
- * Special columns (SPEC §2, §4): 4 column authors at a time; '换一换' shows the next 4, back to the first
- * page after the last. An ad below.
+ * Special columns (SPEC §2, §4): 4 column authors at a time, each with a subscribe button; '换一换' shows the
+ * next 4, back to the first page after the last. A signed-in reader's subscriptions to all the loaded authors
+ * come in one batch_exist call after hydration. An ad below.
  */
-import { Suspense, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { nextPageIndex } from '../../shared/carousel';
 import { SPECIAL_COLUMN_PAGE_SIZE } from '../../shared/constants';
+import { href } from '../../shared/routes';
 import type { Advertisement, ColumnAuthor } from '../../shared/types/entities';
 import { Resource } from '../data/Resource';
+import { useInteractionGroup } from '../lib/use-interactions';
 import { AdCarousel } from './AdCarousel';
+import { InteractionButton } from './InteractionButton';
 
 function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
   const [page, setPage] = useState(1);
+  // Keyed by the ids, not the array: the same authors after a re-render are the same group.
+  const ids = authors.map((author) => author.id).join(',');
+  const group = useMemo(() => ({ kind: 'author' as const, ids: authors.map((author) => author.id) }), [ids]);
+  const subscriptions = useInteractionGroup(group);
   const shown = authors.slice((page - 1) * SPECIAL_COLUMN_PAGE_SIZE, page * SPECIAL_COLUMN_PAGE_SIZE);
   return (
     <>
       <ul className="column-list" data-page={page}>
         {shown.map((author) => (
           <li key={author.id}>
-            <a href={`/specialColumnDetail/${author.id}`}>
+            <a href={href.specialColumnDetail(author.id)}>
               <img src={author.avatar} alt="" width={48} height={48} loading="lazy" />
               <span className="column-list__name">{author.name}</span>
               <span className="column-list__desc">{author.description}</span>
             </a>
+            <InteractionButton kind="author" id={author.id} controls={subscriptions} className="subscribe-button subscribe-button--small" subject={author.name} />
           </li>
         ))}
       </ul>

@@ -3,12 +3,11 @@
  * code, 'need report', 'move in', and either the signed-in reader's menu or 'subscribe', which opens the
  * WeChat sign-in dialog.
  */
-import { useState } from 'react';
 import type { PublicUser } from '../../shared/app-state';
 import { Link } from 'react-router-dom';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
-import { LoginModal } from './LoginModal';
+import { requestSignIn } from './LoginModal';
 import { QrCode } from './QrCode';
 
 /** A reader's public identity, from the server's session (state.user). */
@@ -46,7 +45,6 @@ function UserMenu({ user }: { user: SignedInUser }) {
 export function TopBar() {
   const { state } = usePortal();
   const user = state.user;
-  const [loginOpen, setLoginOpen] = useState(false);
   return (
     <div className="top-bar">
       <div className="top-bar__inner page-width">
@@ -77,13 +75,12 @@ export function TopBar() {
           {user ? (
             <UserMenu user={user} />
           ) : (
-            <button type="button" className="top-bar__subscribe" onClick={() => setLoginOpen(true)}>
+            <button type="button" className="top-bar__subscribe" onClick={() => requestSignIn()}>
               订阅
             </button>
           )}
         </nav>
       </div>
-      <LoginModal open={loginOpen} onClose={() => setLoginOpen(false)} returnPath={state.page.path} />
     </div>
   );
 }

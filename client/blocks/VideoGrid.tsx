@@ -8,7 +8,10 @@ function duration(seconds: number): string {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
-export function VideoGrid({ videos, linkFor }: { videos: readonly Video[]; linkFor?: (video: Video) => string }) {
+/** What a card shows: any video-like item (a video, a collected video) will do. */
+export type VideoCard = Pick<Video, 'id' | 'catid' | 'title' | 'cover' | 'duration'>;
+
+export function VideoGrid<V extends VideoCard>({ videos, linkFor }: { videos: readonly V[]; linkFor?: (video: V) => string }) {
   return (
     <ul className="video-grid">
       {videos.map((video) => (

@@ -15,9 +15,11 @@ import { Footer, type FooterVariant } from '../blocks/Footer';
 import { Header } from '../blocks/Header';
 import { HotNews } from '../blocks/HotNews';
 import { LoadingBar } from '../blocks/LoadingBar';
+import { LoginDialogHost } from '../blocks/LoginModal';
 import { RecommendedTopics } from '../blocks/RecommendedTopics';
 import { SpecialColumns } from '../blocks/SpecialColumns';
 import { ToastHost } from '../blocks/Toast';
+import { WechatShare } from '../blocks/WechatShare';
 import { usePortal } from '../context';
 
 const NO_ADS: AdGroups = { detailTop: [], hotNewsTop: [], hotNewsBot: [], hotTopicBot: [], specialColBot: [] };
@@ -72,6 +74,8 @@ export function Layout({ kind, children }: { kind: LayoutKind; children: ReactNo
       {kind !== 'reading' && <Footer variant={footerVariant(kind)} />}
       <BackToTop />
       <ToastHost />
+      <LoginDialogHost />
+      <WechatShare />
     </div>
   );
 }

@@ -14,3 +14,28 @@ export function writeStorage(key: string, value: string): void {
     // A reader without storage keeps the setting for this page only.
   }
 }
+
+/** sessionStorage (this tab only), with the same guarantees. */
+export function readSessionStorage(key: string): string | null {
+  try {
+    return typeof window === 'undefined' ? null : window.sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeSessionStorage(key: string, value: string): void {
+  try {
+    window.sessionStorage.setItem(key, value);
+  } catch {
+    // Without storage the action is simply not resumed after sign-in.
+  }
+}
+
+export function removeSessionStorage(key: string): void {
+  try {
+    window.sessionStorage.removeItem(key);
+  } catch {
+    // nothing stored, nothing to remove
+  }
+}

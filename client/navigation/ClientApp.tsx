@@ -2,9 +2,10 @@
  * The browser side of the router: React Router owns the URL and history; on each location change this loads
  * the next page's state and module, keeps the current page on screen meanwhile, then swaps them in.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
-import type { AppState, PageState } from '../../shared/app-state';
+import { trackPageView } from '../../shared/visit-stats';
+import type { AppState, PageState, PublicUser } from '../../shared/app-state';
 import { PortalApp } from '../App';
 import type { ResourceStore } from '../data/resource-store';
 import { loadPage } from '../pages/registry';
@@ -25,6 +26,7 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
   const navigationType = useNavigationType();
   const navigate = useNavigate();
   const latest = useRef(0);
+  const updateUser = useCallback((user: PublicUser) => setState((previous) => ({ ...previous, user })), []);
 
   useEffect(() => {
     rememberPage(initial.page.path, { kind: 'page', page: initial.page });
@@ -49,6 +51,7 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
         if (ticket !== latest.current) return;
         setState((previous) => ({ ...previous, page: response.page }));
         document.title = response.page.head.title;
+        trackPageView(path);
         if (navigationType !== 'POP') window.scrollTo(0, 0);
       })
       .catch((error: unknown) => {
@@ -67,5 +70,5 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
     // Only a new location starts a navigation; state.page.path is read to skip the one already shown.
   }, [location.pathname, location.search]);
 
-  return <PortalApp state={state} nonce="" resources={resources} navigating={navigating} />;
+  return <PortalApp state={state} nonce="" resources={resources} navigating={navigating} updateUser={updateUser} />;
 }

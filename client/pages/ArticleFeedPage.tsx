@@ -1,8 +1,12 @@
-/** Headline news, a tag's articles, a column author's articles: a header, then the list with paging. */
+/**
+ * Headline news, a tag's articles, a column author's articles: a header (with a subscribe button for a tag or
+ * an author), then the list with paging.
+ */
 import { useLocation } from 'react-router-dom';
 import type { ArticleFeedData } from '../../shared/loaders/article-feeds';
 import { ArticleList } from '../blocks/ArticleList';
 import { HotNews } from '../blocks/HotNews';
+import { SubscribeButton } from '../blocks/InteractionButton';
 import { Pagination } from '../blocks/Pagination';
 
 export default function ArticleFeedPage({ data }: { data: ArticleFeedData }) {
@@ -19,6 +23,7 @@ export default function ArticleFeedPage({ data }: { data: ArticleFeedData }) {
             {data.meta && <p className="feed__meta">{data.meta}</p>}
             {data.intro && <p className="feed__intro">{data.intro}</p>}
           </div>
+          {data.subscription && <SubscribeButton kind={data.subscription.kind} id={data.subscription.id} subject={data.title} />}
         </header>
         <ArticleList items={data.articles.items} className="article-list article-list--page" />
         {data.articles.items.length === 0 && <p className="empty">暂无文章</p>}

@@ -1,10 +1,21 @@
-/** Column authors (专栏): avatar, name and introduction, page by page. */
-import { useLocation } from 'react-router-dom';
+/**
+ * Column authors (专栏): avatar, name and introduction, page by page, each with a subscribe button. A signed-in
+ * reader's subscriptions for the whole page come in one batch_exist call after hydration.
+ */
+import { useMemo } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import type { SpecialColumnData } from '../../shared/loaders/special-column';
+import { href } from '../../shared/routes';
+import { InteractionButton } from '../blocks/InteractionButton';
 import { Pagination } from '../blocks/Pagination';
+import { useInteractionGroup } from '../lib/use-interactions';
 
 export default function SpecialColumnPage({ data }: { data: SpecialColumnData }) {
   const { pathname } = useLocation();
+  // Keyed by the ids, not the array: a new page of authors is a new group, a re-render is not.
+  const ids = data.authors.map((author) => author.id).join(',');
+  const group = useMemo(() => ({ kind: 'author' as const, ids: data.authors.map((author) => author.id) }), [ids]);
+  const subscriptions = useInteractionGroup(group);
   return (
     <section className="columnists" aria-labelledby="columnists-title">
       <h1 id="columnists-title" className="page-title">
@@ -14,10 +25,13 @@ export default function SpecialColumnPage({ data }: { data: SpecialColumnData })
         {data.authors.map((author) => (
           <li key={author.id} className="columnist">
             <img src={author.avatar} alt="" width={96} height={96} loading="lazy" decoding="async" />
-            <div>
-              <h2 className="columnist__name">{author.name}</h2>
+            <div className="columnist__text">
+              <h2 className="columnist__name">
+                <Link to={href.specialColumnDetail(author.id)}>{author.name}</Link>
+              </h2>
               <p className="columnist__bio">{author.description}</p>
             </div>
+            <InteractionButton kind="author" id={author.id} controls={subscriptions} className="subscribe-button" subject={author.name} />
           </li>
         ))}
       </ul>

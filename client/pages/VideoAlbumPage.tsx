@@ -1,5 +1,6 @@
-/** A video album: the chosen video playing, the album's videos as a playlist (?v= picks one). */
+/** A video album: the chosen video playing (with a collect button), the album's videos as a playlist (?v= picks one). */
 import type { VideoAlbumData } from '../../shared/loaders/media';
+import { ArticleMarkButtons } from '../blocks/InteractionButton';
 import { VideoGrid } from '../blocks/VideoGrid';
 import { VideoPlayer } from '../blocks/VideoPlayer';
 
@@ -12,6 +13,9 @@ export default function VideoAlbumPage({ data }: { data: VideoAlbumData }) {
       </h1>
       <VideoPlayer src={current.hls_url} poster={current.cover} title={current.title} />
       <h2 className="video-page__current">{current.title}</h2>
+      <div className="video-page__actions">
+        <ArticleMarkButtons catid={current.catid} id={current.id} collectKind="collection_video" withLike={false} className="action-button" />
+      </div>
       {album.description && <p className="video-page__description">{album.description}</p>}
       <VideoGrid videos={album.videos} linkFor={(video) => `/videoAlbum/${album.id}?v=${video.id}`} />
     </article>

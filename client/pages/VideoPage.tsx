@@ -1,6 +1,7 @@
-/** One video: the player, its details, and more from the same 视刻 category. */
+/** One video: the player, its details (and a collect button), and more from the same 视刻 category. */
 import type { VideoData } from '../../shared/loaders/media';
 import { formatDateTime, isoDateTime } from '../../shared/time';
+import { ArticleMarkButtons } from '../blocks/InteractionButton';
 import { VideoGrid } from '../blocks/VideoGrid';
 import { VideoPlayer } from '../blocks/VideoPlayer';
 
@@ -17,6 +18,9 @@ export default function VideoPage({ data }: { data: VideoData }) {
         {video.source && <span>来源：{video.source}</span>}
         <span>{video.views} 次播放</span>
       </p>
+      <div className="video-page__actions">
+        <ArticleMarkButtons catid={video.catid} id={video.id} collectKind="collection_video" withLike={false} className="action-button" />
+      </div>
       {video.description && <p className="video-page__description">{video.description}</p>}
       {related.length > 0 && (
         <section aria-labelledby="related-title">

@@ -6,10 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { checkFeedback, type FeedbackInput } from '../../shared/feedback';
+import type { RawArticleListItem, RawColumnAuthor, RawFeedbackReceipt, RawTag, RawVideo } from '../../shared/types/upstream';
 import type { BodyFields, Reply } from './http';
-import { fail, ok } from './reply';
+import { CODE_BAD_PARAMS, fail, MSG, ok } from './reply';
 import { SUBSCRIPTION_PATH, Subscriptions } from './subscriptions';
-import { idList, positiveInt } from './params';
+import { idList, listPaging, pagedList, positiveInt } from './params';
 
 export const WECHAT_PREFIX = '/__wechat';
 export const CODE_LOGIN_FAILED = 40100;
@@ -26,6 +28,22 @@ export interface UserInfo {
   avatar: string;
   nickname: string;
 }
+
+/** What the reader's lists show of each collected or subscribed id, as the content calls present it. */
+export interface Catalog {
+  article(id: number): RawArticleListItem | undefined;
+  video(id: number): RawVideo | undefined;
+  author(id: number): RawColumnAuthor | undefined;
+  tag(id: number): RawTag | undefined;
+}
+
+export interface FeedbackRecord extends FeedbackInput {
+  id: number;
+  userId: number;
+}
+
+const LIST_PATH = /^\/api\/(collection|collection_video)\/list_and_article_detail$/;
+const FEEDBACK_PATH = '/api/common/feedback';
 
 /** The interaction families of SPEC §7 that are toggled per article. */
 const TOGGLE_FAMILIES = ['thumbsup', 'collection', 'collection_video'] as const;
@@ -53,18 +71,26 @@ export class Accounts {
   private readonly tokens = new Map<string, number>();
   private readonly users = new Map<number, UserInfo>();
   private readonly userByNickname = new Map<string, number>();
-  private readonly subscriptions = new Subscriptions();
-  /** family → user → set of `catid:articleId`. */
+  private readonly subscriptions: Subscriptions;
+  /** family → user → set of `catid:articleId`, in the order they were marked. */
   private readonly marks = new Map<Family, Map<number, Set<string>>>(TOGGLE_FAMILIES.map((family) => [family, new Map()]));
+  private readonly feedback: FeedbackRecord[] = [];
 
-  constructor(private readonly mediaUrl: () => string) {}
+  constructor(
+    private readonly mediaUrl: () => string,
+    private readonly catalog: Catalog,
+  ) {
+    this.subscriptions = new Subscriptions(catalog);
+  }
 
   /** Whether the path is one of this module's (so the body is read only for those). */
   handles(method: string, path: string): boolean {
     if (path.startsWith(`${WECHAT_PREFIX}/`)) return method === 'GET';
     return (
       /^\/api\/(user\/(third|logout|profile)|(thumbsup|collection|collection_video)\/(toggle|batch_exist|get_num))$/.test(path) ||
-      SUBSCRIPTION_PATH.test(path)
+      SUBSCRIPTION_PATH.test(path) ||
+      LIST_PATH.test(path) ||
+      path === FEEDBACK_PATH
     );
   }
 
@@ -74,15 +100,19 @@ export class Accounts {
     if (path === `${WECHAT_PREFIX}/confirm` && method === 'GET') return this.confirm(query);
     if (path === '/api/user/third' && method === 'POST') return this.exchange(body);
     const family = /^\/api\/(thumbsup|collection|collection_video)\/(toggle|batch_exist|get_num)$/.exec(path);
-    const isUserPath = path === '/api/user/logout' || path === '/api/user/profile';
+    const isUserPath = path === '/api/user/logout' || path === '/api/user/profile' || path === FEEDBACK_PATH;
     const isSubscription = SUBSCRIPTION_PATH.test(path);
-    if (!family && !isUserPath && !isSubscription) return null;
+    const list = LIST_PATH.exec(path);
+    if (!family && !isUserPath && !isSubscription && !list) return null;
     if (family?.[2] === 'get_num') return method === 'GET' ? this.count(family[1] as Family, query) : null;
-    if (method !== 'POST' && !isSubscription) return null;
+    if (list && method !== 'GET') return null;
+    if (method !== 'POST' && !isSubscription && !list) return null;
     const token = typeof headers.token === 'string' ? headers.token : '';
     const userId = this.tokens.get(token);
     if (userId === undefined) return fail(CODE_NOT_SIGNED_IN, MSG_NOT_SIGNED_IN);
     if (isSubscription) return this.subscriptions.handle(method, path, query, body, userId);
+    if (list) return this.collected(list[1] as 'collection' | 'collection_video', userId, query);
+    if (path === FEEDBACK_PATH) return this.receiveFeedback(userId, body);
     if (path === '/api/user/logout') {
       this.tokens.delete(token);
       return ok(null);
@@ -190,6 +220,42 @@ export class Accounts {
     return ok({ num });
   }
 
+  /** GET …/list_and_article_detail: the reader's collected articles or videos with their details, newest first. */
+  private collected(family: 'collection' | 'collection_video', userId: number, query: URLSearchParams): Reply {
+    const paging = listPaging(query);
+    if (paging === null) return fail(CODE_BAD_PARAMS, MSG.badParams);
+    const ids = [...new Set([...this.marksOf(family, userId)].reverse().map((key) => Number(key.slice(key.indexOf(':') + 1))))];
+    if (family === 'collection') {
+      // An article is listed under the category it was collected in only when it is still filed there.
+      const keys = new Set(this.marksOf(family, userId));
+      const items = ids.flatMap((id) => {
+        const item = this.catalog.article(id);
+        return item && keys.has(`${item.catid}:${id}`) ? [item] : [];
+      });
+      return ok(pagedList(items, paging));
+    }
+    const videos = ids.flatMap((id) => {
+      const video = this.catalog.video(id);
+      return video ? [video] : [];
+    });
+    return ok(pagedList(videos, paging));
+  }
+
+  /** POST /api/common/feedback {content, contact}: checked with the portal's own rules, kept per reader. */
+  private receiveFeedback(userId: number, body: BodyFields): Reply {
+    const checked = checkFeedback(body);
+    if (!checked.ok) return fail(CODE_BAD_PARAMS, checked.message);
+    const record: FeedbackRecord = { id: this.feedback.length + 1, userId, ...checked.value };
+    this.feedback.push(record);
+    const receipt: RawFeedbackReceipt = { id: record.id };
+    return ok(receipt);
+  }
+
+  /** Feedback received so far (tests read what arrived). */
+  feedbackOf(userId: number): FeedbackRecord[] {
+    return this.feedback.filter((record) => record.userId === userId).map((record) => ({ ...record }));
+  }
+
   /** The reader changed their name at the CMS (tests of profile refresh). */
   rename(userId: number, nickname: string): boolean {
     const user = this.users.get(userId);
@@ -203,5 +269,6 @@ export class Accounts {
     this.tokens.clear();
     for (const byUser of this.marks.values()) byUser.clear();
     this.subscriptions.reset();
+    this.feedback.length = 0;
   }
 }

@@ -3,7 +3,7 @@
  * control plane. Request pipeline for API paths: count → failure rule → latency → route.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Accounts } from './accounts';
+import { Accounts, type Catalog } from './accounts';
 import { ControlState, DEFAULT_FAILURE_CODE, statsKey, type Control, type FailureRule, type LatencyRule } from './control';
 import { CONTROL_PREFIX, handleControl } from './control-routes';
 import { generateDataset, type Dataset } from './dataset';
@@ -13,6 +13,8 @@ import { MEDIA_CACHE_CONTROL, parseImagePath, parseVideoPath, renderSvg, videoBy
 import { newspaperPageLabel } from './newspapers';
 import { Presenter } from './present';
 import { CODE_BAD_PARAMS, fail, matchRoute, MSG, type RouteContext } from './routes';
+import { presentVideo } from './videos';
+import { WechatJsSdk } from './wechat-jssdk';
 
 export type { Control, FailureMode, FailureRule, LatencyRule, Stats, ArticlePatch } from './control';
 export type { Dataset } from './dataset';
@@ -38,6 +40,8 @@ export interface ReferenceApi {
   control: Control;
   /** Users, tokens, likes and collections (kept in memory for the process's life). */
   accounts: Accounts;
+  /** The simulated JS-SDK sharing (signature, verification, jweixin script). */
+  jsSdk: WechatJsSdk;
 }
 
 const NOT_FOUND: Reply = json(404, { code: 404, msg: 'Not Found', data: null });
@@ -141,11 +145,12 @@ async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerRespo
   send(req, res, reply);
 }
 
-type ApiContext = RouteContext & { accounts: Accounts };
+type ApiContext = RouteContext & { accounts: Accounts; jsSdk: WechatJsSdk };
 
 async function routeReply(ctx: ApiContext, req: IncomingMessage, path: string, query: URLSearchParams, isMedia: boolean): Promise<Reply> {
   const method = req.method ?? 'GET';
   if (isMedia) return method === 'GET' || method === 'HEAD' ? mediaReply(ctx.dataset, path, req.headers.range) : NOT_FOUND;
+  if (ctx.jsSdk.handles(method, path)) return ctx.jsSdk.handle(path, query);
   const account = await accountReply(ctx.accounts, req, method, path, query);
   if (account) return account;
   const route = matchRoute(method, path);
@@ -177,6 +182,24 @@ async function accountReply(accounts: Accounts, req: IncomingMessage, method: st
   return accounts.handle(method, path, query, body, req.headers);
 }
 
+/** What the reader's lists show of an id, as the content calls present it (overrides applied, media absolute). */
+function catalogOf(dataset: Dataset, present: Presenter): Catalog {
+  const authorById = new Map(dataset.columnAuthors.map((author) => [author.id, author]));
+  const tagById = new Map(dataset.tags.map((tag) => [tag.id, tag]));
+  return {
+    article: (id) => present.listItem(id),
+    video: (id) => {
+      const video = dataset.videoById.get(id);
+      return video ? presentVideo(video, (path) => present.media(path)) : undefined;
+    },
+    author: (id) => {
+      const author = authorById.get(id);
+      return author ? present.columnAuthor(author) : undefined;
+    },
+    tag: (id) => tagById.get(id),
+  };
+}
+
 export function createReferenceApi(options: ReferenceApiOptions = {}): ReferenceApi {
   const dataset = generateDataset({ ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.now !== undefined ? { now: options.now } : {}) });
   const control = new ControlState({
@@ -187,14 +210,11 @@ export function createReferenceApi(options: ReferenceApiOptions = {}): Reference
     articleExists: (id) => dataset.articleById.has(id),
   });
   const createdAt = Date.now();
-  const accounts = new Accounts(() => control.publicUrl());
-  const ctx: ApiContext = {
-    accounts,
-    dataset,
-    control,
-    present: new Presenter(dataset, control),
-    clock: () => dataset.now + Math.floor((Date.now() - createdAt) / 1000),
-  };
+  const present = new Presenter(dataset, control);
+  const clock = () => dataset.now + Math.floor((Date.now() - createdAt) / 1000);
+  const accounts = new Accounts(() => control.publicUrl(), catalogOf(dataset, present));
+  const jsSdk = new WechatJsSdk(dataset.seed, clock, () => control.publicUrl());
+  const ctx: ApiContext = { accounts, jsSdk, dataset, control, present, clock };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://reference.local');
@@ -216,5 +236,5 @@ export function createReferenceApi(options: ReferenceApiOptions = {}): Reference
     });
   };
 
-  return { handler, dataset, control, accounts };
+  return { handler, dataset, control, accounts, jsSdk };
 }

@@ -1,3 +1,5 @@
+import type { RawPagedList } from '../../shared/types/upstream';
+
 /**
  * Parameter parsing with the CMS's rules: ids are plain decimal digits, pages start at 1, page sizes are capped
  * at 50. Anything else is '参数错误' (code 40000), never a thrown error or an HTTP 4xx.
@@ -56,3 +58,18 @@ export function idList(value: unknown): number[] | null {
   return ids.every((id): id is number => id !== null) ? ids : null;
 }
 
+
+const DEFAULT_LIST_SIZE = 10;
+
+/** The reader's lists: page (default 1) and page_size (default 10, at most 50), or null for anything else. */
+export function listPaging(query: URLSearchParams): { page: number; size: number } | null {
+  const page = positiveInt(query.get('page') ?? '1');
+  const size = positiveInt(query.get('page_size') ?? String(DEFAULT_LIST_SIZE));
+  if (page === null || size === null || size > MAX_PAGE_SIZE) return null;
+  return { page, size };
+}
+
+export function pagedList<T>(items: readonly T[], paging: { page: number; size: number }): RawPagedList<T> {
+  const { page, size } = paging;
+  return { list: items.slice((page - 1) * size, page * size), total: items.length, page, page_size: size };
+}

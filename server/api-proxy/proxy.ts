@@ -5,6 +5,7 @@
  * Upstream failures follow SPEC §8: no response → {code:500, msg:'失败', data:null}; an error response → its body.
  */
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { checkFeedback } from '../../shared/feedback';
 import { NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
 import { clearSessionCookie } from '../auth/cookies';
 import { isSameOriginRequest } from '../auth/csrf';
@@ -18,6 +19,7 @@ import { MAX_BODY_BYTES, proxyBody } from './body';
 import { syncSession } from './session-sync';
 
 export const PROXY_PREFIX = '/api';
+const FEEDBACK_PATH = '/api/common/feedback';
 const MAX_QUERY_LENGTH = 2048;
 
 function answer(res: Response, status: number, code: number, msg: string): void {
@@ -70,6 +72,12 @@ export function apiProxy({ upstream, sessions, secureCookies, logger }: ApiProxy
         const parsed = proxyBody.safeParse(req.body ?? {});
         if (!parsed.success) return answer(res, 400, 40000, '参数错误');
         body = parsed.data;
+        // Feedback is checked here with the form's own rules, so a bad one never costs a CMS call.
+        if (PROXY_PREFIX + req.path === FEEDBACK_PATH) {
+          const feedback = checkFeedback(body);
+          if (!feedback.ok) return answer(res, 400, 40000, feedback.message);
+          body = { ...feedback.value };
+        }
       }
       const session = sessionOf(req);
       try {

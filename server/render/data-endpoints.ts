@@ -6,6 +6,8 @@ import { Router } from 'express';
 import { PAGE_DATA_ENDPOINT, RESOURCE_ENDPOINT } from '../../shared/app-state';
 import { isResourceName, RESOURCES } from '../../shared/resources';
 import { resolveSite } from '../../shared/sites';
+import type { AccountFor } from '../auth/reader-account';
+import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../logger';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
 import { preparePage } from './prepare-page';
@@ -24,7 +26,7 @@ function parseTargetPath(value: unknown): URL | null {
   }
 }
 
-export function dataRoutes(content: ContentService, logger: Logger): Router {
+export function dataRoutes(content: ContentService, logger: Logger, accountFor: AccountFor): Router {
   const router = Router();
 
   router.get(PAGE_DATA_ENDPOINT, async (req, res, next) => {
@@ -35,15 +37,18 @@ export function dataRoutes(content: ContentService, logger: Logger): Router {
         return;
       }
       const recorder = new CallRecorder();
+      const account = accountFor(req, res);
       const answer = await preparePage({
         site: resolveSite(req.headers.host),
         pathname: target.pathname,
         search: target.search,
         content: content.forRequest(recorder),
         now: unixNow(),
+        account,
         onLoaderError: (error) => logger.error({ err: error, path: target.pathname }, 'loader failed'),
       });
-      res.setHeader('Cache-Control', 'no-cache');
+      // A signed-in reader's navigation may carry their own lists: never kept by any cache.
+      res.setHeader('Cache-Control', account ? PRIVATE_NO_STORE : 'no-cache');
       res.setHeader('X-Cache', recorder.summary);
       res.status(answer.kind === 'page' ? answer.page.status : 200).json(answer);
     } catch (error) {

@@ -8,6 +8,7 @@ import { STATE_SCRIPT_ID } from '../../shared/app-state';
 import { escapeHtml } from '../../shared/html';
 import { PREFERENCES_HEAD_SCRIPT } from '../../shared/preferences';
 import { serializeForScript } from '../../shared/serialize';
+import { VISIT_STATS_QUEUE } from '../../shared/visit-stats';
 
 export interface DocumentParts {
   state: AppState;
@@ -15,6 +16,7 @@ export interface DocumentParts {
   styles: readonly string[];
   preloads: readonly string[];
   canonicalUrl: string;
+  visitStatsScript: string | null;
 }
 
 /** Open Graph and Twitter card tags: what a share in WeChat, Weibo or elsewhere shows. */
@@ -37,7 +39,13 @@ function socialTags(state: AppState, canonicalUrl: string): string[] {
   ];
 }
 
-export function documentHead({ state, nonce, styles, preloads, canonicalUrl }: DocumentParts): string {
+/** The statistics counter, async so it never holds up the page; its queue exists before it loads. */
+function visitStatsTags(script: string | null, n: string): string[] {
+  if (!script) return [];
+  return [`<script nonce="${n}">window.${VISIT_STATS_QUEUE}=window.${VISIT_STATS_QUEUE}||[]</script>`, `<script async src="${escapeHtml(script)}" nonce="${n}"></script>`];
+}
+
+export function documentHead({ state, nonce, styles, preloads, canonicalUrl, visitStatsScript }: DocumentParts): string {
   const { head } = state.page;
   const n = escapeHtml(nonce);
   return [
@@ -55,6 +63,7 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl }: D
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),
     `<script type="application/json" id="${STATE_SCRIPT_ID}" nonce="${n}">${serializeForScript(state)}</script>`,
+    ...visitStatsTags(visitStatsScript, n),
     '</head><body><div id="root">',
   ].join('');
 }

@@ -20,8 +20,10 @@ import type { CachePolicy } from '../cache/entry';
 import { normaliseQuery } from '../cache/keys';
 import { withNonce } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
+import type { AccountFor } from '../auth/reader-account';
 import type { Logger } from '../logger';
 import { sessionOf } from '../session';
+import type { AccountSession } from '../upstream/account-service';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
 import type { Assets } from './assets';
 import { bareErrorDocument } from './document';
@@ -39,6 +41,12 @@ export interface PageHandlerDeps {
   logger: Logger;
   renderTimeoutMs: number;
   publicProtocol: 'http' | 'https';
+  /** The visit statistics script of a site's host (SPEC §9), or null when it has no statistics id. */
+  visitStatsScript: (site: SiteConfig) => string | null;
+  /** The signed-in reader's account calls (null for anonymous requests). */
+  accountFor: AccountFor;
+  /** Where pages inside WeChat load the JS-SDK from (WECHAT_JSSDK_URL). */
+  wechatJsSdkUrl: string;
 }
 
 type Rerendered = { kind: 'ok'; html: string; tags: string[] } | { kind: 'unavailable' } | { kind: 'other' };
@@ -50,6 +58,8 @@ interface DocumentRequest {
   waitForAll: boolean;
   /** The signed-in reader; always null for a render that may be stored in the page cache. */
   user: PublicUser | null;
+  /** The signed-in reader's account calls; null whenever user is. */
+  account: AccountSession | null;
 }
 
 const EMPTY_LAYOUT = (site: SiteConfig): LayoutData => ({
@@ -108,6 +118,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     content: ContentApi,
     recorder: CallRecorder,
     user: PublicUser | null,
+    account: AccountSession | null = null,
   ): Promise<AppState | { redirect: string }> {
     const now = unixNow();
     const pageRecorder = new CallRecorder();
@@ -118,6 +129,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         search: url.search,
         content: deps.content.forRequest(pageRecorder),
         now,
+        account,
         onLoaderError: (error) => logger.error({ err: error, path: url.pathname }, 'loader failed'),
       }),
       loadLayout(site, content).catch((error: unknown) => {
@@ -130,7 +142,9 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const pageState = unavailableIfNoData(prepared.page, pageRecorder);
     const page = pageState.page;
     if (page !== 'not-found' && page !== 'error') await loadPage(page);
-    return { buildId: deps.assets.buildId, site: publicSite(site), user, layout, page: pageState };
+    // The CMS ended the reader's token while the page loaded: the session is gone, so the page is a visitor's.
+    const reader = account?.signedOut ? null : user;
+    return { buildId: deps.assets.buildId, site: publicSite(site), user: reader, wechatJsSdkUrl: deps.wechatJsSdkUrl, layout, page: pageState };
   }
 
   function renderOptions(state: AppState, request: DocumentRequest, content: ContentApi) {
@@ -143,6 +157,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       preloads: deps.assets.preloadsFor(page === 'not-found' || page === 'error' ? null : page),
       entryScript: deps.assets.entryScript,
       canonicalUrl: canonicalUrlOf(request, state, deps.publicProtocol),
+      visitStatsScript: deps.visitStatsScript(request.site),
       waitForAll: request.waitForAll,
       timeoutMs: deps.renderTimeoutMs,
       onRenderError: (error: unknown) => logger.error({ err: error, path: request.url.pathname }, 'render error'),
@@ -246,7 +261,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const started = performance.now();
     const recorder = new CallRecorder();
     const content = deps.content.forRequest(recorder);
-    const state = await buildState(request.site, request.url, content, recorder, request.user);
+    const state = await buildState(request.site, request.url, content, recorder, request.user, request.account);
     if ('redirect' in state) {
       res.redirect(302, state.redirect);
       return;
@@ -347,10 +362,11 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       if (signedIn) {
         // Only the public profile goes into the render; the token stays in the session store.
         const { user_id, nickname, avatar } = signedIn.session.user;
-        await renderFresh(req, res, { site, url, nonce: String(res.locals.nonce), waitForAll, user: { user_id, nickname, avatar } }, null);
+        const user = { user_id, nickname, avatar };
+        await renderFresh(req, res, { site, url, nonce: String(res.locals.nonce), waitForAll, user, account: deps.accountFor(req, res) }, null);
         return;
       }
-      const request: DocumentRequest = { site, url, nonce: String(res.locals.nonce), waitForAll, user: null };
+      const request: DocumentRequest = { site, url, nonce: String(res.locals.nonce), waitForAll, user: null, account: null };
       const key = pageCache.keyFor(site.id, url.pathname, url.searchParams, match.kind === 'page' ? (match.route.query ?? []) : []);
       const cached = await pageCache.lookup(key);
       if (!cached) {
@@ -369,7 +385,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         pageCache.refresh(
           key,
           async () => {
-            const rendered = await renderToHtml({ site, url, nonce: refreshNonce, waitForAll: true, user: null });
+            const rendered = await renderToHtml({ site, url, nonce: refreshNonce, waitForAll: true, user: null, account: null });
             if (rendered.kind === 'ok') await pageCache.store(key, policy, rendered.html, refreshNonce, rendered.tags);
           },
           (error) => logger.error({ err: error, key }, 'background page refresh failed'),

@@ -4,6 +4,7 @@
  */
 import type { PageState, PageDataResponse } from '../../shared/app-state';
 import { TEXT } from '../../shared/constants';
+import type { AccountApi } from '../../shared/account-api';
 import type { ContentApi } from '../../shared/content-api';
 import { ContentUnavailableError } from '../../shared/content-api';
 import type { PageHead } from '../../shared/loaders/types';
@@ -18,6 +19,8 @@ export interface PrepareInput {
   search: string;
   content: ContentApi;
   now: number;
+  /** The signed-in reader's lists; null (anonymous) unless the request carries a live session. */
+  account: AccountApi | null;
   onLoaderError?: (error: unknown) => void;
 }
 
@@ -54,6 +57,7 @@ export async function preparePage(input: PrepareInput): Promise<PageDataResponse
       site: input.site,
       content: input.content,
       now: input.now,
+      account: input.account,
     });
     if (result.kind === 'redirect') return { kind: 'redirect', location: result.location };
     if (result.kind === 'not-found') return { kind: 'page', page: statusPage(input, 404, undefined) };

@@ -30,6 +30,8 @@ export interface RenderOptions {
   preloads: readonly string[];
   entryScript: string;
   canonicalUrl: string;
+  /** The site's visit statistics script, when its host has a statistics id. */
+  visitStatsScript: string | null;
   /** Wait for every Suspense boundary before the first byte (crawlers, cache refreshes). */
   waitForAll: boolean;
   timeoutMs: number;

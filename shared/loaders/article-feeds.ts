@@ -5,6 +5,7 @@
 import { idParam } from '../route-params';
 import { lastPage, pageFromQuery } from '../paging';
 import type { ArticlePage } from '../types/entities';
+import type { SubscriptionKind } from '../types/interactions';
 import { siteTitle } from './helpers';
 import type { Loader, LoaderContext } from './types';
 
@@ -18,6 +19,8 @@ export interface ArticleFeedData {
   meta: string;
   articles: ArticlePage;
   lastPage: number;
+  /** What a reader can subscribe to on this page (the tag, the column author); null for headline news. */
+  subscription: { kind: SubscriptionKind; id: number } | null;
 }
 
 function page(ctx: LoaderContext): number | null {
@@ -37,7 +40,7 @@ export const loadHeadlineNews: Loader<ArticleFeedData> = async (ctx) => {
   const number = page(ctx);
   if (number === null) return { kind: 'not-found' };
   const articles = await ctx.content.headlineNews(number, FEED_PAGE_SIZE);
-  return ok(ctx, { title: '头条新闻', intro: '', avatar: '', meta: '', articles, lastPage: lastPage(articles.total, FEED_PAGE_SIZE) });
+  return ok(ctx, { title: '头条新闻', intro: '', avatar: '', meta: '', articles, lastPage: lastPage(articles.total, FEED_PAGE_SIZE), subscription: null });
 };
 
 export const loadTagDetail: Loader<ArticleFeedData> = async (ctx) => {
@@ -47,7 +50,15 @@ export const loadTagDetail: Loader<ArticleFeedData> = async (ctx) => {
   const result = await ctx.content.newsSearch({ tagId: id }, number, FEED_PAGE_SIZE);
   if (!result.tag) return { kind: 'not-found' };
   const { articles } = result;
-  return ok(ctx, { title: `#${result.tag.name}`, intro: '', avatar: '', meta: `${articles.total} 篇文章`, articles, lastPage: lastPage(articles.total, FEED_PAGE_SIZE) });
+  return ok(ctx, {
+    title: `#${result.tag.name}`,
+    intro: '',
+    avatar: '',
+    meta: `${articles.total} 篇文章`,
+    articles,
+    lastPage: lastPage(articles.total, FEED_PAGE_SIZE),
+    subscription: { kind: 'tag', id: result.tag.id },
+  });
 };
 
 export const loadColumnist: Loader<ArticleFeedData> = async (ctx) => {
@@ -64,5 +75,6 @@ export const loadColumnist: Loader<ArticleFeedData> = async (ctx) => {
     meta: `${author.title} · ${author.articleCount} 篇文章`,
     articles,
     lastPage: lastPage(articles.total, FEED_PAGE_SIZE),
+    subscription: { kind: 'author', id: author.id },
   });
 };

@@ -18,9 +18,3 @@ export const loadLicense: Loader<Record<string, never>> = async ({ site }) => ({
   data: {},
   head: { title: siteTitle('证照信息', site), description: `${site.seo_title}证照信息`, keywords: site.seo_keywords },
 });
-
-export const loadPersonalCenter: Loader<Record<string, never>> = async ({ site }) => ({
-  kind: 'ok',
-  data: {},
-  head: { title: siteTitle('个人中心', site), description: site.seo_description, keywords: site.seo_keywords },
-});

@@ -1,4 +1,5 @@
 /** The contract between the route table and the pages: a loader turns a matched route into page data. */
+import type { AccountApi } from '../account-api';
 import type { ContentApi } from '../content-api';
 import type { RouteParams } from '../route-params';
 import type { SiteConfig } from '../sites';
@@ -10,6 +11,8 @@ export interface LoaderContext {
   content: ContentApi;
   /** The render's "now", unix seconds. */
   now: number;
+  /** The signed-in reader's own lists; null for an anonymous reader (whose render may be cached). */
+  account: AccountApi | null;
 }
 
 /** What the document head says about a page; the server writes it, the client applies it after navigation. */

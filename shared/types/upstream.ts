@@ -350,3 +350,39 @@ export interface RawAppSkin {
   start_time: number;
   end_time: number;
 }
+
+// ---- Signed-in reader's lists and the account-side calls (SPEC §7). Shapes are the reference API's. ----
+
+/** GET /api/collection/list_and_article_detail?page&page_size → data: the reader's collected articles, newest first. */
+export type RawCollectedArticles = RawPagedList<RawArticleListItem>;
+
+/** GET /api/collection_video/list_and_article_detail?page&page_size → data: the reader's collected videos, newest first. */
+export type RawCollectedVideos = RawPagedList<RawVideo>;
+
+/** GET /api/special_column_author/subscribe_list?page&page_size → data: authors the reader subscribes to (subscribe_status 1). */
+export type RawSubscribedAuthors = RawPagedList<RawColumnAuthor>;
+
+/** GET /api/tag/get_subscribe_list?page&page_size → data: tags the reader subscribes to, newest first. */
+export interface RawSubscribedTags {
+  lists: RawTag[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/**
+ * GET /api/wechat/get_jssdk_signature?url → data: what wx.config needs (SPEC §3 WeChat share config, less `debug`,
+ * which the page chooses). signature = sha1("jsapi_ticket=…&noncestr=…&timestamp=…&url=…"), url without its hash.
+ */
+export interface RawJsSdkSignature {
+  appId: string;
+  /** Unix seconds. */
+  timestamp: number;
+  nonceStr: string;
+  signature: string;
+}
+
+/** POST /api/common/feedback {content, contact} → data (SPEC leaves the body open; shared/feedback.ts has the rules). */
+export interface RawFeedbackReceipt {
+  id: number;
+}

@@ -1,11 +1,15 @@
 /**
  * What an operator deploys: the Dockerfile and docker-compose.yml follow the stated rules, and every file they
- * run is one the build produces. (No Docker engine runs here, so this reads the files as Docker would.)
+ * run is one the build produces. No Docker engine runs here, so the Dockerfile is read as Docker would read it;
+ * the compose file is checked by Compose itself (`config` needs no engine).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig } from '../../server/config';
+import { composeCommand, describeWithCompose } from '../support/requirements';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -76,4 +80,33 @@ describe('docker-compose.yml', () => {
     expect(conf).toMatch(/server portal-2:3000/);
     expect(conf).toMatch(/proxy_buffering off;/);
   });
+});
+
+describeWithCompose()('Compose accepts docker-compose.yml', () => {
+  const [program, ...leading] = composeCommand();
+  const compose = (dir: string, ...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(program, [...leading, '-f', 'docker-compose.yml', ...args], { cwd: dir }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      });
+    });
+
+  it('validates the file and resolves both portals with their environment', async () => {
+    const result = await compose(ROOT, 'config');
+    expect(result.stderr).not.toMatch(/error|invalid/i);
+    expect(result.code).toBe(0);
+    const resolved = parse(result.stdout) as { services: Record<string, Service> };
+    expect(Object.keys(resolved.services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'upstream']);
+    for (const name of ['portal-1', 'portal-2']) {
+      expect(resolved.services[name]!.environment).toMatchObject({ REDIS_URL: 'redis://redis:6379/0' });
+    }
+  }, 60_000);
+
+  it('rejects a file with a misspelt option (so the check above can fail)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'compose-'));
+    writeFileSync(path.join(dir, 'docker-compose.yml'), read('docker-compose.yml').replace(/^  redis:\n/m, '  redis:\n    restrat: always\n'));
+    const result = await compose(dir, 'config', '-q');
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/restrat/);
+  }, 60_000);
 });

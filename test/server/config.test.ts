@@ -62,6 +62,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SESSION_TTL_HOURS: '0' })).toThrow(/SESSION_TTL_HOURS/);
   });
 
+  it('validates the visit statistics ids (site domains only) and script template', () => {
+    const config = loadConfig({ VISIT_STATS_IDS: 'www.qnnews.cn=abc123' });
+    expect(config.VISIT_STATS_IDS.get('www.qnnews.cn')).toBe('abc123');
+    expect(config.VISIT_STATS_SCRIPT_URL).toBe('https://hm.baidu.com/hm.js?{id}');
+    expect(() => loadConfig({ VISIT_STATS_IDS: 'evil.example=abc' })).toThrow(/VISIT_STATS_IDS="evil.example=abc": evil.example is not one of the portal's site domains/);
+    expect(() => loadConfig({ VISIT_STATS_IDS: 'www.qnnews.cn' })).toThrow(/is not host=id/);
+    expect(() => loadConfig({ VISIT_STATS_SCRIPT_URL: 'https://hm.baidu.com/hm.js' })).toThrow(/VISIT_STATS_SCRIPT_URL.*\{id\}/);
+  });
+
   it('treats an empty optional URL as unset', () => {
     expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
   });

@@ -5,7 +5,7 @@ import readline from 'node:readline';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { HOME_CATID } from '../../shared/constants';
 import { timedGet } from '../support/http';
-import { printFigures, runLoad } from '../support/load';
+import { printFigures, startLoad, untilAnswered } from '../support/load';
 import { firstHomeArticle } from '../support/upstream-data';
 
 const SERVER = path.resolve(__dirname, '../../dist/server/main.cjs');
@@ -98,22 +98,27 @@ describe('server process', () => {
     try {
       const raw = await firstHomeArticle(upstream.url, HOME_CATID);
       const urls = ['/', `/detail/${raw.catid}/${raw.id}`, '/about'].map((path) => server.url + path);
-      const load = runLoad(urls, 1800, 4);
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      const load = startLoad(urls, 4);
+      // SIGTERM lands in steady traffic, however slow this machine is at the moment.
+      await untilAnswered(load, 12);
+      const answeredBefore = load.figures.total;
       const signalled = Date.now();
       server.child.kill('SIGTERM');
       const ready = await timedGet(`${server.url}/readyz`);
-      const figures = await load;
+      // A balancer stops sending once readiness fails; this one stops inside the 2 s delay.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      load.stop();
+      const figures = await load.done;
       const code = await server.exit;
       printFigures('SIGTERM under load', figures);
       expect(ready.status).toBe(503);
       expect(code).toBe(0);
-      // The delay, then in-flight work, then exit: well inside the drain timeout.
-      expect(Date.now() - signalled).toBeLessThan(5000);
-      // The load stopped inside the delay, as a balancer would: not one request failed.
+      // The delay, then in-flight work, then exit: inside delay + drain timeout (no connection was cut).
+      expect(Date.now() - signalled).toBeLessThan(7000);
+      // Traffic went on after the signal and not one request failed.
+      expect(figures.total).toBeGreaterThan(answeredBefore);
       expect(figures.errors).toBe(0);
       expect(Object.keys(figures.byStatus)).toEqual(['200']);
-      expect(figures.byStatus['200']).toBeGreaterThan(10);
     } finally {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
       await upstream.close();

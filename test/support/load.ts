@@ -27,13 +27,22 @@ function once(url: string, agent: http.Agent): Promise<{ status: number; cache: 
   });
 }
 
-export async function runLoad(urls: readonly string[], durationMs: number, concurrency = 6): Promise<LoadFigures> {
+export interface RunningLoad {
+  /** Counted as answers arrive, so a test can act once enough traffic has gone through. */
+  figures: LoadFigures;
+  /** Clients finish the request they are in and stop. */
+  stop: () => void;
+  done: Promise<LoadFigures>;
+}
+
+/** Load that runs until stopped. */
+export function startLoad(urls: readonly string[], concurrency = 6): RunningLoad {
   const figures: LoadFigures = { total: 0, byStatus: {}, byCache: {}, errors: 0, maxMs: 0 };
-  const deadline = Date.now() + durationMs;
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  let stopped = false;
   let next = 0;
   const client = async () => {
-    while (Date.now() < deadline) {
+    while (!stopped) {
       const url = urls[next++ % urls.length]!;
       const answer = await once(url, agent);
       figures.total += 1;
@@ -46,9 +55,28 @@ export async function runLoad(urls: readonly string[], durationMs: number, concu
       figures.maxMs = Math.max(figures.maxMs, Math.round(answer.ms));
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, client));
-  agent.destroy();
+  const done = Promise.all(Array.from({ length: concurrency }, client)).then(() => {
+    agent.destroy();
+    return figures;
+  });
+  return { figures, stop: () => (stopped = true), done };
+}
+
+export async function runLoad(urls: readonly string[], durationMs: number, concurrency = 6): Promise<LoadFigures> {
+  const load = startLoad(urls, concurrency);
+  const timer = setTimeout(load.stop, durationMs);
+  const figures = await load.done;
+  clearTimeout(timer);
   return figures;
+}
+
+/** Resolves once `enough` answers have arrived (or rejects after `timeoutMs`, naming what did arrive). */
+export async function untilAnswered(load: RunningLoad, enough: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (load.figures.total - load.figures.errors < enough) {
+    if (Date.now() > deadline) throw new Error(`only ${load.figures.total} answers after ${timeoutMs} ms: ${JSON.stringify(load.figures)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 export function printFigures(label: string, figures: LoadFigures): void {

@@ -33,6 +33,16 @@ export function describeWithBrowser(): jest.Describe {
   return requirement(process.env.PORTAL_TEST_NO_BROWSER, 'Chromium');
 }
 
+export function describeWithCompose(): jest.Describe {
+  return requirement(process.env.PORTAL_TEST_NO_COMPOSE, 'Compose');
+}
+
+/** `docker compose` or `docker-compose`, split into the program and its leading arguments. */
+export function composeCommand(): [string, ...string[]] {
+  const [program, ...args] = (process.env.PORTAL_TEST_COMPOSE ?? 'docker-compose').split(' ');
+  return [program ?? 'docker-compose', ...args];
+}
+
 export function testRedisUrl(): string {
   return process.env.PORTAL_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 }

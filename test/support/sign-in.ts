@@ -3,7 +3,9 @@
  * simulated WeChat page and confirm step, and the portal's callback, each request addressed to the main site's
  * Host (the callback URL WeChat redirects to names the main site's domain).
  */
+import net from 'node:net';
 import Redis from 'ioredis';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { MAIN_DOMAIN } from '../../shared/sites';
@@ -93,3 +95,57 @@ export function mainSitePage(t: TestPortal, path: string, session?: string) {
   return session ? call.set('Cookie', `portal_session=${session}`) : call;
 }
 
+
+/** A free loopback port, for portals that must know their own origin before they start (the login callback). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BrowserPortal {
+  t: TestPortal;
+  upstream: ReferenceServer;
+  /** http://localhost:PORT, the origin the browser uses and WeChat returns to. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** A portal on localhost with a plain-http callback origin, the way `npm start` runs locally. */
+export async function startBrowserSignInPortal(env: Record<string, string> = {}): Promise<BrowserPortal> {
+  const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  const t = await startTestPortal({
+    upstream,
+    port,
+    env: { ...signInEnv(upstream.url), LOGIN_CALLBACK_ORIGIN: origin, PUBLIC_ORIGIN_PROTOCOL: 'http', ...env },
+  });
+  return {
+    t,
+    upstream,
+    origin,
+    close: async () => {
+      await t.close();
+      await upstream.close();
+    },
+  };
+}
+
+/** In the browser: 订阅 → '微信登录' → the simulated QR page → 模拟扫码确认, back on the same page, hydrated. */
+export async function signInInBrowser(page: Page, portal: BrowserPortal, nickname: string): Promise<void> {
+  const returnUrl = page.url();
+  await page.click('.top-bar__subscribe');
+  await page.locator('dialog.login-modal').waitFor({ state: 'visible' });
+  await page.click('.login-modal__wechat');
+  await page.waitForURL(`${portal.upstream.url}/__wechat/qrconnect**`);
+  await page.fill('input[name="nickname"]', nickname);
+  await page.click('text=模拟扫码确认');
+  await page.waitForURL(returnUrl);
+  await page.waitForSelector('html[data-hydrated="true"]');
+}

@@ -130,6 +130,74 @@ describe('signed-in calls', () => {
     expect((await request(api.handler).get('/api/tag/get_subscribe_list')).body.code).toBe(CODE_NOT_SIGNED_IN);
   });
 
+  it('lists collected articles and videos with their details, newest first, paged, per user', async () => {
+    const a = await signIn('收藏者');
+    const b = await signIn('旁观者');
+    const articles = api.dataset.articles.slice(0, 3);
+    for (const article of articles) {
+      await request(api.handler).post('/api/collection/toggle').set('token', a.token).send({ catid: article.catid, article_id: article.id });
+    }
+    const video = api.dataset.videos[0]!;
+    await request(api.handler).post('/api/collection_video/toggle').set('token', a.token).send({ catid: video.catid, article_id: video.id });
+    const list = (token: string, path: string, query = '') => request(api.handler).get(`${path}${query}`).set('token', token);
+
+    const first = (await list(a.token, '/api/collection/list_and_article_detail', '?page=1&page_size=2')).body;
+    expect(first.code).toBe(0);
+    expect(first.data.total).toBe(3);
+    expect(first.data.list.map((item: { id: number }) => item.id)).toEqual([articles[2]!.id, articles[1]!.id]);
+    expect(first.data.list[0]).toMatchObject({ catid: articles[2]!.catid, title: articles[2]!.title });
+    expect(first.data.list[0].thumb).toMatch(/^http:\/\/media\.test:8080\/media\//);
+    const second = (await list(a.token, '/api/collection/list_and_article_detail', '?page=2&page_size=2')).body.data;
+    expect(second.list.map((item: { id: number }) => item.id)).toEqual([articles[0]!.id]);
+
+    const videos = (await list(a.token, '/api/collection_video/list_and_article_detail')).body.data;
+    expect(videos).toMatchObject({ total: 1, page: 1, page_size: 10 });
+    expect(videos.list[0]).toMatchObject({ id: video.id, title: video.title });
+    expect(videos.list[0].hlsKey).toBeUndefined();
+
+    expect((await list(b.token, '/api/collection/list_and_article_detail')).body.data.total).toBe(0);
+    expect((await request(api.handler).get('/api/collection/list_and_article_detail')).body.code).toBe(CODE_NOT_SIGNED_IN);
+    for (const query of ['?page=0', '?page=x', '?page_size=51']) {
+      expect((await list(a.token, '/api/collection/list_and_article_detail', query)).body.code).toBe(40000);
+    }
+  });
+
+  it('lists subscribed authors (special_column_author/subscribe_list) and tags with names', async () => {
+    const a = await signIn('订阅列表');
+    const [first, second] = api.dataset.columnAuthors;
+    await request(api.handler).post('/api/special_column_author/toggle').set('token', a.token).send({ author_id: first!.id });
+    await request(api.handler).post('/api/column_subscribe/toggle').set('token', a.token).send({ author_id: second!.id });
+    const authors = (await request(api.handler).get('/api/special_column_author/subscribe_list?page=1&page_size=10').set('token', a.token)).body.data;
+    expect(authors.total).toBe(2);
+    expect(authors.list.map((author: { id: number }) => author.id)).toEqual([second!.id, first!.id]);
+    expect(authors.list[0]).toMatchObject({ name: second!.name, subscribe_status: 1 });
+    const tag = api.dataset.tags[2]!;
+    await request(api.handler).post('/api/tag/toggle').set('token', a.token).send({ tag_id: tag.id });
+    const tags = (await request(api.handler).get('/api/tag/get_subscribe_list').set('token', a.token)).body.data;
+    expect(tags).toEqual({ lists: [{ id: tag.id, name: tag.name }], total: 1, page: 1, page_size: 10 });
+  });
+
+  it('takes feedback from a signed-in reader only, checked like the portal checks it', async () => {
+    const a = await signIn('反馈者');
+    const send = (body: Record<string, unknown>, token: string | null = a.token) => {
+      const call = request(api.handler).post('/api/common/feedback');
+      return (token ? call.set('token', token) : call).send(body);
+    };
+    const accepted = await send({ content: '  页面很好用，希望增加夜间模式。 ', contact: 'reader@example.cn' });
+    expect(accepted.body).toMatchObject({ code: 0, data: { id: expect.any(Number) } });
+    expect(api.accounts.feedbackOf(a.userId)).toEqual([
+      expect.objectContaining({ content: '页面很好用，希望增加夜间模式。', contact: 'reader@example.cn' }),
+    ]);
+    for (const body of [{}, { content: '太短' }, { content: '长'.repeat(501) }, { content: 12345 }, { content: '内容足够长了', contact: 'x'.repeat(101) }]) {
+      const reply = await send(body);
+      expect(reply.status).toBe(200);
+      expect(reply.body).toMatchObject({ code: 40000, data: null });
+      expect(reply.body.msg).toMatch(/反馈内容|联系方式/);
+    }
+    expect((await send({ content: '没有登录的反馈' }, null)).body.code).toBe(CODE_NOT_SIGNED_IN);
+    expect(api.accounts.feedbackOf(a.userId)).toHaveLength(1);
+  });
+
   it('bad parameters are 40000', async () => {
     const a = await signIn();
     const reply = await request(api.handler).post('/api/thumbsup/toggle').set('token', a.token).send({ catid: 'x', article_id: 1 });

@@ -2,7 +2,9 @@
  * The same-origin /api proxy against the reference API: the allow-list, the session's token going upstream (and
  * never back), CSRF on state-changing calls, body limits and validation, and SPEC §8 failure envelopes.
  */
+import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { FEEDBACK_MESSAGES } from '../../../shared/feedback';
 import { MAIN_DOMAIN } from '../../../shared/sites';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
@@ -144,5 +146,47 @@ describe('same-origin API proxy', () => {
     expect(page.text).not.toContain('过期读者');
     expect(page.text).toContain('top-bar__subscribe');
     session = await signIn(t, '代理读者');
+  });
+
+  it('checks feedback with the form rules before the CMS: 400 with the reason, no upstream call', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{}, FEEDBACK_MESSAGES.contentMissing],
+      [{ content: '   ' }, FEEDBACK_MESSAGES.contentMissing],
+      [{ content: '太短了' }, FEEDBACK_MESSAGES.contentLength],
+      [{ content: '好'.repeat(501) }, FEEDBACK_MESSAGES.contentLength],
+      [{ content: 123456 }, FEEDBACK_MESSAGES.notText],
+      [{ content: '内容足够长的反馈', contact: 'c'.repeat(101) }, FEEDBACK_MESSAGES.contactLength],
+      [{ content: '内容里有控制字符\u0007呢' }, FEEDBACK_MESSAGES.notText],
+    ];
+    for (const [body, message] of cases) {
+      const response = await post('/api/common/feedback', body);
+      expect([JSON.stringify(body).slice(0, 40), response.status, response.body]).toEqual([
+        JSON.stringify(body).slice(0, 40),
+        400,
+        { code: 40000, msg: message, data: null },
+      ]);
+    }
+    expect(upstream.api.control.stats().byPath['POST /api/common/feedback?']).toBeUndefined();
+    const accepted = await post('/api/common/feedback', { content: '  希望增加更多校园新闻。  ', contact: '' });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ code: 0, data: { id: expect.any(Number) } });
+    expect(upstream.api.control.stats().byPath['POST /api/common/feedback?']).toBe(1);
+    const anonymous = await post('/api/common/feedback', { content: '没有登录也想反馈' }, { session: null });
+    expect(anonymous.body.code).toBe(40101);
+  });
+
+  it('passes the JS-SDK signature call for any reader; the signature is WeChat\'s sha1 of the page url', async () => {
+    const url = 'https://www.qnnews.cn/detail/2728/33727?from=singlemessage';
+    const response = await request(t.url).get('/api/wechat/get_jssdk_signature').query({ url }).set('Host', MAIN_DOMAIN);
+    expect(response.status).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    const { appId, timestamp, nonceStr, signature } = response.body.data as { appId: string; timestamp: number; nonceStr: string; signature: string };
+    expect(appId).toBe(upstream.api.jsSdk.appId);
+    const expected = createHash('sha1')
+      .update(`jsapi_ticket=${upstream.api.jsSdk.ticket}&noncestr=${nonceStr}&timestamp=${timestamp}&url=${url}`)
+      .digest('hex');
+    expect(signature).toBe(expected);
+    const bad = await request(t.url).get('/api/wechat/get_jssdk_signature').query({ url: 'javascript:alert(1)' }).set('Host', MAIN_DOMAIN);
+    expect(bad.body).toMatchObject({ code: 40000, data: null });
   });
 });

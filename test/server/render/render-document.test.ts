@@ -12,6 +12,7 @@ function homeState(): AppState {
     buildId: 'test',
     site: { id: MAIN_SITE.id, name: MAIN_SITE.name, domain: MAIN_SITE.domain, isMain: true },
     user: null,
+    wechatJsSdkUrl: 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js',
     layout: {
       menu: [],
       banner: [],
@@ -56,6 +57,7 @@ function render(fetchResource: () => Promise<unknown>, timeoutMs: number, errors
       preloads: [],
       entryScript: '/assets/entry.js',
       canonicalUrl: 'https://www.qnnews.cn/',
+      visitStatsScript: null,
       waitForAll: false,
       timeoutMs,
       onRenderError: (error) => errors.push(error),

@@ -1,0 +1,31 @@
+/**
+ * The like, collect or subscribe a visitor clicked before signing in (SPEC §5: the click raises the sign-in
+ * dialog). It is kept in this tab's sessionStorage for the sign-in round trip (WeChat and back), and done once
+ * the page it was clicked on is back, signed in. Read once: whatever the outcome, it is removed.
+ */
+import { encodePending, groupHolds, PENDING_KEY, readPending } from '../../shared/interactions';
+import type { InteractionGroup, InteractionTarget } from '../../shared/types/interactions';
+import { readSessionStorage, removeSessionStorage, writeSessionStorage } from './storage';
+
+export function rememberPending(target: InteractionTarget, path: string): void {
+  writeSessionStorage(PENDING_KEY, encodePending(target, path, Date.now()));
+}
+
+export function forgetPending(): void {
+  removeSessionStorage(PENDING_KEY);
+}
+
+/** The pending target if it belongs to this group on this page; a stale or malformed entry is dropped. */
+export function takePending(group: InteractionGroup, path: string): InteractionTarget | null {
+  const raw = readSessionStorage(PENDING_KEY);
+  if (raw === null) return null;
+  const pending = readPending(raw, path, Date.now());
+  if (!pending) {
+    forgetPending();
+    return null;
+  }
+  // Another group on the page (another kind, another list) may hold it: leave it for that one.
+  if (!groupHolds(group, pending.target)) return null;
+  forgetPending();
+  return pending.target;
+}

@@ -1,0 +1,118 @@
+/**
+ * React side of the interactions: a group of like, collect or subscribe buttons of one kind shares one state,
+ * filled after hydration by one batch_exist call for a signed-in reader (per-reader state is never in the
+ * server's HTML, which is cached for everyone). A click flips the button at once and settles it with the CMS's
+ * answer, or flips it back with a toast. A visitor's click opens the sign-in dialog and is done after sign-in.
+ */
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import {
+  EMPTY_GROUP_STATE,
+  failureMessage,
+  groupReducer,
+  isOn,
+  targetOf,
+} from '../../shared/interactions';
+import { NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
+import type { InteractionGroup } from '../../shared/types/interactions';
+import { requestSignIn } from '../blocks/LoginModal';
+import { showToast } from '../blocks/Toast';
+import { usePortal } from '../context';
+import { fetchGroupStates, fetchLikeCount, toggleInteraction } from './interactions-api';
+import { forgetPending, rememberPending, takePending } from './pending-interaction';
+
+export interface InteractionControls {
+  isOn(id: number): boolean;
+  isBusy(id: number): boolean;
+  toggle(id: number): void;
+}
+
+export function useInteractionGroup(group: InteractionGroup, onSettled?: (id: number, on: boolean) => void): InteractionControls {
+  const { state } = usePortal();
+  const signedIn = state.user !== null;
+  const path = state.page.path;
+  const [groupState, dispatch] = useReducer(groupReducer, EMPTY_GROUP_STATE);
+  // Read by callbacks that outlive a render: the latest values, not the ones of the render that made them.
+  const latest = useRef({ group, groupState, onSettled });
+  latest.current = { group, groupState, onSettled };
+  // Set synchronously on click, so a double click cannot send two toggles before the next render.
+  const inFlight = useRef(new Set<number>());
+  const groupKey = JSON.stringify(group);
+
+  const send = useCallback(async (id: number, previous: boolean) => {
+    const { group: current } = latest.current;
+    inFlight.current.add(id);
+    dispatch({ type: 'start', id });
+    const result = await toggleInteraction(targetOf(current, id));
+    inFlight.current.delete(id);
+    if (result.ok) {
+      dispatch({ type: 'settled', id, on: result.on });
+      latest.current.onSettled?.(id, result.on);
+      return;
+    }
+    dispatch({ type: 'failed', id, previous });
+    showToast(failureMessage(current.kind, result.code));
+  }, []);
+
+  useEffect(() => {
+    dispatch({ type: 'reset' });
+    inFlight.current.clear();
+    if (!signedIn) return;
+    let live = true;
+    const current = latest.current.group;
+    const pending = takePending(current, path);
+    void fetchGroupStates(current).then((states) => {
+      if (!live) return;
+      if (states) dispatch({ type: 'loaded', states });
+      if (!pending) return;
+      // Without the reader's current state a toggle could undo what they already had: do nothing, say so.
+      if (!states) return showToast(failureMessage(current.kind, NO_RESPONSE_ENVELOPE.code));
+      // The visitor asked to like (collect, subscribe); if that is already so, there is nothing to do.
+      if (states.get(pending.id) !== true && !inFlight.current.has(pending.id)) void send(pending.id, false);
+    });
+    return () => {
+      live = false;
+    };
+  }, [signedIn, groupKey, path, send]);
+
+  const toggle = useCallback(
+    (id: number) => {
+      const { group: current, groupState: shown } = latest.current;
+      if (!signedIn) {
+        rememberPending(targetOf(current, id), path);
+        // Closing the dialog means "not now": the click is not done at some later sign-in.
+        requestSignIn({ onDismiss: forgetPending });
+        return;
+      }
+      if (inFlight.current.has(id)) return;
+      void send(id, isOn(shown, id));
+    },
+    [signedIn, path, send],
+  );
+
+  return {
+    isOn: (id) => isOn(groupState, id),
+    isBusy: (id) => groupState.busy.has(id),
+    toggle,
+  };
+}
+
+/** An article's like count, read after hydration (it changes with every like; the cached page must not hold it). */
+export function useLikeCount(catid: number, id: number, enabled = true): { count: number | null; refresh: () => void } {
+  const [count, setCount] = useState<number | null>(null);
+  const [version, setVersion] = useState(0);
+  // Another article (a client navigation): its count is not known yet.
+  useEffect(() => setCount(null), [catid, id]);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    void fetchLikeCount(catid, id).then((num) => {
+      // A failed read keeps what is shown (SPEC §8: state does not change).
+      if (live && num !== null) setCount(num);
+    });
+    return () => {
+      live = false;
+    };
+  }, [catid, id, enabled, version]);
+  const refresh = useCallback(() => setVersion((value) => value + 1), []);
+  return { count, refresh };
+}

@@ -1,0 +1,158 @@
+/**
+ * The personal center in a real browser: a visitor sees the prompt; after signing in through the simulated QR
+ * flow, what the reader collects and subscribes to through the proxy (fetch from the page, as the article and
+ * column buttons do) shows up in the right section, pages through, and is reached by keyboard; the profile
+ * refreshes in place; feedback is checked before sending and sent once; logging out brings the prompt back.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { FEEDBACK_MESSAGES } from '../../shared/feedback';
+import { PERSONAL_PAGE_SIZE } from '../../shared/loaders/personal-center';
+import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
+import { describeWithBrowser } from '../support/requirements';
+import { signInInBrowser, startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
+
+const PROMPT = '登录后可查看您的收藏';
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown }>;
+}
+
+/** Serious or critical axe-core findings on the page as it is now. */
+async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.help}) at ${JSON.stringify(violation.nodes.slice(0, 3).map((node) => node.target))}`);
+}
+
+/** A proxied POST from the page's own context: same origin, the session cookie, no token in sight. */
+async function postFromPage(page: Page, path: string, body: Record<string, number>): Promise<{ code: number }> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return (await response.json()) as { code: number };
+    },
+    { path, body },
+  );
+}
+
+describeWithBrowser()('personal center in a browser', () => {
+  let portal: BrowserPortal;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    portal = await startBrowserSignInPortal();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.close();
+  });
+
+  it('collect and subscribe, see it listed and paged, refresh the profile, send feedback once, log out', async () => {
+    const { page, problems } = await watchedPage(browser);
+    const { origin, upstream } = portal;
+    await gotoHydrated(page, `${origin}/personalCenter`);
+    expect(await page.textContent('main')).toContain(PROMPT);
+
+    await signInInBrowser(page, portal, '个人中心读者');
+    const main = page.locator('main');
+    expect(await main.textContent()).toContain('还没有收藏的文章');
+    expect(await page.textContent('.profile-card__name')).toBe('个人中心读者');
+    const userId = Number(/用户ID：(\d+)/.exec((await page.textContent('.profile-card__id')) ?? '')?.[1]);
+    expect(userId).toBeGreaterThan(0);
+
+    // Collect one more article than a page holds, a video, a column author and a tag.
+    const articles = upstream.api.dataset.articles.slice(0, PERSONAL_PAGE_SIZE + 1);
+    for (const article of articles) {
+      expect((await postFromPage(page, '/api/collection/toggle', { catid: article.catid, article_id: article.id })).code).toBe(0);
+    }
+    const video = upstream.api.dataset.videos[0]!;
+    const author = upstream.api.dataset.columnAuthors[2]!;
+    const tag = upstream.api.dataset.tags[1]!;
+    expect((await postFromPage(page, '/api/collection_video/toggle', { catid: video.catid, article_id: video.id })).code).toBe(0);
+    expect((await postFromPage(page, '/api/special_column_author/toggle', { author_id: author.id })).code).toBe(0);
+    expect((await postFromPage(page, '/api/tag/toggle', { tag_id: tag.id })).code).toBe(0);
+
+    await page.reload();
+    await page.waitForSelector('html[data-hydrated="true"]');
+    const listed = page.locator('.personal-articles li');
+    expect(await listed.count()).toBe(PERSONAL_PAGE_SIZE);
+    const oldest = articles[0]!;
+    expect(await page.locator(`a[href="/detail/${oldest.catid}/${oldest.id}"]`).count()).toBe(0);
+    // Paging is a client navigation: the next page's lists come from the server's page data.
+    await page.locator('.pagination a[rel="next"]').click();
+    await page.waitForURL(`${origin}/personalCenter?page=2`);
+    await page.locator(`.personal-articles a[href="/detail/${oldest.catid}/${oldest.id}"]`).waitFor();
+    expect(await listed.count()).toBe(1);
+
+    // Sections are links: reached with Tab, opened with Enter.
+    await page.locator('.personal-tabs a', { hasText: '收藏的视频' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('订阅的专栏');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${origin}/personalCenter?tab=columns`);
+    await page.locator(`.personal-authors a[href="/specialColumnDetail/${author.id}"]`).waitFor();
+    expect(await page.getAttribute('.personal-tabs a[aria-current="page"]', 'href')).toBe('/personalCenter?tab=columns');
+    await page.locator('.personal-tabs a', { hasText: '收藏的视频' }).click();
+    await page.locator(`.video-grid a[href="/video/${video.catid}/${video.id}"]`).waitFor();
+    await page.locator('.personal-tabs a', { hasText: '订阅的标签' }).click();
+    await page.locator(`.personal-tags a[href="/tagDetail/${tag.id}/${encodeURIComponent(tag.name)}"]`).waitFor();
+
+    // The sections pass axe-core (in a second context with the same session; axe is an inline script the CSP refuses).
+    const scan = await watchedPage(browser, { bypassCSP: true });
+    await scan.page.context().addCookies(await page.context().cookies());
+    for (const tab of ['articles', 'columns', 'feedback']) {
+      await gotoHydrated(scan.page, `${origin}/personalCenter?tab=${tab}`);
+      await scan.page.waitForLoadState('networkidle');
+      expect([tab, await seriousAxeViolations(scan.page)]).toEqual([tab, []]);
+    }
+    expect(scan.problems).toEqual([]);
+    await scan.page.context().close();
+
+    // The CMS renamed the reader: 刷新资料 shows it in the card and the header without a reload.
+    upstream.api.accounts.rename(userId, '改名后的读者');
+    await page.click('.profile-card__refresh');
+    await page.locator('.profile-card__status', { hasText: '资料已更新' }).waitFor();
+    expect(await page.textContent('.profile-card__name')).toBe('改名后的读者');
+    expect(await page.textContent('.user-menu__trigger')).toContain('改名后的读者');
+
+    // Feedback: checked before anything is sent, then sent exactly once however often the button is pressed.
+    const feedbackCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/common/feedback')) feedbackCalls.push(request.method());
+    });
+    await page.locator('.personal-tabs a', { hasText: '意见反馈' }).click();
+    await page.waitForURL(`${origin}/personalCenter?tab=feedback`);
+    await page.fill('.feedback-form textarea', '太短');
+    await page.click('.feedback-form button[type="submit"]');
+    await page.locator('.feedback-form__result', { hasText: FEEDBACK_MESSAGES.contentLength }).waitFor();
+    expect(feedbackCalls).toEqual([]);
+    await page.fill('.feedback-form textarea', '个人中心很好用，希望收藏可以分组。');
+    await page.fill('.feedback-form input[name="contact"]', 'reader@example.cn');
+    await page.locator('.feedback-form button[type="submit"]').dblclick();
+    await page.locator('.feedback-form__result', { hasText: '提交成功' }).waitFor();
+    expect(feedbackCalls).toEqual(['POST']);
+    expect(upstream.api.accounts.feedbackOf(userId)).toEqual([
+      expect.objectContaining({ content: '个人中心很好用，希望收藏可以分组。', contact: 'reader@example.cn' }),
+    ]);
+    expect(await page.inputValue('.feedback-form textarea')).toBe('');
+
+    // Log out: home, and the personal center is a visitor's again.
+    await page.locator('.user-menu__trigger').focus();
+    await page.locator('.user-menu button', { hasText: '退出登录' }).click();
+    await page.waitForURL(`${origin}/`);
+    await gotoHydrated(page, `${origin}/personalCenter`);
+    expect(await page.textContent('main')).toContain(PROMPT);
+    expect(await page.locator('.personal-tabs').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+});
