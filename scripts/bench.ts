@@ -8,12 +8,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import Redis from 'ioredis';
 import { startReferenceApi } from './reference-api/server';
 import { loadConfig } from '../server/config';
 import { listen } from '../server/http-server';
 import { createLogger } from '../server/logger';
 import { createPortal } from '../server/portal';
+import { announce } from '../server/cache/coherence';
+import { createRedisClient } from '../server/redis/client';
+import { scanAll, unlinkAll } from '../server/redis/commands';
+import { parseRedisTarget } from '../server/redis/target';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -144,11 +147,13 @@ async function coldRow(upstream: Upstream): Promise<[string, string, string]> {
 }
 
 async function clean(prefix: string, containing = ''): Promise<void> {
-  const client = new Redis(REDIS_URL);
+  // Any REDIS_URL form (one server, Sentinel, cluster): scans every master, deletes slot by slot.
+  const client = createRedisClient(parseRedisTarget(REDIS_URL), { role: 'cli' });
   try {
-    const keys = (await client.keys(`${prefix}:*`)).filter((key) => key.includes(containing));
-    if (keys.length > 0) await client.del(...keys);
-    if (containing) await client.publish(`${prefix}:events`, JSON.stringify({ from: 'bench', event: { kind: 'evict', keys } }));
+    await client.connect();
+    const keys = (await scanAll(client, `${prefix}:*`)).filter((key) => key.includes(containing));
+    await unlinkAll(client, keys);
+    if (containing) await announce(client, prefix, { kind: 'evict', keys }, 'bench');
   } finally {
     client.disconnect();
   }

@@ -2,18 +2,20 @@
  * The operator CLI: `npm run cache -- <command>`. Talks to the cache's Redis directly (stats, inspect, purge,
  * policy) and to running portals over HTTP (hit ratios from /metrics, warm, watch). Every command has --help;
  * --json prints one JSON document for scripts. Exit codes: 0 done, 1 failed, 2 bad usage or input,
- * 3 Redis unreachable, 4 nothing found (inspect).
+ * 3 Redis unreachable, 4 nothing found (inspect). --redis / REDIS_URL takes the portal's forms: one server,
+ * a Sentinel set or a cluster (server/redis/target.ts); on a cluster, scans and purges cover every master.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { Command, CommanderError, Option } from 'commander';
-import Redis from 'ioredis';
 import { announce } from '../server/cache/coherence';
 import { Invalidator, PurgeInputError, urlSelector, type PurgeSelector } from '../server/cache/invalidation';
 import { escapeGlob, normaliseQuery } from '../server/cache/keys';
 import { pageQueryParams } from '../server/cache/page-cache';
 import { RedisStore } from '../server/cache/redis-store';
+import { createRedisClient, type RedisClient } from '../server/redis/client';
+import { parseRedisTarget, redactRedisUrl, RedisUrlError, type RedisTarget } from '../server/redis/target';
 import {
   DATA_FAMILIES,
   PAGE_KINDS,
@@ -48,13 +50,15 @@ function print(globals: Globals, data: unknown, human: () => string): void {
 }
 
 /** Connects once, failing fast with a clear message instead of retrying forever. */
-async function connect(url: string): Promise<Redis> {
-  let client: Redis;
+async function connect(url: string): Promise<RedisClient> {
+  let target: RedisTarget;
   try {
-    client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+    target = parseRedisTarget(url);
   } catch (error) {
-    throw new CliError(`--redis "${url}" is not a Redis URL: ${error instanceof Error ? error.message : String(error)}`, EXIT.usage);
+    if (!(error instanceof RedisUrlError)) throw error;
+    throw new CliError(`--redis "${redactRedisUrl(url)}": ${error.message}`, EXIT.usage);
   }
+  const client = createRedisClient(target, { role: 'cli' });
   let cause = '';
   // The socket error (ECONNREFUSED, ENOTFOUND…) says more than connect()'s 'Connection is closed'.
   client.on('error', (error: Error) => {
@@ -65,11 +69,11 @@ async function connect(url: string): Promise<Redis> {
     return client;
   } catch (error) {
     client.disconnect();
-    throw new CliError(`cannot reach Redis at ${url}: ${cause || (error instanceof Error ? error.message : String(error))}`, EXIT.redis);
+    throw new CliError(`cannot reach Redis at ${redactRedisUrl(url)}: ${cause || (error instanceof Error ? error.message : String(error))}`, EXIT.redis);
   }
 }
 
-async function withRedis<T>(globals: Globals, use: (client: Redis) => Promise<T>): Promise<T> {
+async function withRedis<T>(globals: Globals, use: (client: RedisClient) => Promise<T>): Promise<T> {
   const client = await connect(globals.redis);
   try {
     return await use(client);
@@ -161,7 +165,7 @@ async function inspectCommand(globals: Globals, target: string): Promise<void> {
 }
 
 /** Page keys of a URL in every build of the prefix (newest deploy and any older one still held). */
-async function keysForUrl(client: Redis, prefix: string, target: string): Promise<string[]> {
+async function keysForUrl(client: RedisClient, prefix: string, target: string): Promise<string[]> {
   let url: URL;
   try {
     url = new URL(target, 'http://portal.invalid');
@@ -200,9 +204,9 @@ function selectorOf(options: PurgeOptions): PurgeSelector {
 async function purgeCommand(globals: Globals, options: PurgeOptions): Promise<void> {
   const selector = selectorOf(options);
   const client = await connect(globals.redis);
-  const store = new RedisStore({ url: globals.redis });
+  // The store shares the CLI's connection: connected already, and on a cluster the same node map.
+  const store = new RedisStore({ client });
   try {
-    await waitReady(store);
     const invalidator = new Invalidator(store, { prefix: globals.prefix, buildId: options.build }, (keys) =>
       announce(client, globals.prefix, { kind: 'evict', keys: [...keys] }),
     );
@@ -212,15 +216,6 @@ async function purgeCommand(globals: Globals, options: PurgeOptions): Promise<vo
     );
   } finally {
     await store.close();
-    client.disconnect();
-  }
-}
-
-async function waitReady(store: RedisStore): Promise<void> {
-  const deadline = Date.now() + 3000;
-  while (!store.isAvailable()) {
-    if (Date.now() > deadline) throw new CliError('Redis did not become ready within 3 s', EXIT.redis);
-    await sleep(20);
   }
 }
 

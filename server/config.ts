@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ALL_SITES } from '../shared/sites';
 import { parseVisitStatsIds } from '../shared/visit-stats';
+import { parseRedisTarget, redactRedisUrl, RedisUrlError } from './redis/target';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().min(1).max(600_000);
@@ -17,6 +18,22 @@ const optionalUrl = (protocols: readonly string[]) =>
     .refine((value) => value === undefined || isUrlWithProtocol(value, protocols), {
       message: `must be a URL starting with ${protocols.join(' or ')}`,
     });
+
+/** REDIS_URL: one server, a Sentinel set or a cluster (server/redis/target.ts); the parser says what is wrong. */
+const optionalRedisUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value))
+  .superRefine((value, ctx) => {
+    if (value === undefined) return;
+    try {
+      parseRedisTarget(value);
+    } catch (error) {
+      if (!(error instanceof RedisUrlError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+    }
+  });
 
 function isUrlWithProtocol(value: string, protocols: readonly string[]): boolean {
   try {
@@ -33,7 +50,7 @@ const schema = z.object({
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   UPSTREAM_URL: optionalUrl(['http:', 'https:']),
   UPSTREAM_TIMEOUT_MS: positiveMs.default(3000),
-  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  REDIS_URL: optionalRedisUrl,
   CACHE_PREFIX: z
     .string()
     .regex(/^[a-z0-9_-]{1,32}$/i, 'letters, digits, _ and - only (1–32)')
@@ -148,7 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const problems = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.');
-    return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    // A Redis URL may carry a password: the line names the value without it.
+    const value = name === 'REDIS_URL' ? redactRedisUrl(env[name] ?? '') : (env[name] ?? '');
+    return `${name}=${JSON.stringify(value)}: ${issue.message}`;
   });
   throw new ConfigError(problems);
 }

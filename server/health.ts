@@ -8,7 +8,8 @@ import type { CacheStore } from './cache/store';
 
 export interface ReadinessDeps {
   store: CacheStore;
-  redisConfigured: boolean;
+  /** Null without Redis. On a cluster: every master answers and every slot is served (server/redis/health.ts). */
+  redisUp: (() => Promise<boolean>) | null;
   upstreamAnswers: () => Promise<boolean>;
   isDraining: () => boolean;
 }
@@ -37,8 +38,9 @@ export function healthRoutes(deps: ReadinessDeps): Router {
       res.status(503).json({ status: 'draining' });
       return;
     }
-    const redis = deps.redisConfigured ? (deps.store.isAvailable() ? 'up' : 'down') : 'not-configured';
-    const upstream = (await upstreamOk()) ? 'up' : 'down';
+    const [redisUp, upstreamUp] = await Promise.all([deps.redisUp ? deps.redisUp().catch(() => false) : null, upstreamOk()]);
+    const redis = redisUp === null ? 'not-configured' : redisUp ? 'up' : 'down';
+    const upstream = upstreamUp ? 'up' : 'down';
     const degraded = redis === 'down' || upstream === 'down';
     res.json({ status: degraded ? 'degraded' : 'ready', checks: { redis, upstream, cache: deps.store.kind } });
   });

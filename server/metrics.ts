@@ -13,7 +13,8 @@ export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
 
 export interface MetricsSources {
   l1Bytes: () => number;
-  redisUp: () => boolean | null;
+  /** Null without Redis. */
+  redisUp: () => Promise<boolean | null>;
 }
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -72,8 +73,8 @@ export class Metrics {
       name: 'portal_redis_up',
       help: '1 when Redis answers, 0 when it does not (absent without Redis)',
       registers: [this.registry],
-      collect() {
-        const up = sources.redisUp();
+      async collect() {
+        const up = await sources.redisUp();
         if (up !== null) this.set(up ? 1 : 0);
       },
     });

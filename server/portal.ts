@@ -1,6 +1,8 @@
 /**
  * Wires a portal from its configuration: the cache store (Redis when REDIS_URL is set, the in-process LRU
- * otherwise), the upstream client, the content service, the assets, and the Express app around them.
+ * otherwise), the upstream client, the content service, the assets, and the Express app around them. One
+ * Redis client (plain, Sentinel or Cluster: server/redis/client.ts) serves the store, the lock, the policy,
+ * sessions and publishing; the coherence bus opens its own subscriber from it.
  */
 import type { Express } from 'express';
 import { Cache } from './cache/cache';
@@ -13,6 +15,9 @@ import { TieredStore } from './cache/tiered-store';
 import { RuntimePolicy } from './cache/runtime-policy';
 import { RedisLock } from './cache/redis-lock';
 import { Metrics, siteOfKey } from './metrics';
+import { createRedisClient } from './redis/client';
+import { RedisHealth } from './redis/health';
+import { parseRedisTarget, redactRedisUrl } from './redis/target';
 import { createApp } from './app';
 import { AccountClient } from './auth/account-client';
 import { MemorySecretStore, RedisSecretStore, type SecretStore } from './auth/secret-store';
@@ -57,6 +62,7 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
   const l1Bytes = config.L1_CACHE_MAX_MB * 1024 * 1024;
   if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), redis: null, tiered: null, bus: null };
   const redis = createRedisStore(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger);
+  logger.info({ redis: redactRedisUrl(config.REDIS_URL), mode: parseRedisTarget(config.REDIS_URL).mode }, 'cache on redis');
   let tiered: TieredStore | null = null;
   const bus = new CacheBus({
     client: redis.client,
@@ -79,17 +85,23 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
 }
 
 function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger): RedisStore {
+  const client = createRedisClient(parseRedisTarget(url), { role: 'portal', commandTimeoutMs });
   let lastError = '';
-  return new RedisStore({
-    url,
-    commandTimeoutMs,
-    onError: (error) => {
-      // A down Redis reports every reconnect attempt; one line per distinct error is enough.
-      if (error.message === lastError) return;
-      lastError = error.message;
-      logger.warn({ err: error.message }, 'redis unavailable; serving uncached until it returns');
-    },
+  // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event. A down Redis
+  // reports every reconnect attempt; one line per distinct error is enough.
+  client.on('error', (error: Error) => {
+    if (error.message === lastError) return;
+    lastError = error.message;
+    logger.warn({ err: error.message }, 'redis unavailable; serving uncached until it returns');
   });
+  // A cluster's per-node errors (a master gone, a failover) arrive as 'node error', not 'error'.
+  let lastNodeError = '';
+  client.on('node error', (error: Error, node: string) => {
+    if (`${node} ${error.message}` === lastNodeError) return;
+    lastNodeError = `${node} ${error.message}`;
+    logger.warn({ err: error.message, node }, 'redis cluster node unavailable');
+  });
+  return new RedisStore({ client });
 }
 
 function originOf(url: string): string[] {
@@ -102,9 +114,10 @@ export function createPortal(options: PortalOptions): Portal {
   const assets = options.assets ?? loadAssets();
   let policy: RuntimePolicy | null = null;
   const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload());
+  const health = redis ? new RedisHealth(redis.client) : null;
   const metrics = new Metrics({
     l1Bytes: () => tiered?.l1Bytes ?? (store instanceof MemoryStore ? store.bytes : 0),
-    redisUp: () => (redis ? redis.isAvailable() : null),
+    redisUp: async () => (health ? health.isUp() : null),
   });
   policy = new RuntimePolicy(redis?.client ?? null, config.CACHE_PREFIX, (error) =>
     logger.warn({ err: error }, 'cache policy could not be read; keeping the last one'),
@@ -161,7 +174,7 @@ export function createPortal(options: PortalOptions): Portal {
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
     readiness: {
       store,
-      redisConfigured: Boolean(config.REDIS_URL),
+      redisUp: health ? () => health.isUp() : null,
       isDraining: () => draining,
       upstreamAnswers: async () =>
         (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !==

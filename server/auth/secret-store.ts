@@ -4,7 +4,7 @@
  * Redis (SCAN, MONITOR, a dump) sees no cookie value that would sign them in.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client';
 import { LRUCache } from 'lru-cache';
 
 export interface SecretStore {
@@ -21,7 +21,7 @@ function digest(secret: string): string {
 
 export class RedisSecretStore implements SecretStore {
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     /** e.g. 'portal:session' */
     private readonly namespace: string,
   ) {}

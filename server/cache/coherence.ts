@@ -3,11 +3,13 @@
  * announces it on `{prefix}:events`, and every other instance drops its copy (within the publish round trip,
  * well under a second). Policy changes are announced the same way. An instance that loses its subscription
  * may have missed announcements, so it stops trusting its copies until it is subscribed again (and then
- * drops them all).
+ * drops them all). On a Redis Cluster PUBLISH reaches every node, so the subscription is held on any one node;
+ * when that node goes away for good the bus subscribes on another, and counts the gap as missed.
  */
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { z } from 'zod';
+import { openSubscriber, type RedisClient } from '../redis/client';
 
 export type CacheEvent = { kind: 'evict'; keys: string[] } | { kind: 'policy' };
 
@@ -24,13 +26,13 @@ export function eventsChannel(prefix: string): string {
 }
 
 /** Announcing needs only a command connection; the CLI uses this without subscribing. */
-export async function announce(client: Redis, prefix: string, event: CacheEvent, from = 'cli'): Promise<void> {
+export async function announce(client: RedisClient, prefix: string, event: CacheEvent, from = 'cli'): Promise<void> {
   await client.publish(eventsChannel(prefix), JSON.stringify({ from, event }));
 }
 
 export interface CacheBusOptions {
   /** A command connection (for PUBLISH). The bus opens its own subscriber connection from it. */
-  client: Redis;
+  client: RedisClient;
   prefix: string;
   onEvent: (event: CacheEvent) => void;
   /** Called when the subscription is (re)established: whatever was announced meanwhile was missed. */
@@ -38,27 +40,47 @@ export interface CacheBusOptions {
   onError?: (error: Error) => void;
 }
 
+/** Pause before subscribing on another cluster node, so a cluster that is down is not spun on. */
+const REOPEN_DELAY_MS = 200;
+
 export class CacheBus {
   readonly instanceId = randomUUID();
-  private readonly subscriber: Redis;
+  private subscriber: Redis | null = null;
   private subscribed = false;
+  private closed = false;
 
   constructor(private readonly options: CacheBusOptions) {
+    this.open();
+  }
+
+  private open(): void {
+    if (this.closed) return;
     // Subscriber connections queue commands until connected and re-subscribe on their own after a reconnect.
-    this.subscriber = options.client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-    this.subscriber.on('error', (error: Error) => options.onError?.(error));
-    this.subscriber.on('close', () => {
+    const subscriber = openSubscriber(this.options.client);
+    if (!subscriber) {
+      // A cluster client that has not learnt its nodes yet: subscribe once it has.
+      this.options.client.once('ready', () => this.open());
+      return;
+    }
+    this.subscriber = subscriber;
+    subscriber.on('error', (error: Error) => this.options.onError?.(error));
+    subscriber.on('close', () => {
       this.subscribed = false;
     });
-    this.subscriber.on('message', (_channel: string, message: string) => this.receive(message));
-    this.subscriber.on('ready', () => {
-      this.subscriber
-        .subscribe(eventsChannel(options.prefix))
+    subscriber.on('message', (_channel: string, message: string) => this.receive(message));
+    subscriber.on('ready', () => {
+      subscriber
+        .subscribe(eventsChannel(this.options.prefix))
         .then(() => {
           this.subscribed = true;
-          options.onResubscribed();
+          this.options.onResubscribed();
         })
-        .catch((error: Error) => options.onError?.(error));
+        .catch((error: Error) => this.options.onError?.(error));
+    });
+    // Only a cluster node's subscriber ends on its own (its node is gone): take another node.
+    subscriber.once('end', () => {
+      this.subscribed = false;
+      if (!this.closed) setTimeout(() => this.open(), REOPEN_DELAY_MS).unref();
     });
   }
 
@@ -76,7 +98,8 @@ export class CacheBus {
   }
 
   close(): void {
-    this.subscriber.disconnect();
+    this.closed = true;
+    this.subscriber?.disconnect();
   }
 
   private receive(message: string): void {

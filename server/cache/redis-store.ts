@@ -1,37 +1,33 @@
 /**
- * Redis store (ioredis). Commands fail fast while disconnected (no offline queue) and have a timeout, so a dead
- * or slow Redis costs a request a few milliseconds, not a hang; ioredis keeps reconnecting in the background
- * and caching resumes on its own when Redis is back.
+ * Redis store (ioredis), on a plain Redis, a Sentinel-watched master or a Redis Cluster (server/redis/). Commands
+ * fail fast while disconnected (no offline queue) and have a timeout, so a dead or slow Redis costs a request a
+ * few milliseconds, not a hang; ioredis keeps reconnecting in the background and caching resumes on its own
+ * when Redis is back. On a cluster an entry and its tag sets usually live on different nodes (a tag set is
+ * shared by many entries), so writes and deletes are split per node and per slot, never sent as one.
  */
-import Redis from 'ioredis';
+import { createRedisClient, type RedisClient } from '../redis/client';
+import { Batches, scanAll, unlinkAll } from '../redis/commands';
+import { parseRedisTarget } from '../redis/target';
 import type { CacheEntry } from './entry';
 import { isCacheEntry, retentionMs } from './entry';
 import type { CacheStore } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
-/** Keys per DEL/UNLINK call, so a purge of a whole build does not block Redis on one huge command. */
-const DELETE_BATCH = 500;
-
-export interface RedisStoreOptions {
-  url: string;
-  commandTimeoutMs?: number;
-  onError?: (error: Error) => void;
-}
-
-const MAX_RECONNECT_DELAY_MS = 2000;
+/** A client made elsewhere (the portal's, the CLI's), or a URL to make one from. */
+export type RedisStoreOptions =
+  | { client: RedisClient }
+  | { url: string; commandTimeoutMs?: number; onError?: (error: Error) => void };
 
 export class RedisStore implements CacheStore {
   readonly kind = 'redis' as const;
-  readonly client: Redis;
+  readonly client: RedisClient;
 
   constructor(options: RedisStoreOptions) {
-    this.client = new Redis(options.url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 500,
-      connectTimeout: 2000,
-      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
-    });
+    if ('client' in options) {
+      this.client = options.client;
+      return;
+    }
+    this.client = createRedisClient(parseRedisTarget(options.url), { role: 'portal', commandTimeoutMs: options.commandTimeoutMs ?? 500 });
     // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event.
     this.client.on('error', (error: Error) => options.onError?.(error));
   }
@@ -53,13 +49,14 @@ export class RedisStore implements CacheStore {
     const retention = retentionMs(entry);
     const prefix = prefixOfKey(key);
     try {
-      const pipeline = this.client.pipeline().set(key, JSON.stringify(entry), 'PX', retention);
+      const batches = new Batches(this.client);
+      batches.for(key).set(key, JSON.stringify(entry), 'PX', retention);
       for (const tag of entry.tags) {
         const setKey = tagSetKey(prefix, tag);
         // The set lives as long as its longest-lived member: NX gives a new set an expiry, GT only extends it.
-        pipeline.sadd(setKey, key).pexpire(setKey, retention, 'NX').pexpire(setKey, retention, 'GT');
+        batches.for(setKey).sadd(setKey, key).pexpire(setKey, retention, 'NX').pexpire(setKey, retention, 'GT');
       }
-      await pipeline.exec();
+      await batches.exec();
     } catch {
       // A cache write that fails is a future miss, nothing more.
     }
@@ -75,14 +72,7 @@ export class RedisStore implements CacheStore {
   }
 
   async keysMatching(glob: string): Promise<string[]> {
-    const found = new Set<string>();
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.client.scan(cursor, 'MATCH', glob, 'COUNT', 1000);
-      for (const key of keys) found.add(key);
-      cursor = next;
-    } while (cursor !== '0');
-    return [...found];
+    return scanAll(this.client, glob);
   }
 
   async keysWithTag(prefix: string, tag: string): Promise<string[]> {
@@ -90,13 +80,9 @@ export class RedisStore implements CacheStore {
   }
 
   async deleteKeys(keys: readonly string[], tags?: { prefix: string; tags: readonly string[] }): Promise<number> {
-    let deleted = 0;
-    for (let start = 0; start < keys.length; start += DELETE_BATCH) {
-      // UNLINK frees memory in the background: a large purge does not stall other clients.
-      deleted += await this.client.unlink(...keys.slice(start, start + DELETE_BATCH));
-    }
-    const setKeys = (tags?.tags ?? []).map((tag) => tagSetKey(tags!.prefix, tag));
-    if (setKeys.length > 0) await this.client.unlink(...setKeys);
+    // UNLINK frees memory in the background: a large purge does not stall other clients.
+    const deleted = await unlinkAll(this.client, keys);
+    await unlinkAll(this.client, (tags?.tags ?? []).map((tag) => tagSetKey(tags!.prefix, tag)));
     return deleted;
   }
 

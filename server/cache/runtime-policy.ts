@@ -4,7 +4,7 @@
  * fallback (an announcement can be missed while disconnected), so a change needs no restart. Overrides are
  * validated on the way in and on the way out: a bad document in Redis is ignored (defaults stay), never used.
  */
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/client';
 import { z } from 'zod';
 import { announce } from './coherence';
 import type { CachePolicy } from './entry';
@@ -66,7 +66,7 @@ export function effectivePolicy(overrides: PolicyOverrides): EffectivePolicy {
 }
 
 /** Merges a change into what is stored (one family or kind at a time from the CLI), validates, writes, announces. */
-export async function setOverrides(client: Redis, prefix: string, change: unknown): Promise<PolicyOverrides> {
+export async function setOverrides(client: RedisClient, prefix: string, change: unknown): Promise<PolicyOverrides> {
   const parsedChange = parseOverrides(change);
   const current = await readOverrides(client, prefix);
   const data = mergeSection(current.data, parsedChange.data);
@@ -81,7 +81,7 @@ export async function setOverrides(client: Redis, prefix: string, change: unknow
 }
 
 /** Back to the defaults in code. */
-export async function resetOverrides(client: Redis, prefix: string): Promise<void> {
+export async function resetOverrides(client: RedisClient, prefix: string): Promise<void> {
   await client.del(policyKey(prefix));
   await announce(client, prefix, { kind: 'policy' });
 }
@@ -98,7 +98,7 @@ function mergeSection<K extends string>(
 }
 
 /** What Redis holds; a document that does not validate reads as no overrides. Throws only when Redis fails. */
-export async function readOverrides(client: Redis, prefix: string): Promise<PolicyOverrides> {
+export async function readOverrides(client: RedisClient, prefix: string): Promise<PolicyOverrides> {
   const raw = await client.get(policyKey(prefix));
   if (raw === null) return {};
   try {
@@ -121,7 +121,7 @@ export class RuntimePolicy implements PolicySource {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly client: Redis | null,
+    private readonly client: RedisClient | null,
     private readonly prefix: string,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}

@@ -2,7 +2,8 @@
  * What the operator CLI reports: the entries a prefix holds in Redis (by kind and site, bytes, the largest
  * keys) and, from the portals' /metrics, hit ratios by kind and site, stale served and upstream errors.
  */
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/client';
+import { scanAll } from '../redis/commands';
 import { isCacheEntry, freshnessOf, type Freshness } from './entry';
 
 export interface EntryStats {
@@ -20,18 +21,12 @@ export function parseEntryKey(key: string): { build: string; kind: string; site:
   return { build, kind, site };
 }
 
-export async function scanKeys(client: Redis, glob: string): Promise<string[]> {
-  const found = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', glob, 'COUNT', 1000);
-    for (const key of keys) found.add(key);
-    cursor = next;
-  } while (cursor !== '0');
-  return [...found];
+/** Every key matching the glob (on a cluster: from every master). */
+export function scanKeys(client: RedisClient, glob: string): Promise<string[]> {
+  return scanAll(client, glob);
 }
 
-export async function entryStats(client: Redis, prefix: string, topN = 10): Promise<EntryStats> {
+export async function entryStats(client: RedisClient, prefix: string, topN = 10): Promise<EntryStats> {
   const keys = (await scanKeys(client, `${prefix}:*`)).filter((key) => parseEntryKey(key) !== null);
   const sizes = await Promise.all(keys.map((key) => client.strlen(key)));
   const stats: EntryStats = { entries: 0, bytes: 0, byKind: {}, bySite: {}, top: [] };
@@ -67,7 +62,7 @@ export interface EntryReport {
   expiresInMs: number;
 }
 
-export async function inspectKey(client: Redis, key: string, now = Date.now()): Promise<EntryReport | null> {
+export async function inspectKey(client: RedisClient, key: string, now = Date.now()): Promise<EntryReport | null> {
   const [raw, pttl] = await Promise.all([client.get(key), client.pttl(key)]);
   if (raw === null) return null;
   let entry: unknown;

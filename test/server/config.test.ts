@@ -29,6 +29,24 @@ describe('loadConfig', () => {
     expect(problems.find((line) => line.startsWith('CACHE_PREFIX='))).toBeDefined();
   });
 
+  it('takes a Sentinel set or a cluster in REDIS_URL, and says in one line what is wrong with a bad one', () => {
+    expect(loadConfig({ REDIS_URL: 'redis-sentinel://10.0.0.1:26379,10.0.0.2:26379/mymaster' }).REDIS_URL).toBe(
+      'redis-sentinel://10.0.0.1:26379,10.0.0.2:26379/mymaster',
+    );
+    expect(loadConfig({ REDIS_URL: 'redis-cluster://10.0.0.1:7000,10.0.0.2:7001' }).REDIS_URL).toBe('redis-cluster://10.0.0.1:7000,10.0.0.2:7001');
+    let caught: unknown;
+    try {
+      loadConfig({ REDIS_URL: 'redis-sentinel://:hunter2@10.0.0.1:26379' });
+    } catch (error) {
+      caught = error;
+    }
+    // The line shows the value without its password.
+    expect((caught as ConfigError).problems).toEqual([
+      'REDIS_URL="redis-sentinel://:***@10.0.0.1:26379": redis-sentinel:// needs the master name as its path (redis-sentinel://host:26379/mymaster)',
+    ]);
+    expect(() => loadConfig({ REDIS_URL: 'redis-cluster://10.0.0.1:7000/1' })).toThrow(/REDIS_URL="redis-cluster:\/\/10.0.0.1:7000\/1": redis-cluster:\/\/ takes no path/);
+  });
+
   it('allows L1_CACHE_MAX_MB=0 (no in-process tier) only in front of Redis', () => {
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', L1_CACHE_MAX_MB: '0' }).L1_CACHE_MAX_MB).toBe(0);
     expect(() => loadConfig({ L1_CACHE_MAX_MB: '0' })).toThrow(/L1_CACHE_MAX_MB="0": must be at least 1 without REDIS_URL/);

@@ -2,6 +2,9 @@
  * Suites that need Redis or a browser run where those exist. Elsewhere they skip with one line saying what to
  * install; under CI=true a missing requirement fails the suite instead, because nothing may skip in CI.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
 const CI = process.env.CI === 'true';
 
 function requirement(missingReason: string | undefined, what: string): jest.Describe {
@@ -14,6 +17,16 @@ function requirement(missingReason: string | undefined, what: string): jest.Desc
 
 export function describeWithRedis(): jest.Describe {
   return requirement(process.env.PORTAL_TEST_NO_REDIS, 'Redis');
+}
+
+/** Suites that start Redis Clusters and Sentinel sets of their own need the server binaries, not a running Redis. */
+export function describeWithRedisServers(): jest.Describe {
+  const missing = ['redis-server', 'redis-cli'].filter((binary) => !onPath(binary));
+  return requirement(missing.length > 0 ? `${missing.join(' and ')} not on PATH: apt-get install -y redis-server` : undefined, 'redis-server');
+}
+
+function onPath(binary: string): boolean {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && existsSync(path.join(dir, binary)));
 }
 
 export function describeWithBrowser(): jest.Describe {

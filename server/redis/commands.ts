@@ -1,0 +1,98 @@
+/**
+ * Multi-key work that must also hold on a Redis Cluster, where one command (or one pipeline) may only touch keys
+ * its node serves and a multi-key command only keys of one slot (else CROSSSLOT):
+ *
+ * - SCAN runs on every master, since each holds only its own slots.
+ * - Pipelines are split by the node that serves each key (`Batches`): one round trip per node.
+ * - UNLINK of many keys is split by slot, in chunks, and the chunks ride those per-node pipelines.
+ *
+ * On a single Redis (plain or Sentinel) all of this collapses to one node and one pipeline, as before.
+ */
+import calculateSlot from 'cluster-key-slot';
+import type { ChainableCommander } from 'ioredis';
+import { isCluster, type RedisClient } from './client';
+
+/** Keys per UNLINK, so a purge of a whole build does not block Redis on one huge command. */
+export const DELETE_BATCH = 500;
+const SCAN_COUNT = 1000;
+
+/** Every key matching a glob (Redis MATCH syntax), from every master of a cluster. */
+export async function scanAll(client: RedisClient, glob: string): Promise<string[]> {
+  const nodes = isCluster(client) ? client.nodes('master') : [client];
+  if (nodes.length === 0) throw new Error('Redis Cluster: no master known yet');
+  const perNode = await Promise.all(nodes.map((node) => scanNode(node, glob)));
+  return [...new Set(perNode.flat())];
+}
+
+async function scanNode(node: Pick<RedisClient, 'scan'>, glob: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await node.scan(cursor, 'MATCH', glob, 'COUNT', SCAN_COUNT);
+    found.push(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  return found;
+}
+
+/** Pipelines grouped by the node serving each key's slot; on a single Redis, one pipeline. */
+export class Batches {
+  private readonly pipelines = new Map<string, ChainableCommander>();
+
+  constructor(private readonly client: RedisClient) {}
+
+  /** The pipeline to queue commands on `key` in (commands on other keys of the same node may share it). */
+  for(key: string): ChainableCommander {
+    const group = this.groupOf(key);
+    let pipeline = this.pipelines.get(group);
+    if (!pipeline) {
+      pipeline = this.client.pipeline();
+      this.pipelines.set(group, pipeline);
+    }
+    return pipeline;
+  }
+
+  /** Runs every pipeline; the replies in queue order per pipeline, as [error, result] pairs. */
+  async exec(): Promise<Array<[Error | null, unknown]>> {
+    const results = await Promise.all([...this.pipelines.values()].map((pipeline) => pipeline.exec()));
+    return results.flatMap((replies) => replies ?? []);
+  }
+
+  private groupOf(key: string): string {
+    if (!isCluster(this.client)) return '';
+    const slot = calculateSlot(key);
+    // ioredis accepts a cluster pipeline whose keys all live on one node; before the slot table is known,
+    // grouping by slot is the safe fallback.
+    return this.client.slots[slot]?.join(',') ?? `slot:${slot}`;
+  }
+}
+
+/** UNLINKs the keys (slot by slot on a cluster) and resolves how many existed. Throws on any failed command. */
+export async function unlinkAll(client: RedisClient, keys: readonly string[]): Promise<number> {
+  if (keys.length === 0) return 0;
+  const batches = new Batches(client);
+  for (const group of bySlot(client, keys)) {
+    for (let start = 0; start < group.length; start += DELETE_BATCH) {
+      const chunk = group.slice(start, start + DELETE_BATCH);
+      batches.for(chunk[0]!).unlink(...chunk);
+    }
+  }
+  let deleted = 0;
+  for (const [error, count] of await batches.exec()) {
+    if (error) throw error;
+    deleted += Number(count);
+  }
+  return deleted;
+}
+
+function bySlot(client: RedisClient, keys: readonly string[]): string[][] {
+  if (!isCluster(client)) return [[...keys]];
+  const groups = new Map<number, string[]>();
+  for (const key of keys) {
+    const slot = calculateSlot(key);
+    const group = groups.get(slot);
+    if (group) group.push(key);
+    else groups.set(slot, [key]);
+  }
+  return [...groups.values()];
+}
