@@ -4,24 +4,13 @@
  * the reader's menu, and 退出登录 signs out and goes home. The portal runs on localhost with a plain-http
  * callback origin, the way `npm start` runs locally.
  */
-import net from 'node:net';
 import type { Browser } from 'playwright-core';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { signInEnv } from '../support/sign-in';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/free-port';
 
 describeWithBrowser()('sign-in in a browser', () => {
   let upstream: ReferenceServer;

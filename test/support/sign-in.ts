@@ -3,7 +3,6 @@
  * simulated WeChat page and confirm step, and the portal's callback, each request addressed to the main site's
  * Host (the callback URL WeChat redirects to names the main site's domain).
  */
-import net from 'node:net';
 import Redis from 'ioredis';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
@@ -11,6 +10,7 @@ import { startReferenceApi } from '../../scripts/reference-api/server';
 import { MAIN_DOMAIN } from '../../shared/sites';
 import { startTestPortal, type ReferenceServer, type TestPortal } from './portal';
 import { testRedisUrl } from './requirements';
+import { freePort } from './free-port';
 
 export const TEST_APP_ID = 'wxtestapp';
 
@@ -93,19 +93,6 @@ export async function startSignInPortal(): Promise<SignInPortal> {
 export function mainSitePage(t: TestPortal, path: string, session?: string) {
   const call = request(t.url).get(path).set('Host', MAIN_DOMAIN);
   return session ? call.set('Cookie', `portal_session=${session}`) : call;
-}
-
-
-/** A free loopback port, for portals that must know their own origin before they start (the login callback). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface BrowserPortal {
