@@ -5,7 +5,8 @@
  */
 import Redis from 'ioredis';
 import type { CacheEntry } from './entry';
-import { isCacheEntry, retentionMs } from './entry';
+import { retentionMs } from './entry';
+import { decodeEntry, encodeEntry } from './entry-codec';
 import type { CacheStore } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
@@ -39,10 +40,9 @@ export class RedisStore implements CacheStore {
   async get(key: string): Promise<CacheEntry | null> {
     if (!this.isAvailable()) return null;
     try {
-      const raw = await this.client.get(key);
-      if (raw === null) return null;
-      const parsed: unknown = JSON.parse(raw);
-      return isCacheEntry(parsed) ? parsed : null;
+      // As bytes: page entries are binary (entry-codec.ts).
+      const raw = await this.client.getBuffer(key);
+      return raw === null ? null : decodeEntry(raw);
     } catch {
       return null;
     }
@@ -53,7 +53,7 @@ export class RedisStore implements CacheStore {
     const retention = retentionMs(entry);
     const prefix = prefixOfKey(key);
     try {
-      const pipeline = this.client.pipeline().set(key, JSON.stringify(entry), 'PX', retention);
+      const pipeline = this.client.pipeline().set(key, encodeEntry(entry), 'PX', retention);
       for (const tag of entry.tags) {
         const setKey = tagSetKey(prefix, tag);
         // The set lives as long as its longest-lived member: NX gives a new set an expiry, GT only extends it.

@@ -3,7 +3,8 @@
  * keys) and, from the portals' /metrics, hit ratios by kind and site, stale served and upstream errors.
  */
 import type Redis from 'ioredis';
-import { isCacheEntry, freshnessOf, type Freshness } from './entry';
+import { freshnessOf, type Freshness } from './entry';
+import { decodeEntry } from './entry-codec';
 
 export interface EntryStats {
   entries: number;
@@ -68,15 +69,10 @@ export interface EntryReport {
 }
 
 export async function inspectKey(client: Redis, key: string, now = Date.now()): Promise<EntryReport | null> {
-  const [raw, pttl] = await Promise.all([client.get(key), client.pttl(key)]);
+  const [raw, pttl] = await Promise.all([client.getBuffer(key), client.pttl(key)]);
   if (raw === null) return null;
-  let entry: unknown;
-  try {
-    entry = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (!isCacheEntry(entry)) return null;
+  const entry = decodeEntry(raw);
+  if (!entry) return null;
   return {
     key,
     freshness: freshnessOf(entry, now),
@@ -85,7 +81,7 @@ export async function inspectKey(client: Redis, key: string, now = Date.now()): 
     grace: entry.grace,
     staleIfError: entry.staleIfError ?? 0,
     tags: entry.tags,
-    bytes: Buffer.byteLength(raw),
+    bytes: raw.length,
     expiresInMs: pttl,
   };
 }

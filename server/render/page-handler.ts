@@ -15,14 +15,15 @@ import { isMainSite, resolveSite, type SiteConfig } from '../../shared/sites';
 import { createResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../client/pages/registry';
 import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
-import type { PageCache, PageLookup } from '../cache/page-cache';
+import type { CachedPage, PageCache, PageLookup } from '../cache/page-cache';
 import type { CachePolicy } from '../cache/entry';
 import { normaliseQuery } from '../cache/keys';
-import { withNonce } from '../cache/page-cache';
+import { byteLength, gzipBody, plainBody } from '../cache/precompressed-page';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
 import { sessionOf } from '../session';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
+import { acceptsGzip } from './accept-encoding';
 import type { Assets } from './assets';
 import { bareErrorDocument } from './document';
 import { preparePage, UNAVAILABLE_MESSAGE } from './prepare-page';
@@ -214,7 +215,30 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       res.status(304).end();
       return;
     }
-    res.status(200).type('html').send(withNonce(page, String(res.locals.nonce)));
+    sendPage(req, res, page);
+  }
+
+  /**
+   * The stored page with this response's nonce, as it was compressed when stored: gzip for any client taking
+   * gzip (also one preferring br, which would cost a compression per response), identity otherwise, left to
+   * the compression middleware only for clients that take neither identity nor gzip as offered.
+   */
+  function sendPage(req: Request, res: Response, page: CachedPage): void {
+    const nonce = Buffer.from(String(res.locals.nonce), 'utf8');
+    const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipBody(page, nonce) : null;
+    const chunks = gzip ?? plainBody(page, nonce);
+    res.status(200);
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.vary('Accept-Encoding');
+    // Already encoded: the compression middleware leaves the response alone.
+    if (gzip) res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('Content-Length', byteLength(chunks));
+    // Headers and every chunk in one writev. Uncorked before end(): when the compression middleware does take
+    // over (a br-only client), its stream waits for the socket to drain, which a corked socket never does.
+    res.cork();
+    for (const chunk of chunks) res.write(chunk);
+    res.uncork();
+    res.end();
   }
 
   async function sendErrorDocument(res: Response, request: DocumentRequest, content: ContentApi, status: number): Promise<void> {
@@ -322,7 +346,8 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     res.setHeader('ETag', page.etag);
     setSharedHeaders(res, policy, 0, rendered.tags);
     res.setHeader('Server-Timing', serverTiming({ cache: 'MISS' }));
-    res.status(200).type('html').send(rendered.html);
+    // The stored page holds this request's nonce, the one in its CSP header.
+    sendPage(req, res, page);
   }
 
   return async (req, res, next) => {
