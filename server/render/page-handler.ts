@@ -3,7 +3,6 @@
  * background re-render); everything else is rendered by streaming SSR, and a clean anonymous 200 render is
  * stored as it streams. Signed-in readers always get a fresh, private render.
  */
-import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { isbot } from 'isbot';
 import type { AppState, PageState, PublicUser } from '../../shared/app-state';
@@ -15,15 +14,16 @@ import { isMainSite, resolveSite, type SiteConfig } from '../../shared/sites';
 import { createResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../client/pages/registry';
 import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
-import type { CachedPage, PageCache, PageLookup } from '../cache/page-cache';
+import type { PageCache, PageLookup } from '../cache/page-cache';
 import type { CachePolicy } from '../cache/entry';
 import { normaliseQuery } from '../cache/keys';
-import { byteLength, gzipBody, plainBody } from '../cache/precompressed-page';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
+import { newNonce } from '../middleware/security';
 import { sessionOf } from '../session';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
-import { acceptsGzip } from './accept-encoding';
+import { sendCachedPage, sendPage, type CachedState } from './cached-response';
+import { lookupOnce } from './page-hits';
 import type { Assets } from './assets';
 import { bareErrorDocument } from './document';
 import { preparePage, UNAVAILABLE_MESSAGE } from './prepare-page';
@@ -65,9 +65,7 @@ export function unixNow(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-export function newNonce(): string {
-  return randomBytes(16).toString('base64');
-}
+export { newNonce };
 
 /** The request's path and query, parsed against a fixed origin: the Host header never shapes a URL. */
 export function requestUrl(req: Request): URL {
@@ -202,43 +200,8 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     if (keys) res.setHeader('Surrogate-Key', keys);
   }
 
-  function sendCached(req: Request, res: Response, cached: PageLookup, state: 'HIT' | 'STALE', ageSeconds: number, policy: CachePolicy): void {
-    const page = cached.page;
-    res.setHeader('X-Cache', state);
-    res.setHeader('ETag', page.etag);
-    res.setHeader('Age', String(ageSeconds));
-    setSharedHeaders(res, policy, ageSeconds, cached.tags);
-    res.setHeader('Server-Timing', serverTiming({ cache: state }));
-    if (req.headers['if-none-match'] === page.etag) {
-      // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
-      res.removeHeader('Content-Security-Policy');
-      res.status(304).end();
-      return;
-    }
-    sendPage(req, res, page);
-  }
-
-  /**
-   * The stored page with this response's nonce, as it was compressed when stored: gzip for any client taking
-   * gzip (also one preferring br, which would cost a compression per response), identity otherwise, left to
-   * the compression middleware only for clients that take neither identity nor gzip as offered.
-   */
-  function sendPage(req: Request, res: Response, page: CachedPage): void {
-    const nonce = Buffer.from(String(res.locals.nonce), 'utf8');
-    const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipBody(page, nonce) : null;
-    const chunks = gzip ?? plainBody(page, nonce);
-    res.status(200);
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.vary('Accept-Encoding');
-    // Already encoded: the compression middleware leaves the response alone.
-    if (gzip) res.setHeader('Content-Encoding', 'gzip');
-    res.setHeader('Content-Length', byteLength(chunks));
-    // Headers and every chunk in one writev. Uncorked before end(): when the compression middleware does take
-    // over (a br-only client), its stream waits for the socket to drain, which a corked socket never does.
-    res.cork();
-    for (const chunk of chunks) res.write(chunk);
-    res.uncork();
-    res.end();
+  function sendCached(req: Request, res: Response, cached: PageLookup, state: CachedState, ageSeconds: number, policy: CachePolicy): void {
+    sendCachedPage(req, res, cached, state, ageSeconds, policy, String(res.locals.nonce));
   }
 
   async function sendErrorDocument(res: Response, request: DocumentRequest, content: ContentApi, status: number): Promise<void> {
@@ -347,7 +310,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     setSharedHeaders(res, policy, 0, rendered.tags);
     res.setHeader('Server-Timing', serverTiming({ cache: 'MISS' }));
     // The stored page holds this request's nonce, the one in its CSP header.
-    sendPage(req, res, page);
+    sendPage(req, res, page, String(res.locals.nonce));
   }
 
   return async (req, res, next) => {
@@ -377,7 +340,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       }
       const request: DocumentRequest = { site, url, nonce: String(res.locals.nonce), waitForAll, user: null };
       const key = pageCache.keyFor(site.id, url.pathname, url.searchParams, match.kind === 'page' ? (match.route.query ?? []) : []);
-      const cached = await pageCache.lookup(key);
+      const cached = await lookupOnce(req, key, pageCache);
       if (!cached) {
         await renderFresh(req, res, request, key);
         return;
