@@ -133,6 +133,9 @@ interface Layout {
   nonceLength: number;
   plain: number[];
   deflated: number[];
+  /** Kept so that a page read from Redis is not checksummed again on every hit. */
+  crcs: number[];
+  shifts: number[];
 }
 
 /** magic · u32 layout length · layout JSON · plain pieces · deflated pieces. */
@@ -142,6 +145,8 @@ export function encodePage(page: PrecompressedPage): Buffer {
     nonceLength: page.nonceLength,
     plain: page.plain.map((piece) => piece.length),
     deflated: page.deflated.map((piece) => piece.length),
+    crcs: page.crcs,
+    shifts: page.shifts,
   };
   const json = Buffer.from(JSON.stringify(layout), 'utf8');
   const head = Buffer.allocUnsafe(MAGIC.length + 4);
@@ -166,20 +171,19 @@ export function decodePage(bytes: Buffer): PrecompressedPage {
   const plain = layout.plain.map(take);
   const deflated = layout.deflated.map(take);
   if (at !== bytes.length) throw new Error('page length does not match its layout');
-  return withChecksums({ etag: layout.etag, nonceLength: layout.nonceLength, plain, deflated });
+  return { etag: layout.etag, nonceLength: layout.nonceLength, plain, deflated, crcs: layout.crcs, shifts: layout.shifts };
 }
 
 function isLayout(value: unknown): value is Layout {
   const layout = value as Partial<Layout> | null;
-  const lengths = (list: unknown): list is number[] =>
-    Array.isArray(list) && list.every((n) => Number.isInteger(n) && (n as number) >= 0);
+  const uint32s = (list: unknown): list is number[] =>
+    Array.isArray(list) && list.every((n) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 0xffffffff);
+  const pieces = Array.isArray(layout?.plain) ? layout.plain.length : 0;
   return (
     typeof layout?.etag === 'string' &&
     Number.isInteger(layout.nonceLength) &&
     (layout.nonceLength ?? 0) > 0 &&
-    lengths(layout.plain) &&
-    lengths(layout.deflated) &&
-    layout.plain.length > 0 &&
-    layout.plain.length === layout.deflated.length
+    pieces > 0 &&
+    [layout.plain, layout.deflated, layout.crcs, layout.shifts].every((list) => uint32s(list) && list.length === pieces)
   );
 }

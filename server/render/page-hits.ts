@@ -58,7 +58,7 @@ export function lookupOnce(req: IncomingMessage, key: string, pageCache: PageCac
 export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestListener {
   return (req, res) => {
     const started = performance.now();
-    const candidate = candidateOf(req, deps.pageCache);
+    const candidate = candidateOrNull(req, deps.pageCache);
     if (!candidate) {
       next(req, res);
       return;
@@ -72,6 +72,15 @@ export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestList
       () => next(req, res),
     );
   };
+}
+
+/** Whatever this path cannot make sense of is the chain's to answer (its error handling included). */
+function candidateOrNull(req: IncomingMessage, pageCache: PageCache): Candidate | null {
+  try {
+    return candidateOf(req, pageCache);
+  } catch {
+    return null;
+  }
 }
 
 /** The request's cache key when this path may answer it; null for anything the middleware chain must see. */
