@@ -30,9 +30,18 @@ export function pageQueryParams(pathname: string): readonly string[] {
   return match.kind === 'page' ? (match.route.query ?? []) : [];
 }
 
-export function etagOf(html: string): string {
-  return `W/"${createHash('sha1').update(html).digest('base64url').slice(0, 22)}"`;
+/**
+ * The page's ETag, from its HTML without the render's nonce: a re-render that changed nothing keeps the ETag
+ * (readers revalidating get a 304; their copy kept the CSP that matches its own nonce).
+ */
+export function etagOf(html: string, nonce: string): string {
+  const hash = createHash('sha1');
+  for (const piece of html.split(nonce)) hash.update(piece).update('\u0000');
+  return `W/"${hash.digest('base64url').slice(0, 22)}"`;
 }
+
+/** Pages compressed lately, by ETag and nonce length: a stampede of renders of one cold page compresses it once. */
+const RECENT_PAGES = 32;
 
 /**
  * L1 hands back the same bytes on every hit: they are decoded once. Redis answers new bytes each time; decoding
@@ -53,6 +62,7 @@ export const pageCodec: Codec<CachedPage> = {
 
 export class PageCache {
   private readonly refreshing = new Set<string>();
+  private readonly recent = new Map<string, CachedPage>();
 
   constructor(
     private readonly cache: Cache,
@@ -82,8 +92,23 @@ export class PageCache {
 
   /** Compresses the page (once, here) and stores it; `nonce` is the one the HTML was rendered with. */
   async store(key: string, policy: CachePolicy, html: string, nonce: string, tags: string[]): Promise<CachedPage> {
-    const page = precompressPage(html, nonce, etagOf(html));
+    const page = this.compressOnce(html, nonce);
     await this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags }, pageCodec);
+    return page;
+  }
+
+  /**
+   * Compression is synchronous (the entry must be written before the response ends) and costs milliseconds:
+   * when many readers of one cold page render it at once, their identical pages are compressed once.
+   */
+  private compressOnce(html: string, nonce: string): CachedPage {
+    const etag = etagOf(html, nonce);
+    const id = `${etag} ${Buffer.byteLength(nonce)}`;
+    const known = this.recent.get(id);
+    if (known) return known;
+    const page = precompressPage(html, nonce, etag);
+    if (this.recent.size >= RECENT_PAGES) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(id, page);
     return page;
   }
 

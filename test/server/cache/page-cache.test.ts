@@ -6,7 +6,10 @@ import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Redis from 'ioredis';
 import request from 'supertest';
+import { Cache } from '../../../server/cache/cache';
 import { decodeEntry, encodeEntry } from '../../../server/cache/entry-codec';
+import { MemoryStore } from '../../../server/cache/memory-store';
+import { PageCache } from '../../../server/cache/page-cache';
 import { HOME_CATID } from '../../../shared/constants';
 import { REGIONAL_SITES } from '../../../shared/sites';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
@@ -311,3 +314,22 @@ async function eventuallyHit(url: string): Promise<RawAnswer> {
     (answer) => answer.headers['x-cache'] === 'HIT',
   );
 }
+
+describe('PageCache.store', () => {
+  const nonceA = 'YWFhYWFhYWFhYWFhYWFhYQ==';
+  const nonceB = 'YmJiYmJiYmJiYmJiYmJiYg==';
+  const page = (nonce: string, text: string) => `<html><script nonce="${nonce}">1</script><body>${text}</body></html>`;
+
+  it('compresses identical renders once and gives them one ETag; other content gets another', async () => {
+    const pageCache = new PageCache(new Cache(new MemoryStore(1024 * 1024)), { prefix: 'pc', buildId: 'b' });
+    const policy = { ttl: 60, grace: 60, staleIfError: 0 };
+    const first = await pageCache.store('pc:b:page:0:/a', policy, page(nonceA, '青年'), nonceA, []);
+    const again = await pageCache.store('pc:b:page:0:/a', policy, page(nonceB, '青年'), nonceB, []);
+    const other = await pageCache.store('pc:b:page:0:/a', policy, page(nonceA, '新闻'), nonceA, []);
+    expect(again).toBe(first);
+    expect(again.etag).toBe(first.etag);
+    expect(other.etag).not.toBe(first.etag);
+    const held = await pageCache.lookup('pc:b:page:0:/a');
+    expect(held?.page.etag).toBe(other.etag);
+  });
+});
