@@ -8,8 +8,8 @@
  * byte the page does not contain: references back into earlier pieces keep the ratio of one whole stream, and
  * none can point into a nonce (no match can contain the filler), whose bytes differ in every response.
  */
-import { constants, crc32, deflateRawSync } from 'node:zlib';
-import { crcCombine, crcShift, FINAL_EMPTY_BLOCK, GZIP_HEADER, gzipTrailer, storedBlocks } from './gzip-splice';
+import { constants, deflateRawSync } from 'node:zlib';
+import { FINAL_EMPTY_BLOCK, gapChecksums, GZIP_HEADER, gzipTrailer, splicedCrc, storedBlocks } from './gzip-splice';
 
 export interface PrecompressedPage {
   etag: string;
@@ -19,9 +19,9 @@ export interface PrecompressedPage {
   plain: Buffer[];
   /** Each piece as raw deflate: byte-aligned, no final block. */
   deflated: Buffer[];
-  /** CRC-32 of each plain piece, and the operator appending that many bytes to a CRC (crcShift). */
-  crcs: number[];
-  shifts: number[];
+  /** The page's CRC-32 with zero bytes for its nonces, and the weights of the nonces' places (gzip-splice.ts). */
+  zeroCrc: number;
+  gapWeights: number;
 }
 
 /** deflate's window: a piece can refer this far back. */
@@ -55,8 +55,8 @@ function lastBytes(bytes: Buffer, length: number): Buffer {
   return bytes.subarray(Math.max(0, bytes.length - length));
 }
 
-function withChecksums(page: Omit<PrecompressedPage, 'crcs' | 'shifts'>): PrecompressedPage {
-  return { ...page, crcs: page.plain.map((piece) => crc32(piece)), shifts: page.plain.map((piece) => crcShift(piece.length)) };
+function withChecksums(page: Omit<PrecompressedPage, 'zeroCrc' | 'gapWeights'>): PrecompressedPage {
+  return { ...page, ...gapChecksums(page.plain, page.nonceLength) };
 }
 
 /** Length of the page as sent with a nonce of `nonceLength` bytes. */
@@ -72,13 +72,7 @@ export function plainBody(page: PrecompressedPage, nonce: Buffer): Buffer[] {
 /** The page with `nonce` in place as one gzip member; null when the nonce's length differs from the page's. */
 export function gzipBody(page: PrecompressedPage, nonce: Buffer): Buffer[] | null {
   if (nonce.length !== page.nonceLength) return null;
-  const nonceCrc = crc32(nonce);
-  const nonceShift = crcShift(nonce.length);
-  let crc = page.crcs[0]!;
-  for (let index = 1; index < page.plain.length; index++) {
-    crc = crcCombine(crc, nonceCrc, nonceShift);
-    crc = crcCombine(crc, page.crcs[index]!, page.shifts[index]!);
-  }
+  const crc = splicedCrc(page.zeroCrc, page.gapWeights, nonce);
   const parts = [GZIP_HEADER, ...interleave(page.deflated, storedBlocks(nonce)), FINAL_EMPTY_BLOCK];
   parts.push(gzipTrailer(crc, plainLength(page, nonce.length)));
   return coalesce(parts);
@@ -134,8 +128,8 @@ interface Layout {
   plain: number[];
   deflated: number[];
   /** Kept so that a page read from Redis is not checksummed again on every hit. */
-  crcs: number[];
-  shifts: number[];
+  zeroCrc: number;
+  gapWeights: number;
 }
 
 /** magic · u32 layout length · layout JSON · plain pieces · deflated pieces. */
@@ -145,8 +139,8 @@ export function encodePage(page: PrecompressedPage): Buffer {
     nonceLength: page.nonceLength,
     plain: page.plain.map((piece) => piece.length),
     deflated: page.deflated.map((piece) => piece.length),
-    crcs: page.crcs,
-    shifts: page.shifts,
+    zeroCrc: page.zeroCrc,
+    gapWeights: page.gapWeights,
   };
   const json = Buffer.from(JSON.stringify(layout), 'utf8');
   const head = Buffer.allocUnsafe(MAGIC.length + 4);
@@ -171,19 +165,20 @@ export function decodePage(bytes: Buffer): PrecompressedPage {
   const plain = layout.plain.map(take);
   const deflated = layout.deflated.map(take);
   if (at !== bytes.length) throw new Error('page length does not match its layout');
-  return { etag: layout.etag, nonceLength: layout.nonceLength, plain, deflated, crcs: layout.crcs, shifts: layout.shifts };
+  return { etag: layout.etag, nonceLength: layout.nonceLength, plain, deflated, zeroCrc: layout.zeroCrc, gapWeights: layout.gapWeights };
 }
 
 function isLayout(value: unknown): value is Layout {
   const layout = value as Partial<Layout> | null;
-  const uint32s = (list: unknown): list is number[] =>
-    Array.isArray(list) && list.every((n) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 0xffffffff);
+  const uint32 = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 0xffffffff;
   const pieces = Array.isArray(layout?.plain) ? layout.plain.length : 0;
   return (
     typeof layout?.etag === 'string' &&
     Number.isInteger(layout.nonceLength) &&
     (layout.nonceLength ?? 0) > 0 &&
+    uint32(layout.zeroCrc) &&
+    uint32(layout.gapWeights) &&
     pieces > 0 &&
-    [layout.plain, layout.deflated, layout.crcs, layout.shifts].every((list) => uint32s(list) && list.length === pieces)
+    [layout.plain, layout.deflated].every((list) => Array.isArray(list) && list.length === pieces && list.every(uint32))
   );
 }

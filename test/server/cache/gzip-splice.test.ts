@@ -1,20 +1,37 @@
 /** The gzip arithmetic under precompressed pages, checked against zlib itself. */
 import { randomBytes } from 'node:crypto';
 import { crc32, gunzipSync, inflateRawSync } from 'node:zlib';
-import { crcCombine, crcShift, FINAL_EMPTY_BLOCK, GZIP_HEADER, gzipTrailer, storedBlocks } from '../../../server/cache/gzip-splice';
+import { crcLinear, crcMultiply, crcShift, FINAL_EMPTY_BLOCK, gapChecksums, GZIP_HEADER, gzipTrailer, splicedCrc, storedBlocks } from '../../../server/cache/gzip-splice';
 
-describe('crcCombine', () => {
-  it.each([0, 1, 3, 24, 1000, 65_535, 65_536, 1_000_003])('gives the CRC-32 of A‖B for B of %i bytes', (lengthB) => {
+describe('CRC-32 arithmetic', () => {
+  it.each([0, 1, 3, 24, 1000, 65_535, 65_536, 1_000_003])('shifts a CRC past %i appended bytes (crc32_combine)', (lengthB) => {
     const a = randomBytes(777);
     const b = randomBytes(lengthB);
-    expect(crcCombine(crc32(a), crc32(b), crcShift(b.length))).toBe(crc32(Buffer.concat([a, b])));
+    expect((crcMultiply(crcShift(b.length), crc32(a)) ^ crc32(b)) >>> 0).toBe(crc32(Buffer.concat([a, b])));
   });
 
-  it('chains over many pieces, empty ones included', () => {
-    const pieces = [0, 5, 0, 24, 4096, 1, 0, 70_000].map((length) => randomBytes(length));
-    let crc = 0;
-    for (const piece of pieces) crc = crcCombine(crc, crc32(piece), crcShift(piece.length));
-    expect(crc).toBe(crc32(Buffer.concat(pieces)));
+  it('takes the linear part of a CRC: L(a ⊕ b) = L(a) ⊕ L(b)', () => {
+    const a = randomBytes(24);
+    const b = randomBytes(24);
+    const xor = Buffer.from(a.map((byte, index) => byte ^ b[index]!));
+    expect(crcLinear(xor)).toBe((crcLinear(a) ^ crcLinear(b)) >>> 0);
+  });
+
+  it.each([
+    [[0], 24],
+    [[10], 24],
+    [[0, 0], 24],
+    [[5, 0, 70_000, 1, 0, 300], 24],
+    [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23], 24],
+    [[100, 200], 1],
+  ])('gives the CRC of pieces %j with any fill of %i bytes in every gap', (lengths, gapLength) => {
+    const pieces = lengths.map((length) => randomBytes(length));
+    const { zeroCrc, gapWeights } = gapChecksums(pieces, gapLength);
+    for (let round = 0; round < 20; round++) {
+      const fill = randomBytes(gapLength);
+      const whole = Buffer.concat(pieces.flatMap((piece, index) => (index > 0 ? [fill, piece] : [piece])));
+      expect(splicedCrc(zeroCrc, gapWeights, fill)).toBe(crc32(whole));
+    }
   });
 });
 
