@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: the cache against its ceiling, in one run on one machine, reported as ratios (absolute
  * numbers depend on the machine; ratios much less). Starts the reference content API, portals on the Redis at
- * REDIS_URL (default 127.0.0.1:6379, a fresh prefix, cleaned afterwards) and a bare node:http server that sends
- * the same cached page bytes, then loads each with autocannon. BENCH_SECONDS (default 5) per load.
+ * REDIS_URL (default 127.0.0.1:6379, a fresh prefix, cleaned afterwards) and bare node:http servers that send
+ * the same cached page bytes with the same headers (identity, and gzip), then loads each with autocannon.
+ * BENCH_SECONDS (default 6) per load, split into BENCH_ROUNDS (default 3) rounds that take turns, so a burst
+ * of load from elsewhere on the machine does not land on one measure only.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,8 +19,11 @@ import { announce } from '../server/cache/coherence';
 import { createRedisClient } from '../server/redis/client';
 import { scanAll, unlinkAll } from '../server/redis/commands';
 import { parseRedisTarget } from '../server/redis/target';
+import { RedisSecretStore } from '../server/auth/secret-store';
+import { Sessions } from '../server/auth/sessions';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CONNECTIONS = 50;
 
@@ -33,22 +38,66 @@ async function startPortal(upstream: Upstream, prefix: string, env: Record<strin
   return server;
 }
 
-function bareServer(body: Buffer): Promise<{ url: string; close: () => void }> {
+/** Headers node:http adds on its own (or that describe the connection, not the page). */
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** The ceiling: a response captured from the portal, sent as it is (body and headers) with no work per request. */
+function bareServer(captured: Fetched): Promise<{ url: string; close: () => void }> {
+  const headers = Object.entries(captured.headers).filter(([name]) => !CONNECTION_HEADERS.has(name));
   const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
-    res.end(body);
+    res.writeHead(200, headers.flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, v]) : [[name, String(value)]])));
+    res.end(captured.body);
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })),
   );
 }
 
-async function load(url: string, headers: Record<string, string> = {}): Promise<{ rps: number; p99: number }> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  return { rps: result.requests.average, p99: result.latency.p99 };
+interface Target {
+  url: string;
+  headers?: Record<string, string>;
 }
 
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; firstByteMs: number; cache: string }> {
+interface Load {
+  rps: number;
+  /** The worst round's p99. */
+  p99: number;
+  /**
+   * CPU time of this process (client and servers alike) per request: steadier than the rate when other work
+   * shares the machine, since it does not count time spent waiting for a core.
+   */
+  cpuMicros: number;
+}
+
+/** Every target in turn, ROUNDS times; each target's rate is its requests over its own seconds of load. */
+async function loadInTurns(targets: Target[]): Promise<Load[]> {
+  const totals = targets.map(() => ({ requests: 0, seconds: 0, p99: 0, cpuMicros: 0 }));
+  const seconds = Math.max(1, Math.round(SECONDS / ROUNDS));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, target] of targets.entries()) {
+      const cpu = process.cpuUsage();
+      const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, headers: target.headers ?? {} });
+      const used = process.cpuUsage(cpu);
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      const total = totals[index]!;
+      total.requests += result.requests.total;
+      total.seconds += result.duration;
+      total.p99 = Math.max(total.p99, result.latency.p99);
+      total.cpuMicros += used.user + used.system;
+    }
+  }
+  return totals.map((total) => ({ rps: total.requests / total.seconds, p99: total.p99, cpuMicros: total.cpuMicros / total.requests }));
+}
+
+interface Fetched {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  firstByteMs: number;
+  cache: string;
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<Fetched> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     http
@@ -59,7 +108,9 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
           if (firstByteMs < 0) firstByteMs = performance.now() - started;
           parts.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts), firstByteMs, cache: String(res.headers['x-cache']) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), firstByteMs, cache: String(res.headers['x-cache']) }),
+        );
       })
       .on('error', reject);
   });
@@ -74,23 +125,38 @@ async function main(): Promise<void> {
   const rows: Array<[string, string, string]> = [];
   try {
     const path = '/home';
+    const gzip = { 'accept-encoding': 'gzip, deflate, br' };
     await get(withL1.url + path);
     const cached = await get(withL1.url + path);
-    const bare = await bareServer(cached.body);
-    const ceiling = await load(bare.url);
-    const l1 = await load(withL1.url + path);
-    const fromRedis = await load(redisOnly.url + path);
-    // Signed-in readers are rendered every time (data from cache): the cold-render rate of the renderer.
-    const render = await load(withL1.url + path, { cookie: 'portal_session=bench-reader' });
+    const cachedGzip = await get(withL1.url + path, gzip);
+    if (cached.cache !== 'HIT' || cachedGzip.headers['content-encoding'] !== 'gzip') throw new Error('the page was not cached');
+    await get(redisOnly.url + path);
+    const bare = await bareServer(cached);
+    const bareGzip = await bareServer(cachedGzip);
+    const [ceiling, l1, fromRedis, gzipCeiling, l1Gzip] = await loadInTurns([
+      { url: bare.url },
+      { url: withL1.url + path },
+      { url: redisOnly.url + path },
+      { url: bareGzip.url, headers: gzip },
+      { url: withL1.url + path, headers: gzip },
+    ]);
     bare.close();
-    rows.push(['bare node:http, same bytes', `${ceiling.rps.toFixed(0)} req/s, p99 ${ceiling.p99} ms`, '1.00× (ceiling)']);
-    rows.push(['page HIT from L1', `${l1.rps.toFixed(0)} req/s, p99 ${l1.p99} ms`, `${(l1.rps / ceiling.rps).toFixed(2)}× (target ≥ 0.8)`]);
-    rows.push(['page HIT from Redis (L1 off)', `${fromRedis.rps.toFixed(0)} req/s, p99 ${fromRedis.p99} ms`, `${(fromRedis.rps / ceiling.rps).toFixed(2)}× (target ≥ 0.5)`]);
-    rows.push(['render per request (signed-in, data cached)', `${render.rps.toFixed(0)} pages/s`, `${(render.rps / ceiling.rps).toFixed(3)}×`]);
-
-    // Streaming: hot news (a suspense block) takes 2 s; the shell must not wait for it.
-    rows.push(await streamingRow(upstream, prefix));
-    rows.push(await coldRow(upstream));
+    bareGzip.close();
+    // Streaming: hot news (a suspense block) takes 2 s; the shell must not wait for it. Measured before the
+    // render load, which leaves its last renders still running when it stops.
+    const streaming = await streamingRow(upstream, prefix);
+    const cold = await coldRow(upstream);
+    // Signed-in readers are rendered every time (data from cache): the renderer's rate.
+    const [render] = await loadInTurns([{ url: withL1.url + path, headers: { cookie: `portal_session=${await benchSession(prefix)}` } }]);
+    const rate = (load: Load) => `${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, ${load.cpuMicros.toFixed(0)} µs CPU/req`;
+    const ratio = (load: Load, of: Load) => `${(load.rps / of.rps).toFixed(2)}×`;
+    rows.push([`bare node:http, same bytes (${(cached.body.length / 1024).toFixed(0)} KiB)`, rate(ceiling!), '1.00× (ceiling)']);
+    rows.push(['page HIT from L1', rate(l1!), `${ratio(l1!, ceiling!)} (target ≥ 0.8)`]);
+    rows.push(['page HIT from Redis (L1 off)', rate(fromRedis!), `${ratio(fromRedis!, ceiling!)} (target ≥ 0.5)`]);
+    rows.push([`bare node:http, same gzip bytes (${(cachedGzip.body.length / 1024).toFixed(0)} KiB)`, rate(gzipCeiling!), '1.00× (gzip ceiling)']);
+    rows.push(['page HIT from L1, gzip', rate(l1Gzip!), ratio(l1Gzip!, gzipCeiling!)]);
+    rows.push(['render per request (signed-in, data cached)', `${render!.rps.toFixed(0)} pages/s`, `${(render!.rps / ceiling!.rps).toFixed(3)}×`]);
+    rows.push(streaming, cold);
   } finally {
     await withL1.shutdown();
     await redisOnly.shutdown();
@@ -100,6 +166,17 @@ async function main(): Promise<void> {
   const rssAfter = process.memoryUsage().rss;
   rows.push(['RSS of this process (3 servers)', `${(rssBefore / 1048576).toFixed(0)} MiB before → ${(rssAfter / 1048576).toFixed(0)} MiB after`, '']);
   printTable(rows);
+}
+
+/** A signed-in reader's session, written where the portals of the prefix look sessions up. */
+async function benchSession(prefix: string): Promise<string> {
+  const client = createRedisClient(parseRedisTarget(REDIS_URL), { role: 'cli' });
+  try {
+    const sessions = new Sessions(new RedisSecretStore(client, `${prefix}:session`), new RedisSecretStore(client, `${prefix}:login`), 3600);
+    return await sessions.create({ user_id: 1, nickname: '压测读者', avatar: '' }, 'bench-token');
+  } finally {
+    client.disconnect();
+  }
 }
 
 async function streamingRow(upstream: Upstream, prefix: string): Promise<[string, string, string]> {

@@ -3,11 +3,12 @@
  * endpoints and pages. Dependencies come in ready-made (see portal.ts), so tests can build an app around
  * their own Redis and upstream.
  */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Cache } from './cache/cache';
 import type { KeySpace } from './cache/keys';
 import type { PageCache } from './cache/page-cache';
@@ -24,7 +25,7 @@ import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
 import { dataRateLimit } from './middleware/rate-limit';
-import { nonceForRequest, permissionsPolicy, securityHeaders } from './middleware/security';
+import { securityHeaders, securityMiddleware } from './middleware/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { dataRoutes } from './render/data-endpoints';
 import { bareErrorDocument } from './render/document';
@@ -80,9 +81,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use(deps.metrics.middleware());
-  app.use(nonceForRequest());
-  app.use(securityHeaders(deps.mediaOrigins, deps.config.PUBLIC_ORIGIN_PROTOCOL === 'https'));
-  app.use(permissionsPolicy());
+  app.use(securityMiddleware(securityHeaders(deps.mediaOrigins, deps.config.PUBLIC_ORIGIN_PROTOCOL === 'https')));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
   app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
   app.use(cookieParser());
@@ -94,8 +93,7 @@ export function createApp(deps: AppDeps): Express {
     express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }),
   );
   if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));
-  // No directory redirects: /search/.. must not become a 301 to a path nobody asked for.
-  app.use(express.static(PUBLIC_DIR, { index: false, redirect: false, maxAge: PUBLIC_MAX_AGE_MS }));
+  app.use(publicFiles(PUBLIC_DIR));
   // Per-client limits where scripts and bots hammer: navigation data, the API proxy, the sign-in flow.
   for (const prefix of ['/_data', '/api', '/login']) app.use(prefix, dataRateLimit(deps.config.DATA_RATE_LIMIT_PER_MINUTE));
   // Sessions are looked up only past static files: an asset request never costs a Redis round trip.
@@ -130,6 +128,22 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(errorHandler(logger));
   return app;
+}
+
+/**
+ * The files of public/ (favicon and the like). They ship with the build, so they are listed once at start: any
+ * other path (every page) goes on without a file-system stat and the not-found error object serve-static would
+ * make for it, which on a cached page cost more than the rest of the request.
+ */
+function publicFiles(directory: string): RequestHandler {
+  // No directory redirects: /search/.. must not become a 301 to a path nobody asked for.
+  const serve = express.static(directory, { index: false, redirect: false, maxAge: PUBLIC_MAX_AGE_MS });
+  const files = new Set(
+    readdirSync(directory, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${path.relative(directory, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`),
+  );
+  return (req, res, next) => (files.has(req.path) ? serve(req, res, next) : next());
 }
 
 /** Last stop for errors: logged with the request id, answered without a stack trace. */

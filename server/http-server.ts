@@ -24,7 +24,7 @@ export async function listen(
   /** How long to keep accepting after turning unready, so the load balancer stops sending first. */
   drainDelayMs = 0,
 ): Promise<RunningServer> {
-  const server = http.createServer(portal.app);
+  const server = http.createServer(portal.handler);
   // Longer than a typical load balancer's idle timeout, so the balancer closes first and never hits a dead socket.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

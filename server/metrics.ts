@@ -4,6 +4,7 @@
  * Redis availability. One registry per portal (not prom-client's global one), so several portals in one
  * process (tests, benchmarks) do not collide. Labels are bounded: route ids from the route table, never paths.
  */
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler, Router } from 'express';
 import { Router as createRouter } from 'express';
 import client from 'prom-client';
@@ -97,17 +98,24 @@ export class Metrics {
     this.coalesced.inc({ where });
   }
 
+  /**
+   * A finished response: counted by route and status, timed, and (a page, saying how it was served in X-Cache,
+   * with its site id) counted as a cache result. `started`: performance.now() when the request came in.
+   */
+  requestFinished(res: ServerResponse, route: string, siteId: unknown, started: number): void {
+    this.requests.inc({ route, status: String(res.statusCode) });
+    const served = res.getHeader('X-Cache');
+    if (isCacheResult(served) && typeof siteId === 'number') this.cacheResult('page', String(siteId), served);
+    this.latency.observe({ route }, (performance.now() - started) / 1000);
+  }
+
   /** Counts every request when it finishes; the page handler names its route in res.locals.metricsRoute. */
   middleware(): RequestHandler {
     return (req, res, next) => {
       const started = performance.now();
       res.once('finish', () => {
         const route = typeof res.locals.metricsRoute === 'string' ? res.locals.metricsRoute : areaOf(req.path);
-        this.requests.inc({ route, status: String(res.statusCode) });
-        // Pages say how they were served in X-Cache; the page handler leaves the site id beside it.
-        const served = res.getHeader('X-Cache');
-        if (isCacheResult(served) && typeof res.locals.siteId === 'number') this.cacheResult('page', String(res.locals.siteId), served);
-        this.latency.observe({ route }, (performance.now() - started) / 1000);
+        this.requestFinished(res, route, res.locals.siteId, started);
       });
       next();
     };

@@ -4,6 +4,7 @@
  * Redis client (plain, Sentinel or Cluster: server/redis/client.ts) serves the store, the lock, the policy,
  * sessions and publishing; the coherence bus opens its own subscriber from it.
  */
+import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import { Cache } from './cache/cache';
 import { MemoryStore } from './cache/memory-store';
@@ -25,12 +26,16 @@ import { Sessions } from './auth/sessions';
 import { authSettings } from './auth/settings';
 import type { Config } from './config';
 import type { Logger } from './logger';
+import { securityHeaders } from './middleware/security';
 import { loadAssets, type Assets } from './render/assets';
+import { pageHits } from './render/page-hits';
 import { ContentService } from './upstream/content-service';
 import { UpstreamClient } from './upstream/http-client';
 
 export interface Portal {
   app: Express;
+  /** What the HTTP server runs: fresh cached pages answered in front of the app (render/page-hits.ts), the rest by it. */
+  handler: RequestListener;
   store: CacheStore;
   /** The cache policy in force (defaults plus operator overrides from Redis). */
   cachePolicy: RuntimePolicy;
@@ -48,6 +53,8 @@ export interface PortalOptions {
   assets?: Assets;
   /** The upstream is the in-process reference API: its media are served through this portal. */
   embeddedUpstream?: boolean;
+  /** false: every request goes through the Express chain (tests compare both ways of answering a hit). */
+  pageHits?: boolean;
 }
 
 interface Stores {
@@ -154,6 +161,8 @@ export function createPortal(options: PortalOptions): Portal {
   const secretStore = (namespace: string): SecretStore =>
     redis ? new RedisSecretStore(redis.client, `${config.CACHE_PREFIX}:${namespace}`) : new MemorySecretStore();
   const settings = authSettings(config, options.embeddedUpstream ? options.upstreamUrl : undefined);
+  const pageCache = new PageCache(cache, keys, lock);
+  const mediaOrigins = [...config.MEDIA_ORIGINS, ...(options.embeddedUpstream ? [] : originOf(options.upstreamUrl))];
   const app = createApp({
     auth: {
       settings,
@@ -166,11 +175,11 @@ export function createPortal(options: PortalOptions): Portal {
     cache,
     keys,
     content,
-    pageCache: new PageCache(cache, keys, lock),
+    pageCache,
     cachePolicy: policy,
     metrics,
     assets,
-    mediaOrigins: [...config.MEDIA_ORIGINS, ...(options.embeddedUpstream ? [] : originOf(options.upstreamUrl))],
+    mediaOrigins,
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
     readiness: {
       store,
@@ -181,8 +190,23 @@ export function createPortal(options: PortalOptions): Portal {
         'unavailable',
     },
   });
+  const handler =
+    options.pageHits === false
+      ? app
+      : pageHits(
+          {
+            pageCache,
+            cachePolicy: policy,
+            logger,
+            metrics,
+            security: securityHeaders(mediaOrigins, config.PUBLIC_ORIGIN_PROTOCOL === 'https'),
+            isDraining: () => draining,
+          },
+          app,
+        );
   return {
     app,
+    handler,
     store,
     cachePolicy: policy,
     assets,

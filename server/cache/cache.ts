@@ -4,7 +4,7 @@
  * Past grace an entry is reloaded; if the reload fails while the entry is within its stale-if-error window, the
  * old entry is served (stale-if-error) instead of an error.
  */
-import type { CacheEntry, CachePolicy } from './entry';
+import type { CacheEntry, CachePolicy, EntryValue } from './entry';
 import { freshnessOf } from './entry';
 import type { KeyLock } from './redis-lock';
 import type { CacheStore } from './store';
@@ -29,11 +29,15 @@ export interface Served<T> {
 }
 
 export interface Codec<T> {
-  encode(value: T): string;
-  decode(text: string): T;
+  encode(value: T): EntryValue;
+  /** Throws on a value it cannot read. */
+  decode(stored: EntryValue): T;
 }
 
-export const jsonCodec: Codec<unknown> = { encode: (value) => JSON.stringify(value), decode: (text) => JSON.parse(text) };
+export const jsonCodec: Codec<unknown> = {
+  encode: (value) => JSON.stringify(value),
+  decode: (stored) => JSON.parse(typeof stored === 'string' ? stored : stored.toString('utf8')),
+};
 
 export interface CacheEvents {
   onResult?: (key: string, state: CacheState) => void;

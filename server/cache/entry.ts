@@ -11,8 +11,11 @@ export interface CachePolicy {
   staleIfError: number;
 }
 
+/** Text (upstream answers, as JSON) or bytes (pages, kept in the form they are served from). */
+export type EntryValue = string | Buffer;
+
 export interface CacheEntry {
-  value: string;
+  value: EntryValue;
   /** Epoch milliseconds. */
   storedAt: number;
   ttl: number;
@@ -50,7 +53,7 @@ export function isCacheEntry(value: unknown): value is CacheEntry {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Record<string, unknown>;
   return (
-    typeof entry.value === 'string' &&
+    (typeof entry.value === 'string' || Buffer.isBuffer(entry.value)) &&
     typeof entry.storedAt === 'number' &&
     typeof entry.ttl === 'number' &&
     typeof entry.grace === 'number' &&

@@ -8,7 +8,8 @@ import { prefixOfKey, tagSetKey } from './tags';
 
 /** JS strings are UTF-16: two bytes a code unit, plus a fixed allowance for the entry object and its key. */
 function approximateBytes(key: string, entry: CacheEntry): number {
-  return 2 * (key.length + entry.value.length) + 64 * (entry.tags.length + 1);
+  const valueBytes = typeof entry.value === 'string' ? 2 * entry.value.length : entry.value.length;
+  return 2 * key.length + valueBytes + 64 * (entry.tags.length + 1);
 }
 
 export class MemoryStore implements CacheStore {

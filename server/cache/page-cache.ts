@@ -1,23 +1,20 @@
 /**
- * Rendered anonymous pages. An entry holds the finished HTML with the nonce it was rendered with; each response
- * swaps in its own fresh nonce, so a cached page never reuses a CSP nonce. The ETag is computed on the stored
- * form, so it is stable for as long as the entry is.
+ * Rendered anonymous pages, stored precompressed and cut at the nonce they were rendered with
+ * (precompressed-page.ts): each response puts its own fresh nonce in, so a cached page never reuses a CSP
+ * nonce, and is sent without re-encoding or compressing anything. The ETag is computed on the stored HTML, so
+ * it is stable for as long as the entry is.
  */
 import { createHash } from 'node:crypto';
 import { matchRoute } from '../../shared/routes';
-import type { Cache } from './cache';
-import type { CachePolicy, Freshness } from './entry';
+import type { Cache, Codec } from './cache';
+import type { CachePolicy, EntryValue, Freshness } from './entry';
 import { freshnessOf } from './entry';
 import type { KeySpace } from './keys';
 import type { KeyLock } from './redis-lock';
 import { cacheKey, normaliseQuery } from './keys';
+import { decodePage, encodePage, precompressPage, type PrecompressedPage } from './precompressed-page';
 
-export interface CachedPage {
-  html: string;
-  /** The nonce the HTML was rendered with; replaced on every response. */
-  nonce: string;
-  etag: string;
-}
+export type CachedPage = PrecompressedPage;
 
 export interface PageLookup {
   page: CachedPage;
@@ -33,21 +30,39 @@ export function pageQueryParams(pathname: string): readonly string[] {
   return match.kind === 'page' ? (match.route.query ?? []) : [];
 }
 
-export function etagOf(html: string): string {
-  return `W/"${createHash('sha1').update(html).digest('base64url').slice(0, 22)}"`;
+/**
+ * The page's ETag, from its HTML without the render's nonce: a re-render that changed nothing keeps the ETag
+ * (readers revalidating get a 304; their copy kept the CSP that matches its own nonce).
+ */
+export function etagOf(html: string, nonce: string): string {
+  const hash = createHash('sha1');
+  for (const piece of html.split(nonce)) hash.update(piece).update('\u0000');
+  return `W/"${hash.digest('base64url').slice(0, 22)}"`;
 }
 
-export function withNonce(page: CachedPage, nonce: string): string {
-  return page.html.split(page.nonce).join(nonce);
-}
+/** Pages compressed lately, by ETag and nonce length: a stampede of renders of one cold page compresses it once. */
+const RECENT_PAGES = 32;
 
-function isCachedPage(value: unknown): value is CachedPage {
-  const page = value as Partial<CachedPage> | null;
-  return typeof page?.html === 'string' && typeof page.nonce === 'string' && page.nonce.length >= 16 && typeof page.etag === 'string';
-}
+/**
+ * L1 hands back the same bytes on every hit: they are decoded once. Redis answers new bytes each time; decoding
+ * them only slices the buffer and reads a short layout.
+ */
+const decoded = new WeakMap<Buffer, CachedPage>();
+
+export const pageCodec: Codec<CachedPage> = {
+  encode: (page) => encodePage(page),
+  decode: (stored: EntryValue) => {
+    // Text is a page stored before pages were precompressed ({html, nonce, etag}): a miss, rendered again.
+    if (typeof stored === 'string') throw new Error('not a precompressed page');
+    let page = decoded.get(stored);
+    if (!page) decoded.set(stored, (page = decodePage(stored)));
+    return page;
+  },
+};
 
 export class PageCache {
   private readonly refreshing = new Set<string>();
+  private readonly recent = new Map<string, CachedPage>();
 
   constructor(
     private readonly cache: Cache,
@@ -66,19 +81,34 @@ export class PageCache {
     if (!entry) return null;
     const freshness = freshnessOf(entry);
     if (freshness === 'gone') return null;
-    let page: unknown;
+    let page: CachedPage;
     try {
-      page = JSON.parse(entry.value);
+      page = pageCodec.decode(entry.value);
     } catch {
       return null;
     }
-    if (!isCachedPage(page)) return null;
     return { page, freshness, tags: entry.tags, storedAt: entry.storedAt };
   }
 
+  /** Compresses the page (once, here) and stores it; `nonce` is the one the HTML was rendered with. */
   async store(key: string, policy: CachePolicy, html: string, nonce: string, tags: string[]): Promise<CachedPage> {
-    const page: CachedPage = { html, nonce, etag: etagOf(html) };
-    await this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags });
+    const page = this.compressOnce(html, nonce);
+    await this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags }, pageCodec);
+    return page;
+  }
+
+  /**
+   * Compression is synchronous (the entry must be written before the response ends) and costs milliseconds:
+   * when many readers of one cold page render it at once, their identical pages are compressed once.
+   */
+  private compressOnce(html: string, nonce: string): CachedPage {
+    const etag = etagOf(html, nonce);
+    const id = `${etag} ${Buffer.byteLength(nonce)}`;
+    const known = this.recent.get(id);
+    if (known) return known;
+    const page = precompressPage(html, nonce, etag);
+    if (this.recent.size >= RECENT_PAGES) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(id, page);
     return page;
   }
 

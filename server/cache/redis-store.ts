@@ -9,7 +9,8 @@ import { createRedisClient, type RedisClient } from '../redis/client';
 import { Batches, scanAll, unlinkAll } from '../redis/commands';
 import { parseRedisTarget } from '../redis/target';
 import type { CacheEntry } from './entry';
-import { isCacheEntry, retentionMs } from './entry';
+import { retentionMs } from './entry';
+import { decodeEntry, encodeEntry } from './entry-codec';
 import type { CacheStore } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
@@ -35,10 +36,9 @@ export class RedisStore implements CacheStore {
   async get(key: string): Promise<CacheEntry | null> {
     if (!this.isAvailable()) return null;
     try {
-      const raw = await this.client.get(key);
-      if (raw === null) return null;
-      const parsed: unknown = JSON.parse(raw);
-      return isCacheEntry(parsed) ? parsed : null;
+      // As bytes: page entries are binary (entry-codec.ts).
+      const raw = await this.client.getBuffer(key);
+      return raw === null ? null : decodeEntry(raw);
     } catch {
       return null;
     }
@@ -50,7 +50,7 @@ export class RedisStore implements CacheStore {
     const prefix = prefixOfKey(key);
     try {
       const batches = new Batches(this.client);
-      batches.for(key).set(key, JSON.stringify(entry), 'PX', retention);
+      batches.for(key).set(key, encodeEntry(entry), 'PX', retention);
       for (const tag of entry.tags) {
         const setKey = tagSetKey(prefix, tag);
         // The set lives as long as its longest-lived member: NX gives a new set an expiry, GT only extends it.

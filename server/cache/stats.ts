@@ -4,7 +4,8 @@
  */
 import type { RedisClient } from '../redis/client';
 import { scanAll } from '../redis/commands';
-import { isCacheEntry, freshnessOf, type Freshness } from './entry';
+import { freshnessOf, type Freshness } from './entry';
+import { decodeEntry } from './entry-codec';
 
 export interface EntryStats {
   entries: number;
@@ -63,15 +64,10 @@ export interface EntryReport {
 }
 
 export async function inspectKey(client: RedisClient, key: string, now = Date.now()): Promise<EntryReport | null> {
-  const [raw, pttl] = await Promise.all([client.get(key), client.pttl(key)]);
+  const [raw, pttl] = await Promise.all([client.getBuffer(key), client.pttl(key)]);
   if (raw === null) return null;
-  let entry: unknown;
-  try {
-    entry = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (!isCacheEntry(entry)) return null;
+  const entry = decodeEntry(raw);
+  if (!entry) return null;
   return {
     key,
     freshness: freshnessOf(entry, now),
@@ -80,7 +76,7 @@ export async function inspectKey(client: RedisClient, key: string, now = Date.no
     grace: entry.grace,
     staleIfError: entry.staleIfError ?? 0,
     tags: entry.tags,
-    bytes: Buffer.byteLength(raw),
+    bytes: raw.length,
     expiresInMs: pttl,
   };
 }

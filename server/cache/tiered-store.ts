@@ -16,6 +16,14 @@ export interface TieredStoreOptions {
   announceEvict: (keys: string[]) => void;
 }
 
+/**
+ * The entry with bytes of its own. A byte value read from Redis is a slice of the client's reply buffer, which
+ * can be many times its size: kept in L1 as it is, it would hold all of that (uncounted by L1's byte bound).
+ */
+function ownBytes(entry: CacheEntry): CacheEntry {
+  return typeof entry.value === 'string' ? entry : { ...entry, value: Buffer.from(entry.value) };
+}
+
 export class TieredStore implements CacheStore {
   readonly kind = 'redis' as const;
 
@@ -34,8 +42,10 @@ export class TieredStore implements CacheStore {
     }
     const shared = await l2.get(key);
     if (shared) {
-      if (coherent) await l1.set(key, shared);
-      return shared;
+      if (!coherent) return shared;
+      const owned = ownBytes(shared);
+      await l1.set(key, owned);
+      return owned;
     }
     // A load may have finished while Redis answered this miss: its entry is in L1 before Redis has it.
     return coherent ? l1.get(key) : null;

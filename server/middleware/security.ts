@@ -1,38 +1,94 @@
 /**
  * helmet with a strict CSP: scripts run only with this response's nonce ('strict-dynamic' lets the nonce'd
  * entry load its own chunks), no plugins, no framing by other sites. A fresh nonce is made per request.
+ *
+ * helmet decides the headers; it runs once, at start, and what it sets is replayed on every response (only the
+ * CSP's nonce changes), so a request does not pay for a dozen middlewares rebuilding the same strings.
  */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { newNonce } from '../render/page-handler';
 
-export function nonceForRequest(): RequestHandler {
-  return (_req, res, next) => {
-    res.locals.nonce = newNonce();
-    next();
-  };
+const NONCE_BYTES = 16;
+/** Nonces are cut from a block of random bytes fetched at once: one call to the CSPRNG per 256 responses. */
+const NONCE_BLOCK = NONCE_BYTES * 256;
+let nonceBlock = Buffer.alloc(0);
+let nonceAt = 0;
+
+/** 16 random bytes, base64: never handed out twice. */
+export function newNonce(): string {
+  if (nonceAt + NONCE_BYTES > nonceBlock.length) {
+    nonceBlock = randomBytes(NONCE_BLOCK);
+    nonceAt = 0;
+  }
+  const nonce = nonceBlock.toString('base64', nonceAt, nonceAt + NONCE_BYTES);
+  nonceAt += NONCE_BYTES;
+  return nonce;
 }
 
-/** `extraOrigins`: where images and media may come from besides this origin (the upstream's media host in dev). */
 /** Features a news page never uses, switched off for the page and anything it embeds. */
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), browsing-topics=()';
 
-export function permissionsPolicy(): RequestHandler {
+const CSP = 'Content-Security-Policy';
+/** Stands for the nonce while helmet builds the CSP once; valid in a directive (no ';' or ','). */
+const NONCE_MARK = 'NONCEMARK0000000000000000';
+
+export interface SecurityHeaders {
+  /** Every security header of a response, the CSP carrying `nonce`. */
+  apply(res: ServerResponse, nonce: string): void;
+}
+
+/**
+ * `extraOrigins`: where images and media may come from besides this origin (the upstream's media host in dev).
+ * `https`: readers reach the sites over TLS (the terminator in front), so browsers are told to stay on it.
+ */
+export function securityHeaders(extraOrigins: readonly string[], https: boolean): SecurityHeaders {
+  const set = helmetHeaders(extraOrigins, https);
+  const csp = set.find(([name]) => name === CSP)?.[1] ?? '';
+  const [beforeNonce, afterNonce] = csp.split(NONCE_MARK);
+  if (afterNonce === undefined || beforeNonce === undefined) throw new Error('the CSP has no nonce');
+  const fixed = set.filter(([name]) => name !== CSP);
+  return {
+    apply(res, nonce) {
+      res.setHeader(CSP, beforeNonce + nonce + afterNonce);
+      for (const [name, value] of fixed) res.setHeader(name, value);
+    },
+  };
+}
+
+/** A fresh nonce in res.locals.nonce (the renderer puts it on every script) and the security headers with it. */
+export function securityMiddleware(headers: SecurityHeaders): RequestHandler {
   return (_req, res, next) => {
-    res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+    const nonce = newNonce();
+    res.locals.nonce = nonce;
+    headers.apply(res, nonce);
     next();
   };
 }
 
-/** `https`: readers reach the sites over TLS (the terminator in front), so browsers are told to stay on it. */
-export function securityHeaders(extraOrigins: readonly string[], https: boolean): RequestHandler {
-  const nonce = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(res as unknown as { locals: { nonce: string } }).locals.nonce}'`;
-  return helmet({
+/** What helmet (and the Permissions-Policy) set on a response, in order, with NONCE_MARK for the nonce. */
+function helmetHeaders(extraOrigins: readonly string[], https: boolean): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => headers.push([name, String(value)]),
+    removeHeader: () => undefined,
+  } as unknown as ServerResponse;
+  let failure: unknown = null;
+  helmet(helmetOptions(extraOrigins, https))({} as IncomingMessage, recorder, (error?: unknown) => {
+    failure = error ?? null;
+  });
+  if (failure) throw failure;
+  headers.push(['Permissions-Policy', PERMISSIONS_POLICY]);
+  return headers;
+}
+
+function helmetOptions(extraOrigins: readonly string[], https: boolean): Parameters<typeof helmet>[0] {
+  return {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: [nonce, "'strict-dynamic'", "'self'"],
+        scriptSrc: [() => `'nonce-${NONCE_MARK}'`, "'strict-dynamic'", "'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:', ...extraOrigins],
         mediaSrc: ["'self'", 'blob:', 'https:', ...extraOrigins],
@@ -54,5 +110,5 @@ export function securityHeaders(extraOrigins: readonly string[], https: boolean)
     // Not helmet's no-referrer: under it browsers send `Origin: null` even on same-origin form POSTs, which would
     // defeat the Origin check of logout and the API proxy. same-origin still tells other sites nothing.
     referrerPolicy: { policy: 'same-origin' },
-  });
+  };
 }

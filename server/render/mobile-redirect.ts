@@ -4,7 +4,7 @@
  * never stored by a shared cache; desktop readers keep getting the (cached) page.
  */
 import type { RequestHandler } from 'express';
-import { matchRoute } from '../../shared/routes';
+import { matchRoute, type RouteMatch } from '../../shared/routes';
 
 // Phones, not tablets: an iPad or Android tablet gets the desktop page, as the publisher's own site does.
 const MOBILE_UA = /Mobi|iPhone|iPod|Android.+Mobile|Windows Phone|HarmonyOS.+Mobile|MicroMessenger.+Mobile/i;
@@ -13,10 +13,15 @@ export function isMobileUserAgent(userAgent: string | undefined): boolean {
   return MOBILE_UA.test(userAgent ?? '');
 }
 
+/** Article detail is the page that depends on the User-Agent (phones are sent to the mobile site). */
+export function variesByUserAgent(match: RouteMatch): match is Extract<RouteMatch, { kind: 'page' }> {
+  return match.kind === 'page' && match.route.id === 'detail';
+}
+
 export function mobileDetailRedirect(mobileDetailUrl: string): RequestHandler {
   return (req, res, next) => {
     const match = matchRoute(req.path);
-    if (match.kind !== 'page' || match.route.id !== 'detail') return next();
+    if (!variesByUserAgent(match)) return next();
     res.vary('User-Agent');
     const { catid, id } = match.params;
     if (!catid || !id || !isMobileUserAgent(req.headers['user-agent'])) return next();

@@ -3,7 +3,6 @@
  * background re-render); everything else is rendered by streaming SSR, and a clean anonymous 200 render is
  * stored as it streams. Signed-in readers always get a fresh, private render.
  */
-import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { isbot } from 'isbot';
 import type { AppState, PageState, PublicUser } from '../../shared/app-state';
@@ -18,13 +17,15 @@ import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/hea
 import type { PageCache, PageLookup } from '../cache/page-cache';
 import type { CachePolicy } from '../cache/entry';
 import { normaliseQuery } from '../cache/keys';
-import { withNonce } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { AccountFor } from '../auth/reader-account';
 import type { Logger } from '../logger';
+import { newNonce } from '../middleware/security';
 import { sessionOf } from '../session';
 import type { AccountSession } from '../upstream/account-service';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
+import { sendCachedPage, sendPage, type CachedState } from './cached-response';
+import { lookupOnce } from './page-hits';
 import type { Assets } from './assets';
 import { bareErrorDocument } from './document';
 import { preparePage, UNAVAILABLE_MESSAGE } from './prepare-page';
@@ -74,9 +75,7 @@ export function unixNow(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-export function newNonce(): string {
-  return randomBytes(16).toString('base64');
-}
+export { newNonce };
 
 /** The request's path and query, parsed against a fixed origin: the Host header never shapes a URL. */
 export function requestUrl(req: Request): URL {
@@ -216,20 +215,8 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     if (keys) res.setHeader('Surrogate-Key', keys);
   }
 
-  function sendCached(req: Request, res: Response, cached: PageLookup, state: 'HIT' | 'STALE', ageSeconds: number, policy: CachePolicy): void {
-    const page = cached.page;
-    res.setHeader('X-Cache', state);
-    res.setHeader('ETag', page.etag);
-    res.setHeader('Age', String(ageSeconds));
-    setSharedHeaders(res, policy, ageSeconds, cached.tags);
-    res.setHeader('Server-Timing', serverTiming({ cache: state }));
-    if (req.headers['if-none-match'] === page.etag) {
-      // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
-      res.removeHeader('Content-Security-Policy');
-      res.status(304).end();
-      return;
-    }
-    res.status(200).type('html').send(withNonce(page, String(res.locals.nonce)));
+  function sendCached(req: Request, res: Response, cached: PageLookup, state: CachedState, ageSeconds: number, policy: CachePolicy): void {
+    sendCachedPage(req, res, cached, state, ageSeconds, policy, String(res.locals.nonce));
   }
 
   async function sendErrorDocument(res: Response, request: DocumentRequest, content: ContentApi, status: number): Promise<void> {
@@ -337,7 +324,8 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     res.setHeader('ETag', page.etag);
     setSharedHeaders(res, policy, 0, rendered.tags);
     res.setHeader('Server-Timing', serverTiming({ cache: 'MISS' }));
-    res.status(200).type('html').send(rendered.html);
+    // The stored page holds this request's nonce, the one in its CSP header.
+    sendPage(req, res, page, String(res.locals.nonce));
   }
 
   return async (req, res, next) => {
@@ -368,7 +356,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       }
       const request: DocumentRequest = { site, url, nonce: String(res.locals.nonce), waitForAll, user: null, account: null };
       const key = pageCache.keyFor(site.id, url.pathname, url.searchParams, match.kind === 'page' ? (match.route.query ?? []) : []);
-      const cached = await pageCache.lookup(key);
+      const cached = await lookupOnce(req, key, pageCache);
       if (!cached) {
         await renderFresh(req, res, request, key);
         return;

@@ -31,6 +31,8 @@ export interface TestPortalOptions {
   env?: Record<string, string>;
   /** A fixed port (sign-in tests must name the callback origin before the portal starts); default: any free one. */
   port?: number;
+  /** false: cached hits go through the Express chain too (see server/render/page-hits.ts). */
+  pageHits?: boolean;
 }
 
 /** Tests start asking at once; a real instance would have connected long before its first reader. */
@@ -66,7 +68,7 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
     },
   });
   const logger = createLogger(config.LOG_LEVEL, sink);
-  const portal = createPortal({ config, logger, upstreamUrl: upstream.url });
+  const portal = createPortal({ config, logger, upstreamUrl: upstream.url, ...(options.pageHits === false ? { pageHits: false } : {}) });
   const server = await listen(portal, options.port ?? 0, '127.0.0.1', logger, 2000);
   if (options.redisUrl) await waitForStore(portal);
   return {

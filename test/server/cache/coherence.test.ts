@@ -6,7 +6,10 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { announce } from '../../../server/cache/coherence';
 import { Invalidator } from '../../../server/cache/invalidation';
+import { pageCodec } from '../../../server/cache/page-cache';
+import { precompressPage } from '../../../server/cache/precompressed-page';
 import { RedisStore } from '../../../server/cache/redis-store';
+import { newNonce } from '../../../server/render/page-handler';
 import { HOME_CATID } from '../../../shared/constants';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';
@@ -108,9 +111,11 @@ describeWithRedis()('two instances, L1 kept coherent by pub/sub', () => {
     const held = key ? await a.portal.store.get(key) : null;
     if (!key || !held) throw new Error('the home page was not stored');
     // What a background refresh on A does: store a new version of the entry through A's store.
-    const page = JSON.parse(held.value) as { html: string; nonce: string; etag: string };
-    const refreshed = { ...page, html: page.html.replace('</body>', '<!-- refreshed on A --></body>'), etag: 'W/"refreshed-on-a"' };
-    await a.portal.store.set(key, { ...held, storedAt: Date.now(), value: JSON.stringify(refreshed) });
+    const page = pageCodec.decode(held.value);
+    const nonce = newNonce();
+    const html = page.plain.map((piece) => piece.toString('utf8')).join(nonce);
+    const refreshed = precompressPage(html.replace('</body>', '<!-- refreshed on A --></body>'), nonce, 'W/"refreshed-on-a"');
+    await a.portal.store.set(key, { ...held, storedAt: Date.now(), value: pageCodec.encode(refreshed) });
     const fromB = await eventually(
       () => request(b.url).get(path),
       (res) => res.headers.etag === 'W/"refreshed-on-a"',

@@ -1,6 +1,15 @@
-/** The page and data caches on a real Redis: hits, keys, coalescing, and surviving a Redis outage. */
+/**
+ * The page and data caches on a real Redis: hits, keys, coalescing, surviving a Redis outage, and cached pages
+ * served precompressed with a fresh nonce per response.
+ */
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Redis from 'ioredis';
 import request from 'supertest';
+import { Cache } from '../../../server/cache/cache';
+import { decodeEntry, encodeEntry } from '../../../server/cache/entry-codec';
+import { MemoryStore } from '../../../server/cache/memory-store';
+import { PageCache } from '../../../server/cache/page-cache';
 import { HOME_CATID } from '../../../shared/constants';
 import { REGIONAL_SITES } from '../../../shared/sites';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
@@ -8,6 +17,7 @@ import { OwnRedis } from '../../support/redis-server';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { signIn, TEST_APP_ID } from '../../support/sign-in';
 import { firstHomeArticle } from '../../support/upstream-data';
+import { withRedis } from './redis-helpers';
 
 async function keysOf(redisUrl: string, prefix: string): Promise<string[]> {
   const client = new Redis(redisUrl);
@@ -138,5 +148,188 @@ describeWithRedis()('Redis outage', () => {
     expect(back.body.checks.redis).toBe('up');
     await request(t.url).get('/');
     expect((await request(t.url).get('/')).headers['x-cache']).toBe('HIT');
+  });
+});
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The bytes as sent (not decompressed). */
+  body: Buffer;
+}
+
+function rawGet(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .request(url, { method, headers, agent: false }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => parts.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+      })
+      .on('error', reject)
+      .end();
+  });
+}
+
+function cspNonce(answer: RawAnswer): string {
+  const match = /'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']));
+  if (!match) throw new Error('no nonce in the CSP header');
+  return match[1]!;
+}
+
+/** The HTML of an answer, decompressed as its Content-Encoding says. */
+function htmlOf(answer: RawAnswer): string {
+  const encoding = answer.headers['content-encoding'];
+  if (encoding === 'gzip') return gunzipSync(answer.body).toString('utf8');
+  if (encoding === 'br') return brotliDecompressSync(answer.body).toString('utf8');
+  return answer.body.toString('utf8');
+}
+
+/** Every nonce attribute in the page. */
+function bodyNonces(html: string): string[] {
+  return [...html.matchAll(/nonce="([^"]+)"/g)].map((match) => match[1]!);
+}
+
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+describeWithRedis()('cached pages served precompressed', () => {
+  let withL1: TestPortal;
+  let redisOnly: TestPortal;
+  const path = '/home';
+
+  beforeAll(async () => {
+    withL1 = await startTestPortal({ redisUrl: testRedisUrl() });
+    redisOnly = await startTestPortal({ redisUrl: testRedisUrl(), upstream: withL1.upstream, cachePrefix: withL1.cachePrefix, env: { L1_CACHE_MAX_MB: '0' } });
+    await rawGet(withL1.url + path);
+  });
+  afterAll(async () => {
+    await withRedis(testRedisUrl(), async (client) => {
+      const keys = await client.keys(`${withL1.cachePrefix}:*`);
+      if (keys.length > 0) await client.del(...keys);
+    });
+    await redisOnly.close();
+    await withL1.close();
+  });
+
+  it.each([
+    ['L1', () => withL1.url],
+    ['Redis (L1 off)', () => redisOnly.url],
+  ])('from %s: gzip with the CSP nonce in every place, identity saying the same, a new nonce each time', async (_tier, base) => {
+    const seen = new Set<string>();
+    const texts = new Set<string>();
+    for (const headers of [BROWSER, { 'accept-encoding': 'gzip' }, {}, { 'accept-encoding': 'identity' }, BROWSER, {}]) {
+      const answer = await rawGet(base() + path, headers);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['x-cache']).toBe('HIT');
+      expect(answer.headers['content-encoding']).toBe('accept-encoding' in headers && headers['accept-encoding'] !== 'identity' ? 'gzip' : undefined);
+      expect(answer.headers['content-length']).toBe(String(answer.body.length));
+      expect(answer.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      const html = htmlOf(answer);
+      const nonce = cspNonce(answer);
+      const nonces = bodyNonces(html);
+      expect(nonces.length).toBeGreaterThan(3);
+      expect(new Set(nonces)).toEqual(new Set([nonce]));
+      expect(seen.has(nonce)).toBe(false);
+      seen.add(nonce);
+      texts.add(html.split(nonce).join('NONCE'));
+    }
+    // Gzip and identity, L1 and Redis: one page.
+    expect(texts.size).toBe(1);
+  });
+
+  it('keeps every header of a cached page, and the ETag / 304', async () => {
+    const plain = await rawGet(withL1.url + path);
+    const gzip = await rawGet(withL1.url + path, BROWSER);
+    for (const name of ['etag', 'cache-control', 'surrogate-key', 'x-content-type-options', 'permissions-policy']) {
+      expect([name, gzip.headers[name]]).toEqual([name, plain.headers[name]]);
+    }
+    expect(gzip.headers['server-timing']).toBe('cache;desc="HIT"');
+    expect(gzip.headers['x-request-id']).toBeDefined();
+    const revalidated = await rawGet(withL1.url + path, { ...BROWSER, 'if-none-match': String(gzip.headers.etag) });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+    expect(revalidated.headers['content-security-policy']).toBeUndefined();
+  });
+
+  it('a client taking only br still gets a working page (compressed per response, as before)', async () => {
+    const answer = await rawGet(withL1.url + path, { 'accept-encoding': 'br' });
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(new Set(bodyNonces(htmlOf(answer)))).toEqual(new Set([cspNonce(answer)]));
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const answer = await rawGet(withL1.url + path, BROWSER, 'HEAD');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe('gzip');
+    expect(Number(answer.headers['content-length'])).toBeGreaterThan(1000);
+    expect(answer.body.length).toBe(0);
+  });
+
+  it('stores the page in Redis as bytes, not as text', async () => {
+    const key = `${withL1.cachePrefix}:${withL1.portal.assets.buildId}:page:0:${path}`;
+    const raw = await withRedis(testRedisUrl(), (client) => client.getBuffer(key));
+    const entry = raw ? decodeEntry(raw) : null;
+    expect(Buffer.isBuffer(entry?.value)).toBe(true);
+    // No JSON escaping or base64: the page's Chinese text is in the value as UTF-8.
+    const html = htmlOf(await rawGet(withL1.url + path));
+    const title = /<title>([^<]+)<\/title>/.exec(html)![1]!;
+    expect((entry!.value as Buffer).includes(Buffer.from(title, 'utf8'))).toBe(true);
+  });
+
+  it.each([
+    ['garbage bytes', () => Buffer.from([0x00, 0x43, 0x45, 0x31, 0xff, 0xff, 0xff, 0xff, 1, 2, 3])],
+    ['a page entry of the old JSON form', () => null],
+    ['a truncated page', () => undefined],
+  ])('%s under a page key: a miss, rendered and stored again, never a 500', async (_name, make) => {
+    const key = `${redisOnly.cachePrefix}:${redisOnly.portal.assets.buildId}:page:0:/`;
+    await rawGet(redisOnly.url + '/');
+    await withRedis(testRedisUrl(), async (client) => {
+      const raw = await client.getBuffer(key);
+      const entry = raw ? decodeEntry(raw) : null;
+      if (!entry || !Buffer.isBuffer(entry.value)) throw new Error('the home page was not stored');
+      const made = make();
+      const value =
+        made === null
+          ? encodeEntry({ ...entry, value: JSON.stringify({ html: '<p>old</p>', nonce: 'b2xkLW5vbmNlLTAwMDAwMDA=', etag: 'W/"old"' }) })
+          : made === undefined
+            ? encodeEntry({ ...entry, value: entry.value.subarray(0, entry.value.length - 100) })
+            : made;
+      await client.set(key, value, 'KEEPTTL');
+    });
+    const answer = await rawGet(redisOnly.url + '/', BROWSER);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['x-cache']).toBe('MISS');
+    expect(htmlOf(answer)).toContain('home-grid');
+    const again = await eventuallyHit(redisOnly.url + '/');
+    expect(again.headers['x-cache']).toBe('HIT');
+    expect(htmlOf(again)).toContain('home-grid');
+  });
+});
+
+/** The store after a MISS is issued before the response ends, but lands in Redis a moment later. */
+async function eventuallyHit(url: string): Promise<RawAnswer> {
+  return eventually(
+    () => rawGet(url, BROWSER),
+    (answer) => answer.headers['x-cache'] === 'HIT',
+  );
+}
+
+describe('PageCache.store', () => {
+  const nonceA = 'YWFhYWFhYWFhYWFhYWFhYQ==';
+  const nonceB = 'YmJiYmJiYmJiYmJiYmJiYg==';
+  const page = (nonce: string, text: string) => `<html><script nonce="${nonce}">1</script><body>${text}</body></html>`;
+
+  it('compresses identical renders once and gives them one ETag; other content gets another', async () => {
+    const pageCache = new PageCache(new Cache(new MemoryStore(1024 * 1024)), { prefix: 'pc', buildId: 'b' });
+    const policy = { ttl: 60, grace: 60, staleIfError: 0 };
+    const first = await pageCache.store('pc:b:page:0:/a', policy, page(nonceA, '青年'), nonceA, []);
+    const again = await pageCache.store('pc:b:page:0:/a', policy, page(nonceB, '青年'), nonceB, []);
+    const other = await pageCache.store('pc:b:page:0:/a', policy, page(nonceA, '新闻'), nonceA, []);
+    expect(again).toBe(first);
+    expect(again.etag).toBe(first.etag);
+    expect(other.etag).not.toBe(first.etag);
+    const held = await pageCache.lookup('pc:b:page:0:/a');
+    expect(held?.page.etag).toBe(other.etag);
   });
 });

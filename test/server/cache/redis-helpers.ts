@@ -1,6 +1,7 @@
 /** Helpers for cache suites on a real Redis: list, age and clean a test's own keys (its unique prefix). */
 import Redis from 'ioredis';
 import { announce } from '../../../server/cache/coherence';
+import { decodeEntry, encodeEntry } from '../../../server/cache/entry-codec';
 
 export async function withRedis<T>(url: string, use: (client: Redis) => Promise<T>): Promise<T> {
   const client = new Redis(url);
@@ -24,13 +25,13 @@ export async function ageEntries(url: string, prefix: string, seconds: number | 
     let aged = 0;
     for (const key of await client.keys(`${prefix}:*`)) {
       if ((await client.type(key)) !== 'string') continue;
-      const raw = await client.get(key);
-      if (raw === null) continue;
-      const entry = JSON.parse(raw) as { storedAt?: unknown; ttl?: number; grace?: number };
-      if (typeof entry.storedAt !== 'number') continue;
-      const by = seconds === 'past-grace' ? (entry.ttl ?? 0) + (entry.grace ?? 0) + 5 : seconds;
+      const raw = await client.getBuffer(key);
+      // Cache entries only (text or binary, entry-codec.ts); locks and policy documents are left alone.
+      const entry = raw === null ? null : decodeEntry(raw);
+      if (!entry) continue;
+      const by = seconds === 'past-grace' ? entry.ttl + entry.grace + 5 : seconds;
       entry.storedAt -= by * 1000;
-      await client.set(key, JSON.stringify(entry), 'KEEPTTL');
+      await client.set(key, encodeEntry(entry), 'KEEPTTL');
       aged += 1;
     }
     // Portals hold in-process copies too; an outside change is announced as any purge would be.

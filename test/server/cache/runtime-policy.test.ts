@@ -10,6 +10,7 @@ import {
   resetOverrides,
   setOverrides,
 } from '../../../server/cache/runtime-policy';
+import { decodeEntry } from '../../../server/cache/entry-codec';
 import { DATA_POLICY, PAGE_POLICY } from '../../../server/cache/policy';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';
@@ -65,8 +66,8 @@ describeWithRedis()('policy on Redis across two instances', () => {
     // The exact key (a pattern would also match the key's lock), read once the write has landed: this client
     // is not the connection the portal wrote on.
     const pageKey = `${a.cachePrefix}:${a.portal.assets.buildId}:page:0:/home`;
-    const raw = await eventually(() => client.get(pageKey), (value) => value !== null, 5000);
-    expect((JSON.parse(raw!) as { ttl: number }).ttl).toBe(7);
+    const raw = await eventually(() => client.getBuffer(pageKey), (value) => value !== null, 5000);
+    expect(decodeEntry(raw!)?.ttl).toBe(7);
     const listKeys = await client.keys(`${a.cachePrefix}:${a.portal.assets.buildId}:data:_:list:*`);
     expect(listKeys.length).toBeGreaterThan(0);
     for (const key of listKeys) expect(JSON.parse((await client.get(key))!)).toMatchObject({ ttl: 9, grace: 11 });

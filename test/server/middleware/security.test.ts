@@ -1,6 +1,7 @@
 /** The security headers of a page response, as a browser receives them. */
 import request from 'supertest';
-import { PERMISSIONS_POLICY } from '../../../server/middleware/security';
+import type { ServerResponse } from 'node:http';
+import { newNonce, PERMISSIONS_POLICY, securityHeaders } from '../../../server/middleware/security';
 import { startTestPortal } from '../../support/portal';
 
 describe('security headers', () => {
@@ -28,5 +29,29 @@ describe('security headers', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('security headers made once', () => {
+  function applied(nonce: string): Map<string, string> {
+    const headers = new Map<string, string>();
+    const res = { setHeader: (name: string, value: unknown) => headers.set(name, String(value)) } as unknown as ServerResponse;
+    securityHeaders(['https://media.example.cn'], true).apply(res, nonce);
+    return headers;
+  }
+
+  it('puts the response nonce in the CSP and nothing else changes between responses', () => {
+    const [first, second] = [newNonce(), newNonce()];
+    const a = applied(first);
+    const b = applied(second);
+    const csp = a.get('Content-Security-Policy') ?? '';
+    expect(csp).toContain(`script-src 'nonce-${first}' 'strict-dynamic' 'self'`);
+    expect(csp).toContain('img-src \'self\' data: https: https://media.example.cn');
+    expect(csp).not.toContain('NONCEMARK');
+    expect(b.get('Content-Security-Policy')).toBe(csp.replace(first, second));
+    expect([...a.keys()]).toEqual([...b.keys()]);
+    expect(a.get('Permissions-Policy')).toBe(PERMISSIONS_POLICY);
+    expect(a.get('Strict-Transport-Security')).toBe('max-age=31536000; includeSubDomains');
+    expect(a.get('X-Frame-Options')).toBe('SAMEORIGIN');
   });
 });

@@ -1,0 +1,184 @@
+/**
+ * A cached page in the form it is served from: the HTML cut at each occurrence of the nonce it was rendered
+ * with, every piece kept as UTF-8 bytes and as raw deflate, compressed once when the page is stored. A response
+ * puts its own nonce between the pieces (no CSP nonce is ever reused) and sends them as they are: identity, or
+ * gzip spliced together by gzip-splice.ts; nothing is re-encoded or re-compressed per request.
+ *
+ * Each piece is deflated with the text before it as a preset dictionary, the nonces in it replaced by a filler
+ * byte the page does not contain: references back into earlier pieces keep the ratio of one whole stream, and
+ * none can point into a nonce (no match can contain the filler), whose bytes differ in every response.
+ */
+import { constants, deflateRawSync } from 'node:zlib';
+import { FINAL_EMPTY_BLOCK, gapChecksums, GZIP_HEADER, gzipTrailer, splicedCrc, storedBlocks } from './gzip-splice';
+
+export interface PrecompressedPage {
+  etag: string;
+  /** Byte length of the nonce the page was rendered with; a gzip response's nonce must have the same. */
+  nonceLength: number;
+  /** The page cut at its nonces: one more piece than there are nonces. */
+  plain: Buffer[];
+  /** Each piece as raw deflate: byte-aligned, no final block. */
+  deflated: Buffer[];
+  /** The page's CRC-32 with zero bytes for its nonces, and the weights of the nonces' places (gzip-splice.ts). */
+  zeroCrc: number;
+  gapWeights: number;
+}
+
+/** deflate's window: a piece can refer this far back. */
+const WINDOW = 32 * 1024;
+/** Pieces shorter than this are copied into one chunk per response rather than written one by one. */
+const COALESCE_BELOW = 4096;
+const FILLER = 0x00;
+
+export function precompressPage(html: string, nonce: string, etag: string): PrecompressedPage {
+  const plain = html.split(nonce).map((piece) => Buffer.from(piece, 'utf8'));
+  const nonceLength = Buffer.byteLength(nonce);
+  // A page holding the filler byte could match it: its pieces are then compressed each on its own.
+  const useDictionary = !html.includes(String.fromCharCode(FILLER));
+  const filler = Buffer.alloc(nonceLength, FILLER);
+  let history: Buffer = Buffer.alloc(0);
+  const deflated = plain.map((piece) => {
+    const dictionary = useDictionary && history.length > 0 ? history : undefined;
+    history = lastBytes(Buffer.concat([history, piece, filler]), WINDOW);
+    return deflateRawSync(piece, {
+      level: constants.Z_BEST_COMPRESSION,
+      memLevel: 9,
+      // Byte-aligned and not final: the next piece (or the nonce's stored block) follows directly.
+      finishFlush: constants.Z_SYNC_FLUSH,
+      ...(dictionary ? { dictionary } : {}),
+    });
+  });
+  return withChecksums({ etag, nonceLength, plain, deflated });
+}
+
+function lastBytes(bytes: Buffer, length: number): Buffer {
+  return bytes.subarray(Math.max(0, bytes.length - length));
+}
+
+function withChecksums(page: Omit<PrecompressedPage, 'zeroCrc' | 'gapWeights'>): PrecompressedPage {
+  return { ...page, ...gapChecksums(page.plain, page.nonceLength) };
+}
+
+/** Length of the page as sent with a nonce of `nonceLength` bytes. */
+export function plainLength(page: PrecompressedPage, nonceLength: number): number {
+  return page.plain.reduce((total, piece) => total + piece.length, 0) + (page.plain.length - 1) * nonceLength;
+}
+
+/** The page with `nonce` in place, as chunks to write in order. */
+export function plainBody(page: PrecompressedPage, nonce: Buffer): Buffer[] {
+  return coalesce(interleave(page.plain, nonce));
+}
+
+/** The page with `nonce` in place as one gzip member; null when the nonce's length differs from the page's. */
+export function gzipBody(page: PrecompressedPage, nonce: Buffer): Buffer[] | null {
+  if (nonce.length !== page.nonceLength) return null;
+  const crc = splicedCrc(page.zeroCrc, page.gapWeights, nonce);
+  const parts = [GZIP_HEADER, ...interleave(page.deflated, storedBlocks(nonce)), FINAL_EMPTY_BLOCK];
+  parts.push(gzipTrailer(crc, plainLength(page, nonce.length)));
+  return coalesce(parts);
+}
+
+export function byteLength(chunks: readonly Buffer[]): number {
+  let total = 0;
+  for (const chunk of chunks) total += chunk.length;
+  return total;
+}
+
+function interleave(pieces: readonly Buffer[], between: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let index = 0; index < pieces.length; index++) {
+    if (index > 0) out.push(between);
+    out.push(pieces[index]!);
+  }
+  return out;
+}
+
+/**
+ * Runs of small parts joined into one chunk: a page has a dozen nonces in its head, and a socket write per
+ * 75-byte piece costs more than copying them. Large pieces are written as they are, never copied.
+ */
+function coalesce(parts: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  let run: Buffer[] = [];
+  const flushRun = () => {
+    if (run.length === 1) out.push(run[0]!);
+    else if (run.length > 1) out.push(Buffer.concat(run));
+    run = [];
+  };
+  for (const part of parts) {
+    if (part.length === 0) continue;
+    if (part.length >= COALESCE_BELOW) {
+      flushRun();
+      out.push(part);
+    } else {
+      run.push(part);
+    }
+  }
+  flushRun();
+  return out;
+}
+
+// ---- stored form (L1 holds it as it is; Redis as bytes) ----
+
+const MAGIC = Buffer.from('PGZ1', 'latin1');
+
+interface Layout {
+  etag: string;
+  nonceLength: number;
+  plain: number[];
+  deflated: number[];
+  /** Kept so that a page read from Redis is not checksummed again on every hit. */
+  zeroCrc: number;
+  gapWeights: number;
+}
+
+/** magic · u32 layout length · layout JSON · plain pieces · deflated pieces. */
+export function encodePage(page: PrecompressedPage): Buffer {
+  const layout: Layout = {
+    etag: page.etag,
+    nonceLength: page.nonceLength,
+    plain: page.plain.map((piece) => piece.length),
+    deflated: page.deflated.map((piece) => piece.length),
+    zeroCrc: page.zeroCrc,
+    gapWeights: page.gapWeights,
+  };
+  const json = Buffer.from(JSON.stringify(layout), 'utf8');
+  const head = Buffer.allocUnsafe(MAGIC.length + 4);
+  MAGIC.copy(head, 0);
+  head.writeUInt32BE(json.length, MAGIC.length);
+  return Buffer.concat([head, json, ...page.plain, ...page.deflated]);
+}
+
+/** Throws on anything that is not a whole page in this form (a corrupted or foreign value). */
+export function decodePage(bytes: Buffer): PrecompressedPage {
+  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a precompressed page');
+  const jsonEnd = MAGIC.length + 4 + bytes.readUInt32BE(MAGIC.length);
+  if (jsonEnd > bytes.length) throw new Error('truncated page layout');
+  const layout: unknown = JSON.parse(bytes.toString('utf8', MAGIC.length + 4, jsonEnd));
+  if (!isLayout(layout)) throw new Error('bad page layout');
+  let at = jsonEnd;
+  const take = (length: number) => {
+    const piece = bytes.subarray(at, at + length);
+    at += length;
+    return piece;
+  };
+  const plain = layout.plain.map(take);
+  const deflated = layout.deflated.map(take);
+  if (at !== bytes.length) throw new Error('page length does not match its layout');
+  return { etag: layout.etag, nonceLength: layout.nonceLength, plain, deflated, zeroCrc: layout.zeroCrc, gapWeights: layout.gapWeights };
+}
+
+function isLayout(value: unknown): value is Layout {
+  const layout = value as Partial<Layout> | null;
+  const uint32 = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 0xffffffff;
+  const pieces = Array.isArray(layout?.plain) ? layout.plain.length : 0;
+  return (
+    typeof layout?.etag === 'string' &&
+    Number.isInteger(layout.nonceLength) &&
+    (layout.nonceLength ?? 0) > 0 &&
+    uint32(layout.zeroCrc) &&
+    uint32(layout.gapWeights) &&
+    pieces > 0 &&
+    [layout.plain, layout.deflated].every((list) => Array.isArray(list) && list.length === pieces && list.every(uint32))
+  );
+}

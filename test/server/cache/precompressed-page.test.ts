@@ -1,0 +1,121 @@
+/**
+ * Pages compressed once and served with a fresh nonce each time: every assembled gzip member must decompress to
+ * exactly the page with that nonce, and the identity form must say the same.
+ */
+import { deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
+import {
+  byteLength,
+  decodePage,
+  encodePage,
+  gzipBody,
+  plainBody,
+  plainLength,
+  precompressPage,
+  type PrecompressedPage,
+} from '../../../server/cache/precompressed-page';
+import { newNonce } from '../../../server/render/page-handler';
+
+const RENDER_NONCE = 'cmVuZGVyLW5vbmNlLTAwMDE=';
+
+/** A page shaped like the portal's: nonce'd scripts in the head, state JSON, Chinese markup repeating the state. */
+function portalLikePage(nonce: string, articles = 120): string {
+  // Titles that do not repeat each other (as real headlines), but appear in both the state and the markup.
+  const words = '青年志愿者走进社区为老人送去温暖与关怀记者从市团委获悉今年以来全市共组织服务活动千余场';
+  let seed = 7;
+  const phrase = (length: number) =>
+    Array.from({ length }, () => words[(seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % words.length]).join('');
+  const items = Array.from({ length: articles }, (_, index) => ({ id: 33_000 + index, title: phrase(16), description: phrase(40) }));
+  const head = [
+    '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>青年新闻网</title>',
+    `<script nonce="${nonce}">document.documentElement.dataset.theme="day"</script>`,
+    ...Array.from({ length: 12 }, (_, index) => `<link rel="modulepreload" href="/assets/chunk-${index}.js" nonce="${nonce}">`),
+    `<script type="application/json" id="__STATE__" nonce="${nonce}">${JSON.stringify({ items })}</script></head>`,
+  ];
+  const body = items.map((item) => `<li><a href="/detail/2728/${item.id}">${item.title}</a><p>${item.description}</p></li>`);
+  // A nonce'd script between the state and the markup (React's own scripts sit there): the markup's piece must
+  // refer back into the state's.
+  return `${head.join('')}<body><script nonce="${nonce}">performance.mark('shell')</script><div id="root"><ul>${body.join('')}</ul></div><script type="module" src="/assets/entry.js" nonce="${nonce}"></script></body></html>`;
+}
+
+function gzipText(page: PrecompressedPage, nonce: string): string {
+  const chunks = gzipBody(page, Buffer.from(nonce));
+  if (!chunks) throw new Error('no gzip body');
+  return gunzipSync(Buffer.concat(chunks)).toString('utf8');
+}
+
+function plainText(page: PrecompressedPage, nonce: string): string {
+  return Buffer.concat(plainBody(page, Buffer.from(nonce))).toString('utf8');
+}
+
+const PAGES: Array<[string, string]> = [
+  ['no nonce', '<!DOCTYPE html><html><body>没有脚本的页面</body></html>'],
+  ['one nonce', `<html><head><script nonce="${RENDER_NONCE}">1</script></head><body>正文</body></html>`],
+  ['nonces at both ends and side by side', `${RENDER_NONCE}${RENDER_NONCE}中间${RENDER_NONCE}`],
+  ['only a nonce', RENDER_NONCE],
+  ['empty', ''],
+  ['a portal-like page with many nonces', portalLikePage(RENDER_NONCE)],
+  ['pieces longer than the deflate window and a stored block', portalLikePage(RENDER_NONCE, 1500)],
+  ['a page holding NUL bytes', `a\u0000b${RENDER_NONCE}c\u0000\u0000d${RENDER_NONCE}${'\u0000'.repeat(40)}`],
+];
+
+describe.each(PAGES)('precompressed page: %s', (_name, html) => {
+  const page = precompressPage(html, RENDER_NONCE, 'W/"etag"');
+
+  it('gunzips to the page with each response nonce, and the identity body matches', () => {
+    for (let round = 0; round < 25; round++) {
+      const nonce = newNonce();
+      const expected = html.split(RENDER_NONCE).join(nonce);
+      expect(gzipText(page, nonce)).toBe(expected);
+      expect(plainText(page, nonce)).toBe(expected);
+      expect(plainLength(page, Buffer.byteLength(nonce))).toBe(Buffer.byteLength(expected));
+    }
+  });
+
+  it('survives its stored form byte for byte', () => {
+    const decoded = decodePage(encodePage(page));
+    const nonce = Buffer.from(newNonce());
+    expect(decoded.etag).toBe('W/"etag"');
+    expect(Buffer.concat(gzipBody(decoded, nonce)!).equals(Buffer.concat(gzipBody(page, nonce)!))).toBe(true);
+    expect(Buffer.concat(plainBody(decoded, nonce)).equals(Buffer.concat(plainBody(page, nonce)))).toBe(true);
+  });
+});
+
+describe('precompressed page', () => {
+  it('compresses about as well as one gzip stream of the whole page: pieces refer back into earlier ones', () => {
+    const html = portalLikePage(RENDER_NONCE);
+    const page = precompressPage(html, RENDER_NONCE, 'W/"e"');
+    const spliced = byteLength(gzipBody(page, Buffer.from(newNonce()))!);
+    // Each piece costs a block header and a flush marker; beyond that, no more than one whole stream.
+    expect(spliced).toBeLessThan(gzipSync(html).length + 32 * page.plain.length);
+    const separately = html.split(RENDER_NONCE).reduce((total, piece) => total + deflateRawSync(piece).length, 0);
+    expect(spliced).toBeLessThan(separately * 0.8);
+  });
+
+  it('writes a page as a few chunks, not one per nonce', () => {
+    const page = precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"');
+    expect(page.plain.length).toBe(17);
+    // Runs of small pieces (head, scripts) are joined; the state and the markup go as they are: 5 chunks, not 33.
+    expect(plainBody(page, Buffer.from(newNonce())).length).toBeLessThanOrEqual(5);
+    expect(gzipBody(page, Buffer.from(newNonce()))!.length).toBeLessThanOrEqual(5);
+  });
+
+  it('gives no gzip body for a nonce of another length (its pieces were compressed around that length)', () => {
+    const page = precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"');
+    expect(gzipBody(page, Buffer.from('short'))).toBeNull();
+    expect(plainText(page, 'short')).toBe(portalLikePage('short'));
+  });
+
+  it('refuses stored forms that are corrupted, truncated or foreign', () => {
+    const stored = encodePage(precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"'));
+    const flipped = Buffer.from(stored);
+    flipped.writeUInt8(flipped.readUInt8(0) ^ 0xff, 0);
+    const badLayout = Buffer.from(stored);
+    badLayout.write('!', 9, 'latin1');
+    expect(() => decodePage(flipped)).toThrow();
+    expect(() => decodePage(stored.subarray(0, stored.length - 1))).toThrow();
+    expect(() => decodePage(Buffer.concat([stored, Buffer.from('x')]))).toThrow();
+    expect(() => decodePage(badLayout)).toThrow();
+    expect(() => decodePage(Buffer.from(JSON.stringify({ html: '<p>', nonce: RENDER_NONCE, etag: 'W/"x"' })))).toThrow();
+    expect(() => decodePage(Buffer.alloc(0))).toThrow();
+  });
+});

@@ -1,0 +1,32 @@
+/** The in-process tier in front of Redis: what it keeps of an entry read from the shared tier. */
+import type { CacheEntry } from '../../../server/cache/entry';
+import { MemoryStore } from '../../../server/cache/memory-store';
+import { TieredStore } from '../../../server/cache/tiered-store';
+
+const META = { storedAt: Date.now(), ttl: 60, grace: 60, staleIfError: 0, tags: ['page:home'] };
+
+describe('TieredStore', () => {
+  it('keeps its own copy of a byte value read from the shared tier, not the reply buffer it was cut from', async () => {
+    const reply = Buffer.alloc(1024 * 1024, 7);
+    const l2 = new MemoryStore(8 * 1024 * 1024);
+    await l2.set('k', { ...META, value: reply.subarray(1000, 101_000) });
+    const l1 = new MemoryStore(8 * 1024 * 1024);
+    const tiered = new TieredStore({ l1, l2, coherent: () => true, announceEvict: () => undefined });
+
+    const read = (await tiered.get('k')) as CacheEntry & { value: Buffer };
+    const held = (await l1.get('k')) as CacheEntry & { value: Buffer };
+    expect(held.value.equals(reply.subarray(1000, 101_000))).toBe(true);
+    expect(held.value.buffer.byteLength).toBeLessThan(reply.length);
+    expect(held.value.buffer).not.toBe(reply.buffer);
+    expect(read.value).toBe(held.value);
+  });
+
+  it('keeps text values as they are', async () => {
+    const l2 = new MemoryStore(1024 * 1024);
+    await l2.set('k', { ...META, value: '{"code":0}' });
+    const l1 = new MemoryStore(1024 * 1024);
+    const tiered = new TieredStore({ l1, l2, coherent: () => true, announceEvict: () => undefined });
+    expect((await tiered.get('k'))?.value).toBe('{"code":0}');
+    expect((await l1.get('k'))?.value).toBe('{"code":0}');
+  });
+});

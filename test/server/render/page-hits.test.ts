@@ -1,0 +1,231 @@
+/**
+ * Fresh cached pages answered in front of Express (server/render/page-hits.ts): which requests it takes, and
+ * that its answers are the ones the whole middleware chain gives for the same requests.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
+import { Cache } from '../../../server/cache/cache';
+import { MemoryStore } from '../../../server/cache/memory-store';
+import { PageCache } from '../../../server/cache/page-cache';
+import { pagePolicyFor } from '../../../server/cache/policy';
+import { createLogger } from '../../../server/logger';
+import { Metrics } from '../../../server/metrics';
+import { newNonce, securityHeaders } from '../../../server/middleware/security';
+import { lookupOnce, pageHits } from '../../../server/render/page-hits';
+import { REGIONAL_SITES } from '../../../shared/sites';
+import { startTestPortal, type TestPortal } from '../../support/portal';
+import { describeWithRedis, testRedisUrl } from '../../support/requirements';
+import { withRedis } from '../cache/redis-helpers';
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Raw header names in the order sent. */
+  names: string[];
+  body: Buffer;
+}
+
+function send(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    http
+      .request(url, { method, headers, agent: false }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => parts.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            names: res.rawHeaders.filter((_, index) => index % 2 === 0).map((name) => name.toLowerCase()),
+            body: Buffer.concat(parts),
+          }),
+        );
+      })
+      .on('error', reject)
+      .end();
+  });
+}
+
+function htmlOf(answer: Answer): string {
+  return (answer.headers['content-encoding'] === 'gzip' ? gunzipSync(answer.body) : answer.body).toString('utf8');
+}
+
+function nonceOf(answer: Answer): string {
+  return /'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']))?.[1] ?? '';
+}
+
+// ---- which requests it takes (a page cache of its own, a fallback that records what reached it) ----
+
+const RENDER_NONCE = 'cmVuZGVyLW5vbmNlLTAwMDE=';
+const PAGE_HTML = `<!DOCTYPE html><html><head><script nonce="${RENDER_NONCE}">1</script></head><body>青年新闻网</body></html>`;
+
+describe('page hits in front of Express', () => {
+  const logs: Array<Record<string, unknown>> = [];
+  const logger = createLogger(
+    'info',
+    new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+        callback();
+      },
+    }),
+  );
+  const metrics = new Metrics({ l1Bytes: () => 0, redisUp: () => Promise.resolve(null) });
+  const pageCache = new PageCache(new Cache(new MemoryStore(8 * 1024 * 1024)), { prefix: 'hits', buildId: 'b1' });
+  let lookups = 0;
+  const countingCache = new Proxy(pageCache, {
+    get(target, property, receiver) {
+      if (property === 'lookup') return (key: string) => (lookups++, target.lookup(key));
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+  const fellThrough: string[] = [];
+  let draining = false;
+  let server: http.Server;
+  let base = '';
+
+  const fallback = (req: IncomingMessage, res: ServerResponse) => {
+    fellThrough.push(`${req.method} ${req.url}`);
+    // What the page handler does with the lookup this path already made.
+    void lookupOnce(req, pageCache.keyFor(0, '/home', new URLSearchParams(), []), countingCache).then((lookup) => {
+      res.setHeader('X-Fallback', lookup ? lookup.freshness : 'none');
+      res.end('fallback');
+    });
+  };
+
+  beforeAll(async () => {
+    const handler = pageHits(
+      {
+        pageCache: countingCache,
+        cachePolicy: { page: pagePolicyFor, data: () => pagePolicyFor('default') },
+        logger,
+        metrics,
+        security: securityHeaders([], true),
+        isDraining: () => draining,
+      },
+      fallback,
+    );
+    server = http.createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await pageCache.store(pageCache.keyFor(0, '/home', new URLSearchParams(), []), pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
+    await pageCache.store(pageCache.keyFor(0, '/detail/2728/33727', new URLSearchParams(), []), pagePolicyFor('detail'), PAGE_HTML, RENDER_NONCE, ['page:detail']);
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(() => {
+    fellThrough.length = 0;
+    lookups = 0;
+  });
+
+  it('answers a fresh cached page itself: headers, nonce, log line and metrics', async () => {
+    const answer = await send(`${base}/home?utm_source=x`, { 'accept-encoding': 'gzip, br', 'x-request-id': 'trace-12345678' });
+    expect(fellThrough).toEqual([]);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['x-cache']).toBe('HIT');
+    expect(answer.headers['x-request-id']).toBe('trace-12345678');
+    expect(answer.headers['content-encoding']).toBe('gzip');
+    expect(answer.headers['permissions-policy']).toContain('camera=()');
+    expect(answer.headers['surrogate-key']).toBe('page:home site:0');
+    expect(answer.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
+    expect(htmlOf(answer)).toBe(PAGE_HTML.split(RENDER_NONCE).join(nonceOf(answer)));
+    const line = logs.find((entry) => entry.reqId === 'trace-12345678');
+    expect(line).toMatchObject({ method: 'GET', path: '/home', status: 200, cache: 'HIT', msg: 'request' });
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/portal_http_requests_total\{route="home-alias",status="200"\} 1/);
+    expect(text).toMatch(/portal_cache_results_total\{kind="page",site="0",result="HIT"\} 1/);
+  });
+
+  it('says Vary: User-Agent on article pages and closes connections while draining', async () => {
+    draining = true;
+    try {
+      const answer = await send(`${base}/detail/2728/33727`);
+      expect(fellThrough).toEqual([]);
+      expect(answer.headers.vary).toBe('User-Agent, Accept-Encoding');
+      expect(answer.headers.connection).toBe('close');
+    } finally {
+      draining = false;
+    }
+  });
+
+  it.each<[string, string, Record<string, string>, string?]>([
+    ['a POST', '/home', {}, 'POST'],
+    ['a session cookie', '/home', { cookie: 'a=1; portal_session=' + 'f'.repeat(64) }],
+    ['a br-only client', '/home', { 'accept-encoding': 'br' }],
+    ['a phone asking for an article', '/detail/2728/33727', { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148' }],
+    ['the search form', '/search?q=青年', {}],
+    ['a path that is not a page', '/healthz', {}],
+    ['a page not in the cache', '/V1/2728', {}],
+  ])('leaves %s to Express', async (_name, path, headers, method = 'GET') => {
+    const answer = await send(base + encodeURI(path), headers, method);
+    expect(answer.body.toString()).toBe('fallback');
+    expect(fellThrough).toHaveLength(1);
+  });
+
+  it('hands a stale page to Express with the lookup it made, so the cache is asked once', async () => {
+    const key = pageCache.keyFor(0, '/home', new URLSearchParams(), []);
+    await pageCache.store(key, { ttl: 0, grace: 60, staleIfError: 0 }, PAGE_HTML, RENDER_NONCE, []);
+    try {
+      const answer = await send(`${base}/home`);
+      expect(fellThrough).toEqual(['GET /home']);
+      expect(answer.headers['x-fallback']).toBe('stale');
+      expect(lookups).toBe(1);
+    } finally {
+      await pageCache.store(key, pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
+    }
+  });
+
+  it('never hands out a nonce twice', () => {
+    const seen = new Set(Array.from({ length: 2000 }, () => newNonce()));
+    expect(seen.size).toBe(2000);
+  });
+});
+
+// ---- the same answers as the whole chain ----
+
+describeWithRedis()('page hits answer as the middleware chain does', () => {
+  let fast: TestPortal;
+  let chain: TestPortal;
+
+  beforeAll(async () => {
+    fast = await startTestPortal({ redisUrl: testRedisUrl() });
+    chain = await startTestPortal({ redisUrl: testRedisUrl(), upstream: fast.upstream, cachePrefix: fast.cachePrefix, pageHits: false });
+  });
+  afterAll(async () => {
+    await withRedis(testRedisUrl(), async (client) => {
+      const keys = await client.keys(`${fast.cachePrefix}:*`);
+      if (keys.length > 0) await client.del(...keys);
+    });
+    await chain.close();
+    await fast.close();
+  });
+
+  /** Headers that differ per response by design (or by the second the response went out). */
+  const PER_RESPONSE = new Set(['x-request-id', 'date', 'age', 'content-security-policy']);
+
+  it.each<[string, string, Record<string, string>, string?]>([
+    ['home, identity', '/home', {}],
+    ['home, gzip', '/home', { 'accept-encoding': 'gzip, deflate, br' }],
+    ['home, HEAD', '/home', { 'accept-encoding': 'gzip' }, 'HEAD'],
+    ['an article, desktop', '/detail/2728/33727', { 'accept-encoding': 'gzip', 'user-agent': 'Mozilla/5.0 (Windows NT 10.0)' }],
+    ['a regional site', '/', { host: REGIONAL_SITES[2]!.domain, 'accept-encoding': 'gzip' }],
+    ['tracking parameters', '/home?utm_source=wechat&spm=1', {}],
+  ])('%s', async (_name, path, headers, method = 'GET') => {
+    await send(fast.url + path, headers);
+    await send(chain.url + path, headers);
+    const [a, b] = [await send(fast.url + path, headers, method), await send(chain.url + path, headers, method)];
+    expect(a.headers['x-cache']).toBe('HIT');
+    expect(b.headers['x-cache']).toBe('HIT');
+    expect(a.names).toEqual(b.names);
+    for (const name of a.names) if (!PER_RESPONSE.has(name)) expect([name, a.headers[name]]).toEqual([name, b.headers[name]]);
+    expect(String(a.headers['content-security-policy']).replace(nonceOf(a), 'N')).toBe(String(b.headers['content-security-policy']).replace(nonceOf(b), 'N'));
+    if (method === 'HEAD') return;
+    expect(htmlOf(a).split(nonceOf(a)).join('N')).toBe(htmlOf(b).split(nonceOf(b)).join('N'));
+    // The 304 of a revalidation too.
+    const [c, d] = [await send(fast.url + path, { ...headers, 'if-none-match': String(a.headers.etag) }), await send(chain.url + path, { ...headers, 'if-none-match': String(b.headers.etag) })];
+    expect([c.status, d.status]).toEqual([304, 304]);
+    expect(c.names).toEqual(d.names);
+  });
+});
