@@ -75,7 +75,7 @@ export function WechatShare() {
       siteTitle: layout.seo.title,
       siteName: siteShareName(site),
       href: shareLink(window.location.href),
-      fallbackImage: new URL('/favicon.svg', window.location.origin).toString(),
+      fallbackImage: new URL('/logo.png', window.location.origin).toString(),
     });
     // An SDK that does not load leaves WeChat's default card, which is all a reader would notice anyway.
     configureShare(wechatJsSdkUrl, card, () => current).catch(() => undefined);

@@ -52,7 +52,7 @@ function newsArticleJsonLd(article: Article, site: SiteConfig): Record<string, u
     publisher: {
       '@type': 'Organization',
       name: PORTAL_INFO.name,
-      logo: { '@type': 'ImageObject', url: `https://${site.domain}/favicon.svg` },
+      logo: { '@type': 'ImageObject', url: `https://${site.domain}/logo.png` },
     },
   };
 }

@@ -74,7 +74,10 @@ describeWithBrowser()('WeChat JS-SDK sharing', () => {
     const after = await wxCalls(page);
     expect(after.filter((call) => call.name === 'config')).toHaveLength(2);
     const home = after.filter((call) => call.name === 'updateTimelineShareData')[1]!.args;
-    expect(home).toMatchObject({ title: PORTAL_INFO.name, desc: PORTAL_INFO.name, link: `${t.url}/` });
+    expect(home).toMatchObject({ title: PORTAL_INFO.name, desc: PORTAL_INFO.name, link: `${t.url}/`, imgUrl: `${t.url}/logo.png` });
+    // The default picture is a raster logo WeChat can show, and it is there.
+    const logo = await page.request.get(`${t.url}/logo.png`);
+    expect([logo.status(), logo.headers()['content-type']]).toEqual([200, 'image/png']);
     // One script element, however many pages.
     expect(await page.locator(`script[src="${upstream.url}${JWEIXIN_SCRIPT_PATH}"]`).count()).toBe(1);
     expect(problems).toEqual([]);

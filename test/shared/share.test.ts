@@ -1,7 +1,7 @@
 import { isWechatBrowser, shareCard, shareLink, siteShareName } from '../../shared/share';
 
 const SITE_TITLE = '青年新闻网 - 权威新闻 青春视角';
-const base = { siteTitle: SITE_TITLE, siteName: '青年新闻网', fallbackImage: 'https://www.qnnews.cn/favicon.svg' };
+const base = { siteTitle: SITE_TITLE, siteName: '青年新闻网', fallbackImage: 'https://www.qnnews.cn/logo.png' };
 
 describe('WeChat share card', () => {
   it('an article shares its headline, summary, image and address without the hash', () => {

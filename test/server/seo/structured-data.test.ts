@@ -22,7 +22,7 @@ describe('structured data', () => {
       '@type': 'NewsArticle',
       headline: raw.title,
       url: `https://www.qnnews.cn/detail/${raw.catid}/${raw.id}`,
-      publisher: { '@type': 'Organization', name: '青年新闻网' },
+      publisher: { '@type': 'Organization', name: '青年新闻网', logo: { '@type': 'ImageObject', url: 'https://www.qnnews.cn/logo.png' } },
     });
     expect(new Date(data.datePublished as string).getTime()).toBe(raw.adddate * 1000);
     expect(res.text).toContain('<meta property="og:type" content="article">');
