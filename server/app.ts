@@ -25,7 +25,7 @@ import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
 import { dataRateLimit } from './middleware/rate-limit';
-import { securityHeaders, securityMiddleware } from './middleware/security';
+import { securityHeaders, securityMiddleware, securityOptionsOf } from './middleware/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { dataRoutes } from './render/data-endpoints';
 import { bareErrorDocument } from './render/document';
@@ -81,7 +81,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use(deps.metrics.middleware());
-  app.use(securityMiddleware(securityHeaders(deps.mediaOrigins, deps.config.PUBLIC_ORIGIN_PROTOCOL === 'https')));
+  app.use(securityMiddleware(securityHeaders(securityOptionsOf(deps.mediaOrigins, deps.config.PUBLIC_ORIGIN_PROTOCOL, deps.auth.settings))));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
   app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
   app.use(cookieParser());
@@ -120,6 +120,7 @@ export function createApp(deps: AppDeps): Express {
     },
     accountFor,
     wechatJsSdkUrl: deps.config.WECHAT_JSSDK_URL,
+    signInAvailable: deps.auth.settings.appId !== null,
   });
   app.get(/.*/, pages);
 

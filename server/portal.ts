@@ -26,7 +26,7 @@ import { Sessions } from './auth/sessions';
 import { authSettings } from './auth/settings';
 import type { Config } from './config';
 import type { Logger } from './logger';
-import { securityHeaders } from './middleware/security';
+import { securityHeaders, securityOptionsOf } from './middleware/security';
 import { loadAssets, type Assets } from './render/assets';
 import { pageHits } from './render/page-hits';
 import { ContentService } from './upstream/content-service';
@@ -199,7 +199,7 @@ export function createPortal(options: PortalOptions): Portal {
             cachePolicy: policy,
             logger,
             metrics,
-            security: securityHeaders(mediaOrigins, config.PUBLIC_ORIGIN_PROTOCOL === 'https'),
+            security: securityHeaders(securityOptionsOf(mediaOrigins, config.PUBLIC_ORIGIN_PROTOCOL, settings)),
             isDraining: () => draining,
           },
           app,

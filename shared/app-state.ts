@@ -47,6 +47,8 @@ export interface AppState {
   user: PublicUser | null;
   /** Where a page opened inside WeChat loads the JS-SDK from (set by WECHAT_JSSDK_URL). */
   wechatJsSdkUrl: string;
+  /** WeChat sign-in is configured (the dialog frames the QR page); otherwise the dialog says it is not open. */
+  signInAvailable: boolean;
   layout: LayoutData;
   page: PageState;
 }

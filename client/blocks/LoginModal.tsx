@@ -1,7 +1,9 @@
 /**
- * WeChat sign-in dialog (SPEC §2: '微信登录', width 400). The sign-in starts on the server (/login/wechat), which
- * mints the random state, keeps it in an httpOnly cookie and sends the reader to WeChat's QR page; a state made
- * in page script could be read or fixed by any script on the page.
+ * WeChat sign-in dialog (SPEC §2: '微信登录', width 400) showing WeChat's QR widget (SPEC §7). The widget's frame
+ * starts on the server (/login/wechat?embed=1), which mints the random state, keeps it in an httpOnly cookie and
+ * redirects the frame to WeChat's QR page with the app id, snsapi_login and the main site's login page as
+ * redirect; a state made in page script could be read or fixed by any script on the page. Scanning sends the
+ * whole page (not the frame) to the login page, which returns the reader here.
  *
  * One dialog per page, in the layout (<LoginDialogHost>): the header's 订阅 and every like, collect and subscribe
  * button of a visitor open it with requestSignIn().
@@ -13,16 +15,30 @@ import { Modal } from './Modal';
 
 export const LOGIN_MODAL_WIDTH = 400;
 
+/** WeChat's QR widget is 300 wide; the frame also holds its caption and the page's padding. */
+const QR_FRAME = { width: 320, height: 400 };
+
 export function LoginModal({ open, onClose, returnPath }: { open: boolean; onClose: () => void; returnPath: string }) {
-  const signInUrl = `/login/wechat?return=${encodeURIComponent(returnPath)}`;
+  const { state } = usePortal();
+  // embed=1: the server asks WeChat for the framed widget, whose confirmation takes the whole page back.
+  const signInUrl = `/login/wechat?return=${encodeURIComponent(returnPath)}&embed=1`;
   return (
     <Modal open={open} title={TEXT.loginTitle} width={LOGIN_MODAL_WIDTH} onClose={onClose} className="login-modal">
       <div className="login-modal__body">
-        <p>请使用微信扫描二维码登录</p>
-        {/* A full navigation, not a router link: the server answers with a redirect to WeChat. */}
-        <a className="login-modal__wechat" href={signInUrl}>
-          微信扫码登录
-        </a>
+        {!state.signInAvailable ? (
+          <p className="login-modal__closed">微信登录暂未开放</p>
+        ) : (
+          // Mounted only while the dialog is open: each opening starts one sign-in (one state) on the server.
+          open && (
+            <iframe
+              className="login-modal__qr"
+              src={signInUrl}
+              title="微信扫码登录"
+              width={QR_FRAME.width}
+              height={QR_FRAME.height}
+            />
+          )
+        )}
       </div>
     </Modal>
   );

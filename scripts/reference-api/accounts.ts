@@ -122,7 +122,10 @@ export class Accounts {
     return family![2] === 'toggle' ? this.toggle(name, userId, body) : this.batchExist(name, userId, body);
   }
 
-  /** Like open.weixin.qq.com/connect/qrconnect: refuses a request missing what WeChat requires. */
+  /**
+   * Like open.weixin.qq.com/connect/qrconnect: refuses a request missing what WeChat requires. Framed by a site's
+   * login dialog (login_type=jssdk, self_redirect=false) the confirmation takes the whole page to redirect_uri.
+   */
   private qrPage(query: URLSearchParams): Reply {
     const redirectUri = query.get('redirect_uri') ?? '';
     const state = query.get('state') ?? '';
@@ -132,7 +135,7 @@ export class Accounts {
     return html(
       200,
       `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>微信登录（模拟）</title><link rel="icon" href="data:,">
-<form method="get" action="${WECHAT_PREFIX}/confirm">
+<form method="get" action="${WECHAT_PREFIX}/confirm"${framedForTopLevel(query) ? ' target="_top"' : ''}>
 <input type="hidden" name="redirect_uri" value="${escapeHtml(redirectUri)}">
 <input type="hidden" name="state" value="${escapeHtml(state)}">
 <label>昵称 <input name="nickname" value="${DEFAULT_NICKNAME}"></label>
@@ -271,4 +274,9 @@ export class Accounts {
     this.subscriptions.reset();
     this.feedback.length = 0;
   }
+}
+
+/** WeChat's embedded widget with self_redirect=false: the redirect replaces the top page, not the frame. */
+function framedForTopLevel(query: URLSearchParams): boolean {
+  return query.get('login_type') === 'jssdk' && query.get('self_redirect') !== 'true';
 }

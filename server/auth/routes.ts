@@ -77,6 +77,11 @@ export function authRoutes(deps: AuthDeps): Router {
       target.searchParams.set('response_type', 'code');
       target.searchParams.set('scope', 'snsapi_login');
       target.searchParams.set('state', state);
+      // Framed in the login dialog (WeChat's JS widget form): WeChat sends the whole page, not the frame, back.
+      if (queryString(req, 'embed') === '1') {
+        target.searchParams.set('login_type', 'jssdk');
+        target.searchParams.set('self_redirect', 'false');
+      }
       target.hash = 'wechat_redirect';
       res.setHeader('Cache-Control', 'private, no-store');
       res.redirect(302, target.toString());

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
+import type { AuthSettings } from '../auth/settings';
 
 const NONCE_BYTES = 16;
 /** Nonces are cut from a block of random bytes fetched at once: one call to the CSPRNG per 256 responses. */
@@ -39,12 +40,22 @@ export interface SecurityHeaders {
   apply(res: ServerResponse, nonce: string): void;
 }
 
-/**
- * `extraOrigins`: where images and media may come from besides this origin (the upstream's media host in dev).
- * `https`: readers reach the sites over TLS (the terminator in front), so browsers are told to stay on it.
- */
-export function securityHeaders(extraOrigins: readonly string[], https: boolean): SecurityHeaders {
-  const set = helmetHeaders(extraOrigins, https);
+export interface SecurityOptions {
+  /** Where images and media may come from besides this origin (the upstream's media host in dev). */
+  mediaOrigins: readonly string[];
+  /** Readers reach the sites over TLS (the terminator in front), so browsers are told to stay on it. */
+  https: boolean;
+  /** What the page may frame besides itself: WeChat's QR sign-in page, shown in the login dialog. */
+  frameOrigins: readonly string[];
+}
+
+/** The options of this deployment: the sign-in dialog frames the QR page of the configured WeChat (or its stand-in). */
+export function securityOptionsOf(mediaOrigins: readonly string[], protocol: 'http' | 'https', signIn: Pick<AuthSettings, 'qrconnectUrl'>): SecurityOptions {
+  return { mediaOrigins, https: protocol === 'https', frameOrigins: [new URL(signIn.qrconnectUrl).origin] };
+}
+
+export function securityHeaders(options: SecurityOptions): SecurityHeaders {
+  const set = helmetHeaders(options);
   const csp = set.find(([name]) => name === CSP)?.[1] ?? '';
   const [beforeNonce, afterNonce] = csp.split(NONCE_MARK);
   if (afterNonce === undefined || beforeNonce === undefined) throw new Error('the CSP has no nonce');
@@ -68,14 +79,14 @@ export function securityMiddleware(headers: SecurityHeaders): RequestHandler {
 }
 
 /** What helmet (and the Permissions-Policy) set on a response, in order, with NONCE_MARK for the nonce. */
-function helmetHeaders(extraOrigins: readonly string[], https: boolean): Array<[string, string]> {
+function helmetHeaders(options: SecurityOptions): Array<[string, string]> {
   const headers: Array<[string, string]> = [];
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => headers.push([name, String(value)]),
     removeHeader: () => undefined,
   } as unknown as ServerResponse;
   let failure: unknown = null;
-  helmet(helmetOptions(extraOrigins, https))({} as IncomingMessage, recorder, (error?: unknown) => {
+  helmet(helmetOptions(options))({} as IncomingMessage, recorder, (error?: unknown) => {
     failure = error ?? null;
   });
   if (failure) throw failure;
@@ -83,7 +94,7 @@ function helmetHeaders(extraOrigins: readonly string[], https: boolean): Array<[
   return headers;
 }
 
-function helmetOptions(extraOrigins: readonly string[], https: boolean): Parameters<typeof helmet>[0] {
+function helmetOptions({ mediaOrigins: extraOrigins, https, frameOrigins }: SecurityOptions): Parameters<typeof helmet>[0] {
   return {
     contentSecurityPolicy: {
       directives: {
@@ -95,6 +106,7 @@ function helmetOptions(extraOrigins: readonly string[], https: boolean): Paramet
         // hls.js fetches playlists and segments from the media hosts.
         connectSrc: ["'self'", ...extraOrigins],
         fontSrc: ["'self'", 'data:'],
+        frameSrc: ["'self'", ...frameOrigins],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         frameAncestors: ["'self'"],

@@ -48,6 +48,8 @@ export interface PageHandlerDeps {
   accountFor: AccountFor;
   /** Where pages inside WeChat load the JS-SDK from (WECHAT_JSSDK_URL). */
   wechatJsSdkUrl: string;
+  /** Whether WeChat sign-in is configured: the login dialog shows the QR page, or says sign-in is not open. */
+  signInAvailable: boolean;
 }
 
 type Rerendered = { kind: 'ok'; html: string; tags: string[] } | { kind: 'unavailable' } | { kind: 'other' };
@@ -143,7 +145,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     if (page !== 'not-found' && page !== 'error') await loadPage(page);
     // The CMS ended the reader's token while the page loaded: the session is gone, so the page is a visitor's.
     const reader = account?.signedOut ? null : user;
-    return { buildId: deps.assets.buildId, site: publicSite(site), user: reader, wechatJsSdkUrl: deps.wechatJsSdkUrl, layout, page: pageState };
+    return { buildId: deps.assets.buildId, site: publicSite(site), user: reader, wechatJsSdkUrl: deps.wechatJsSdkUrl, signInAvailable: deps.signInAvailable, layout, page: pageState };
   }
 
   function renderOptions(state: AppState, request: DocumentRequest, content: ContentApi) {

@@ -115,6 +115,9 @@ describeWithBrowser()('header', () => {
     await dialog.waitFor({ state: 'visible' });
     expect(await dialog.locator('.modal__title').textContent()).toBe('微信登录');
     expect(Math.round((await dialog.boundingBox())?.width ?? 0)).toBe(400);
+    // This portal has no WeChat app id: the dialog says so instead of framing a QR page that cannot work.
+    expect(await dialog.locator('.login-modal__closed').textContent()).toBe('微信登录暂未开放');
+    expect(await dialog.locator('iframe').count()).toBe(0);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     expect(problems).toEqual([]);

@@ -1,51 +1,45 @@
 /**
- * Sign-in in a real browser: 订阅 opens the dialog, its link goes through the portal to the simulated WeChat page,
- * '模拟扫码确认' comes back signed in on the same page (without code/state in the address), the header shows
- * the reader's menu, and 退出登录 signs out and goes home. The portal runs on localhost with a plain-http
- * callback origin, the way `npm start` runs locally.
+ * Sign-in in a real browser: 订阅 opens the dialog showing WeChat's QR widget (the simulated QR page, framed,
+ * reached through the portal with SPEC §7's parameters); '模拟扫码确认' takes the whole page back signed in on
+ * the same address (without code/state), the header shows the reader's menu, and 退出登录 signs out and goes
+ * home. The portal runs on localhost with a plain-http callback origin, the way `npm start` runs locally.
  */
 import type { Browser } from 'playwright-core';
-import { startReferenceApi } from '../../scripts/reference-api/server';
 import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
-import { startTestPortal, type ReferenceServer, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
-import { signInEnv } from '../support/sign-in';
-import { freePort } from '../support/free-port';
+import { signInFromDialog, startBrowserSignInPortal, TEST_APP_ID, type BrowserPortal } from '../support/sign-in';
 
 describeWithBrowser()('sign-in in a browser', () => {
-  let upstream: ReferenceServer;
-  let t: TestPortal;
+  let portal: BrowserPortal;
   let browser: Browser;
-  let origin: string;
 
   beforeAll(async () => {
-    upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    t = await startTestPortal({
-      upstream,
-      port,
-      env: { ...signInEnv(upstream.url), LOGIN_CALLBACK_ORIGIN: origin, PUBLIC_ORIGIN_PROTOCOL: 'http' },
-    });
+    portal = await startBrowserSignInPortal();
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
-    await upstream?.close();
+    await portal?.close();
   });
 
-  it('signs in through the simulated QR page, shows the reader menu, and logs out', async () => {
+  it('signs in through the QR widget in the dialog, shows the reader menu, and logs out', async () => {
+    const { origin, upstream } = portal;
     const { page, problems } = await watchedPage(browser);
     await gotoHydrated(page, `${origin}/about`);
     await page.click('.top-bar__subscribe');
-    await page.locator('dialog.login-modal').waitFor({ state: 'visible' });
-    await page.click('.login-modal__wechat');
-    await page.waitForURL(`${upstream.url}/__wechat/qrconnect**`);
-    await page.fill('input[name="nickname"]', '浏览器读者');
-    await page.click('text=模拟扫码确认');
-    await page.waitForURL(`${origin}/about`);
-    await page.waitForSelector('html[data-hydrated="true"]');
+    await page.frameLocator('dialog.login-modal iframe.login-modal__qr').locator('input[name="nickname"]').waitFor();
+    // The widget is WeChat's QR page with the app id, snsapi_login, the main site's login page carrying this
+    // address, and a random 64-character state.
+    const frame = page.frames().find((candidate) => candidate.url().startsWith(`${upstream.url}/__wechat/qrconnect`));
+    expect(frame).toBeDefined();
+    const qr = new URL(frame!.url());
+    expect(qr.searchParams.get('appid')).toBe(TEST_APP_ID);
+    expect(qr.searchParams.get('scope')).toBe('snsapi_login');
+    expect(qr.searchParams.get('state')).toMatch(/^[A-Za-z0-9]{64}$/);
+    expect(qr.searchParams.get('redirect_uri')).toBe(`${origin}/login/wechat/callback?return=%2Fabout`);
+    expect(qr.searchParams.get('self_redirect')).toBe('false');
+
+    await signInFromDialog(page, portal, '浏览器读者', `${origin}/about`);
     expect(new URL(page.url()).search).toBe('');
     const menu = page.locator('.user-menu');
     expect(await menu.locator('.user-menu__trigger').textContent()).toContain('浏览器读者');

@@ -125,15 +125,16 @@ export async function startBrowserSignInPortal(env: Record<string, string> = {})
 }
 
 /**
- * In the browser, with the sign-in dialog opening: '微信登录' → the simulated QR page → 模拟扫码确认, back at
- * `returnUrl` (where the dialog was opened), hydrated.
+ * In the browser, with the sign-in dialog opening: the simulated WeChat QR page framed in it → 模拟扫码确认 (the
+ * phone's confirmation), the whole page back at `returnUrl` (where the dialog was opened), hydrated.
  */
 export async function signInFromDialog(page: Page, portal: BrowserPortal, nickname: string, returnUrl: string): Promise<void> {
   await page.locator('dialog.login-modal').waitFor({ state: 'visible' });
-  await page.click('.login-modal__wechat');
-  await page.waitForURL(`${portal.upstream.url}/__wechat/qrconnect**`);
-  await page.fill('input[name="nickname"]', nickname);
-  await page.click('text=模拟扫码确认');
+  const qr = page.frameLocator('dialog.login-modal iframe.login-modal__qr');
+  await qr.locator('input[name="nickname"]').fill(nickname);
+  // Enter submits the confirm form (the phone's 模拟扫码确认): a real key press, the user activation Chromium
+  // wants before a framed page may navigate the top page.
+  await qr.locator('input[name="nickname"]').press('Enter');
   await page.waitForURL(returnUrl);
   await page.waitForSelector('html[data-hydrated="true"]');
 }

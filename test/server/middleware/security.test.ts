@@ -36,7 +36,7 @@ describe('security headers made once', () => {
   function applied(nonce: string): Map<string, string> {
     const headers = new Map<string, string>();
     const res = { setHeader: (name: string, value: unknown) => headers.set(name, String(value)) } as unknown as ServerResponse;
-    securityHeaders(['https://media.example.cn'], true).apply(res, nonce);
+    securityHeaders({ mediaOrigins: ['https://media.example.cn'], https: true, frameOrigins: ['https://open.weixin.qq.com'] }).apply(res, nonce);
     return headers;
   }
 
@@ -47,6 +47,8 @@ describe('security headers made once', () => {
     const csp = a.get('Content-Security-Policy') ?? '';
     expect(csp).toContain(`script-src 'nonce-${first}' 'strict-dynamic' 'self'`);
     expect(csp).toContain('img-src \'self\' data: https: https://media.example.cn');
+    // The login dialog frames WeChat's QR page, and nothing else from outside.
+    expect(csp).toContain("frame-src 'self' https://open.weixin.qq.com");
     expect(csp).not.toContain('NONCEMARK');
     expect(b.get('Content-Security-Policy')).toBe(csp.replace(first, second));
     expect([...a.keys()]).toEqual([...b.keys()]);

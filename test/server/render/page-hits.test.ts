@@ -101,7 +101,7 @@ describe('page hits in front of Express', () => {
         cachePolicy: { page: pagePolicyFor, data: () => pagePolicyFor('default') },
         logger,
         metrics,
-        security: securityHeaders([], true),
+        security: securityHeaders({ mediaOrigins: [], https: true, frameOrigins: [] }),
         isDraining: () => draining,
       },
       fallback,

@@ -13,6 +13,7 @@ function homeState(): AppState {
     site: { id: MAIN_SITE.id, name: MAIN_SITE.name, domain: MAIN_SITE.domain, isMain: true },
     user: null,
     wechatJsSdkUrl: 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js',
+    signInAvailable: true,
     layout: {
       menu: [],
       banner: [],
