@@ -25,7 +25,7 @@ import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
 import { dataRateLimit } from './middleware/rate-limit';
-import { securityHeaders, securityMiddleware, securityOptionsOf } from './middleware/security';
+import { securityMiddleware, type SecurityHeaders } from './middleware/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { dataRoutes } from './render/data-endpoints';
 import { bareErrorDocument } from './render/document';
@@ -51,8 +51,8 @@ export interface AppDeps {
   assets: Assets;
   readiness: ReadinessDeps;
   metrics: Metrics;
-  /** Origins besides this one that serve images and media (the upstream's media host). */
-  mediaOrigins: readonly string[];
+  /** Security headers (CSP with media and sign-in origins), made once per portal; the nonce is per response. */
+  security: SecurityHeaders;
   /** Embedded mode: serve the in-process reference API's /media under this origin. */
   embeddedMediaUpstream?: string;
   auth: { settings: AuthSettings; sessions: Sessions; accounts: AccountClient };
@@ -81,7 +81,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use(deps.metrics.middleware());
-  app.use(securityMiddleware(securityHeaders(securityOptionsOf(deps.mediaOrigins, deps.config.PUBLIC_ORIGIN_PROTOCOL, deps.auth.settings))));
+  app.use(securityMiddleware(deps.security));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
   app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
   app.use(cookieParser());

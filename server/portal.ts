@@ -163,6 +163,8 @@ export function createPortal(options: PortalOptions): Portal {
   const settings = authSettings(config, options.embeddedUpstream ? options.upstreamUrl : undefined);
   const pageCache = new PageCache(cache, keys, lock);
   const mediaOrigins = [...config.MEDIA_ORIGINS, ...(options.embeddedUpstream ? [] : originOf(options.upstreamUrl))];
+  // Made once: the Express chain and the cached-hit path in front of it send the same headers.
+  const security = securityHeaders(securityOptionsOf(mediaOrigins, config.PUBLIC_ORIGIN_PROTOCOL, settings));
   const app = createApp({
     auth: {
       settings,
@@ -179,7 +181,7 @@ export function createPortal(options: PortalOptions): Portal {
     cachePolicy: policy,
     metrics,
     assets,
-    mediaOrigins,
+    security,
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
     readiness: {
       store,
@@ -199,7 +201,7 @@ export function createPortal(options: PortalOptions): Portal {
             cachePolicy: policy,
             logger,
             metrics,
-            security: securityHeaders(securityOptionsOf(mediaOrigins, config.PUBLIC_ORIGIN_PROTOCOL, settings)),
+            security,
             isDraining: () => draining,
           },
           app,

@@ -77,8 +77,6 @@ export function unixNow(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-export { newNonce };
-
 /** The request's path and query, parsed against a fixed origin: the Host header never shapes a URL. */
 export function requestUrl(req: Request): URL {
   return new URL(req.originalUrl, 'http://portal.invalid');

@@ -9,7 +9,7 @@ import { Invalidator } from '../../../server/cache/invalidation';
 import { pageCodec } from '../../../server/cache/page-cache';
 import { precompressPage } from '../../../server/cache/precompressed-page';
 import { RedisStore } from '../../../server/cache/redis-store';
-import { newNonce } from '../../../server/render/page-handler';
+import { newNonce } from '../../../server/middleware/security';
 import { HOME_CATID } from '../../../shared/constants';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';

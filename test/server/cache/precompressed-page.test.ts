@@ -13,7 +13,7 @@ import {
   precompressPage,
   type PrecompressedPage,
 } from '../../../server/cache/precompressed-page';
-import { newNonce } from '../../../server/render/page-handler';
+import { newNonce } from '../../../server/middleware/security';
 
 const RENDER_NONCE = 'cmVuZGVyLW5vbmNlLTAwMDE=';
 
