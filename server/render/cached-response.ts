@@ -3,6 +3,7 @@
  * cached-hit path in front of Express (page-hits.ts) send it with this one function, so both answer alike.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import vary from 'vary';
 import type { CachePolicy } from '../cache/entry';
 import { sharedCacheControl, surrogateKey } from '../cache/headers';
 import type { CachedPage, PageLookup } from '../cache/page-cache';
@@ -21,18 +22,6 @@ function surrogateKeyOf(tags: readonly string[]): string | undefined {
   const value = surrogateKey(tags);
   surrogateKeys.set(tags, value);
   return value;
-}
-
-/** Adds `field` to Vary unless it is there already (as Express's res.vary does). */
-export function appendVary(res: ServerResponse, field: string): void {
-  const current = res.getHeader('Vary');
-  if (current === undefined) {
-    res.setHeader('Vary', field);
-    return;
-  }
-  const fields = String(current).split(',').map((name) => name.trim().toLowerCase());
-  if (fields.includes('*') || fields.includes(field.toLowerCase())) return;
-  res.setHeader('Vary', `${String(current)}, ${field}`);
 }
 
 /** The cached page's headers, then a 304 when the reader's copy is current, else the page with `nonce`. */
@@ -74,7 +63,7 @@ export function sendPage(req: IncomingMessage, res: ServerResponse, page: Cached
   const chunks = gzip ?? plainBody(page, nonceBytes);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  appendVary(res, 'Accept-Encoding');
+  vary(res, 'Accept-Encoding');
   // Already encoded: the compression middleware leaves the response alone.
   if (gzip) res.setHeader('Content-Encoding', 'gzip');
   res.setHeader('Content-Length', byteLength(chunks));

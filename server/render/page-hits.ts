@@ -13,6 +13,7 @@
  * the chain (health, assets, feeds, /api, /login, /_data) can be skipped by it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import vary from 'vary';
 import { matchRoute } from '../../shared/routes';
 import { resolveSite } from '../../shared/sites';
 import type { PageCache, PageLookup } from '../cache/page-cache';
@@ -23,7 +24,7 @@ import { logRequest, requestIdOf } from '../middleware/request-context';
 import { newNonce, type SecurityHeaders } from '../middleware/security';
 import { SESSION_COOKIE } from '../session';
 import { acceptsGzip } from './accept-encoding';
-import { appendVary, sendCachedPage } from './cached-response';
+import { sendCachedPage } from './cached-response';
 import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
 import { searchFormRedirect } from './search-redirect';
 
@@ -130,7 +131,7 @@ function serveHit(
     if (deps.isDraining()) res.setHeader('Connection', 'close');
     const nonce = newNonce();
     deps.security.apply(res, nonce);
-    if (candidate.variesByUserAgent) appendVary(res, 'User-Agent');
+    if (candidate.variesByUserAgent) vary(res, 'User-Agent');
     res.once('finish', finished);
     const age = Math.max(0, Math.floor((Date.now() - lookup.storedAt) / 1000));
     sendCachedPage(req, res, lookup, 'HIT', age, deps.cachePolicy.page(candidate.page), nonce);
