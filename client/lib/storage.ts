@@ -1,41 +1,34 @@
-/** localStorage that never throws: storage can be disabled, full, or absent (server render). */
-export function readStorage(key: string): string | null {
+/**
+ * Browser storage that never throws: storage can be disabled, full, or absent (server render). A reader without
+ * it keeps a setting for this page only, and a pending action is simply not resumed after sign-in.
+ */
+type Area = 'localStorage' | 'sessionStorage';
+
+function guarded<T>(area: Area, fallback: T, act: (storage: Storage) => T): T {
   try {
-    return typeof window === 'undefined' ? null : window.localStorage.getItem(key);
+    return typeof window === 'undefined' ? fallback : act(window[area]);
   } catch {
-    return null;
+    return fallback;
   }
+}
+
+export function readStorage(key: string): string | null {
+  return guarded('localStorage', null, (storage) => storage.getItem(key));
 }
 
 export function writeStorage(key: string, value: string): void {
-  try {
-    window.localStorage.setItem(key, value);
-  } catch {
-    // A reader without storage keeps the setting for this page only.
-  }
+  guarded('localStorage', undefined, (storage) => storage.setItem(key, value));
 }
 
-/** sessionStorage (this tab only), with the same guarantees. */
+/** sessionStorage: this tab only. */
 export function readSessionStorage(key: string): string | null {
-  try {
-    return typeof window === 'undefined' ? null : window.sessionStorage.getItem(key);
-  } catch {
-    return null;
-  }
+  return guarded('sessionStorage', null, (storage) => storage.getItem(key));
 }
 
 export function writeSessionStorage(key: string, value: string): void {
-  try {
-    window.sessionStorage.setItem(key, value);
-  } catch {
-    // Without storage the action is simply not resumed after sign-in.
-  }
+  guarded('sessionStorage', undefined, (storage) => storage.setItem(key, value));
 }
 
 export function removeSessionStorage(key: string): void {
-  try {
-    window.sessionStorage.removeItem(key);
-  } catch {
-    // nothing stored, nothing to remove
-  }
+  guarded('sessionStorage', undefined, (storage) => storage.removeItem(key));
 }
