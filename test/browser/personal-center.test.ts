@@ -4,12 +4,12 @@
  * column buttons do) shows up in the right section, pages through, and is reached by keyboard; the profile
  * refreshes in place; feedback is checked before sending and sent once; logging out brings the prompt back.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { FEEDBACK_MESSAGES } from '../../shared/feedback';
 import { PERSONAL_PAGE_SIZE } from '../../shared/loaders/personal-center';
-import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
+import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
-import { signInInBrowser, startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
+import { signInBrowserSuite, signInInBrowser } from '../support/sign-in';
 
 const PROMPT = '登录后可查看您的收藏';
 
@@ -44,19 +44,10 @@ async function postFromPage(page: Page, path: string, body: Record<string, numbe
 }
 
 describeWithBrowser()('personal center in a browser', () => {
-  let portal: BrowserPortal;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    portal = await startBrowserSignInPortal();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  const suite = signInBrowserSuite();
 
   it('collect and subscribe, see it listed and paged, refresh the profile, send feedback once, log out', async () => {
+    const { portal, browser } = suite;
     const { page, problems } = await watchedPage(browser);
     const { origin, upstream } = portal;
     await gotoHydrated(page, `${origin}/personalCenter`);

@@ -4,13 +4,13 @@
  * collects the article, subscribes to one of its tags and to a column author with the page's own buttons, finds
  * all three in the personal center (opened from the user menu), logs out, and is a visitor again.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { HOME_CATID } from '../../shared/constants';
 import { href } from '../../shared/routes';
 import type { RawArticleDetail } from '../../shared/types/upstream';
-import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
+import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
-import { signInFromDialog, startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
+import { signInBrowserSuite, signInFromDialog } from '../support/sign-in';
 import { article, articleList, homeCategories } from '../support/upstream-data';
 
 const NICKNAME = '全程读者';
@@ -33,19 +33,10 @@ async function press(page: Page, selector: string): Promise<void> {
 }
 
 describeWithBrowser()('a reader signs in, likes, collects, subscribes, finds it all in the personal center, logs out', () => {
-  let portal: BrowserPortal;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    portal = await startBrowserSignInPortal();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  const suite = signInBrowserSuite();
 
   it('runs end to end', async () => {
+    const { portal, browser } = suite;
     const { origin, upstream } = portal;
     const { page, problems } = await watchedPage(browser);
     const raw = await taggedArticle(upstream.url);

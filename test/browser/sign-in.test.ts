@@ -4,25 +4,15 @@
  * the same address (without code/state), the header shows the reader's menu, and 退出登录 signs out and goes
  * home. The portal runs on localhost with a plain-http callback origin, the way `npm start` runs locally.
  */
-import type { Browser } from 'playwright-core';
-import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
+import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
-import { signInFromDialog, startBrowserSignInPortal, TEST_APP_ID, type BrowserPortal } from '../support/sign-in';
+import { signInBrowserSuite, signInFromDialog, TEST_APP_ID } from '../support/sign-in';
 
 describeWithBrowser()('sign-in in a browser', () => {
-  let portal: BrowserPortal;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    portal = await startBrowserSignInPortal();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
+  const suite = signInBrowserSuite();
 
   it('signs in through the QR widget in the dialog, shows the reader menu, and logs out', async () => {
+    const { portal, browser } = suite;
     const { origin, upstream } = portal;
     const { page, problems } = await watchedPage(browser);
     await gotoHydrated(page, `${origin}/about`);

@@ -4,12 +4,13 @@
  * Host (the callback URL WeChat redirects to names the main site's domain).
  */
 import Redis from 'ioredis';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { MAIN_DOMAIN } from '../../shared/sites';
 import { startTestPortal, type ReferenceServer, type TestPortal } from './portal';
 import { testRedisUrl } from './requirements';
+import { launchBrowser } from './browser';
 import { freePort } from './free-port';
 
 export const TEST_APP_ID = 'wxtestapp';
@@ -122,6 +123,25 @@ export async function startBrowserSignInPortal(env: Record<string, string> = {})
       await upstream.close();
     },
   };
+}
+
+export interface SignInBrowser {
+  portal: BrowserPortal;
+  browser: Browser;
+}
+
+/** For a describe block: a sign-in portal and a browser, started before its tests and stopped after them. */
+export function signInBrowserSuite(): SignInBrowser {
+  const suite = {} as SignInBrowser;
+  beforeAll(async () => {
+    suite.portal = await startBrowserSignInPortal();
+    suite.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.portal?.close();
+  });
+  return suite;
 }
 
 /**
