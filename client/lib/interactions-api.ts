@@ -13,7 +13,7 @@ import {
   readToggle,
   toggleCall,
 } from '../../shared/interactions';
-import { NO_RESPONSE_ENVELOPE, type Envelope } from '../../shared/types/envelope';
+import { isEnvelope, NO_RESPONSE_ENVELOPE, type Envelope } from '../../shared/types/envelope';
 import type { ApiCall, InteractionGroup, InteractionTarget } from '../../shared/types/interactions';
 
 /** Where calls go: the page's own origin in the browser; a test points it at a running portal. */
@@ -28,10 +28,6 @@ const browserTransport: ApiTransport = {
   // Bound late: `fetch` detached from window throws 'Illegal invocation' in some browsers.
   fetch: (url, init) => window.fetch(url, init),
 };
-
-function isEnvelope(value: unknown): value is Envelope<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
-}
 
 async function envelopeOf(response: Response): Promise<Envelope<unknown>> {
   try {

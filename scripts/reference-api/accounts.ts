@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { checkFeedback, type FeedbackInput } from '../../shared/feedback';
+import { escapeHtml } from '../../shared/html';
 import type { RawArticleListItem, RawColumnAuthor, RawFeedbackReceipt, RawTag, RawVideo } from '../../shared/types/upstream';
 import type { BodyFields, Reply } from './http';
 import { CODE_BAD_PARAMS, fail, MSG, ok } from './reply';
@@ -51,10 +52,6 @@ type Family = (typeof TOGGLE_FAMILIES)[number];
 
 function html(status: number, body: string, headers: Record<string, string> = {}): Reply {
   return { kind: 'raw', status, contentType: 'text/html; charset=utf-8', body, headers: { 'Cache-Control': 'no-store', ...headers } };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 function isHttpUrl(value: string): boolean {

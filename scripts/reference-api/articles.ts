@@ -3,6 +3,7 @@
  * chronological order (a CMS auto-increments), and only then is each article written from its own forked random
  * stream, so changing one article's text generation never reshuffles the others.
  */
+import { escapeHtml } from '../../shared/html';
 import type { RawArticleDetail, RawTag } from '../../shared/types/upstream';
 import type { CategoryRecord, ContentPlan } from './categories';
 import { imagePath } from './media';
@@ -12,7 +13,6 @@ import {
   composeDescription,
   composeHeadline,
   composeKeywords,
-  escapeHtml,
   personName,
   storyFacts,
   TITLE_MIN,

@@ -2,6 +2,7 @@
  * Composes headlines, summaries and body HTML from the word banks. Length limits here are the ones the dataset
  * promises (title 8–30, description 40–120 characters) because the portal's list layouts are tuned to them.
  */
+import { escapeHtml } from '../../shared/html';
 import type { Rng } from './random';
 import {
   ACHIEVEMENTS,
@@ -202,10 +203,6 @@ function sentence(rng: Rng, ctx: StoryContext): string {
     default:
       return rng.pick(BACKGROUND_SENTENCES);
   }
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function paragraph(rng: Rng, ctx: StoryContext): string {

@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import fetch from 'node-fetch';
 import type { Envelope } from '../../shared/types/envelope';
-import { NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
+import { isEnvelope, NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
 
 /** An upstream answer that arrived but was not a success: the promise rejects with the server's body (SPEC §8). */
 export class UpstreamHttpError extends Error {
@@ -46,10 +46,6 @@ export interface UpstreamClientOptions {
   baseUrl: string;
   timeoutMs: number;
   onCall?: (call: string, outcome: UpstreamOutcome | 'http-error', durationMs: number) => void;
-}
-
-function isEnvelope(value: unknown): value is Envelope<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
 }
 
 export class UpstreamClient {

@@ -7,5 +7,10 @@ export interface Envelope<T> {
   time?: number;
 }
 
+/** An answer shaped like an envelope (a numeric code); its data is still the caller's to check. */
+export function isEnvelope(value: unknown): value is Envelope<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
+}
+
 /** What a request that never got a response becomes (SPEC §8). */
 export const NO_RESPONSE_ENVELOPE: Envelope<null> = Object.freeze({ code: 500, msg: '失败', data: null });
