@@ -12,7 +12,7 @@ import type { RawArticleListItem, RawColumnAuthor, RawFeedbackReceipt, RawTag, R
 import type { BodyFields, Reply } from './http';
 import { CODE_BAD_PARAMS, fail, MSG, ok } from './reply';
 import { SUBSCRIPTION_PATH, Subscriptions } from './subscriptions';
-import { idList, listPaging, pagedList, positiveInt } from './params';
+import { idList, isHttpUrl, listPaging, pagedList, positiveInt } from './params';
 
 export const WECHAT_PREFIX = '/__wechat';
 export const CODE_LOGIN_FAILED = 40100;
@@ -52,15 +52,6 @@ type Family = (typeof TOGGLE_FAMILIES)[number];
 
 function html(status: number, body: string, headers: Record<string, string> = {}): Reply {
   return { kind: 'raw', status, contentType: 'text/html; charset=utf-8', body, headers: { 'Cache-Control': 'no-store', ...headers } };
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 export class Accounts {
@@ -145,16 +136,14 @@ export class Accounts {
   private confirm(query: URLSearchParams): Reply {
     const redirectUri = query.get('redirect_uri') ?? '';
     if (!isHttpUrl(redirectUri)) return html(400, '<!doctype html><meta charset="utf-8"><p>参数错误</p>');
-    const nickname = (query.get('nickname') ?? '').trim().slice(0, 32) || DEFAULT_NICKNAME;
-    const code = randomBytes(16).toString('hex');
-    this.codes.set(code, { userId: this.userFor(nickname), expires: Date.now() + CODE_TTL_MS });
+    const code = this.issueCode((query.get('nickname') ?? '').trim().slice(0, 32) || DEFAULT_NICKNAME);
     const target = new URL(redirectUri);
     target.searchParams.set('code', code);
     target.searchParams.set('state', query.get('state') ?? '');
     return html(302, '', { Location: target.toString() });
   }
 
-  /** Issues a code without the page, for tests that drive the exchange directly. */
+  /** A fresh single-use code for the nickname's user; tests also call it to drive the exchange directly. */
   issueCode(nickname = DEFAULT_NICKNAME): string {
     const code = randomBytes(16).toString('hex');
     this.codes.set(code, { userId: this.userFor(nickname), expires: Date.now() + CODE_TTL_MS });

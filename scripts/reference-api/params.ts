@@ -73,3 +73,13 @@ export function pagedList<T>(items: readonly T[], paging: { page: number; size: 
   const { page, size } = paging;
   return { list: items.slice((page - 1) * size, page * size), total: items.length, page, page_size: size };
 }
+
+/** An absolute http(s) URL (a redirect target, a page to sign for). */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

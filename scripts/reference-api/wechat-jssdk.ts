@@ -14,6 +14,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { RawJsSdkSignature } from '../../shared/types/upstream';
 import type { Reply } from './http';
+import { isHttpUrl } from './params';
 import { CODE_BAD_PARAMS, fail, ok } from './reply';
 
 export const JSSDK_SIGNATURE_PATH = '/api/wechat/get_jssdk_signature';
@@ -38,13 +39,7 @@ export function jsSdkSignature(ticket: string, nonceStr: string, timestamp: numb
 }
 
 function isPageUrl(value: string): boolean {
-  if (value.length === 0 || value.length > MAX_URL_LENGTH) return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
+  return value.length > 0 && value.length <= MAX_URL_LENGTH && isHttpUrl(value);
 }
 
 export class WechatJsSdk {
