@@ -6,7 +6,7 @@
  * Renders nothing.
  */
 import { useEffect } from 'react';
-import { isWechatBrowser, SHARE_APIS, shareCard, shareLink, siteShareName, type ShareCard } from '../../shared/share';
+import { isWechatBrowser, SHARE_APIS, shareCard, siteShareName, type ShareCard } from '../../shared/share';
 import type { RawJsSdkSignature } from '../../shared/types/upstream';
 import { usePortal } from '../context';
 import { proxyGet } from '../lib/proxy-fetch';
@@ -74,7 +74,7 @@ export function WechatShare() {
       head: page.head,
       siteTitle: layout.seo.title,
       siteName: siteShareName(site),
-      href: shareLink(window.location.href),
+      href: window.location.href,
       fallbackImage: new URL('/logo.png', window.location.origin).toString(),
     });
     // An SDK that does not load leaves WeChat's default card, which is all a reader would notice anyway.
