@@ -7,7 +7,7 @@ import type { ResourceName } from '../shared/resources';
 import { RESOURCE_ATTRIBUTE } from './data/Resource';
 import { createResourceStore } from './data/resource-store';
 import { isChunkLoadError } from '../shared/chunk-reload';
-import { reloadForChunkError } from './navigation/chunk-reload';
+import { reloadAfterError } from './navigation/error-reload';
 import { ClientApp } from './navigation/ClientApp';
 import { loadPage } from './pages/registry';
 import './styles/main.css';
@@ -46,6 +46,6 @@ async function start(): Promise<void> {
 
 start().catch((error: unknown) => {
   // The server-rendered page stays readable; a missing page chunk gets one guarded reload.
-  if (isChunkLoadError(error)) reloadForChunkError(window.location.pathname + window.location.search);
+  if (isChunkLoadError(error)) reloadAfterError(window.location.pathname + window.location.search);
   else throw error;
 });

@@ -11,8 +11,8 @@ import https from 'node:https';
 import { Command, CommanderError, Option } from 'commander';
 import { announce } from '../server/cache/coherence';
 import { Invalidator, PurgeInputError, urlSelector, type PurgeSelector } from '../server/cache/invalidation';
-import { escapeGlob, normaliseQuery } from '../server/cache/keys';
-import { pageQueryParams } from '../server/cache/page-cache';
+import { escapeGlob } from '../server/cache/keys';
+import { normaliseQuery, queryKeysOf } from '../shared/page-address';
 import { RedisStore } from '../server/cache/redis-store';
 import { createRedisClient, type RedisClient } from '../server/redis/client';
 import { parseRedisTarget, redactRedisUrl, RedisUrlError, type RedisTarget } from '../server/redis/target';
@@ -173,7 +173,7 @@ async function keysForUrl(client: RedisClient, prefix: string, target: string): 
     throw new CliError(`"${target}" is neither a key of prefix ${prefix} nor a URL`, EXIT.usage);
   }
   const site = resolveSite(url.host === 'portal.invalid' ? undefined : url.host);
-  const rest = `${url.pathname}${normaliseQuery(url.searchParams, pageQueryParams(url.pathname))}`;
+  const rest = `${url.pathname}${normaliseQuery(url.searchParams, queryKeysOf(url.pathname))}`;
   return scanKeys(client, `${escapeGlob(prefix)}:*:page:${site.id}:${escapeGlob(rest)}`);
 }
 

@@ -29,6 +29,7 @@ import type { Logger } from './logger';
 import { securityHeaders, securityOptionsOf } from './middleware/security';
 import { loadAssets, type Assets } from './render/assets';
 import { pageHits } from './render/page-hits';
+import { canonicalTargets } from './middleware/canonical-target';
 import { ContentService } from './upstream/content-service';
 import { UpstreamClient } from './upstream/http-client';
 
@@ -192,7 +193,7 @@ export function createPortal(options: PortalOptions): Portal {
         'unavailable',
     },
   });
-  const handler =
+  const chain =
     options.pageHits === false
       ? app
       : pageHits(
@@ -206,6 +207,8 @@ export function createPortal(options: PortalOptions): Portal {
           },
           app,
         );
+  // Every request's path is brought to its one spelling before anything else reads it.
+  const handler = canonicalTargets({ logger, metrics, security }, chain);
   return {
     app,
     handler,

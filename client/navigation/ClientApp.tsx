@@ -9,9 +9,9 @@ import type { AppState, PageState, PublicUser } from '../../shared/app-state';
 import { PortalApp } from '../App';
 import type { ResourceStore } from '../data/resource-store';
 import { loadPage } from '../pages/registry';
-import { isChunkLoadError } from '../../shared/chunk-reload';
+import { pageAddress } from '../../shared/page-address';
 import { showToast } from '../blocks/Toast';
-import { reloadForChunkError } from './chunk-reload';
+import { reloadAfterError } from './error-reload';
 import { prefetchOnHover } from './prefetch';
 import { fetchPageData, rememberPage } from './page-data';
 
@@ -37,7 +37,8 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
   useEffect(() => prefetchOnHover(), []);
 
   useEffect(() => {
-    const path = location.pathname + location.search;
+    // Parameters the page does not read (utm_*, from=singlemessage) do not make it another page.
+    const path = pageAddress(location.pathname, location.search);
     if (path === state.page.path) return;
     const ticket = ++latest.current;
     setNavigating(true);
@@ -51,18 +52,14 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
         if (ticket !== latest.current) return;
         setState((previous) => ({ ...previous, page: response.page }));
         document.title = response.page.head.title;
-        trackPageView(path);
+        trackPageView(location.pathname + location.search);
         if (navigationType !== 'POP') window.scrollTo(0, 0);
       })
       .catch((error: unknown) => {
         if (ticket !== latest.current) return;
-        // A page chunk failed (often a deploy under an open tab): reload, but not more than once a minute.
-        if (isChunkLoadError(error)) {
-          if (!reloadForChunkError(path)) showToast('页面加载失败，请稍后重试');
-          return;
-        }
-        // Page data failed to load: let the browser load the page the ordinary way.
-        window.location.assign(path);
+        // A page chunk failed (often a deploy under an open tab) or its data could not be had (429, 5xx, not
+        // JSON): load the page the ordinary way, but not more than once a minute, so no answer can loop the tab.
+        if (!reloadAfterError(path)) showToast('页面加载失败，请稍后重试');
       })
       .finally(() => {
         if (ticket === latest.current) setNavigating(false);

@@ -41,9 +41,20 @@ async function requestPageData(path: string): Promise<PageDataResponse> {
     headers: { accept: 'application/json' },
     credentials: 'same-origin',
   });
-  // 404, 500 and 503 answers carry a page state too (the not-found and error pages); only non-JSON is a failure.
+  // 404, 500 and 503 answers carry a page state too (the not-found and error pages); anything else — a 429 from
+  // the rate limit, a proxy's HTML error page, a JSON error — is a failure, not a page.
   if (!response.headers.get('content-type')?.includes('application/json')) throw new Error(`page data ${response.status}`);
-  const body = (await response.json()) as PageDataResponse;
+  const body: unknown = await response.json();
+  if (!isPageDataResponse(body)) throw new Error(`page data ${response.status}: not a page`);
   rememberPage(path, body);
   return body;
+}
+
+function isPageDataResponse(body: unknown): body is PageDataResponse {
+  if (typeof body !== 'object' || body === null) return false;
+  const answer = body as { kind?: unknown; location?: unknown; page?: unknown };
+  if (answer.kind === 'redirect') return typeof answer.location === 'string' && answer.location.startsWith('/');
+  if (answer.kind !== 'page' || typeof answer.page !== 'object' || answer.page === null) return false;
+  const page = answer.page as { path?: unknown; page?: unknown; status?: unknown };
+  return typeof page.path === 'string' && typeof page.page === 'string' && typeof page.status === 'number';
 }

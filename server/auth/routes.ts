@@ -115,7 +115,8 @@ export function authRoutes(deps: AuthDeps): Router {
       const id = await sessions.create(exchanged.user, exchanged.token);
       setSessionCookie(req, res, id, secure, settings.sessionTtlSeconds);
       res.setHeader('Cache-Control', 'private, no-store');
-      res.redirect(302, returnTo);
+      // Checked again on the way out: whatever the store held, only a safe address is ever sent.
+      res.redirect(302, safeReturnAddress(returnTo));
     } catch (error) {
       next(error);
     }

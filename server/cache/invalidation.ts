@@ -6,8 +6,8 @@
  */
 import { ALL_SITES } from '../../shared/sites';
 import type { KeySpace } from './keys';
-import { escapeGlob, normaliseQuery } from './keys';
-import { pageQueryParams } from './page-cache';
+import { escapeGlob } from './keys';
+import { normaliseQuery, queryKeysOf } from '../../shared/page-address';
 import type { CacheStore } from './store';
 import { isValidTag } from './tags';
 
@@ -79,7 +79,7 @@ export function urlSelector(url: string, siteIdOf: (host: string | undefined) =>
     throw new PurgeInputError(`"${url}" is not a URL or path`);
   }
   const host = parsed.host === 'portal.invalid' ? undefined : parsed.host;
-  const search = everyQuery ? null : normaliseQuery(parsed.searchParams, pageQueryParams(parsed.pathname));
+  const search = everyQuery ? null : normaliseQuery(parsed.searchParams, queryKeysOf(parsed.pathname));
   return { by: 'url', siteId: siteIdOf(host), pathname: parsed.pathname, search };
 }
 

@@ -16,19 +16,6 @@ export function cacheKey(space: KeySpace, kind: KeyKind, site: number | typeof A
   return `${space.prefix}:${space.buildId}:${kind}:${site}:${rest}`;
 }
 
-/**
- * Query strings normalised for a page key: only the names a page reads are kept (everything else, tracking
- * parameters included, cannot make a new entry), sorted, and re-encoded one way.
- */
-export function normaliseQuery(search: URLSearchParams, allowed: readonly string[]): string {
-  const kept: Array<[string, string]> = [];
-  for (const name of [...allowed].sort()) {
-    const value = search.get(name);
-    if (value !== null) kept.push([name, value]);
-  }
-  return kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
-}
-
 /** Escapes glob metacharacters (Redis MATCH syntax) so a path is matched literally. */
 export function escapeGlob(text: string): string {
   return text.replace(/[\\*?[\]]/g, (char) => `\\${char}`);

@@ -5,13 +5,13 @@
  * it is stable for as long as the entry is.
  */
 import { createHash } from 'node:crypto';
-import { matchRoute } from '../../shared/routes';
 import type { Cache, Codec } from './cache';
 import type { CachePolicy, EntryValue, Freshness } from './entry';
 import { freshnessOf } from './entry';
 import type { KeySpace } from './keys';
 import type { KeyLock } from './redis-lock';
-import { cacheKey, normaliseQuery } from './keys';
+import { cacheKey } from './keys';
+import { normaliseQuery } from '../../shared/page-address';
 import { decodePage, encodePage, precompressPage, type PrecompressedPage } from './precompressed-page';
 
 export type CachedPage = PrecompressedPage;
@@ -22,12 +22,6 @@ export interface PageLookup {
   freshness: Exclude<Freshness, 'gone'>;
   tags: string[];
   storedAt: number;
-}
-
-/** The query parameters the page at `pathname` reads (route table); all others are dropped from its key. */
-export function pageQueryParams(pathname: string): readonly string[] {
-  const match = matchRoute(pathname);
-  return match.kind === 'page' ? (match.route.query ?? []) : [];
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { Router } from 'express';
 import { PAGE_DATA_ENDPOINT, RESOURCE_ENDPOINT } from '../../shared/app-state';
+import { classifyPath } from '../../shared/canonical-path';
 import { isResourceName, RESOURCES } from '../../shared/resources';
 import { resolveSite } from '../../shared/sites';
 import type { AccountFor } from '../auth/reader-account';
@@ -34,6 +35,17 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
       const target = parseTargetPath(req.query.path);
       if (!target) {
         res.status(400).json({ error: 'query parameter "path" must be a site path starting with /' });
+        return;
+      }
+      // Another spelling of a page's path is that page: the client follows the redirect (replacing the entry).
+      const spelling = classifyPath(String(req.query.path).split(/[?#]/, 1)[0] ?? '');
+      if (spelling.kind === 'invalid') {
+        res.status(400).json({ error: 'query parameter "path" is not a valid path' });
+        return;
+      }
+      if (spelling.kind === 'other') {
+        res.setHeader('Cache-Control', 'no-cache');
+        res.json({ kind: 'redirect', location: spelling.path + target.search });
         return;
       }
       const recorder = new CallRecorder();

@@ -9,14 +9,14 @@ import type { AppState, PageState, PublicUser } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
 import { loadLayout, type LayoutData } from '../../shared/loaders/layout';
 import { RESOURCES } from '../../shared/resources';
-import { matchRoute, routeById } from '../../shared/routes';
+import { matchRoute } from '../../shared/routes';
+import { pageAddress } from '../../shared/page-address';
 import { isMainSite, resolveSite, type SiteConfig } from '../../shared/sites';
 import { createResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../client/pages/registry';
 import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
 import type { PageCache, PageLookup } from '../cache/page-cache';
 import type { CachePolicy } from '../cache/entry';
-import { normaliseQuery } from '../cache/keys';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { AccountFor } from '../auth/reader-account';
 import type { Logger } from '../logger';
@@ -86,11 +86,9 @@ function publicSite(site: SiteConfig): AppState['site'] {
   return { id: site.id, name: site.name, domain: site.domain, isMain: isMainSite(site) };
 }
 
-/** The site's own domain, the path, and only the query parameters the page reads (so ?page=2 stays, utm_* go). */
+/** The site's own domain and the page's address (only the query parameters the page reads: ?page=2 stays, utm_* go). */
 function canonicalUrlOf(request: DocumentRequest, state: AppState, protocol: string): string {
-  const route = state.page.routeId ? routeById(state.page.routeId) : undefined;
-  const query = normaliseQuery(request.url.searchParams, route?.query ?? []);
-  return `${protocol}://${request.site.domain}${request.url.pathname}${query}`;
+  return `${protocol}://${request.site.domain}${state.page.path}`;
 }
 
 function serverTiming(parts: Record<string, number | string>): string {
@@ -222,7 +220,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
   async function sendErrorDocument(res: Response, request: DocumentRequest, content: ContentApi, status: number): Promise<void> {
     const base = await buildState(request.site, new URL('/', request.url), content, new CallRecorder(), request.user).catch(() => null);
     const page: PageState = {
-      path: request.url.pathname + request.url.search,
+      path: pageAddress(request.url.pathname, request.url.searchParams),
       routeId: null,
       page: 'error',
       params: {},

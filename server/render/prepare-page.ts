@@ -8,6 +8,7 @@ import type { AccountApi } from '../../shared/account-api';
 import type { ContentApi } from '../../shared/content-api';
 import { ContentUnavailableError } from '../../shared/content-api';
 import type { PageHead } from '../../shared/loaders/types';
+import { normaliseQuery } from '../../shared/page-address';
 import { matchRoute } from '../../shared/routes';
 import type { SiteConfig } from '../../shared/sites';
 
@@ -30,7 +31,7 @@ function siteHead(site: SiteConfig, title: string): PageHead {
 
 function statusPage(input: PrepareInput, status: number, message: string | undefined): PageState {
   return {
-    path: input.pathname + input.search,
+    path: input.pathname,
     routeId: null,
     page: status === 404 ? 'not-found' : 'error',
     params: {},
@@ -50,10 +51,12 @@ export async function preparePage(input: PrepareInput): Promise<PageDataResponse
   const { loader, page } = route;
   // Matched and validated, but its page is not built yet: not there, so 404 rather than a placeholder.
   if (!loader || !page) return { kind: 'page', page: statusPage(input, 404, undefined) };
+  // The page sees only the query its route reads: that is all its cache key holds, so all a stored page may hold.
+  const query = normaliseQuery(new URLSearchParams(input.search), route.query ?? []);
   try {
     const result = await loader({
       params,
-      query: new URLSearchParams(input.search),
+      query: new URLSearchParams(query),
       site: input.site,
       content: input.content,
       now: input.now,
@@ -64,7 +67,7 @@ export async function preparePage(input: PrepareInput): Promise<PageDataResponse
     return {
       kind: 'page',
       page: {
-        path: input.pathname + input.search,
+        path: input.pathname + query,
         routeId: route.id,
         page,
         params,

@@ -85,4 +85,48 @@ describeWithBrowser()('client states', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
     await page.context().close();
   });
+
+  it('a reader arriving with parameters the page does not read (WeChat, utm) is not sent for the page again', async () => {
+    const { page, problems } = await watchedPage(browser);
+    const dataRequests: string[] = [];
+    const documents: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/_data/page')) dataRequests.push(request.url());
+      if (request.resourceType() === 'document') documents.push(request.url());
+    });
+    for (const path of ['/license?from=singlemessage&isappinstalled=0', `${articlePath}?utm_source=wechat`]) {
+      await gotoHydrated(page, `${t.url}${path}`);
+      // Effects of the hydration commit have run once a frame has been painted after it.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    }
+    expect(dataRequests).toEqual([]);
+    expect(documents).toHaveLength(2);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('page data that cannot be had (429 from the rate limit) reloads the page at most once, then says so', async () => {
+    // One client navigation a minute: the second and every later one get the rate limit's 429 (JSON, not a page).
+    const limited = await startTestPortal({ upstream: t.upstream, env: { DATA_RATE_LIMIT_PER_MINUTE: '1' } });
+    try {
+      const { page } = await watchedPage(browser);
+      const documents: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname);
+      });
+      await gotoHydrated(page, `${limited.url}/license`);
+      await page.click('footer a[href="/about"]');
+      await page.waitForFunction(() => location.pathname === '/about' && document.title.length > 0);
+      await page.click('footer a[href="/siteMap"]');
+      // The failed navigation loads /siteMap the ordinary way, once.
+      await page.waitForFunction(() => location.pathname === '/siteMap' && document.documentElement.dataset.hydrated === 'true');
+      await page.click('a[href="/"]');
+      await page.waitForSelector('.toast >> text=页面加载失败，请稍后重试');
+      expect(documents).toEqual(['/license', '/siteMap']);
+      expect(new URL(page.url()).pathname).toBe('/');
+      await page.context().close();
+    } finally {
+      await limited.close();
+    }
+  });
 });

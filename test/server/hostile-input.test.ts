@@ -3,6 +3,7 @@
  * its expected status and none may produce a 5xx, a reflected script, an off-site redirect, a leaked file, a
  * foreign host in a link, or a change to a page already in the cache.
  */
+import { classifyPath } from '../../shared/canonical-path';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import Redis from 'ioredis';
@@ -69,6 +70,10 @@ function violations(testCase: HostileCase, answer: Answer): string[] {
   const location = answer.headers.location;
   if (location && !(location.startsWith('/') && !location.startsWith('//') && !location.startsWith('/\\'))) {
     problems.push(`off-site redirect to ${location}`);
+  }
+  if (answer.status === 301 && location) {
+    const path = location.split('?', 1)[0] ?? '';
+    if (classifyPath(path).kind !== 'canonical' || /[<>"'\s]/.test(location)) problems.push(`301 to a non-canonical or raw ${location}`);
   }
   if (/at .+\.(ts|js):\d+:\d+/.test(answer.body)) problems.push('stack trace in body');
   return problems;

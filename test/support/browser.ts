@@ -31,7 +31,7 @@ export async function watchedPage(browser: Browser, options: BrowserContextOptio
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options });
   const page = await context.newPage();
   // Short waits so a failing step names itself instead of running into jest's test timeout.
-  page.setDefaultTimeout(5000);
+  page.setDefaultTimeout(30_000);
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);

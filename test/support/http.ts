@@ -39,3 +39,30 @@ export function arrivalOf(response: TimedResponse, needle: string): number {
   }
   return -1;
 }
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A request whose target is sent exactly as written: URL helpers (fetch, supertest, http.get with a URL) resolve
+ * dot segments and re-encode before sending, which would hide the spellings under test.
+ */
+export function rawRequest(base: string, method: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const origin = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: origin.hostname, port: origin.port, method, path: target, headers: { 'accept-encoding': 'identity', ...headers } },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}

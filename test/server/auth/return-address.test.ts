@@ -1,5 +1,15 @@
 import { safeReturnAddress } from '../../../server/auth/return-address';
 
+const PORTAL = 'https://www.qnnews.cn';
+
+/** Every spelling a URL parser may turn into a path that starts with two slashes (or a backslash). */
+function dotSegmentSpellings(): string[] {
+  const leads = ['/', '/.', '/./', '/a/..', '/a/../', '/%2e', '/%2E', '/.%2e', '/x/%2e%2e', '/x/%2E%2E', '/a/b/../..', '/x/.%2E', '/x/%2e.'];
+  const separators = ['/', '//', '/\\', '\\', '\\/', '/./', '/%2e/'];
+  const targets = ['evil.example', 'evil.example/phish', 'evil.example:443/x', '@evil.example'];
+  return leads.flatMap((lead) => separators.flatMap((separator) => targets.map((target) => `${lead}${separator}${target}`)));
+}
+
 describe('safeReturnAddress', () => {
   it.each([
     ['/detail/2728/33727', '/detail/2728/33727'],
@@ -46,5 +56,33 @@ describe('safeReturnAddress', () => {
   it('refuses what is not a string', () => {
     expect(safeReturnAddress(undefined)).toBe('/');
     expect(safeReturnAddress(['/a', '/b'])).toBe('/');
+  });
+
+  it.each([
+    ['/.//evil.example/phish'],
+    ['/a/..//evil.example'],
+    ['/%2e//evil.example'],
+    ['/x/%2e%2e//evil.example'],
+  ])('never sends %s as an address a browser reads as another host', (raw) => {
+    const sent = safeReturnAddress(raw);
+    expect(sent.startsWith('//')).toBe(false);
+    expect(new URL(sent, PORTAL).host).toBe('www.qnnews.cn');
+  });
+
+  it('whatever the spelling, the address sent stays on the portal and is a canonical path', () => {
+    const spellings = dotSegmentSpellings();
+    expect(spellings.length).toBeGreaterThan(300);
+    for (const raw of spellings) {
+      const sent = safeReturnAddress(raw);
+      const where = new URL(sent, PORTAL);
+      if (where.host !== 'www.qnnews.cn' || /^\/[/\\]/.test(sent)) throw new Error(`${JSON.stringify(raw)} → ${sent}`);
+    }
+  });
+
+  it('what it returns is returned unchanged when checked again (the callback checks it on the way out)', () => {
+    for (const raw of [...dotSegmentSpellings(), '/detail/2728/33727?page=2#top', 'https://bj.qnnews.cn/about']) {
+      const once = safeReturnAddress(raw);
+      expect(safeReturnAddress(once)).toBe(once);
+    }
   });
 });

@@ -130,6 +130,19 @@ describeWithRedis()('WeChat sign-in', () => {
     },
   );
 
+  // The URL parser turns each of these into a path starting with '//': the address checked is the one sent.
+  it.each(['/.//evil.example/phish', '/a/..//evil.example', '/%2e//evil.example', '/x/%2e%2e//evil.example', '/./\\evil.example', '/%2E%2e///evil.example'])(
+    'never returns off-site through dot segments: %s',
+    async (target) => {
+      const login = await startLogin(t, target);
+      const back = await callback(t, await confirmScan(t, login, '孙八'), login.state);
+      expect(back.status).toBe(302);
+      const location = String(back.headers.location);
+      expect(location).toMatch(/^\/(?![/\\])/);
+      expect(new URL(location, `https://${MAIN_DOMAIN}`).host).toBe(MAIN_DOMAIN);
+    },
+  );
+
   it('a cookie the server does not know is an anonymous reader', async () => {
     const forged = 'a'.repeat(64);
     await page('/about');

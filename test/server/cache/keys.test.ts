@@ -1,4 +1,5 @@
-import { cacheKey, normaliseQuery } from '../../../server/cache/keys';
+import { cacheKey } from '../../../server/cache/keys';
+import { normaliseQuery } from '../../../shared/page-address';
 
 describe('cache keys', () => {
   it('are {prefix}:{build}:{kind}:{site}:{rest}', () => {

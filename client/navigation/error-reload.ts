@@ -1,4 +1,7 @@
-/** Applies the chunk-error reload rule of shared/chunk-reload.ts with the tab's sessionStorage as its memory. */
+/**
+ * Applies the reload rule of shared/chunk-reload.ts with the tab's sessionStorage as its memory. Every error path
+ * of the client that falls back to a full page load goes through here, so none can reload more than once a minute.
+ */
 import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from '../../shared/chunk-reload';
 
 function lastReload(): number | null {
@@ -10,8 +13,8 @@ function lastReload(): number | null {
   }
 }
 
-/** Loads `path` afresh unless that was done for a chunk error within the last minute; returns whether it did. */
-export function reloadForChunkError(path: string): boolean {
+/** Loads `path` afresh unless an error reload happened within the last minute; returns whether it did. */
+export function reloadAfterError(path: string): boolean {
   const now = Date.now();
   if (!shouldReloadForChunkError(lastReload(), now)) return false;
   try {

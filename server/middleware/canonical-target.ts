@@ -1,0 +1,93 @@
+/**
+ * The edge of the request path: before the cached-hit path and Express see a request, its path is brought to
+ * its one canonical spelling (shared/canonical-path.ts). A GET or HEAD spelt another way is a 301 to the
+ * canonical path with the query kept when that path is a page, and a 404 when it is not; any other method is a
+ * 400, since a redirect would not carry its body everywhere. A target with no canonical form (malformed escape,
+ * control character, absolute-form) is a 400.
+ * Everything that follows — hits, the chain, the mobile redirect, cache keys — therefore sees one path.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { classifyPath } from '../../shared/canonical-path';
+import { matchRoute } from '../../shared/routes';
+import { bareErrorDocument } from '../render/document';
+import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
+import { logRequest, requestIdOf } from './request-context';
+import { newNonce, type SecurityHeaders } from './security';
+
+export interface CanonicalTargetDeps {
+  logger: Logger;
+  metrics: Metrics;
+  security: SecurityHeaders;
+}
+
+/** A spelling redirect is the same for every reader and every time: caches may keep it a day. */
+const REDIRECT_CACHE_CONTROL = 'public, max-age=86400';
+const MAX_TARGET_LENGTH = 8192;
+const HEADER_SAFE = /^[\x21-\x7e]*$/;
+
+type Verdict =
+  | { kind: 'pass' }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'not-found' }
+  | { kind: 'bad'; message: string };
+
+export function judgeTarget(method: string | undefined, target: string | undefined): Verdict {
+  // `OPTIONS *` has no path to normalise; Express answers it.
+  if (target === '*' && method === 'OPTIONS') return { kind: 'pass' };
+  if (!target || !target.startsWith('/')) return { kind: 'bad', message: 'request target must be a path starting with /' };
+  if (target.length > MAX_TARGET_LENGTH) return { kind: 'bad', message: 'request target too long' };
+  const queryAt = target.indexOf('?');
+  const path = queryAt < 0 ? target : target.slice(0, queryAt);
+  const verdict = classifyPath(path);
+  if (verdict.kind === 'canonical') return { kind: 'pass' };
+  if (verdict.kind === 'invalid') return { kind: 'bad', message: 'malformed path' };
+  if (method !== 'GET' && method !== 'HEAD') return { kind: 'bad', message: `use the canonical path ${verdict.path}` };
+  // Only a page is worth a redirect: another spelling of a file, an API path or nothing at all is simply not
+  // here, so no Location ever echoes a path an attacker wrote (`//evil.example` → '/evil.example').
+  if (matchRoute(verdict.path).kind === 'not-found') return { kind: 'not-found' };
+  const location = verdict.path + (queryAt < 0 ? '' : target.slice(queryAt));
+  // A query holding bytes a header may not carry cannot be sent back in Location.
+  if (!HEADER_SAFE.test(location)) return { kind: 'bad', message: 'malformed query' };
+  return { kind: 'redirect', location };
+}
+
+export function canonicalTargets(deps: CanonicalTargetDeps, next: RequestListener): RequestListener {
+  return (req, res) => {
+    const verdict = judgeTarget(req.method, req.url);
+    if (verdict.kind === 'pass') {
+      next(req, res);
+      return;
+    }
+    answer(deps, req, res, verdict);
+  };
+}
+
+function answer(deps: CanonicalTargetDeps, req: IncomingMessage, res: ServerResponse, verdict: Exclude<Verdict, { kind: 'pass' }>): void {
+  const started = performance.now();
+  const id = requestIdOf(req);
+  res.once('finish', () => {
+    logRequest(deps.logger, req, res, id, (req.url ?? '').slice(0, 200), started);
+    deps.metrics.requestFinished(res, `target-${verdict.kind}`, undefined, started);
+  });
+  res.setHeader('X-Request-Id', id);
+  deps.security.apply(res, newNonce());
+  if (verdict.kind === 'redirect') {
+    res.statusCode = 301;
+    res.setHeader('Location', verdict.location);
+    res.setHeader('Cache-Control', REDIRECT_CACHE_CONTROL);
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.end(req.method === 'HEAD' ? undefined : `Moved Permanently: ${verdict.location}\n`);
+    return;
+  }
+  res.setHeader('Cache-Control', 'no-store');
+  if (verdict.kind === 'not-found') {
+    res.statusCode = 404;
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.end(req.method === 'HEAD' ? undefined : bareErrorDocument(404, 'This page could not be found'));
+    return;
+  }
+  res.statusCode = 400;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end(req.method === 'HEAD' ? undefined : `Bad Request: ${verdict.message}\n`);
+}

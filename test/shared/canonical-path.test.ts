@@ -1,0 +1,75 @@
+import { canonicalPathOf, classifyPath } from '../../shared/canonical-path';
+import { matchRoute } from '../../shared/routes';
+
+describe('canonicalPathOf', () => {
+  it.each([
+    ['/', '/'],
+    ['//', '/'],
+    ['/about', '/about'],
+    ['/about/', '/about'],
+    ['/about//', '/about'],
+    ['//about', '/about'],
+    ['/detail/2728/33722/', '/detail/2728/33722'],
+    ['/detail//2728///33722', '/detail/2728/33722'],
+    ['/detail/%32788/33722', '/detail/2788/33722'],
+    ['/detail/2788/%33%33%37%32%32', '/detail/2788/33722'],
+    ['/api/../search/5paw6Ze7/1', '/search/5paw6Ze7/1'],
+    ['/assets/../about', '/about'],
+    ['/x/../detail/2728/33718', '/detail/2728/33718'],
+    ['/x/%2e%2e/detail/2728/33718', '/detail/2728/33718'],
+    ['/x/%2E%2e/detail/2728/33718', '/detail/2728/33718'],
+    ['/./about', '/about'],
+    ['/a/./b/.', '/a/b'],
+    ['/..', '/'],
+    ['/%2e%2e/%2e%2e/about', '/about'],
+    ['/x/%252e%252e/about', '/x/%252e%252e/about'],
+    ['/a\\b', '/a/b'],
+    ['/\\\\evil.example', '/evil.example'],
+    ['/a%2fb', '/a%2Fb'],
+    ['/a%2Fb', '/a%2Fb'],
+    ['/tag/%e4%b8%ad', '/tag/%E4%B8%AD'],
+    ['/tag/中文', '/tag/%E4%B8%AD%E6%96%87'],
+    ['/a%7eb', '/a~b'],
+    ['/a%2Bb', '/a+b'],
+    ['/a%3Fb', '/a%3Fb'],
+    ['/a%23b', '/a%23b'],
+    ['/a%25b', '/a%25b'],
+    ['/a b', '/a%20b'],
+    ['/About', '/About'],
+  ])('%s → %s', (spelling, canonical) => {
+    expect(canonicalPathOf(spelling)).toBe(canonical);
+  });
+
+  it.each(['/a%zz', '/a%', '/a%2', '/a\u0000b', '/a\nb', 'about', '', 'http://evil.example/'])('%j has no canonical form', (spelling) => {
+    expect(canonicalPathOf(spelling)).toBeNull();
+    expect(classifyPath(spelling)).toEqual({ kind: 'invalid' });
+  });
+
+  it('is a fixed point: the canonical form of a canonical path is itself', () => {
+    const spellings = ['/about/', '/x/../a//b/', '/%2e%2e/%32', '/tag/%e4%b8%ad/', '/a%2f%2e%2e/b', '/%2e%2E/%2e/x', '/a/%2e%2e%2f..'];
+    for (const spelling of spellings) {
+      const once = canonicalPathOf(spelling);
+      expect(once).not.toBeNull();
+      expect(canonicalPathOf(once ?? '')).toBe(once);
+      expect(classifyPath(once ?? '')).toEqual({ kind: 'canonical' });
+    }
+  });
+
+  it('never starts with two slashes or a backslash, so it is always a path of this origin', () => {
+    const leads = ['/', '/.', '/%2e', '/a/..', '/x/%2e%2e', '\\', '/\\'];
+    const rests = ['/evil.example', '//evil.example', '\\\\evil.example', '/./evil.example', '/%2e/evil.example'];
+    for (const lead of leads) {
+      for (const rest of rests) {
+        const canonical = canonicalPathOf(`/${lead}${rest}`);
+        expect(canonical).toMatch(/^\/(?![/\\])/);
+        expect(new URL(canonical ?? '', 'https://www.qnnews.cn').host).toBe('www.qnnews.cn');
+      }
+    }
+  });
+
+  it('every spelling of a page matches the same route with the same parameters as its canonical form', () => {
+    const spellings = ['/detail/%32728/33718', '/detail/2728/33718/', '/x/../detail/2728/33718', '/detail//2728/33718'];
+    const canonical = matchRoute('/detail/2728/33718');
+    for (const spelling of spellings) expect(matchRoute(canonicalPathOf(spelling) ?? '')).toEqual(canonical);
+  });
+});
