@@ -50,6 +50,9 @@ const schema = z.object({
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   UPSTREAM_URL: optionalUrl(['http:', 'https:']),
   UPSTREAM_TIMEOUT_MS: positiveMs.default(3000),
+  // The largest content API answer read (bytes): a bigger one is a failed call (stale-if-error or 503), so one
+  // runaway article cannot tie up a render, the cache and every reader's event loop. 2 MiB is far above any real article.
+  UPSTREAM_MAX_BODY_BYTES: z.coerce.number().int().min(65_536).max(67_108_864).default(2_097_152),
   REDIS_URL: optionalRedisUrl,
   CACHE_PREFIX: z
     .string()

@@ -134,6 +134,7 @@ export function createPortal(options: PortalOptions): Portal {
   const upstream = new UpstreamClient({
     baseUrl: options.upstreamUrl,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    maxBodyBytes: config.UPSTREAM_MAX_BODY_BYTES,
     onCall: (call, outcome, durationMs) => metrics.upstreamCall(call, outcome, durationMs),
   });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };

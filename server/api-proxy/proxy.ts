@@ -81,7 +81,7 @@ export function apiProxy({ upstream, sessions, secureCookies, logger }: ApiProxy
       }
       const session = sessionOf(req);
       try {
-        const result = await upstream.request<unknown>({
+        const result = await upstream.request({
           method: req.method === 'POST' ? 'POST' : 'GET',
           path: PROXY_PREFIX + req.path + query,
           ...(body ? { body } : {}),

@@ -21,7 +21,7 @@ export class AccountClient {
 
   async exchangeCode(code: string): Promise<ExchangeResult> {
     try {
-      const result = await this.upstream.request<unknown>({
+      const result = await this.upstream.request({
         method: 'POST',
         path: '/api/user/third',
         body: { platform: 'wechat_webapp', code },

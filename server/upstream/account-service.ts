@@ -89,7 +89,7 @@ export class AccountService implements AccountSession {
     toEntity: (raw: z.infer<Raw>) => T,
   ): Promise<AccountList<T>> {
     const result = await this.upstream
-      .request<unknown>({ method: 'GET', path: `${path}?page=${page}&page_size=${pageSize}`, headers: { token: this.token }, call: 'account-list' })
+      .request({ method: 'GET', path: `${path}?page=${page}&page_size=${pageSize}`, headers: { token: this.token }, call: 'account-list' })
       .catch(() => null);
     if (!result || result.outcome === 'unavailable') return { kind: 'unavailable' };
     if (result.envelope.code === CODE_NOT_SIGNED_IN) {

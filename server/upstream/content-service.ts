@@ -27,6 +27,7 @@ import type {
   Video,
   VideoAlbum,
 } from '../../shared/types/entities';
+import type { z } from 'zod';
 import type {
   RawAdGroups,
   RawAdSlot,
@@ -54,6 +55,33 @@ import type {
   RawSpecialReport,
   RawVideo,
   RawVideoAlbum,
+} from '../../shared/types/upstream';
+import {
+  RawAdGroupsSchema,
+  RawAdSlotsSchema,
+  RawArticleDetailSchema,
+  RawArticleListSchema,
+  RawBoutiqueListSchema,
+  RawCategoryIndexSchema,
+  RawColumnAuthorInfoSchema,
+  RawColumnAuthorListSchema,
+  RawGreyModeSchema,
+  RawHeadlineNewsSchema,
+  RawLivePlaybackListSchema,
+  RawLiveSchema,
+  RawMenuListSchema,
+  RawNewsSearchInitSchema,
+  RawNewspaperSearchSchema,
+  RawParentCategorySchema,
+  RawSearchResultSchema,
+  RawShikeCategoriesSchema,
+  RawShikeCategoryItemsSchema,
+  RawSiteInfoSchema,
+  RawSpecialReportsSchema,
+  RawTopicDetailSchema,
+  RawTopicListSchema,
+  RawVideoAlbumSchema,
+  RawVideoSchema,
 } from '../../shared/types/upstream';
 import type { Cache, CacheState, Loaded } from '../cache/cache';
 import type { KeySpace } from '../cache/keys';
@@ -113,8 +141,10 @@ interface CallSpec<Raw, T> {
   key: string;
   tags: string[];
   request: UpstreamRequest;
+  /** The answer's data is checked against this where it enters; another shape is a failed call. */
+  schema: z.ZodType<Raw, unknown>;
   normalise: (raw: Raw) => T;
-  /** What a non-zero code (or, for optional calls, an outage) yields (SPEC §8: an empty result). */
+  /** What the CMS's 'not found' (or, for optional calls, a failure) yields. */
   empty: T;
   /** Required calls throw ContentUnavailableError on an outage instead of yielding `empty`. */
   required?: boolean;
@@ -145,6 +175,7 @@ export class ContentService {
           path: `/theme/list/${page}?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${pageSize}`,
           call: 'theme_list',
         },
+        schema: RawTopicListSchema,
         normalise: (raw) => ({ list: raw.list.map(normalise.topic), total: raw.total }),
         empty: { list: [], total: 0 },
       });
@@ -155,6 +186,7 @@ export class ContentService {
           key: 'menu',
           tags: ['menu'],
           request: { method: 'GET', path: '/api/common/get_menu_list', call: 'menu' },
+          schema: RawMenuListSchema,
           normalise: (raw) => raw.map(normalise.category),
           empty: [],
         }),
@@ -164,6 +196,7 @@ export class ContentService {
           key: `category_index:${catid}`,
           tags: [`cat:${catid}`],
           request: { method: 'POST', path: '/mobile/index/category_index', body: { catid }, call: 'category_index' },
+          schema: RawCategoryIndexSchema,
           normalise: (raw) => (raw.children ?? []).map(normalise.category),
           empty: [],
         }),
@@ -173,6 +206,7 @@ export class ContentService {
           key: `list:${catid}:${page}:${pageSize}`,
           tags: [`cat:${catid}`],
           request: { method: 'GET', path: `/list/${catid}/${page}.html?pagesize=${pageSize}`, call: 'list' },
+          schema: RawArticleListSchema,
           normalise: normalise.articlePage,
           empty: { items: [], total: 0, page, pageSize },
         }),
@@ -182,6 +216,7 @@ export class ContentService {
           key: `show:${catid}:${id}`,
           tags: [`article:${id}`, `cat:${catid}`],
           request: { method: 'GET', path: `/show/${catid}-${id}.html`, call: 'show' },
+          schema: RawArticleDetailSchema,
           normalise: articleOf,
           empty: null,
           required: true,
@@ -192,6 +227,7 @@ export class ContentService {
           key: `article_by_id:${id}`,
           tags: [`article:${id}`],
           request: { method: 'GET', path: `/api/article/detail?id=${id}`, call: 'article_detail' },
+          schema: RawArticleDetailSchema,
           normalise: articleOf,
           empty: null,
         }),
@@ -201,6 +237,7 @@ export class ContentService {
           key: `ad_top:${catid}`,
           tags: ['ads', `cat:${catid}`],
           request: { method: 'GET', path: `/api/ad/top?catid=${catid}`, call: 'ad_top' },
+          schema: RawAdGroupsSchema,
           normalise: normalise.adGroups,
           empty: normalise.EMPTY_AD_GROUPS,
         }),
@@ -210,6 +247,7 @@ export class ContentService {
           key: `ad_slots:${catid}`,
           tags: ['ads', `cat:${catid}`],
           request: { method: 'GET', path: `/api/ad/list_by_column_id?catid=${catid}`, call: 'ad_list_by_column' },
+          schema: RawAdSlotsSchema,
           normalise: (raw) => raw.map((slot) => ({ position: slot.position, ads: slot.list.map(normalise.advertisement) })),
           empty: [],
         }),
@@ -221,6 +259,7 @@ export class ContentService {
           key: `theme:${id}`,
           tags: ['topics', `topic:${id}`],
           request: { method: 'GET', path: `/theme/get/${id}`, call: 'theme_get' },
+          schema: RawTopicDetailSchema,
           normalise: (raw) => ({ topic: normalise.topic(raw), articles: raw.articles.map(normalise.articleSummary) }),
           empty: null,
         }),
@@ -234,6 +273,7 @@ export class ContentService {
             path: `/api/special_column_author/list?page=${page}&page_size=${pageSize}`,
             call: 'special_column_author_list',
           },
+          schema: RawColumnAuthorListSchema,
           normalise: (raw) => ({ list: raw.list.map(normalise.columnAuthor), count: raw.count }),
           empty: { list: [], count: 0 },
         }),
@@ -243,6 +283,7 @@ export class ContentService {
           key: `site_info:${siteId}`,
           tags: [`site:${siteId}`],
           request: { method: 'GET', path: `/api/common/get_site_info?site_id=${siteId}`, call: 'site_info' },
+          schema: RawSiteInfoSchema,
           normalise: (raw) => ({
             seo: { title: raw.seo.seo_title, keywords: raw.seo.seo_keywords, description: raw.seo.seo_description },
             friendlyLinks: raw.friendly_link_list.map((link) => ({ name: link.name, link: link.link })),
@@ -255,6 +296,7 @@ export class ContentService {
           key: 'grey_mode',
           tags: ['grey'],
           request: { method: 'GET', path: '/api/common/grey_mode', call: 'grey_mode' },
+          schema: RawGreyModeSchema,
           normalise: normalise.greyMode,
           empty: 'off',
         }),
@@ -264,6 +306,7 @@ export class ContentService {
           key: `parent_category:${catid}`,
           tags: [`cat:${catid}`],
           request: { method: 'GET', path: `/api/rmt/get_parent_category?id=${catid}`, call: 'get_parent_category' },
+          schema: RawParentCategorySchema,
           normalise: (raw) => raw.list.map(normalise.category),
           empty: [],
         }),
@@ -277,6 +320,7 @@ export class ContentService {
             path: `/api/rmt/search_all?${new URLSearchParams({ q: query, type: String(type), page: String(page), page_size: String(pageSize) })}`,
             call: 'search_all',
           },
+          schema: RawSearchResultSchema,
           normalise: normalise.pagedArticles,
           empty: { items: [], total: 0, page, pageSize },
         }),
@@ -286,6 +330,7 @@ export class ContentService {
           key: `headline_news:${page}:${pageSize}`,
           tags: ['headline'],
           request: { method: 'GET', path: `/api/rmt/get_headline_news?page=${page}&page_size=${pageSize}`, call: 'get_headline_news' },
+          schema: RawHeadlineNewsSchema,
           normalise: normalise.pagedArticles,
           empty: { items: [], total: 0, page, pageSize },
         }),
@@ -298,6 +343,7 @@ export class ContentService {
           key: `news_search:${params.toString()}`,
           tags: [filter.tagId !== undefined ? `tag:${filter.tagId}` : `columnist:${filter.columnistId}`],
           request: { method: 'GET', path: `/api/rmt/news_search_init?${params}`, call: 'news_search_init' },
+          schema: RawNewsSearchInitSchema,
           normalise: (raw) => ({
             articles: normalise.pagedArticles(raw),
             tag: raw.tag ? { id: raw.tag.id, name: raw.tag.name } : null,
@@ -312,6 +358,7 @@ export class ContentService {
           key: `column_author:${id}`,
           tags: ['columns', `columnist:${id}`],
           request: { method: 'GET', path: `/api/special_column_author/info?id=${id}`, call: 'special_column_author_info' },
+          schema: RawColumnAuthorInfoSchema,
           normalise: normalise.columnAuthorInfo,
           empty: null,
         }),
@@ -321,6 +368,7 @@ export class ContentService {
           key: `special:${id}`,
           tags: [`special:${id}`],
           request: { method: 'GET', path: `/api/special/list_by_catid?catid=0&id=${id}`, call: 'special_list_by_catid' },
+          schema: RawSpecialReportsSchema,
           normalise: (raw) => {
             const report = raw.find((item) => item.id === id);
             return report ? normalise.specialReport(report) : null;
@@ -333,6 +381,7 @@ export class ContentService {
           key: `boutique:${type}:${page}:${pageSize}`,
           tags: ['boutique'],
           request: { method: 'GET', path: `/api/boutique/list?type=${type}&page=${page}&page_size=${pageSize}`, call: 'boutique_list' },
+          schema: RawBoutiqueListSchema,
           normalise: (raw) => normalise.paged(raw, (item) => item),
           empty: { list: [], total: 0, page, pageSize },
         }),
@@ -342,6 +391,7 @@ export class ContentService {
           key: `video:${id}`,
           tags: [`video:${id}`],
           request: { method: 'GET', path: `/api/video/detail?id=${id}`, call: 'video_detail' },
+          schema: RawVideoSchema,
           normalise: (raw) => raw,
           empty: null,
         }),
@@ -351,6 +401,7 @@ export class ContentService {
           key: `video_album:${id}`,
           tags: [`album:${id}`],
           request: { method: 'GET', path: `/api/video_album/detail?id=${id}`, call: 'video_album_detail' },
+          schema: RawVideoAlbumSchema,
           normalise: (raw) => raw,
           empty: null,
         }),
@@ -360,6 +411,7 @@ export class ContentService {
           key: 'shike_categories',
           tags: ['shike'],
           request: { method: 'GET', path: '/api/video_album/shike_video_category', call: 'shike_video_category' },
+          schema: RawShikeCategoriesSchema,
           normalise: (raw) => raw,
           empty: [],
         }),
@@ -373,6 +425,7 @@ export class ContentService {
             path: `/api/video_album/shike_video_category_item?id=${categoryId}&page=${page}&page_size=${pageSize}`,
             call: 'shike_video_category_item',
           },
+          schema: RawShikeCategoryItemsSchema,
           normalise: (raw) => ({ ...normalise.paged(raw, (item) => item), category: raw.category }),
           empty: null,
         }),
@@ -382,6 +435,7 @@ export class ContentService {
           key: `live:${id}`,
           tags: [`live:${id}`],
           request: { method: 'GET', path: `/api/live/info?id=${id}`, call: 'live_info' },
+          schema: RawLiveSchema,
           normalise: (raw) => raw,
           empty: null,
         }),
@@ -391,6 +445,7 @@ export class ContentService {
           key: `live_playback:${liveId}:${page}:${pageSize}`,
           tags: [`live:${liveId}`],
           request: { method: 'GET', path: `/api/live/playback_list?id=${liveId}&page=${page}&page_size=${pageSize}`, call: 'live_playback_list' },
+          schema: RawLivePlaybackListSchema,
           normalise: (raw) => normalise.paged(raw, (item) => item),
           empty: { list: [], total: 0, page, pageSize },
         }),
@@ -404,6 +459,7 @@ export class ContentService {
             path: `/api/rmt/read_newspapers_search?${new URLSearchParams({ q: query, catid: String(catid), page: String(page), page_size: String(pageSize) })}`,
             call: 'read_newspapers_search',
           },
+          schema: RawNewspaperSearchSchema,
           normalise: (raw) => normalise.paged(raw, (item) => item),
           empty: { list: [], total: 0, page, pageSize },
         }),
@@ -427,22 +483,23 @@ export class ContentService {
     }
   }
 
-  /** Loads from upstream; an outage throws (so a held stale entry is served), a 'no' from the CMS is an empty answer. */
+  /**
+   * Loads from upstream. Only the CMS's 'not found' is an answer without data; everything else that is not a
+   * well-formed success (no answer, an HTTP error, an answer too large or of the wrong shape, any other non-zero
+   * code such as 50001 系统繁忙) is a failure and throws, so a held entry is served past grace (stale-if-error)
+   * and a required call with nothing held makes the page a 503, never a 404 or an empty page.
+   */
   private async load<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<Loaded<T>> {
-    const result = await this.options.upstream.request<Raw>(spec.request);
+    const result = await this.options.upstream.request(spec.request, spec.schema);
     // The call family is a tag too, so an operator can purge e.g. every list answer and the pages built on them.
     const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;
-    if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.envelope.msg);
-    if (result.outcome === 'empty' && result.envelope.code === UPSTREAM_NOT_FOUND_CODE) {
-      // Negative caching: kept for NOT_FOUND_POLICY's short ttl only (an editor may be about to publish it).
-      return { value: spec.empty, cacheable: true, tags: [...tags, 'not-found'], policy: NOT_FOUND_POLICY };
-    }
-    if (result.outcome === 'empty' || result.envelope.data === null) {
-      // Any other CMS 'no' (bad parameters, a code of its own) is not stored.
-      return { value: spec.empty, cacheable: false, tags };
-    }
-    return { value: spec.normalise(result.envelope.data), cacheable: true, tags };
+    if (result.outcome === 'ok') return { value: spec.normalise(result.envelope.data), cacheable: true, tags };
+    if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.reason ?? result.envelope.msg);
+    const { code, msg } = result.envelope;
+    if (code !== UPSTREAM_NOT_FOUND_CODE) throw new UpstreamUnavailable(spec.request.call, `code ${code}: ${msg}`);
+    // Negative caching: kept for NOT_FOUND_POLICY's short ttl only (an editor may be about to publish it).
+    return { value: spec.empty, cacheable: true, tags: [...tags, 'not-found'], policy: NOT_FOUND_POLICY };
   }
 }
 

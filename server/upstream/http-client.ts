@@ -4,7 +4,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import fetch from 'node-fetch';
+import fetch, { FetchError } from 'node-fetch';
+import type { z } from 'zod';
 import type { Envelope } from '../../shared/types/envelope';
 import { isEnvelope, NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
 
@@ -21,16 +22,26 @@ export class UpstreamHttpError extends Error {
 }
 
 /**
- * ok: code 0. empty: a well-formed non-zero code (the CMS said no, e.g. not found). unavailable: no response
- * at all, which SPEC §8 turns into {code:500, msg:'失败'}; callers must not mistake it for 'not found'.
+ * ok: code 0 (and, when the caller gave a schema, data of that shape). empty: a well-formed non-zero code (the
+ * CMS said no; what a code means is the caller's to decide). unavailable: no usable response at all (none, too
+ * large, or code 0 with data of the wrong shape), which SPEC §8 turns into {code:500, msg:'失败'}; callers must
+ * not mistake it for 'not found'.
  */
 export type UpstreamOutcome = 'ok' | 'empty' | 'unavailable';
 
-export interface UpstreamResult<T> {
-  outcome: UpstreamOutcome;
-  envelope: Envelope<T | null>;
-  durationMs: number;
-}
+/** What the metrics see: the outcome, or why an answer was refused at the boundary. */
+export type UpstreamCallOutcome = UpstreamOutcome | 'http-error' | 'invalid' | 'too-large';
+
+/** Only an 'ok' result's data is the caller's type; any other carries the envelope as it came (or SPEC §8's). */
+export type UpstreamResult<T> =
+  | { outcome: 'ok'; envelope: Envelope<T>; durationMs: number }
+  | {
+      outcome: 'empty' | 'unavailable';
+      envelope: Envelope<unknown>;
+      durationMs: number;
+      /** Why the answer was unusable, for the log line (only when outcome is 'unavailable'). */
+      reason?: string;
+    };
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';
@@ -45,8 +56,13 @@ export interface UpstreamRequest {
 export interface UpstreamClientOptions {
   baseUrl: string;
   timeoutMs: number;
-  onCall?: (call: string, outcome: UpstreamOutcome | 'http-error', durationMs: number) => void;
+  /** Largest answer body read (bytes, after decompression); a larger one is dropped unread past the limit. */
+  maxBodyBytes: number;
+  onCall?: (call: string, outcome: UpstreamCallOutcome, durationMs: number) => void;
 }
+
+/** An answer over the size limit: refused before it is parsed, sanitised or rendered. */
+class AnswerTooLarge extends Error {}
 
 export class UpstreamClient {
   private readonly baseUrl: string;
@@ -59,33 +75,55 @@ export class UpstreamClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
 
-  async request<T>(req: UpstreamRequest): Promise<UpstreamResult<T>> {
+  /** Without a schema the data is unchecked (`unknown`): for answers passed through as they are (the proxy). */
+  request(req: UpstreamRequest): Promise<UpstreamResult<unknown>>;
+  /** With a schema, code-0 data of another shape is a failed call ('unavailable'), never a half-filled value. */
+  request<T>(req: UpstreamRequest, schema: z.ZodType<T, unknown>): Promise<UpstreamResult<T>>;
+  async request<T>(req: UpstreamRequest, schema?: z.ZodType<T, unknown>): Promise<UpstreamResult<T | unknown>> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    const refuse = (outcome: 'invalid' | 'too-large' | 'unavailable', reason: string): UpstreamResult<T> => {
+      this.options.onCall?.(req.call, outcome, elapsed());
+      return { outcome: 'unavailable', envelope: { ...NO_RESPONSE_ENVELOPE }, durationMs: elapsed(), reason };
+    };
     try {
       const response = await fetch(this.baseUrl + req.path, {
         method: req.method,
         headers: { accept: 'application/json', ...(req.body ? { 'content-type': 'application/json' } : {}), ...req.headers },
         body: req.body ? JSON.stringify(req.body) : undefined,
         signal: controller.signal,
+        size: this.options.maxBodyBytes,
         agent: (url) => (url.protocol === 'https:' ? this.agents.https : this.agents.http),
       });
+      if (Number(response.headers.get('content-length')) > this.options.maxBodyBytes) throw new AnswerTooLarge();
       const text = await response.text();
       const parsed = response.ok ? parseJson(text) : undefined;
       if (!response.ok || !isEnvelope(parsed)) {
         this.options.onCall?.(req.call, 'http-error', elapsed());
         throw new UpstreamHttpError(response.status, text, req.call);
       }
-      const envelope = parsed as Envelope<T | null>;
-      const outcome: UpstreamOutcome = envelope.code === 0 ? 'ok' : 'empty';
-      this.options.onCall?.(req.call, outcome, elapsed());
-      return { outcome, envelope, durationMs: elapsed() };
+      if (parsed.code !== 0) {
+        this.options.onCall?.(req.call, 'empty', elapsed());
+        return { outcome: 'empty', envelope: parsed, durationMs: elapsed() };
+      }
+      if (!schema) {
+        this.options.onCall?.(req.call, 'ok', elapsed());
+        return { outcome: 'ok', envelope: parsed, durationMs: elapsed() };
+      }
+      const checked = schema.safeParse(parsed.data);
+      if (!checked.success) return refuse('invalid', `answer of the wrong shape: ${describeIssue(checked.error)}`);
+      this.options.onCall?.(req.call, 'ok', elapsed());
+      return { outcome: 'ok', envelope: { ...parsed, data: checked.data }, durationMs: elapsed() };
     } catch (error) {
       if (error instanceof UpstreamHttpError) throw error;
-      this.options.onCall?.(req.call, 'unavailable', elapsed());
-      return { outcome: 'unavailable', envelope: { ...NO_RESPONSE_ENVELOPE }, durationMs: elapsed() };
+      if (error instanceof AnswerTooLarge || (error instanceof FetchError && error.type === 'max-size')) {
+        // Stop reading the rest of it: the socket is dropped rather than drained.
+        controller.abort();
+        return refuse('too-large', `answer larger than ${this.options.maxBodyBytes} bytes (UPSTREAM_MAX_BODY_BYTES)`);
+      }
+      return refuse('unavailable', error instanceof Error ? error.message : String(error));
     } finally {
       clearTimeout(timer);
     }
@@ -103,4 +141,12 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The first problem zod found, with where it is (e.g. `lists.0.title: expected string`), for the log line. */
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'unknown';
+  const where = issue.path.length > 0 ? issue.path.join('.') : '(data)';
+  return `${where}: ${issue.message}`;
 }

@@ -2,44 +2,71 @@
  * Wire shapes of the upstream content API (SPEC §7): what the CMS sends and what the reference API in
  * scripts/reference-api emits. The portal never renders these directly; server/upstream normalises them
  * into the entities of ./entities.ts.
+ *
+ * Each content call's answer has a zod schema here, and its type is inferred from that schema, so the check the
+ * portal runs where an answer enters (server/upstream/http-client.ts) and the type the code relies on cannot
+ * drift apart. Unknown fields are dropped by the check; a missing field or a wrong type fails the call.
  */
+import { z } from 'zod';
 
-/** GET /list/{catid}/{pageIndex}.html?pagesize={n} → data */
-export interface RawArticleList {
-  lists: RawArticleListItem[];
+const id = z.number().int();
+const count = z.number().int().nonnegative();
+/** Unix seconds. */
+const unixSeconds = z.number().int();
+
+/** A paged list as the /api/* calls answer it: the page's items and the total over all pages. */
+export interface RawPagedList<T> {
+  list: T[];
   total: number;
   page: number;
-  pagesize: number;
+  page_size: number;
 }
 
-export interface RawArticleListItem {
-  id: number;
-  catid: number;
-  title: string;
+/** The schema of a RawPagedList of `item`. */
+export function rawPagedListSchema<Item extends z.ZodType>(item: Item) {
+  return z.object({ list: z.array(item), total: count, page: id, page_size: id });
+}
+
+export const RawArticleListItemSchema = z.object({
+  id,
+  catid: id,
+  title: z.string(),
   /** Editors' shorter headline for lists; replaces title when not empty (SPEC §3). */
-  list_title: string;
-  description: string;
-  thumb: string;
+  list_title: z.string(),
+  description: z.string(),
+  thumb: z.string(),
   /** Unix seconds. */
-  adddate: number;
-  source: string;
-}
+  adddate: unixSeconds,
+  source: z.string(),
+});
+export type RawArticleListItem = z.infer<typeof RawArticleListItemSchema>;
 
-/** GET /show/{catid}-{id}.html → data (code non-zero when the article does not exist). */
-export interface RawArticleDetail extends RawArticleListItem {
-  catname: string;
-  author: string;
-  keywords: string;
+/** GET /list/{catid}/{pageIndex}.html?pagesize={n} → data */
+export const RawArticleListSchema = z.object({
+  lists: z.array(RawArticleListItemSchema),
+  total: count,
+  page: id,
+  pagesize: id,
+});
+export type RawArticleList = z.infer<typeof RawArticleListSchema>;
+
+export const RawTagSchema = z.object({ id, name: z.string() });
+export type RawTag = z.infer<typeof RawTagSchema>;
+
+/** GET /show/{catid}-{id}.html and GET /api/article/detail?id → data (code 40004 when the article does not exist). */
+export const RawArticleDetailSchema = RawArticleListItemSchema.extend({
+  catname: z.string(),
+  author: z.string(),
+  keywords: z.string(),
   /** Body HTML as the CMS stores it: untrusted, sanitised by the portal before rendering. */
-  content: string;
-  views: number;
-  tags: RawTag[];
-}
+  content: z.string(),
+  views: count,
+  tags: z.array(RawTagSchema),
+});
+export type RawArticleDetail = z.infer<typeof RawArticleDetailSchema>;
 
-export interface RawTag {
-  id: number;
-  name: string;
-}
+export const RawMenuFieldSchema = z.object({ name: z.string(), desc: z.string() });
+export type RawMenuField = z.infer<typeof RawMenuFieldSchema>;
 
 /** Menu node: GET /api/common/get_menu_list → data: RawCategory[]; POST /mobile/index/category_index {catid} → data.children. */
 export interface RawCategory {
@@ -52,291 +79,318 @@ export interface RawCategory {
   children: RawCategory[];
 }
 
-export interface RawMenuField {
-  name: string;
-  desc: string;
-}
+// A tree, so the schema is recursive; the interface above names the type, which zod cannot infer through a cycle.
+export const RawCategorySchema: z.ZodType<RawCategory, unknown> = z.lazy(() =>
+  z.object({
+    catid: id,
+    catname: z.string(),
+    parentid: id,
+    categoryDirectory: z.string(),
+    newfield: z.array(RawMenuFieldSchema),
+    // A leaf may come without the field: it has no children.
+    children: z.array(RawCategorySchema).default([]),
+  }),
+);
+
+/** GET /api/common/get_menu_list → data */
+export const RawMenuListSchema = z.array(RawCategorySchema);
 
 /** POST /mobile/index/category_index {catid} → data */
-export interface RawCategoryIndex {
-  children: RawCategory[];
-}
+export const RawCategoryIndexSchema = z.object({ children: z.array(RawCategorySchema).default([]) });
+export type RawCategoryIndex = z.infer<typeof RawCategoryIndexSchema>;
 
 /** 1 image, 2 video (SPEC §3). */
-export type AdType = 1 | 2;
+export const AdTypeSchema = z.union([z.literal(1), z.literal(2)]);
+export type AdType = z.infer<typeof AdTypeSchema>;
 
-export interface RawAdvertisement {
-  id: number;
-  ad_type: AdType;
-  title: string;
-  image: string;
-  video: string;
-  jump_url: string;
-}
+export const RawAdvertisementSchema = z.object({
+  id,
+  ad_type: AdTypeSchema,
+  title: z.string(),
+  image: z.string(),
+  video: z.string(),
+  jump_url: z.string(),
+});
+export type RawAdvertisement = z.infer<typeof RawAdvertisementSchema>;
 
 /** GET /api/ad/top?catid → data: the ad groups of the detail layout (SPEC §3). */
-export interface RawAdGroups {
-  detailTop: RawAdvertisement[];
-  hotNewsTop: RawAdvertisement[];
-  hotNewsBot: RawAdvertisement[];
-  hotTopicBot: RawAdvertisement[];
-  specialColBot: RawAdvertisement[];
-}
+export const RawAdGroupsSchema = z.object({
+  detailTop: z.array(RawAdvertisementSchema),
+  hotNewsTop: z.array(RawAdvertisementSchema),
+  hotNewsBot: z.array(RawAdvertisementSchema),
+  hotTopicBot: z.array(RawAdvertisementSchema),
+  specialColBot: z.array(RawAdvertisementSchema),
+});
+export type RawAdGroups = z.infer<typeof RawAdGroupsSchema>;
 
-/** GET /api/ad/list_by_column_id?catid → data: homepage slots by position 1–6 and 8–16 (SPEC §3). */
-export interface RawAdSlot {
-  position: number;
-  list: RawAdvertisement[];
-}
+/** Homepage slot by position 1–6 and 8–16 (SPEC §3). */
+export const RawAdSlotSchema = z.object({ position: z.number().int(), list: z.array(RawAdvertisementSchema) });
+export type RawAdSlot = z.infer<typeof RawAdSlotSchema>;
+
+/** GET /api/ad/list_by_column_id?catid → data */
+export const RawAdSlotsSchema = z.array(RawAdSlotSchema);
+
+export const RawTopicSchema = z.object({
+  id,
+  title: z.string(),
+  description: z.string(),
+  cover_image: z.string(),
+  /** JSON text, e.g. '{"switch_value_android":"https://…"}' (SPEC §3: jump.switch_value_android from extend). */
+  extend: z.string(),
+  adddate: unixSeconds,
+});
+export type RawTopic = z.infer<typeof RawTopicSchema>;
 
 /** GET /theme/list/{page}?officeId=&pageSize= → data */
-export interface RawTopicList {
-  list: RawTopic[];
-  total: number;
-}
-
-export interface RawTopic {
-  id: number;
-  title: string;
-  description: string;
-  cover_image: string;
-  /** JSON text, e.g. '{"switch_value_android":"https://…"}' (SPEC §3: jump.switch_value_android from extend). */
-  extend: string;
-  adddate: number;
-}
+export const RawTopicListSchema = z.object({ list: z.array(RawTopicSchema), total: count });
+export type RawTopicList = z.infer<typeof RawTopicListSchema>;
 
 /** GET /theme/get/{id} → data */
-export interface RawTopicDetail extends RawTopic {
-  articles: RawArticleListItem[];
-}
+export const RawTopicDetailSchema = RawTopicSchema.extend({ articles: z.array(RawArticleListItemSchema) });
+export type RawTopicDetail = z.infer<typeof RawTopicDetailSchema>;
+
+export const RawColumnAuthorSchema = z.object({
+  id,
+  name: z.string(),
+  avatar: z.string(),
+  description: z.string(),
+  subscribe_status: z.union([z.literal(0), z.literal(1)]),
+});
+export type RawColumnAuthor = z.infer<typeof RawColumnAuthorSchema>;
 
 /** GET /api/special_column_author/list?page&page_size → data (SPEC §3: list and count). */
-export interface RawColumnAuthorList {
-  list: RawColumnAuthor[];
-  count: number;
-}
+export const RawColumnAuthorListSchema = z.object({ list: z.array(RawColumnAuthorSchema), count });
+export type RawColumnAuthorList = z.infer<typeof RawColumnAuthorListSchema>;
 
-export interface RawColumnAuthor {
-  id: number;
-  name: string;
-  avatar: string;
-  description: string;
-  subscribe_status: 0 | 1;
-}
+export const RawFriendlyLinkSchema = z.object({ name: z.string(), link: z.string() });
+export type RawFriendlyLink = z.infer<typeof RawFriendlyLinkSchema>;
 
 /**
  * GET /api/common/get_site_info?site_id → envelope with `time` and data (SPEC §3: seo and friendly_link_list).
  * The path is not in SPEC; this is the reference API's and the portal's agreed one.
  */
-export interface RawSiteInfo {
-  seo: { seo_title: string; seo_keywords: string; seo_description: string };
-  friendly_link_list: RawFriendlyLink[];
-}
-
-export interface RawFriendlyLink {
-  name: string;
-  link: string;
-}
+export const RawSiteInfoSchema = z.object({
+  seo: z.object({ seo_title: z.string(), seo_keywords: z.string(), seo_description: z.string() }),
+  friendly_link_list: z.array(RawFriendlyLinkSchema),
+});
+export type RawSiteInfo = z.infer<typeof RawSiteInfoSchema>;
 
 /** Grey-mode flag (path not in SPEC; GET /api/common/grey_mode): '1' whole layout, '2' home only, else off. */
-export type RawGreyMode = '0' | '1' | '2';
+export const RawGreyModeSchema = z.enum(['0', '1', '2']);
+export type RawGreyMode = z.infer<typeof RawGreyModeSchema>;
 
 // ---- Content and discovery calls (SPEC §7). Paths and parameters are SPEC's; shapes are the reference API's. ----
 
-/** A paged list as the /api/* calls answer it: the page's items and the total over all pages. */
-export interface RawPagedList<T> {
-  list: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
-
 /** GET /api/rmt/search_all?q&type&page&page_size → data (type 1 last 30 days, 2 all; newest first; empty q → empty list). */
-export interface RawSearchResult extends RawPagedList<RawArticleListItem> {
+export const RawSearchResultSchema = rawPagedListSchema(RawArticleListItemSchema).extend({
   /** The keyword as the server understood it (trimmed). */
-  q: string;
-  type: 1 | 2;
-}
+  q: z.string(),
+  type: z.union([z.literal(1), z.literal(2)]),
+});
+export type RawSearchResult = z.infer<typeof RawSearchResultSchema>;
 
 /** GET /api/rmt/get_headline_news?page&page_size → data (headline articles, newest first). */
-export type RawHeadlineNews = RawPagedList<RawArticleListItem>;
+export const RawHeadlineNewsSchema = rawPagedListSchema(RawArticleListItemSchema);
+export type RawHeadlineNews = z.infer<typeof RawHeadlineNewsSchema>;
 
 /**
  * GET /api/rmt/news_search_init?tag_id&columnist_id&q&themeid&page&page_size → data: articles by tag, column
  * author, topic and/or keyword (filters combine), newest first, with the entity each id filter named.
  */
-export interface RawNewsSearchInit extends RawPagedList<RawArticleListItem> {
-  tag: RawTag | null;
-  columnist: RawColumnAuthor | null;
-  theme: RawTopic | null;
-}
+export const RawNewsSearchInitSchema = rawPagedListSchema(RawArticleListItemSchema).extend({
+  tag: RawTagSchema.nullable(),
+  columnist: RawColumnAuthorSchema.nullable(),
+  theme: RawTopicSchema.nullable(),
+});
+export type RawNewsSearchInit = z.infer<typeof RawNewsSearchInitSchema>;
 
 /** GET /api/rmt/get_parent_category?id(&type=1) → data: the chain from the top-level ancestor down to the category. */
-export interface RawParentCategory {
+export const RawParentCategorySchema = z.object({
   /** Root first, the category itself last; children empty, except with type=1 where each node has its direct children. */
-  list: RawCategory[];
-}
+  list: z.array(RawCategorySchema),
+});
+export type RawParentCategory = z.infer<typeof RawParentCategorySchema>;
 
 /** GET /api/special_column_author/info?id → data */
-export interface RawColumnAuthorInfo extends RawColumnAuthor {
+export const RawColumnAuthorInfoSchema = RawColumnAuthorSchema.extend({
   /** Articles the author has published in the columns (news_search_init?columnist_id lists them). */
-  article_count: number;
-  title: string;
-}
+  article_count: count,
+  title: z.string(),
+});
+export type RawColumnAuthorInfo = z.infer<typeof RawColumnAuthorInfoSchema>;
 
 /** One update on a news-tracking timeline: the article plus its place in the story. */
-export interface RawSpecialTimelineItem extends RawArticleListItem {
+export const RawSpecialTimelineItemSchema = RawArticleListItemSchema.extend({
   /** Editor's label of the stage, e.g. '最新进展'. */
-  stage: string;
-}
+  stage: z.string(),
+});
+export type RawSpecialTimelineItem = z.infer<typeof RawSpecialTimelineItemSchema>;
 
-/** GET /api/special/list_by_catid?catid(&id) → data: RawSpecialReport[] (专题 / 新闻追踪 of the category and its descendants). */
-export interface RawSpecialReport {
-  id: number;
-  catid: number;
-  title: string;
-  cover: string;
-  description: string;
+/** One 专题 / 新闻追踪 report. */
+export const RawSpecialReportSchema = z.object({
+  id,
+  catid: id,
+  title: z.string(),
+  cover: z.string(),
+  description: z.string(),
   /** Unix seconds of the latest update. */
-  adddate: number;
+  adddate: unixSeconds,
   /** 1 still being updated, 2 concluded. */
-  status: 1 | 2;
+  status: z.union([z.literal(1), z.literal(2)]),
   /** Oldest first: the order a timeline is read in. */
-  article_ids: number[];
-  articles: RawSpecialTimelineItem[];
-}
+  article_ids: z.array(id),
+  articles: z.array(RawSpecialTimelineItemSchema),
+});
+export type RawSpecialReport = z.infer<typeof RawSpecialReportSchema>;
 
-export interface RawImage {
-  url: string;
-  width: number;
-  height: number;
-  caption: string;
-}
+/** GET /api/special/list_by_catid?catid(&id) → data: the reports of the category and its descendants. */
+export const RawSpecialReportsSchema = z.array(RawSpecialReportSchema);
 
-/** GET /api/boutique/list?page&page_size(&type) → data: RawPagedList<RawBoutiqueItem> (精品: type 1 picture story for /hd, 2 poster for /poster). */
-export interface RawBoutiqueItem {
-  id: number;
-  type: 1 | 2;
-  title: string;
-  description: string;
-  cover: string;
-  images: RawImage[];
-  adddate: number;
-}
+export const RawImageSchema = z.object({ url: z.string(), width: z.number(), height: z.number(), caption: z.string() });
+export type RawImage = z.infer<typeof RawImageSchema>;
 
-export type RawBoutiqueList = RawPagedList<RawBoutiqueItem>;
+/** 精品: type 1 picture story for /hd, 2 poster for /poster. */
+export const RawBoutiqueItemSchema = z.object({
+  id,
+  type: z.union([z.literal(1), z.literal(2)]),
+  title: z.string(),
+  description: z.string(),
+  cover: z.string(),
+  images: z.array(RawImageSchema),
+  adddate: unixSeconds,
+});
+export type RawBoutiqueItem = z.infer<typeof RawBoutiqueItemSchema>;
 
-/** GET /api/video_album/shike_video_category → data: RawShikeCategory[] (视刻 short-video categories). */
-export interface RawShikeCategory {
-  id: number;
-  name: string;
-  cover: string;
-  description: string;
-  video_count: number;
-}
+/** GET /api/boutique/list?page&page_size(&type) → data */
+export const RawBoutiqueListSchema = rawPagedListSchema(RawBoutiqueItemSchema);
+export type RawBoutiqueList = z.infer<typeof RawBoutiqueListSchema>;
+
+/** 视刻 short-video category. */
+export const RawShikeCategorySchema = z.object({
+  id,
+  name: z.string(),
+  cover: z.string(),
+  description: z.string(),
+  video_count: count,
+});
+export type RawShikeCategory = z.infer<typeof RawShikeCategorySchema>;
+
+/** GET /api/video_album/shike_video_category → data */
+export const RawShikeCategoriesSchema = z.array(RawShikeCategorySchema);
 
 /** GET /api/video/detail?id and GET /api/video_album/shike_video_item?id → data */
-export interface RawVideo {
-  id: number;
+export const RawVideoSchema = z.object({
+  id,
   /** Portal category the video is filed under (/video/{catid}/{id}). */
-  catid: number;
+  catid: id,
   /** 视刻 category id. */
-  category_id: number;
-  title: string;
-  cover: string;
+  category_id: id,
+  title: z.string(),
+  cover: z.string(),
   /** HLS media playlist (fMP4 segments). */
-  hls_url: string;
+  hls_url: z.string(),
   /** Seconds; equals the stream's real length. */
-  duration: number;
-  description: string;
-  adddate: number;
-  views: number;
-  source: string;
-}
+  duration: z.number().nonnegative(),
+  description: z.string(),
+  adddate: unixSeconds,
+  views: count,
+  source: z.string(),
+});
+export type RawVideo = z.infer<typeof RawVideoSchema>;
 
 /** GET /api/video_album/shike_video_category_item?id&page&page_size → data */
-export interface RawShikeCategoryItems extends RawPagedList<RawVideo> {
-  category: RawShikeCategory;
-}
+export const RawShikeCategoryItemsSchema = rawPagedListSchema(RawVideoSchema).extend({ category: RawShikeCategorySchema });
+export type RawShikeCategoryItems = z.infer<typeof RawShikeCategoryItemsSchema>;
 
 /** GET /api/video_album/detail?id → data */
-export interface RawVideoAlbum {
-  id: number;
-  title: string;
-  cover: string;
-  description: string;
-  adddate: number;
-  videos: RawVideo[];
-}
+export const RawVideoAlbumSchema = z.object({
+  id,
+  title: z.string(),
+  cover: z.string(),
+  description: z.string(),
+  adddate: unixSeconds,
+  videos: z.array(RawVideoSchema),
+});
+export type RawVideoAlbum = z.infer<typeof RawVideoAlbumSchema>;
 
 /** 1 live now, 2 upcoming, 3 ended (SPEC: live/list show_type). */
-export type LiveStatus = 1 | 2 | 3;
+export const LiveStatusSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
+export type LiveStatus = z.infer<typeof LiveStatusSchema>;
 
 /** GET /api/live/list?show_type&page&page_size → data: RawPagedList<RawLive>; GET /api/live/info?id and /api/live/detail?id → data */
-export interface RawLive {
-  id: number;
-  catid: number;
-  title: string;
-  cover: string;
-  status: LiveStatus;
+export const RawLiveSchema = z.object({
+  id,
+  catid: id,
+  title: z.string(),
+  cover: z.string(),
+  status: LiveStatusSchema,
   /** Unix seconds. */
-  start_time: number;
-  end_time: number;
+  start_time: unixSeconds,
+  end_time: unixSeconds,
   /** The live stream while status is 1, else ''. */
-  hls_url: string;
-  description: string;
+  hls_url: z.string(),
+  description: z.string(),
   /** Readers watching (live) or who watched (ended); 0 for upcoming. */
-  views: number;
-}
+  views: count,
+});
+export type RawLive = z.infer<typeof RawLiveSchema>;
 
-/** GET /api/live/playback_list?id&page&page_size → data: RawPagedList<RawLivePlayback> (recordings of ended lives). */
-export interface RawLivePlayback {
-  id: number;
-  live_id: number;
-  title: string;
-  cover: string;
-  hls_url: string;
-  duration: number;
-  adddate: number;
-}
+/** A recording of an ended live. */
+export const RawLivePlaybackSchema = z.object({
+  id,
+  live_id: id,
+  title: z.string(),
+  cover: z.string(),
+  hls_url: z.string(),
+  duration: z.number().nonnegative(),
+  adddate: unixSeconds,
+});
+export type RawLivePlayback = z.infer<typeof RawLivePlaybackSchema>;
+
+/** GET /api/live/playback_list?id&page&page_size → data */
+export const RawLivePlaybackListSchema = rawPagedListSchema(RawLivePlaybackSchema);
 
 /** An article's clickable area on a newspaper page, in page-image pixels. */
-export interface RawNewspaperArea {
-  article_id: number;
-  title: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export const RawNewspaperAreaSchema = z.object({
+  article_id: id,
+  title: z.string(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+export type RawNewspaperArea = z.infer<typeof RawNewspaperAreaSchema>;
 
 /** 版面 */
-export interface RawNewspaperPage {
-  page_no: number;
+export const RawNewspaperPageSchema = z.object({
+  page_no: z.number().int(),
   /** E.g. '要闻'. */
-  name: string;
+  name: z.string(),
   /** 1200×1700 SVG. */
-  image: string;
-  width: number;
-  height: number;
-  areas: RawNewspaperArea[];
-}
+  image: z.string(),
+  width: z.number(),
+  height: z.number(),
+  areas: z.array(RawNewspaperAreaSchema),
+});
+export type RawNewspaperPage = z.infer<typeof RawNewspaperPageSchema>;
 
-export interface RawNewspaperIssue {
-  id: number;
+export const RawNewspaperIssueSchema = z.object({
+  id,
   /** The paper's category (template 3): 2761 中国青年报, 2762 青年参考. */
-  catid: number;
-  paper_name: string;
+  catid: id,
+  paper_name: z.string(),
   /** 'YYYY-MM-DD' in Asia/Shanghai. */
-  issue_date: string;
+  issue_date: z.string(),
   /** Running issue number of the paper. */
-  issue_no: number;
-  adddate: number;
-  pages: RawNewspaperPage[];
-}
+  issue_no: z.number().int(),
+  adddate: unixSeconds,
+  pages: z.array(RawNewspaperPageSchema),
+});
+export type RawNewspaperIssue = z.infer<typeof RawNewspaperIssueSchema>;
 
 /** GET /api/rmt/read_newspapers_search?q&catid(&page&page_size) → data (issues newest first). */
-export type RawNewspaperSearch = RawPagedList<RawNewspaperIssue>;
+export const RawNewspaperSearchSchema = rawPagedListSchema(RawNewspaperIssueSchema);
+export type RawNewspaperSearch = z.infer<typeof RawNewspaperSearchSchema>;
 
 /** GET /api/common/app_skin → data */
 export interface RawAppSkin {

@@ -1,6 +1,7 @@
 /** The envelope rules of SPEC §8 against the reference content API's real failure modes. */
 import { UpstreamClient, UpstreamHttpError } from '../../../server/upstream/http-client';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
+import { RawCategoryIndexSchema, RawMenuListSchema } from '../../../shared/types/upstream';
 
 type Server = Awaited<ReturnType<typeof startReferenceApi>>;
 
@@ -11,7 +12,7 @@ describe('UpstreamClient', () => {
 
   beforeAll(async () => {
     upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    client = new UpstreamClient({ baseUrl: upstream.url, timeoutMs: 300, onCall: (call, outcome) => calls.push(`${call}:${outcome}`) });
+    client = new UpstreamClient({ baseUrl: upstream.url, timeoutMs: 300, maxBodyBytes: 1_000_000, onCall: (call, outcome) => calls.push(`${call}:${outcome}`) });
   });
   afterAll(async () => {
     client.close();
@@ -25,7 +26,7 @@ describe('UpstreamClient', () => {
   const menu = { method: 'GET' as const, path: '/api/common/get_menu_list', call: 'menu' };
 
   it('reads code 0 as ok, with the data', async () => {
-    const result = await client.request<unknown[]>(menu);
+    const result = await client.request(menu, RawMenuListSchema);
     expect(result.outcome).toBe('ok');
     expect(Array.isArray(result.envelope.data)).toBe(true);
     expect(calls).toEqual(['menu:ok']);
@@ -39,14 +40,12 @@ describe('UpstreamClient', () => {
   });
 
   it('sends POST bodies as JSON', async () => {
-    const result = await client.request<{ children: unknown[] }>({
-      method: 'POST',
-      path: '/mobile/index/category_index',
-      body: { catid: 2727 },
-      call: 'category_index',
-    });
-    expect(result.outcome).toBe('ok');
-    expect(result.envelope.data?.children.length).toBeGreaterThan(0);
+    const result = await client.request(
+      { method: 'POST', path: '/mobile/index/category_index', body: { catid: 2727 }, call: 'category_index' },
+      RawCategoryIndexSchema,
+    );
+    if (result.outcome !== 'ok') throw new Error(`expected ok, got ${result.outcome}`);
+    expect(result.envelope.data.children.length).toBeGreaterThan(0);
   });
 
   it('turns no response (a hang past the timeout) into {code:500, msg:失败, data:null}', async () => {
@@ -58,7 +57,7 @@ describe('UpstreamClient', () => {
   });
 
   it('turns a refused connection into the same no-response envelope', async () => {
-    const dead = new UpstreamClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 300 });
+    const dead = new UpstreamClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 300, maxBodyBytes: 1_000_000 });
     expect(await dead.request(menu)).toMatchObject({ outcome: 'unavailable', envelope: { code: 500, msg: '失败' } });
     dead.close();
   });
