@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 // Builds the browser bundle (content-hashed, split per route, with a manifest the server reads for
 // modulepreload) and the Node bundle of the server. `--if-needed` skips a build whose outputs exist.
+// The browser build fails when server-only code is reachable from its entry (client-bundle-check.mjs), and
+// prints the JS each page's first load fetches, gzipped; its metafile is kept in dist/client/metafile.json.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertNoServerCode, formatPageWeights, gzippedSizes, pageWeights } from './client-bundle-check.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
 const manifestPath = path.join(clientOut, 'manifest.json');
 const serverOut = path.join(root, 'dist/server/main.cjs');
+const CLIENT_ENTRY = 'client/entry.tsx';
 
 const args = new Set(process.argv.slice(2));
 
@@ -32,7 +36,7 @@ export async function buildClient() {
   rmSync(clientOut, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['client/entry.tsx'],
+    entryPoints: [CLIENT_ENTRY],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -48,6 +52,7 @@ export async function buildClient() {
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   });
+  assertNoServerCode(result.metafile, CLIENT_ENTRY);
   const outputs = result.metafile.outputs;
   const modules = {};
   let entry = null;
@@ -55,15 +60,28 @@ export async function buildClient() {
     if (!output.entryPoint || !file.endsWith('.js')) continue;
     const files = staticClosure(outputs, file).map(publicPath);
     modules[output.entryPoint] = files;
-    if (output.entryPoint === 'client/entry.tsx') {
+    if (output.entryPoint === CLIENT_ENTRY) {
       entry = { js: files, css: output.cssBundle ? [publicPath(output.cssBundle)] : [] };
     }
   }
-  if (!entry) throw new Error('esbuild produced no output for client/entry.tsx');
+  if (!entry) throw new Error(`esbuild produced no output for ${CLIENT_ENTRY}`);
   const buildId = createHash('sha256').update(JSON.stringify({ entry, modules })).digest('hex').slice(0, 12);
   mkdirSync(clientOut, { recursive: true });
   writeFileSync(manifestPath, JSON.stringify({ buildId, entry, modules }, null, 2));
-  return { buildId, modules: Object.keys(modules).length };
+  writeFileSync(path.join(clientOut, 'metafile.json'), JSON.stringify(result.metafile));
+  return { buildId, modules: Object.keys(modules).length, pages: pageWeightTable(entry.js, modules) };
+}
+
+/** JS each page's first load fetches (the entry's files and the page's), gzipped; the lazy chunks are not in it. */
+function pageWeightTable(entryFiles, modules) {
+  const pages = Object.fromEntries(
+    Object.entries(modules)
+      .filter(([source]) => source.startsWith('client/pages/'))
+      .map(([source, files]) => [path.basename(source, '.tsx'), files]),
+  );
+  const files = [...new Set([...entryFiles, ...Object.values(pages).flat()])];
+  const sizes = gzippedSizes(clientOut, files);
+  return formatPageWeights(pageWeights(pages, entryFiles, sizes));
 }
 
 /** The reference content API as its own Node bundle, for `docker compose` and anyone running it apart. */
@@ -105,6 +123,7 @@ async function main() {
   if (!args.has('--client-only')) await Promise.all([buildServer(), buildReferenceApi()]);
   const server = args.has('--client-only') ? '' : ', server and reference API bundles';
   console.log(`build ${client.buildId}: ${client.modules} client modules${server}, ${Date.now() - started} ms`);
+  if (!args.has('--quiet')) console.log(client.pages);
 }
 
 main().catch((error) => {
