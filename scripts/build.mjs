@@ -14,6 +14,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
 const manifestPath = path.join(clientOut, 'manifest.json');
 const serverOut = path.join(root, 'dist/server/main.cjs');
+const referenceApiOut = path.join(root, 'dist/reference-api/server.cjs');
 const CLIENT_ENTRY = 'client/entry.tsx';
 
 const args = new Set(process.argv.slice(2));
@@ -84,24 +85,31 @@ function pageWeightTable(entryFiles, modules) {
   return formatPageWeights(pageWeights(pages, entryFiles, sizes));
 }
 
-/** The reference content API as its own Node bundle, for `docker compose` and anyone running it apart. */
+/**
+ * The reference content API as its own Node bundles: main.cjs runs it apart (`docker compose`, `npm run upstream`);
+ * server.cjs is what `npm start` loads in-process when no UPSTREAM_URL is set (server/embedded-upstream.ts).
+ */
 export async function buildReferenceApi() {
   await build({
     absWorkingDir: root,
-    entryPoints: ['scripts/reference-api/main.ts'],
+    entryPoints: ['scripts/reference-api/main.ts', 'scripts/reference-api/server.ts'],
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
     packages: 'external',
-    outfile: 'dist/reference-api/main.cjs',
+    outdir: 'dist/reference-api',
+    outExtension: { '.js': '.cjs' },
     sourcemap: 'linked',
     logLevel: 'warning',
   });
 }
 
+/** Sources the production server bundle must not contain: the fake CMS is loaded apart, only when embedded. */
+const NOT_IN_SERVER_BUNDLE = 'scripts/reference-api/';
+
 export async function buildServer() {
-  await build({
+  const result = await build({
     absWorkingDir: root,
     entryPoints: ['server/main.ts'],
     bundle: true,
@@ -112,12 +120,16 @@ export async function buildServer() {
     outfile: 'dist/server/main.cjs',
     sourcemap: 'linked',
     jsx: 'automatic',
+    metafile: true,
     logLevel: 'warning',
   });
+  writeFileSync(path.join(root, 'dist/server/metafile.json'), JSON.stringify(result.metafile));
+  const bundled = Object.keys(result.metafile.inputs).filter((input) => input.startsWith(NOT_IN_SERVER_BUNDLE));
+  if (bundled.length > 0) throw new Error(`the server bundle contains the reference content API: ${bundled.join(', ')}`);
 }
 
 async function main() {
-  if (args.has('--if-needed') && existsSync(manifestPath) && existsSync(serverOut)) return;
+  if (args.has('--if-needed') && [manifestPath, serverOut, referenceApiOut].every((file) => existsSync(file))) return;
   const started = Date.now();
   const client = await buildClient();
   if (!args.has('--client-only')) await Promise.all([buildServer(), buildReferenceApi()]);
