@@ -1,5 +1,6 @@
 /** The portal's React tree, the same on the server and in the browser: the route's layout around its page. */
-import type { AppState, PageState, PublicUser } from '../shared/app-state';
+import type { AppState, LoadedPageState, PageState, PublicUser } from '../shared/app-state';
+import type { PageId } from '../shared/page-data';
 import { routeById } from '../shared/routes';
 import { PortalContext } from './context';
 import type { ResourceStore } from './data/resource-store';
@@ -7,13 +8,18 @@ import { Layout } from './layouts/Layout';
 import { loadedPage } from './pages/registry';
 import { ErrorPage, NotFoundPage } from './pages/StatusPage';
 
+/** A loaded page's component with its loader's data; generic so the compiler pairs the two. */
+function LoadedPage<P extends PageId>({ page }: { page: LoadedPageState<P> }) {
+  const Component = loadedPage<P>(page.page);
+  // Both sides load a page's module before rendering it (server per request, browser before hydrate or navigate).
+  if (!Component) throw new Error(`page module '${page.page}' was rendered before it was loaded`);
+  return <Component data={page.data} />;
+}
+
 function PageView({ page }: { page: PageState }) {
   if (page.page === 'not-found') return <NotFoundPage />;
   if (page.page === 'error') return <ErrorPage status={page.status} message={page.message} />;
-  const Component = loadedPage(page.page);
-  // Both sides load a page's module before rendering it (server at start, browser before hydrate or navigate).
-  if (!Component) throw new Error(`page module '${page.page}' was rendered before it was loaded`);
-  return <Component data={page.data as never} />;
+  return <LoadedPage page={page} />;
 }
 
 export interface PortalAppProps {

@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 // Builds the browser bundle (content-hashed, split per route, with a manifest the server reads for
 // modulepreload) and the Node bundle of the server. `--if-needed` skips a build whose outputs exist.
+// The browser build fails when server-only code is reachable from its entry (client-bundle-check.mjs), and
+// prints the JS each page's first load fetches, gzipped; its metafile is kept in dist/client/metafile.json.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertNoServerCode, formatPageWeights, gzippedSizes, pageWeights } from './client-bundle-check.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
 const manifestPath = path.join(clientOut, 'manifest.json');
 const serverOut = path.join(root, 'dist/server/main.cjs');
+const referenceApiOut = path.join(root, 'dist/reference-api/server.cjs');
+const CLIENT_ENTRY = 'client/entry.tsx';
 
 const args = new Set(process.argv.slice(2));
 
@@ -32,7 +37,7 @@ export async function buildClient() {
   rmSync(clientOut, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['client/entry.tsx'],
+    entryPoints: [CLIENT_ENTRY],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -48,6 +53,7 @@ export async function buildClient() {
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   });
+  assertNoServerCode(result.metafile, CLIENT_ENTRY);
   const outputs = result.metafile.outputs;
   const modules = {};
   let entry = null;
@@ -55,35 +61,55 @@ export async function buildClient() {
     if (!output.entryPoint || !file.endsWith('.js')) continue;
     const files = staticClosure(outputs, file).map(publicPath);
     modules[output.entryPoint] = files;
-    if (output.entryPoint === 'client/entry.tsx') {
+    if (output.entryPoint === CLIENT_ENTRY) {
       entry = { js: files, css: output.cssBundle ? [publicPath(output.cssBundle)] : [] };
     }
   }
-  if (!entry) throw new Error('esbuild produced no output for client/entry.tsx');
+  if (!entry) throw new Error(`esbuild produced no output for ${CLIENT_ENTRY}`);
   const buildId = createHash('sha256').update(JSON.stringify({ entry, modules })).digest('hex').slice(0, 12);
   mkdirSync(clientOut, { recursive: true });
   writeFileSync(manifestPath, JSON.stringify({ buildId, entry, modules }, null, 2));
-  return { buildId, modules: Object.keys(modules).length };
+  writeFileSync(path.join(clientOut, 'metafile.json'), JSON.stringify(result.metafile));
+  return { buildId, modules: Object.keys(modules).length, pages: pageWeightTable(entry.js, modules) };
 }
 
-/** The reference content API as its own Node bundle, for `docker compose` and anyone running it apart. */
+/** JS each page's first load fetches (the entry's files and the page's), gzipped; the lazy chunks are not in it. */
+function pageWeightTable(entryFiles, modules) {
+  const pages = Object.fromEntries(
+    Object.entries(modules)
+      .filter(([source]) => source.startsWith('client/pages/'))
+      .map(([source, files]) => [path.basename(source, '.tsx'), files]),
+  );
+  const files = [...new Set([...entryFiles, ...Object.values(pages).flat()])];
+  const sizes = gzippedSizes(clientOut, files);
+  return formatPageWeights(pageWeights(pages, entryFiles, sizes));
+}
+
+/**
+ * The reference content API as its own Node bundles: main.cjs runs it apart (`docker compose`, `npm run upstream`);
+ * server.cjs is what `npm start` loads in-process when no UPSTREAM_URL is set (server/embedded-upstream.ts).
+ */
 export async function buildReferenceApi() {
   await build({
     absWorkingDir: root,
-    entryPoints: ['scripts/reference-api/main.ts'],
+    entryPoints: ['scripts/reference-api/main.ts', 'scripts/reference-api/server.ts'],
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
     packages: 'external',
-    outfile: 'dist/reference-api/main.cjs',
+    outdir: 'dist/reference-api',
+    outExtension: { '.js': '.cjs' },
     sourcemap: 'linked',
     logLevel: 'warning',
   });
 }
 
+/** Sources the production server bundle must not contain: the fake CMS is loaded apart, only when embedded. */
+const NOT_IN_SERVER_BUNDLE = 'scripts/reference-api/';
+
 export async function buildServer() {
-  await build({
+  const result = await build({
     absWorkingDir: root,
     entryPoints: ['server/main.ts'],
     bundle: true,
@@ -94,17 +120,22 @@ export async function buildServer() {
     outfile: 'dist/server/main.cjs',
     sourcemap: 'linked',
     jsx: 'automatic',
+    metafile: true,
     logLevel: 'warning',
   });
+  writeFileSync(path.join(root, 'dist/server/metafile.json'), JSON.stringify(result.metafile));
+  const bundled = Object.keys(result.metafile.inputs).filter((input) => input.startsWith(NOT_IN_SERVER_BUNDLE));
+  if (bundled.length > 0) throw new Error(`the server bundle contains the reference content API: ${bundled.join(', ')}`);
 }
 
 async function main() {
-  if (args.has('--if-needed') && existsSync(manifestPath) && existsSync(serverOut)) return;
+  if (args.has('--if-needed') && [manifestPath, serverOut, referenceApiOut].every((file) => existsSync(file))) return;
   const started = Date.now();
   const client = await buildClient();
   if (!args.has('--client-only')) await Promise.all([buildServer(), buildReferenceApi()]);
   const server = args.has('--client-only') ? '' : ', server and reference API bundles';
   console.log(`build ${client.buildId}: ${client.modules} client modules${server}, ${Date.now() - started} ms`);
+  if (!args.has('--quiet')) console.log(client.pages);
 }
 
 main().catch((error) => {

@@ -1,9 +1,10 @@
 /**
  * `npm start`: validate the configuration, start the reference content API in-process when no UPSTREAM_URL is
- * set (so a fresh clone works out of the box), build the portal, listen, and drain cleanly on SIGTERM/SIGINT.
+ * set (so a fresh clone works out of the box; loaded from its own bundle, see embedded-upstream.ts), build the
+ * portal, listen, and drain cleanly on SIGTERM/SIGINT.
  */
-import { startReferenceApi } from '../scripts/reference-api/server';
 import { ConfigError, loadConfig } from './config';
+import { startEmbeddedUpstream } from './embedded-upstream';
 import { listen } from './http-server';
 import { createLogger } from './logger';
 import { createPortal } from './portal';
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.LOG_LEVEL);
   // Embedded: media URLs stay site-relative and the portal serves /media, so readers on other machines see images.
-  const reference = config.UPSTREAM_URL ? null : await startReferenceApi({ port: 0, host: '127.0.0.1', publicUrl: '' });
+  const reference = config.UPSTREAM_URL ? null : await startEmbeddedUpstream();
   const upstreamUrl = config.UPSTREAM_URL ?? reference!.url;
   if (reference) logger.info({ upstream: upstreamUrl }, 'no UPSTREAM_URL: serving the in-process reference content API');
 

@@ -5,26 +5,38 @@
  */
 import type { LayoutData } from './loaders/layout';
 import type { PageHead } from './loaders/types';
+import type { PageData, PageId } from './page-data';
 import type { RouteParams } from './route-params';
-import type { PageId } from './routes';
 
 /** A page id, or one of the two pages every route can end on. */
 export type RenderedPage = PageId | 'not-found' | 'error';
 
-export interface PageState {
+interface PageStateBase {
   /** pathname + search the state was made for. */
   path: string;
-  routeId: string | null;
-  page: RenderedPage;
   params: RouteParams;
   status: number;
-  data: unknown;
   head: PageHead;
   /** Unix seconds of the render; relative times are computed against it on both sides. */
   now: number;
   /** For the error page: what to tell the reader. */
   message?: string;
 }
+
+/**
+ * A page its loader filled, one member per page id (so `state.page === 'detail'` narrows `data` to the detail
+ * page's data, and a component is handed exactly what its loader returned).
+ */
+export type LoadedPageState<P extends PageId = PageId> = {
+  [Q in P]: PageStateBase & { routeId: string; page: Q; data: PageData<Q> };
+}[P];
+
+/** The 404 and error pages: no route, no data. */
+export type StatusPageState = {
+  [S in 'not-found' | 'error']: PageStateBase & { routeId: null; page: S; data: null };
+}['not-found' | 'error'];
+
+export type PageState = LoadedPageState | StatusPageState;
 
 export interface PublicSite {
   id: number;

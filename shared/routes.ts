@@ -1,78 +1,54 @@
 /**
- * The one route table (SPEC §2), shared by the Express server and the client router. Patterns use React
+ * The one route table shared by the Express server and the client router. Patterns use React
  * Router's syntax and are matched with its matchPath; each param has a rule, so `/detail/12/abc` is not a
  * detail page but a 404, whatever the page code would have done with it.
+ *
+ * Browser-safe by design: a route says which page it shows, never how its data is loaded. The loaders are
+ * server code (they read the content API), mapped by route id in server/render/page-loaders.ts, and
+ * scripts/build.mjs fails when one of them becomes reachable from the browser entry.
  */
 import { matchPath } from 'react-router-dom';
-import { loadColumnist, loadHeadlineNews, loadTagDetail } from './loaders/article-feeds';
-import { loadCategoryList } from './loaders/category-list';
-import { galleryLoader } from './loaders/gallery';
-import { loadLive } from './loaders/live';
-import { loadShike, loadVideo, loadVideoAlbum } from './loaders/media';
-import { loadNewsTrack } from './loaders/news-track';
-import { loadNewspaper, loadNewspaperShelf } from './loaders/newspaper';
-import { loadSearch } from './loaders/search';
-import { loadDetail } from './loaders/detail';
-import { loadHome } from './loaders/home';
-import { loadReading } from './loaders/reading';
-import { infoPageLoader } from './loaders/info-page';
-import { loadPersonalCenter } from './loaders/personal-center';
-import { loadLicense, loadSiteMap } from './loaders/simple-pages';
-import { loadSpecialColumn } from './loaders/special-column';
-import { loadTopicDetail, loadTopicList } from './loaders/topics';
-import type { Loader } from './loaders/types';
+import type { PageId } from './page-data';
 import type { RouteParams } from './route-params';
 
 export type { RouteParams } from './route-params';
 export { idParam } from './route-params';
+export type { PageId } from './page-data';
 
 export type ParamRule = 'id' | 'slug' | 'searchWord' | 'searchType' | 'text';
 
 export type LayoutKind = 'default' | 'detail' | 'reading' | 'smallFooter' | 'siteMap';
 
-/** Pages implemented in client/pages; a route without one is matched and validated but not yet served. */
-export type PageId =
-  | 'home'
-  | 'detail'
-  | 'reading'
-  | 'categoryList'
-  | 'topicList'
-  | 'topicDetail'
-  | 'info'
-  | 'license'
-  | 'siteMap'
-  | 'specialColumn'
-  | 'personalCenter'
-  | 'search'
-  | 'articleFeed'
-  | 'newsTrack'
-  | 'gallery'
-  | 'video'
-  | 'videoAlbum'
-  | 'shike'
-  | 'live'
-  | 'newspaper'
-  | 'newspaperShelf';
-
-export interface RouteDef {
+interface RouteBase<Id extends string> {
   /** Stable id, unique in the table. */
-  id: string;
-  /** SPEC's route name; a matched route without one redirects to '/'. */
-  name?: string;
+  id: Id;
   path: string;
   params: Readonly<Record<string, ParamRule>>;
   layout: LayoutKind;
-  page?: PageId;
-  /** Runs on the server (document render and client navigations' data requests) through the data cache. */
-  loader?: Loader<unknown>;
+}
+
+/** A route that shows a page. */
+export interface PageRoute<Id extends string = string, P extends PageId = PageId> extends RouteBase<Id> {
+  /** The route name the site has always used (several routes may share one). */
+  name: string;
+  page: P;
   /** Query parameters the page reads; every other parameter is dropped from its cache key. */
   query?: readonly string[];
 }
 
-interface PageSpec {
-  page: PageId;
-  loader: Loader<unknown>;
+/** A family whose required id is missing (`/V1`): matched, nameless, so it redirects home (the old site did the same). */
+export interface BareRoute<Id extends string = string> extends RouteBase<Id> {
+  name?: undefined;
+  page?: undefined;
+  query?: undefined;
+}
+
+export type RouteDef = PageRoute | BareRoute;
+
+interface PageSpec<P extends PageId> {
+  page: P;
   query?: readonly string[];
+  layout?: LayoutKind;
 }
 
 const PAGED = ['page'] as const;
@@ -92,134 +68,87 @@ const PARAM_RULES: Record<ParamRule, (value: string) => boolean> = {
 
 const NO_PARAMS: Readonly<Record<string, ParamRule>> = Object.freeze({});
 
-function fixed(id: string, path: string, layout: LayoutKind = 'default', spec?: PageSpec): RouteDef {
-  return { id, name: id, path, params: NO_PARAMS, layout, ...spec };
+function pageRoute<const Id extends string, const P extends PageId>(
+  id: Id,
+  name: string,
+  path: string,
+  params: Readonly<Record<string, ParamRule>>,
+  spec: PageSpec<P>,
+): PageRoute<Id, P> {
+  const { page, query, layout = 'default' } = spec;
+  return { id, name, path, params, layout, page, ...(query ? { query } : {}) };
 }
 
-/** A family whose required id is missing (`/V1`): matched, nameless, so it redirects home as SPEC §2 says. */
-function bare(id: string, path: string): RouteDef {
+function fixed<const Id extends string, const P extends PageId>(id: Id, path: string, spec: PageSpec<P>): PageRoute<Id, P> {
+  return pageRoute(id, id, path, NO_PARAMS, spec);
+}
+
+function bare<const Id extends string>(id: Id, path: string): BareRoute<`${Id}-bare`> {
   return { id: `${id}-bare`, path, params: NO_PARAMS, layout: 'default' };
 }
 
-function withId(segment: string, layout: LayoutKind = 'default', spec?: PageSpec): RouteDef {
-  return { id: `${segment}-id`, name: `${segment}-id`, path: `/${segment}/:id`, params: { id: 'id' }, layout, ...spec };
+function withId<const S extends string, const P extends PageId>(segment: S, spec: PageSpec<P>): PageRoute<`${S}-id`, P> {
+  return pageRoute(`${segment}-id`, `${segment}-id`, `/${segment}/:id`, { id: 'id' }, spec);
 }
 
 /** /{menu?}/{sub?}/{segment}/{id}: the forms with a menu prefix; the plain form is in ROUTES via withId. */
-function underMenu(segment: string, spec?: PageSpec): RouteDef[] {
+function underMenu<const S extends string, const P extends PageId>(
+  segment: S,
+  spec: PageSpec<P>,
+): [PageRoute<`menu-sub-${S}-id`, P>, PageRoute<`menu-${S}-id`, P>] {
   return [
-    {
-      id: `menu-sub-${segment}-id`,
-      name: `menu-sub-${segment}-id`,
-      path: `/:menu/:sub/${segment}/:id`,
-      params: { menu: 'slug', sub: 'slug', id: 'id' },
-      layout: 'default',
-      ...spec,
-    },
-    {
-      id: `menu-${segment}-id`,
-      name: `menu-${segment}-id`,
-      path: `/:menu/${segment}/:id`,
-      params: { menu: 'slug', id: 'id' },
-      layout: 'default',
-      ...spec,
-    },
+    pageRoute(`menu-sub-${segment}-id`, `menu-sub-${segment}-id`, `/:menu/:sub/${segment}/:id`, { menu: 'slug', sub: 'slug', id: 'id' }, spec),
+    pageRoute(`menu-${segment}-id`, `menu-${segment}-id`, `/:menu/${segment}/:id`, { menu: 'slug', id: 'id' }, spec),
   ];
 }
 
-const CATEGORY_LIST: PageSpec = { page: 'categoryList', loader: loadCategoryList, query: PAGED };
-const TOPIC_DETAIL: PageSpec = { page: 'topicDetail', loader: loadTopicDetail };
-const VIDEO: PageSpec = { page: 'video', loader: loadVideo };
-const LIVE: PageSpec = { page: 'live', loader: loadLive };
-const NEWSPAPER: PageSpec = { page: 'newspaper', loader: loadNewspaper, query: ['date', 'page'] };
-const SHELF: PageSpec = { page: 'newspaperShelf', loader: loadNewspaperShelf };
-const info = (kind: Parameters<typeof infoPageLoader>[0]): PageSpec => ({ page: 'info', loader: infoPageLoader(kind) });
+const CATEGORY_LIST = { page: 'categoryList', query: PAGED } as const;
+const TOPIC_DETAIL = { page: 'topicDetail' } as const;
+const VIDEO = { page: 'video' } as const;
+const LIVE = { page: 'live' } as const;
+const NEWSPAPER = { page: 'newspaper', query: ['date', 'page'] } as const;
+const SHELF = { page: 'newspaperShelf' } as const;
+const INFO = { page: 'info' } as const;
+const INFO_SMALL_FOOTER = { page: 'info', layout: 'smallFooter' } as const;
+const ID_PAIR = { catid: 'id', id: 'id' } as const;
 
-export const ROUTES: readonly RouteDef[] = [
-  { id: 'home', name: 'home', path: '/', params: NO_PARAMS, layout: 'default', page: 'home', loader: loadHome },
-  { id: 'home-alias', name: 'home', path: '/home', params: NO_PARAMS, layout: 'default', page: 'home', loader: loadHome },
-  fixed('about', '/about', 'default', info('about')),
-  fixed('contribute', '/contribute', 'smallFooter', info('contribute')),
-  fixed('electronic', '/electronic', 'default', SHELF),
-  fixed('hd', '/hd', 'default', { page: 'gallery', loader: galleryLoader('hd'), query: PAGED }),
-  fixed('headlineNews', '/headlineNews', 'default', { page: 'articleFeed', loader: loadHeadlineNews, query: PAGED }),
-  fixed('license', '/license', 'default', { page: 'license', loader: loadLicense }),
-  fixed('moveInto', '/moveInto', 'smallFooter', info('moveInto')),
-  fixed('newspaperBoard', '/newspaperBoard', 'default', SHELF),
-  fixed('personalCenter', '/personalCenter', 'default', { page: 'personalCenter', loader: loadPersonalCenter, query: ['tab', 'page'] }),
-  fixed('poster', '/poster', 'default', { page: 'gallery', loader: galleryLoader('poster'), query: PAGED }),
-  fixed('seekingReport', '/seekingReport', 'smallFooter', info('seekingReport')),
-  fixed('siteMap', '/siteMap', 'siteMap', { page: 'siteMap', loader: loadSiteMap }),
-  fixed('specialColumn', '/specialColumn', 'default', { page: 'specialColumn', loader: loadSpecialColumn, query: PAGED }),
+export const ROUTES = [
+  pageRoute('home', 'home', '/', NO_PARAMS, { page: 'home' }),
+  pageRoute('home-alias', 'home', '/home', NO_PARAMS, { page: 'home' }),
+  fixed('about', '/about', INFO),
+  fixed('contribute', '/contribute', INFO_SMALL_FOOTER),
+  fixed('electronic', '/electronic', SHELF),
+  fixed('hd', '/hd', { page: 'gallery', query: PAGED }),
+  fixed('headlineNews', '/headlineNews', { page: 'articleFeed', query: PAGED }),
+  fixed('license', '/license', { page: 'license' }),
+  fixed('moveInto', '/moveInto', INFO_SMALL_FOOTER),
+  fixed('newspaperBoard', '/newspaperBoard', SHELF),
+  fixed('personalCenter', '/personalCenter', { page: 'personalCenter', query: ['tab', 'page'] }),
+  fixed('poster', '/poster', { page: 'gallery', query: PAGED }),
+  fixed('seekingReport', '/seekingReport', INFO_SMALL_FOOTER),
+  fixed('siteMap', '/siteMap', { page: 'siteMap', layout: 'siteMap' }),
+  fixed('specialColumn', '/specialColumn', { page: 'specialColumn', query: PAGED }),
 
-  withId('liveStreamDetail', 'default', LIVE),
-  withId('newsTrack', 'default', { page: 'newsTrack', loader: loadNewsTrack }),
-  withId('readNewspapers_v2', 'default', NEWSPAPER),
-  withId('readNewspapers', 'default', NEWSPAPER),
-  withId('shike', 'default', { page: 'shike', loader: loadShike, query: PAGED }),
-  withId('specialColumnDetail', 'default', { page: 'articleFeed', loader: loadColumnist, query: PAGED }),
-  withId('topic', 'default', { page: 'topicList', loader: loadTopicList, query: PAGED }),
-  withId('topicDetail', 'default', TOPIC_DETAIL),
-  withId('V1', 'default', CATEGORY_LIST),
-  withId('V2', 'default', CATEGORY_LIST),
-  withId('videoAlbum', 'default', { page: 'videoAlbum', loader: loadVideoAlbum, query: ['v'] }),
+  withId('liveStreamDetail', LIVE),
+  withId('newsTrack', { page: 'newsTrack' }),
+  withId('readNewspapers_v2', NEWSPAPER),
+  withId('readNewspapers', NEWSPAPER),
+  withId('shike', { page: 'shike', query: PAGED }),
+  withId('specialColumnDetail', { page: 'articleFeed', query: PAGED }),
+  withId('topic', { page: 'topicList', query: PAGED }),
+  withId('topicDetail', TOPIC_DETAIL),
+  withId('V1', CATEGORY_LIST),
+  withId('V2', CATEGORY_LIST),
+  withId('videoAlbum', { page: 'videoAlbum', query: ['v'] }),
 
-  {
-    id: 'detail',
-    name: 'detail-catid-id',
-    path: '/detail/:catid?/:id?',
-    params: { catid: 'id', id: 'id' },
-    layout: 'detail',
-    page: 'detail',
-    loader: loadDetail,
-  },
-  {
-    id: 'detailReading',
-    name: 'detailReading-catid-id',
-    path: '/detailReading/:catid?/:id?',
-    params: { catid: 'id', id: 'id' },
-    layout: 'reading',
-    page: 'reading',
-    loader: loadReading,
-  },
-  {
-    id: 'search',
-    name: 'search-word-type',
-    path: '/search/:word?/:type?',
-    params: { word: 'searchWord', type: 'searchType' },
-    layout: 'default',
-    page: 'search',
-    loader: loadSearch,
-    query: PAGED,
-  },
-  {
-    id: 'tagDetail',
-    name: 'tagDetail-id',
-    path: '/tagDetail/:id?/:title?',
-    params: { id: 'id', title: 'text' },
-    layout: 'default',
-    page: 'articleFeed',
-    loader: loadTagDetail,
-    query: PAGED,
-  },
-  {
-    id: 'video',
-    name: 'video-catid-id',
-    path: '/video/:catid/:id',
-    params: { catid: 'id', id: 'id' },
-    layout: 'default',
-    ...VIDEO,
-  },
-  { id: 'video-id', name: 'video-id', path: '/video/:id', params: { id: 'id' }, layout: 'default', ...VIDEO },
-  {
-    id: 'videoLive',
-    name: 'videoLive-catid-id',
-    path: '/videoLive/:catid/:id',
-    params: { catid: 'id', id: 'id' },
-    layout: 'default',
-    ...LIVE,
-  },
-  { id: 'videoLive-id', name: 'videoLive-id', path: '/videoLive/:id', params: { id: 'id' }, layout: 'default', ...LIVE },
+  pageRoute('detail', 'detail-catid-id', '/detail/:catid?/:id?', ID_PAIR, { page: 'detail', layout: 'detail' }),
+  pageRoute('detailReading', 'detailReading-catid-id', '/detailReading/:catid?/:id?', ID_PAIR, { page: 'reading', layout: 'reading' }),
+  pageRoute('search', 'search-word-type', '/search/:word?/:type?', { word: 'searchWord', type: 'searchType' }, { page: 'search', query: PAGED }),
+  pageRoute('tagDetail', 'tagDetail-id', '/tagDetail/:id?/:title?', { id: 'id', title: 'text' }, { page: 'articleFeed', query: PAGED }),
+  pageRoute('video', 'video-catid-id', '/video/:catid/:id', ID_PAIR, VIDEO),
+  pageRoute('video-id', 'video-id', '/video/:id', { id: 'id' }, VIDEO),
+  pageRoute('videoLive', 'videoLive-catid-id', '/videoLive/:catid/:id', ID_PAIR, LIVE),
+  pageRoute('videoLive-id', 'videoLive-id', '/videoLive/:id', { id: 'id' }, LIVE),
   ...underMenu('topicDetail', TOPIC_DETAIL),
   ...underMenu('V1', CATEGORY_LIST),
   ...underMenu('V2', CATEGORY_LIST),
@@ -237,10 +166,16 @@ export const ROUTES: readonly RouteDef[] = [
   bare('videoAlbum', '/videoAlbum'),
   bare('video', '/video'),
   bare('videoLive', '/videoLive'),
-];
+] as const satisfies readonly RouteDef[];
+
+/** The routes that show a page, each with its literal id and page: the server's loader table is keyed by them. */
+export type TablePageRoute = Extract<(typeof ROUTES)[number], { page: PageId }>;
+export type PageRouteId = TablePageRoute['id'];
+/** The page a route of the table shows, by the route's id. */
+export type PageOfRoute<Id extends PageRouteId> = Extract<TablePageRoute, { id: Id }>['page'];
 
 export type RouteMatch =
-  | { kind: 'page'; route: RouteDef; params: RouteParams }
+  | { kind: 'page'; route: TablePageRoute; params: RouteParams }
   | { kind: 'redirect'; location: string }
   | { kind: 'not-found' };
 
@@ -282,14 +217,14 @@ export function matchRoute(pathname: string): RouteMatch {
     if (!found) continue;
     const params = decodeParams(found.params);
     if (!params || !paramsAreValid(route, params)) continue;
-    if (!route.name) return { kind: 'redirect', location: '/' };
+    if (route.page === undefined) return { kind: 'redirect', location: '/' };
     return { kind: 'page', route, params };
   }
   return { kind: 'not-found' };
 }
 
 export function routeById(id: string): RouteDef | undefined {
-  return ROUTES.find((route) => route.id === id);
+  return ROUTES.find((route: RouteDef) => route.id === id);
 }
 
 /** Links the pages build, in one place so every href matches a route of the table. */

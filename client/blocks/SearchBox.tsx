@@ -8,13 +8,12 @@ import { Link, useNavigate } from 'react-router-dom';
 import { SEARCH_TYPE_ALL, SEARCH_TYPE_RECENT } from '../../shared/constants';
 import { addToHistory, parseHistory, SEARCH_HISTORY_KEY, searchPath, type SearchType } from '../../shared/search';
 import type { PageState } from '../../shared/app-state';
-import type { SearchData } from '../../shared/loaders/search';
 import { usePage } from '../context';
 import { readStorage, writeStorage } from '../lib/storage';
 
 /** On a search page, the type it shows; elsewhere the default (recent). Same on server and browser. */
 function typeShown(page: PageState): SearchType {
-  return page.page === 'search' ? (page.data as SearchData).type : SEARCH_TYPE_RECENT;
+  return page.page === 'search' ? page.data.type : SEARCH_TYPE_RECENT;
 }
 
 export function SearchBox() {

@@ -6,7 +6,6 @@
  */
 import type { ReactNode } from 'react';
 import type { PageState } from '../../shared/app-state';
-import type { DetailData } from '../../shared/loaders/detail';
 import type { LayoutKind } from '../../shared/routes';
 import type { AdGroups } from '../../shared/types/entities';
 import { AdCarousel } from '../blocks/AdCarousel';
@@ -27,7 +26,7 @@ const DETAIL_TOP_AD_HEIGHT_PX = 120;
 
 /** The detail page's ad groups, when the page shown is a detail page. */
 function detailAds(page: PageState): AdGroups {
-  return page.page === 'detail' ? ((page.data as DetailData | null)?.ads ?? NO_ADS) : NO_ADS;
+  return page.page === 'detail' ? page.data.ads : NO_ADS;
 }
 
 function DetailColumns({ ads, children }: { ads: AdGroups; children: ReactNode }) {

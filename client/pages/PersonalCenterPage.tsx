@@ -3,7 +3,7 @@
  * through POST /api/user/profile) and one section at a time: collected articles and videos, subscribed column
  * authors and tags (each paged, with an empty state), or the feedback form. Sections are links (`?tab=`), so each
  * has its own address, works without script and is reached with Tab like any link; the lists come rendered
- * from the server (shared/loaders/personal-center.ts).
+ * from the server (shared/loaders/personal-center.ts; the sections and addresses are in shared/personal-center.ts).
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -14,7 +14,7 @@ import {
   type PersonalCenterData,
   type PersonalSection,
   type PersonalTab,
-} from '../../shared/loaders/personal-center';
+} from '../../shared/personal-center';
 import { href } from '../../shared/routes';
 import type { ArticleSummary, ColumnAuthor, Tag } from '../../shared/types/entities';
 import { ArticleList } from '../blocks/ArticleList';

@@ -1,14 +1,15 @@
 /**
- * Page modules by page id. Each is its own chunk in the browser (esbuild splits at these imports); the server
- * loads them all once at start. PAGE_SOURCES names the files so the build manifest can list each page's chunks
- * for modulepreload.
+ * Page modules by page id. Each is its own chunk in the browser (esbuild splits at these imports); both sides load
+ * a page's module before rendering it (the server per request, from its bundle; the browser before hydrating or
+ * swapping in a page). PAGE_SOURCES names the files so the build manifest can list each page's chunks for
+ * modulepreload. A page's component takes its loader's data (shared/page-data.ts), checked here by the compiler.
  */
 import type { ComponentType } from 'react';
-import type { PageId } from '../../shared/routes';
+import type { PageData, PageId } from '../../shared/page-data';
 
-export type PageComponent = ComponentType<{ data: never }>;
+export type PageComponent<P extends PageId> = ComponentType<{ data: PageData<P> }>;
 
-const IMPORTERS: Record<PageId, () => Promise<{ default: PageComponent }>> = {
+const IMPORTERS: { [P in PageId]: () => Promise<{ default: PageComponent<P> }> } = {
   home: () => import('./HomePage'),
   detail: () => import('./DetailPage'),
   reading: () => import('./ReadingPage'),
@@ -56,21 +57,23 @@ export const PAGE_SOURCES: Record<PageId, string> = {
   newspaperShelf: 'client/pages/NewspaperShelfPage.tsx',
 };
 
-const loaded = new Map<PageId, PageComponent>();
+type LoadedPages = { [P in PageId]?: PageComponent<P> };
+const loaded: LoadedPages = {};
 
-export async function loadPage(id: PageId): Promise<PageComponent> {
-  const known = loaded.get(id);
+/** Stores a page's component under its own id (generic, so the compiler checks the pairing). */
+function remember<P extends PageId>(pages: { [Q in P]?: PageComponent<Q> }, id: P, component: PageComponent<P>): void {
+  pages[id] = component;
+}
+
+export async function loadPage<P extends PageId>(id: P): Promise<PageComponent<P>> {
+  const known = loaded[id];
   if (known) return known;
   const module = await IMPORTERS[id]();
-  loaded.set(id, module.default);
+  remember(loaded, id, module.default);
   return module.default;
 }
 
 /** The component of a page that loadPage has already resolved; undefined otherwise. */
-export function loadedPage(id: PageId): PageComponent | undefined {
-  return loaded.get(id);
-}
-
-export async function loadAllPages(): Promise<void> {
-  await Promise.all((Object.keys(IMPORTERS) as PageId[]).map(loadPage));
+export function loadedPage<P extends PageId>(id: P): PageComponent<P> | undefined {
+  return loaded[id];
 }

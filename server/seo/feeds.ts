@@ -6,7 +6,7 @@
 import { HOT_NEWS_ID, HOT_NEWS_SIZE, HOME_CATEGORY_LIST_SIZE } from '../../shared/constants';
 import type { ContentApi } from '../../shared/content-api';
 import { siteCategory } from '../../shared/loaders/helpers';
-import { href, ROUTES } from '../../shared/routes';
+import { href, ROUTES, type RouteDef } from '../../shared/routes';
 import { homeCatidOf, type SiteConfig } from '../../shared/sites';
 import { isoDateTime } from '../../shared/time';
 import type { ArticleSummary } from '../../shared/types/entities';
@@ -42,10 +42,10 @@ function urlset(urls: ReadonlyArray<{ loc: string; lastmod?: string }>): string 
   return `${XML_DECLARATION}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`;
 }
 
-/** Fixed routes whose page is built, plus the list page of every home category that has articles. */
+/** Fixed routes that show a page, plus the list page of every home category that has articles. */
 export async function pagesSitemap(site: SiteConfig, protocol: string, content: ContentApi): Promise<string> {
   const base = origin(site, protocol);
-  const fixedPages = ROUTES.filter((route) => route.page && route.loader && !route.path.includes(':') && route.path !== '/home')
+  const fixedPages = ROUTES.filter((route: RouteDef) => route.page && !route.path.includes(':') && route.path !== '/home')
     .filter((route) => route.id !== 'personalCenter')
     .map((route) => ({ loc: `${base}${route.path}` }));
   const categories = await content.categoryChildren(homeCatidOf(site));

@@ -1,8 +1,10 @@
 /** The built server as operators run it: config errors, in-process reference API, and draining on SIGTERM. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { startReferenceApi } from '../../scripts/reference-api/server';
+import { EMBEDDED_UPSTREAM_BUNDLE } from '../../server/embedded-upstream';
 import { HOME_CATID } from '../../shared/constants';
 import { timedGet } from '../support/http';
 import { printFigures, startLoad, untilAnswered } from '../support/load';
@@ -54,6 +56,14 @@ async function readinessAfterSignal(url: string): Promise<{ status: number }> {
 }
 
 describe('server process', () => {
+  it('leaves the reference content API out of the server bundle (it has its own, loaded only when embedded)', () => {
+    const metafile = JSON.parse(readFileSync(path.resolve(__dirname, '../../dist/server/metafile.json'), 'utf8')) as { inputs: Record<string, unknown> };
+    const inputs = Object.keys(metafile.inputs);
+    expect(inputs).toContain('server/embedded-upstream.ts');
+    expect(inputs.filter((input) => input.startsWith('scripts/'))).toEqual([]);
+    expect(existsSync(EMBEDDED_UPSTREAM_BUNDLE)).toBe(true);
+  });
+
   it('refuses to start on bad configuration, naming each bad variable', async () => {
     const { code, stderr } = await stderrOf({ PORT: '-1', REDIS_URL: 'localhost:6379' });
     expect(code).toBe(78);
