@@ -26,6 +26,7 @@ import type {
   VideoAlbum,
 } from './types/entities';
 import type { Advertisement } from './types/entities';
+import type { LiveStatus } from './types/upstream';
 
 export interface HomeAdSlot {
   position: number;
@@ -90,6 +91,10 @@ export interface ContentApi {
   shikeVideos(categoryId: number, page: number, pageSize: number): Promise<(Paged<Video> & { category: ShikeCategory }) | null>;
   /** GET /api/live/info?id */
   live(id: number): Promise<Live | null>;
+  /** GET /api/live/list?show_type&page&page_size: the lives on air (1), upcoming (2) or ended (3). */
+  lives(status: LiveStatus, page: number, pageSize: number): Promise<Paged<Live>>;
+  /** GET /api/special/list_by_catid?catid=0: every news-tracking report, latest update first. */
+  specialReports(): Promise<SpecialReport[]>;
   /** GET /api/live/playback_list?id&page&page_size */
   livePlaybacks(liveId: number, page: number, pageSize: number): Promise<Paged<LivePlayback>>;
   /** GET /api/article/detail?id: an article when only its id is known (e-paper areas). */

@@ -238,6 +238,8 @@ export const href = {
   withPage: (path: string, page: number): string => (page > 1 ? `${path}${path.includes('?') ? '&' : '?'}page=${page}` : path),
   video: (catid: number, id: number): string => `/video/${catid}/${id}`,
   live: (id: number): string => `/liveStreamDetail/${id}`,
+  videoAlbum: (id: number): string => `/videoAlbum/${id}`,
+  newsTrack: (id: number): string => `/newsTrack/${id}`,
   newspaper: (catid: number, date?: string, page?: number): string => {
     const query = new URLSearchParams();
     if (date) query.set('date', date);

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { HomeData } from '../../shared/loaders/home';
 import { ArticleList } from '../blocks/ArticleList';
 import { AdCarousel } from '../blocks/AdCarousel';
+import { HomeLives, HomeNewsTracks } from '../blocks/HomeLiveAndTracks';
 import { HotNews } from '../blocks/HotNews';
 import { RecommendedTopics } from '../blocks/RecommendedTopics';
 import { SpecialColumns } from '../blocks/SpecialColumns';
@@ -63,6 +64,8 @@ export default function HomePage({ data }: { data: HomeData }) {
       </div>
       <aside className="columns__side" aria-label="侧栏">
         <HotNews adsAbove={slot(SLOT.hotNewsTop)} adsBelow={slot(SLOT.hotNewsBottom)} />
+        <HomeLives lives={data.lives} />
+        <HomeNewsTracks tracks={data.newsTracks} />
         <RecommendedTopics adsBelow={slot(SLOT.hotTopicBottom)} />
         <SpecialColumns adsBelow={slot(SLOT.specialColumnBottom)} />
       </aside>

@@ -1,5 +1,7 @@
 /** One video: the player, its details (and a collect button), and more from the same 视刻 category. */
+import { Link } from 'react-router-dom';
 import type { VideoData } from '../../shared/loaders/media';
+import { href } from '../../shared/routes';
 import { formatDateTime, isoDateTime } from '../../shared/time';
 import { ArticleMarkButtons } from '../blocks/InteractionButton';
 import { VideoGrid } from '../blocks/VideoGrid';
@@ -22,6 +24,16 @@ export default function VideoPage({ data }: { data: VideoData }) {
         <ArticleMarkButtons catid={video.catid} id={video.id} collectKind="collection_video" withLike={false} className="action-button" />
       </div>
       {video.description && <p className="video-page__description">{video.description}</p>}
+      {video.albums.length > 0 && (
+        <p className="video-page__albums">
+          收录于专辑：
+          {video.albums.map((album) => (
+            <Link key={album.id} to={`${href.videoAlbum(album.id)}?v=${video.id}`} className="video-page__album">
+              《{album.title}》
+            </Link>
+          ))}
+        </p>
+      )}
       {related.length > 0 && (
         <section aria-labelledby="related-title">
           <h2 id="related-title" className="block-title">

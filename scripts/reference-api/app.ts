@@ -24,6 +24,8 @@ export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:3100';
 
 export interface ReferenceApiOptions {
   seed?: number;
+  /** Serve three misconfigured menu entries (see DatasetOptions.menuFaults). */
+  menuFaults?: boolean;
   /** Unix seconds the dataset is generated against; defaults to the wall clock. */
   now?: number;
   /** Prefix of every media URL in responses, e.g. 'http://127.0.0.1:43121'. */
@@ -190,7 +192,7 @@ function catalogOf(dataset: Dataset, present: Presenter): Catalog {
     article: (id) => present.listItem(id),
     video: (id) => {
       const video = dataset.videoById.get(id);
-      return video ? presentVideo(video, (path) => present.media(path)) : undefined;
+      return video ? presentVideo(video, (path) => present.media(path), dataset.albumsOfVideo) : undefined;
     },
     author: (id) => {
       const author = authorById.get(id);
@@ -201,7 +203,11 @@ function catalogOf(dataset: Dataset, present: Presenter): Catalog {
 }
 
 export function createReferenceApi(options: ReferenceApiOptions = {}): ReferenceApi {
-  const dataset = generateDataset({ ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.now !== undefined ? { now: options.now } : {}) });
+  const dataset = generateDataset({
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
+    menuFaults: options.menuFaults === true,
+  });
   const control = new ControlState({
     latency: options.latency ?? [],
     failures: options.failures ?? [],

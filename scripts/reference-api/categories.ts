@@ -77,6 +77,12 @@ interface MenuChildDef {
   catname: string;
   dir: string;
   template: string | null;
+  /**
+   * The template a careless editor left instead (null: no 'template' field at all), served only when the
+   * dataset is made with menu faults, so the editor's warnings of docs/product.md §5 can be seen and tested
+   * while a reader of the default install meets a menu whose every entry leads somewhere.
+   */
+  faultyTemplate?: string | null;
   channel: ChannelKey;
   prefix?: string;
 }
@@ -106,8 +112,8 @@ const MENU_GROUPS: readonly MenuGroupDef[] = [
     children: [
       { catid: 2721, catname: '青年说', dir: 'qingnianshuo', template: '2', channel: 'pinglun' },
       { catid: 2722, catname: '观点', dir: 'guandian', template: '1', channel: 'pinglun' },
-      // Misconfigured on purpose: no 'template' field at all (SPEC §5 '二级菜单未指定模版…').
-      { catid: 2723, catname: '锐评', dir: 'ruiping', template: null, channel: 'pinglun' },
+      // With menu faults: no 'template' field at all ('二级菜单未指定模版…').
+      { catid: 2723, catname: '锐评', dir: 'ruiping', template: '2', faultyTemplate: null, channel: 'pinglun' },
     ],
   },
   {
@@ -115,8 +121,8 @@ const MENU_GROUPS: readonly MenuGroupDef[] = [
     children: [
       { catid: 2839, catname: '视刻', dir: 'shike', template: '6', channel: 'shehui', prefix: '【视频】' },
       { catid: 2741, catname: '微视频', dir: 'weishipin', template: '6', channel: 'wenhua', prefix: '【视频】' },
-      // Misconfigured on purpose: template 4 maps to an empty segment (SPEC §5 '二级菜单未设置主页…').
-      { catid: 2742, catname: '直播', dir: 'zhibo', template: '4', channel: 'tiyu', prefix: '【直播】' },
+      // With menu faults: template 4 maps to an empty segment ('二级菜单未设置主页…').
+      { catid: 2742, catname: '直播', dir: 'zhibo', template: '2', faultyTemplate: '4', channel: 'tiyu', prefix: '【直播】' },
     ],
   },
   {
@@ -124,8 +130,8 @@ const MENU_GROUPS: readonly MenuGroupDef[] = [
     children: [
       { catid: 2751, catname: '全国两会', dir: 'lianghui', template: '5', channel: 'shizheng' },
       { catid: 2752, catname: '青春中国', dir: 'qingchun', template: '5', channel: 'qingnian' },
-      // Misconfigured on purpose: template field present but empty (SPEC §5 '二级菜单未指定主页模版…').
-      { catid: 2753, catname: '专题报道', dir: 'zhuantibaodao', template: '', channel: 'shehui' },
+      // With menu faults: template field present but empty ('二级菜单未指定主页模版…').
+      { catid: 2753, catname: '专题报道', dir: 'zhuantibaodao', template: '5', faultyTemplate: '', channel: 'shehui' },
       { catid: 2754, catname: '乡村振兴', dir: 'xiangcun', template: '8', channel: 'sannong' },
     ],
   },
@@ -214,12 +220,13 @@ function addHome(tree: TreeBuilder): void {
   });
 }
 
-function addMenuGroups(tree: TreeBuilder): void {
+function addMenuGroups(tree: TreeBuilder, menuFaults: boolean): void {
   for (const group of MENU_GROUPS) {
     tree.add({ catid: group.catid, catname: group.catname, parentid: 0, categoryDirectory: group.dir, template: group.template, content: null });
     for (const child of group.children) {
+      const template = menuFaults && child.faultyTemplate !== undefined ? child.faultyTemplate : child.template;
       tree.add({
-        catid: child.catid, catname: child.catname, parentid: group.catid, categoryDirectory: child.dir, template: child.template,
+        catid: child.catid, catname: child.catname, parentid: group.catid, categoryDirectory: child.dir, template,
         content: news([child.channel], [24, 40], 1, child.prefix ? { prefix: child.prefix } : {}),
       });
     }
@@ -264,10 +271,11 @@ function addShared(tree: TreeBuilder): void {
   leaf(MOVE_INTO_ID, '申请入驻', 'ruzhu', page('moveInto'));
 }
 
-export function buildCategoryTree(): CategoryRecord[] {
+/** `menuFaults`: three level-2 entries carry the templates an editor got wrong (see MenuChildDef.faultyTemplate). */
+export function buildCategoryTree(menuFaults = false): CategoryRecord[] {
   const tree = new TreeBuilder();
   addHome(tree);
-  addMenuGroups(tree);
+  addMenuGroups(tree, menuFaults);
   addProvinces(tree);
   addShared(tree);
   return tree.records;

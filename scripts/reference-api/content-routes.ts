@@ -193,13 +193,13 @@ function shikeCategoryItems(ctx: RouteContext, req: ApiRequest): Reply {
   if (!category) return fail(CODE_NOT_FOUND, MSG.noShikeCategory);
   const media = (path: string): string => ctx.present.media(path);
   const videos = ctx.dataset.videos.filter((video) => video.category_id === id);
-  const data: RawShikeCategoryItems = { ...paged(videos, page, (video) => presentVideo(video, media)), category: presentShikeCategory(category, media) };
+  const data: RawShikeCategoryItems = { ...paged(videos, page, (video) => presentVideo(video, media, ctx.dataset.albumsOfVideo)), category: presentShikeCategory(category, media) };
   return ok(data);
 }
 
 function videoDetail(ctx: RouteContext, req: ApiRequest): Reply {
   const video = ctx.dataset.videoById.get(parseId(q(req, 'id')));
-  return video ? ok(presentVideo(video, (path) => ctx.present.media(path))) : fail(CODE_NOT_FOUND, MSG.noVideo);
+  return video ? ok(presentVideo(video, (path) => ctx.present.media(path), ctx.dataset.albumsOfVideo)) : fail(CODE_NOT_FOUND, MSG.noVideo);
 }
 
 function albumDetail(ctx: RouteContext, req: ApiRequest): Reply {
@@ -212,7 +212,7 @@ function albumDetail(ctx: RouteContext, req: ApiRequest): Reply {
     cover: media(album.cover),
     videos: videoIds.flatMap((id) => {
       const video = ctx.dataset.videoById.get(id);
-      return video ? [presentVideo(video, media)] : [];
+      return video ? [presentVideo(video, media, ctx.dataset.albumsOfVideo)] : [];
     }),
   };
   return ok(data);

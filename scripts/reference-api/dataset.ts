@@ -25,7 +25,7 @@ import { generateLives, type LiveRecord, type PlaybackRecord } from './lives';
 import { imagePath } from './media';
 import { generateNewspapers } from './newspapers';
 import { generateSpecials, type SpecialRecord } from './specials';
-import { generateVideos, type AlbumRecord, type VideoRecord } from './videos';
+import { albumsOfVideos, generateVideos, type AlbumRecord, type AlbumsOfVideo, type VideoRecord } from './videos';
 import { ALL_TAGS, generateArticles } from './articles';
 import { buildCategoryTree, buildMenu, regionalSitesWithCatid, type CategoryRecord } from './categories';
 import { generateColumnAuthors, generateSiteInfo, generateTopics, type TopicRecord } from './discovery';
@@ -50,6 +50,8 @@ const RECOMMEND_EVERY = 4;
 
 export interface DatasetOptions {
   seed?: number;
+  /** Three menu entries misconfigured as an editor might leave them (the warnings' test bed); off by default. */
+  menuFaults?: boolean;
   /** Unix seconds; defaults to the wall clock. Every adddate is relative to it. */
   now?: number;
 }
@@ -95,6 +97,8 @@ export interface Dataset {
   videoById: ReadonlyMap<number, VideoRecord>;
   albums: readonly AlbumRecord[];
   albumById: ReadonlyMap<number, AlbumRecord>;
+  /** The albums each video belongs to, as video answers list them. */
+  albumsOfVideo: AlbumsOfVideo;
   lives: readonly LiveRecord[];
   liveById: ReadonlyMap<number, LiveRecord>;
   /** Newest first. */
@@ -211,7 +215,7 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
   const now = Math.floor(options.now ?? Date.now() / 1000);
   const rng = createRng(seed);
 
-  const categories = buildCategoryTree();
+  const categories = buildCategoryTree(options.menuFaults === true);
   const categoryById = new Map(categories.map((category) => [category.catid, category]));
   const childrenOf = childrenIndex(categories);
   const columnAuthors = generateColumnAuthors(rng.fork('authors'), COLUMN_AUTHOR_COUNT);
@@ -270,6 +274,7 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
     videoById: new Map(videoData.videos.map((video) => [video.id, video])),
     albums: videoData.albums,
     albumById: new Map(videoData.albums.map((album) => [album.id, album])),
+    albumsOfVideo: albumsOfVideos(videoData.albums),
     lives: liveData.lives,
     liveById: new Map(liveData.lives.map((live) => [live.id, live])),
     playbacks: liveData.playbacks,

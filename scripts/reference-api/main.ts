@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     ...(isLoopback(host) ? {} : { controlPlane: false }),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(seed !== undefined ? { seed } : {}),
+    menuFaults: process.env.UPSTREAM_MENU_FAULTS === '1',
     latency: latencyMs > 0 ? [{ path: '/', ms: latencyMs }] : [],
   });
 

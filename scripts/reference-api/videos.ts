@@ -37,7 +37,7 @@ const ALBUM_TITLES: readonly string[] = [
   '科技改变生活', '我的家乡我的年',
 ];
 
-export interface VideoRecord extends RawVideo {
+export interface VideoRecord extends Omit<RawVideo, 'albums'> {
   hlsKey: string;
 }
 
@@ -103,9 +103,24 @@ export function generateVideos(rng: Rng, now: number): VideoData {
   return { shikeCategories, videos, albums };
 }
 
-export function presentVideo(video: VideoRecord, media: (path: string) => string): RawVideo {
+/** A video's albums (每集所属专辑), as the CMS lists them beside the video: id and title. */
+export type AlbumsOfVideo = ReadonlyMap<number, ReadonlyArray<{ id: number; title: string }>>;
+
+export function albumsOfVideos(albums: readonly AlbumRecord[]): AlbumsOfVideo {
+  const index = new Map<number, Array<{ id: number; title: string }>>();
+  for (const album of albums) {
+    for (const videoId of album.videoIds) {
+      const list = index.get(videoId) ?? [];
+      list.push({ id: album.id, title: album.title });
+      index.set(videoId, list);
+    }
+  }
+  return index;
+}
+
+export function presentVideo(video: VideoRecord, media: (path: string) => string, albumsOf?: AlbumsOfVideo): RawVideo {
   const { hlsKey: _key, ...wire } = video;
-  return { ...wire, cover: media(wire.cover), hls_url: media(wire.hls_url) };
+  return { ...wire, cover: media(wire.cover), hls_url: media(wire.hls_url), albums: [...(albumsOf?.get(video.id) ?? [])] };
 }
 
 export function presentShikeCategory(category: RawShikeCategory, media: (path: string) => string): RawShikeCategory {

@@ -53,7 +53,30 @@ export async function pagesSitemap(site: SiteConfig, protocol: string, content: 
   const categoryPages = categories
     .filter((_, index) => (lists[index]?.total ?? 0) > 0)
     .map((category) => ({ loc: `${base}${href.categoryList(category.catid)}` }));
-  return urlset([...fixedPages, ...categoryPages]);
+  const mediaPages = (await mediaPaths(content)).map((path) => ({ loc: `${base}${path}` }));
+  return urlset([...fixedPages, ...categoryPages, ...mediaPages]);
+}
+
+const SITEMAP_LIVES_PER_STATUS = 50;
+const SITEMAP_VIDEOS_PER_CATEGORY = 50;
+
+/**
+ * The pages reached from lists rather than from the menu: every live (on air, upcoming, ended), every
+ * news-tracking report, and the albums the 视刻 videos belong to.
+ */
+async function mediaPaths(content: ContentApi): Promise<string[]> {
+  const [lives, reports, shikeCategories] = await Promise.all([
+    Promise.all(([1, 2, 3] as const).map((status) => content.lives(status, 1, SITEMAP_LIVES_PER_STATUS))),
+    content.specialReports(),
+    content.shikeCategories(),
+  ]);
+  const videoPages = await Promise.all(shikeCategories.map((category) => content.shikeVideos(category.id, 1, SITEMAP_VIDEOS_PER_CATEGORY)));
+  const albumIds = new Set(videoPages.flatMap((page) => page?.list ?? []).flatMap((video) => video.albums.map((album) => album.id)));
+  return [
+    ...lives.flatMap((page) => page.list).map((live) => href.live(live.id)),
+    ...reports.map((report) => href.newsTrack(report.id)),
+    ...[...albumIds].sort((left, right) => left - right).map((id) => href.videoAlbum(id)),
+  ];
 }
 
 /** Recent articles of the site's home categories and the hot news, newest first, each once. */

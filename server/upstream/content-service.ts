@@ -67,6 +67,7 @@ import {
   RawColumnAuthorListSchema,
   RawGreyModeSchema,
   RawHeadlineNewsSchema,
+  RawLiveListSchema,
   RawLivePlaybackListSchema,
   RawLiveSchema,
   RawMenuListSchema,
@@ -92,6 +93,11 @@ import type { PolicySource } from '../cache/runtime-policy';
 import type { UpstreamClient, UpstreamRequest } from './http-client';
 import * as normalise from './normalise';
 import { sanitiseArticleHtml } from './sanitise-html';
+
+/** When a news-tracking report last moved: its newest update, else when it started. */
+function latestUpdate(report: SpecialReport): number {
+  return report.timeline.at(-1)?.article.adddate ?? report.adddate;
+}
 
 /** An article as pages render it: body sanitised once, here, before it is cached or sent anywhere. */
 function articleOf(raw: RawArticleDetail): Article {
@@ -438,6 +444,26 @@ export class ContentService {
           schema: RawLiveSchema,
           normalise: (raw) => raw,
           empty: null,
+        }),
+      lives: (status, page, pageSize) =>
+        call<RawPagedList<RawLive>, Paged<Live>>({
+          family: 'live',
+          key: `live_list:${status}:${page}:${pageSize}`,
+          tags: ['lives'],
+          request: { method: 'GET', path: `/api/live/list?show_type=${status}&page=${page}&page_size=${pageSize}`, call: 'live_list' },
+          schema: RawLiveListSchema,
+          normalise: (raw) => normalise.paged(raw, (item) => item),
+          empty: { list: [], total: 0, page, pageSize },
+        }),
+      specialReports: () =>
+        call<RawSpecialReport[], SpecialReport[]>({
+          family: 'topics',
+          key: 'specials:all',
+          tags: ['specials'],
+          request: { method: 'GET', path: '/api/special/list_by_catid?catid=0', call: 'special_list_by_catid' },
+          schema: RawSpecialReportsSchema,
+          normalise: (raw) => raw.map(normalise.specialReport).sort((left, right) => latestUpdate(right) - latestUpdate(left) || right.id - left.id),
+          empty: [],
         }),
       livePlaybacks: (liveId, page, pageSize) =>
         call<RawPagedList<RawLivePlayback>, Paged<LivePlayback>>({

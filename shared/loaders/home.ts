@@ -2,7 +2,8 @@
 import { HOME_CATEGORY_LIST_SIZE } from '../constants';
 import type { HomeAdSlot } from '../content-api';
 import { homeCatidOf } from '../sites';
-import type { ArticleSummary } from '../types/entities';
+import type { ContentApi } from '../content-api';
+import type { ArticleSummary, Live } from '../types/entities';
 import type { Loader } from './types';
 
 export interface HomeBlock {
@@ -11,14 +12,48 @@ export interface HomeBlock {
   items: ArticleSummary[];
 }
 
+/** A news-tracking report as home lists it. */
+export interface HomeNewsTrack {
+  id: number;
+  title: string;
+  ongoing: boolean;
+  updates: number;
+}
+
 export interface HomeData {
   blocks: HomeBlock[];
   adSlots: HomeAdSlot[];
+  /** On air first, then the soonest upcoming (at most HOME_LIVES). */
+  lives: Live[];
+  /** The reports updated last (at most HOME_NEWS_TRACKS). */
+  newsTracks: HomeNewsTrack[];
+}
+
+const HOME_LIVES = 4;
+const HOME_NEWS_TRACKS = 5;
+
+/** What is on air now, then what starts next: the 直播 block's entries. */
+async function currentLives(content: ContentApi): Promise<Live[]> {
+  const [onAir, upcoming] = await Promise.all([content.lives(1, 1, HOME_LIVES), content.lives(2, 1, HOME_LIVES)]);
+  return [...onAir.list, ...upcoming.list].slice(0, HOME_LIVES);
+}
+
+async function latestNewsTracks(content: ContentApi): Promise<HomeNewsTrack[]> {
+  const reports = await content.specialReports();
+  return reports
+    .slice(0, HOME_NEWS_TRACKS)
+    .map((report) => ({ id: report.id, title: report.title, ongoing: report.ongoing, updates: report.timeline.length }));
 }
 
 export const loadHome: Loader<HomeData> = async ({ site, content }) => {
   const homeCatid = homeCatidOf(site);
-  const [categories, adSlots] = await Promise.all([content.categoryChildren(homeCatid), content.homeAdSlots(homeCatid)]);
+  const [categories, adSlots, lives, newsTracks] = await Promise.all([
+    content.categoryChildren(homeCatid),
+    content.homeAdSlots(homeCatid),
+    // Side blocks: without them home is still home.
+    currentLives(content).catch(() => []),
+    latestNewsTracks(content).catch(() => []),
+  ]);
   const lists = await Promise.all(
     categories.map((category) => content.articleList(category.catid, 1, HOME_CATEGORY_LIST_SIZE)),
   );
@@ -27,7 +62,7 @@ export const loadHome: Loader<HomeData> = async ({ site, content }) => {
     .filter((block) => block.items.length > 0);
   return {
     kind: 'ok',
-    data: { blocks, adSlots },
+    data: { blocks, adSlots, lives, newsTracks },
     head: { title: site.seo_title, description: site.seo_description, keywords: site.seo_keywords },
   };
 };

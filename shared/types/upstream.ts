@@ -295,6 +295,8 @@ export const RawVideoSchema = z.object({
   adddate: unixSeconds,
   views: count,
   source: z.string(),
+  /** The albums the video belongs to (a CMS without albums sends none). */
+  albums: z.array(z.object({ id, title: z.string() })).default([]),
 });
 export type RawVideo = z.infer<typeof RawVideoSchema>;
 
@@ -334,6 +336,9 @@ export const RawLiveSchema = z.object({
   views: count,
 });
 export type RawLive = z.infer<typeof RawLiveSchema>;
+
+/** GET /api/live/list?show_type&page&page_size → data */
+export const RawLiveListSchema = rawPagedListSchema(RawLiveSchema);
 
 /** A recording of an ended live. */
 export const RawLivePlaybackSchema = z.object({

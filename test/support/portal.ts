@@ -45,7 +45,8 @@ async function waitForStore(portal: Portal): Promise<void> {
 }
 
 export async function startTestPortal(options: TestPortalOptions = {}): Promise<TestPortal> {
-  const upstream = options.upstream ?? (await startReferenceApi({ port: 0, host: '127.0.0.1' }));
+  // With the three misconfigured menu entries, so the editor's warnings are part of what the suites exercise.
+  const upstream = options.upstream ?? (await startReferenceApi({ port: 0, host: '127.0.0.1', menuFaults: true }));
   const cachePrefix = options.cachePrefix ?? `t${randomBytes(6).toString('hex')}`;
   const config = loadConfig({
     PORT: '0',

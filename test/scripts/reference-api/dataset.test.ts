@@ -100,17 +100,22 @@ describe('menu', () => {
     expect(first && templateOf(first)).toBe('7');
   });
 
-  it('uses every template code 1–8', () => {
-    const codes = new Set(dataset.menu.flatMap((node) => [node, ...node.children]).map(templateOf));
-    for (const code of ['1', '2', '3', '4', '5', '6', '7', '8']) expect(codes.has(code)).toBe(true);
+  it('by default, every menu entry leads to a page (template codes 1–3 and 5–8, none missing or empty)', () => {
+    const nodes = dataset.menu.flatMap((node) => [node, ...node.children]);
+    const codes = new Set(nodes.map(templateOf));
+    for (const code of ['1', '2', '3', '5', '6', '7', '8']) expect(codes.has(code)).toBe(true);
+    expect(nodes.filter((node) => !['1', '2', '3', '5', '6', '7', '8'].includes(templateOf(node) ?? ''))).toEqual([]);
   });
 
-  it('has exactly the three misconfigured level-2 items', () => {
-    const level2 = dataset.menu.flatMap((node) => node.children);
+  it('with menu faults, has exactly the three misconfigured level-2 items, and every template code 1–8', () => {
+    const faulty = generateDataset({ seed: SEED, now: NOW, menuFaults: true });
+    const level2 = faulty.menu.flatMap((node) => node.children);
     expect(level2.filter((node) => !node.newfield.some((field) => field.name === 'template'))).toHaveLength(1);
     expect(level2.filter((node) => templateOf(node) === '4')).toHaveLength(1);
     expect(level2.filter((node) => templateOf(node) === '')).toHaveLength(1);
     expect(level2.every((node) => node.children.length === 0)).toBe(true);
+    const codes = new Set(faulty.menu.flatMap((node) => [node, ...node.children]).map(templateOf));
+    for (const code of ['1', '2', '3', '4', '5', '6', '7', '8']) expect(codes.has(code)).toBe(true);
   });
 
   it('lists the province parent with template-8 children', () => {

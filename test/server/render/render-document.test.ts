@@ -27,7 +27,7 @@ function homeState(): AppState {
       page: 'home',
       params: {},
       status: 200,
-      data: { blocks: [], adSlots: [] },
+      data: { blocks: [], adSlots: [], lives: [], newsTracks: [] },
       head: { title: '青年新闻网', description: '', keywords: '' },
       now: NOW,
     },
