@@ -85,7 +85,8 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
   tiered = new TieredStore({
     l1: new MemoryStore(l1Bytes),
     l2: redis,
-    coherent: () => bus.isSubscribed(),
+    unsubscribedSince: () => bus.unsubscribedSince(),
+    outageServeMs: config.L1_OUTAGE_SERVE_S * 1000,
     announceEvict: (keys) => void bus.publish({ kind: 'evict', keys }),
   });
   return { store: tiered, redis, tiered, bus };
