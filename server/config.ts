@@ -51,6 +51,9 @@ const schema = z.object({
   UPSTREAM_URL: optionalUrl(['http:', 'https:']),
   UPSTREAM_TIMEOUT_MS: positiveMs.default(3000),
   REDIS_URL: optionalRedisUrl,
+  // Sessions and pending sign-ins on a Redis of their own (noeviction), apart from the evictable cache. Unset:
+  // they share REDIS_URL's.
+  SESSION_REDIS_URL: optionalRedisUrl,
   CACHE_PREFIX: z
     .string()
     .regex(/^[a-z0-9_-]{1,32}$/i, 'letters, digits, _ and - only (1–32)')
@@ -149,6 +152,9 @@ function crossProblems(config: Config): string[] {
   if (!config.REDIS_URL && config.L1_CACHE_MAX_MB === 0) {
     problems.push('L1_CACHE_MAX_MB="0": must be at least 1 without REDIS_URL (the in-process store is then the whole cache)');
   }
+  if (config.SESSION_REDIS_URL && !config.REDIS_URL) {
+    problems.push('SESSION_REDIS_URL: needs REDIS_URL too (without it every instance keeps sessions in process)');
+  }
   return problems;
 }
 
@@ -169,7 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.');
     // A Redis URL may carry a password: the line names the value without it.
-    const value = name === 'REDIS_URL' ? redactRedisUrl(env[name] ?? '') : (env[name] ?? '');
+    const value = name === 'REDIS_URL' || name === 'SESSION_REDIS_URL' ? redactRedisUrl(env[name] ?? '') : (env[name] ?? '');
     return `${name}=${JSON.stringify(value)}: ${issue.message}`;
   });
   throw new ConfigError(problems);

@@ -16,7 +16,7 @@ import { TieredStore } from './cache/tiered-store';
 import { RuntimePolicy } from './cache/runtime-policy';
 import { RedisLock } from './cache/redis-lock';
 import { Metrics, siteOfKey } from './metrics';
-import { createRedisClient } from './redis/client';
+import { createRedisClient, type RedisClient } from './redis/client';
 import { RedisHealth } from './redis/health';
 import { parseRedisTarget, redactRedisUrl } from './redis/target';
 import { createApp } from './app';
@@ -93,6 +93,10 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
 }
 
 function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger): RedisStore {
+  return new RedisStore({ client: createPortalRedisClient(url, commandTimeoutMs, logger, 'redis unavailable; serving from L1 or uncached until it returns') });
+}
+
+function createPortalRedisClient(url: string, commandTimeoutMs: number, logger: Logger, unavailable: string): RedisClient {
   const client = createRedisClient(parseRedisTarget(url), { role: 'portal', commandTimeoutMs });
   let lastError = '';
   // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event. A down Redis
@@ -100,7 +104,7 @@ function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger)
   client.on('error', (error: Error) => {
     if (error.message === lastError) return;
     lastError = error.message;
-    logger.warn({ err: error.message }, 'redis unavailable; serving uncached until it returns');
+    logger.warn({ err: error.message, redis: redactRedisUrl(url) }, unavailable);
   });
   // A cluster's per-node errors (a master gone, a failover) arrive as 'node error', not 'error'.
   let lastNodeError = '';
@@ -109,7 +113,7 @@ function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger)
     lastNodeError = `${node} ${error.message}`;
     logger.warn({ err: error.message, node }, 'redis cluster node unavailable');
   });
-  return new RedisStore({ client });
+  return client;
 }
 
 function originOf(url: string): string[] {
@@ -159,8 +163,12 @@ export function createPortal(options: PortalOptions): Portal {
     onUpstreamError: (call, error) => logger.warn({ call, err: error }, 'upstream call failed'),
   });
   let draining = false;
+  // Sessions must not be evicted with cache entries: SESSION_REDIS_URL names a Redis without eviction for them.
+  const sessionClient = config.SESSION_REDIS_URL
+    ? createPortalRedisClient(config.SESSION_REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger, 'session redis unavailable; sign-in fails until it returns')
+    : (redis?.client ?? null);
   const secretStore = (namespace: string): SecretStore =>
-    redis ? new RedisSecretStore(redis.client, `${config.CACHE_PREFIX}:${namespace}`) : new MemorySecretStore();
+    sessionClient ? new RedisSecretStore(sessionClient, `${config.CACHE_PREFIX}:${namespace}`) : new MemorySecretStore();
   const settings = authSettings(config, options.embeddedUpstream ? options.upstreamUrl : undefined);
   const pageCache = new PageCache(cache, keys, lock);
   const mediaOrigins = [...config.MEDIA_ORIGINS, ...(options.embeddedUpstream ? [] : originOf(options.upstreamUrl))];
@@ -221,6 +229,7 @@ export function createPortal(options: PortalOptions): Portal {
       policy?.stop();
       bus?.close();
       await store.close();
+      if (sessionClient && sessionClient !== redis?.client) sessionClient.disconnect();
     },
   };
 }
