@@ -82,8 +82,27 @@ export async function buildReferenceApi() {
   });
 }
 
+/**
+ * Packages the browser alone runs (the carousel and the HLS player, loaded from effects). The server bundle
+ * gets a stand-in that throws, so the image needs them only at build time (devDependencies), never at run time.
+ */
+const BROWSER_ONLY = /^(swiper|hls\.js)(\/.*)?$/;
+
+const browserOnlyPackages = {
+  name: 'browser-only-packages',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: BROWSER_ONLY }, (args) => ({ path: args.path, namespace: 'browser-only' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'browser-only' }, (args) => ({
+      // CommonJS, so esbuild does not check the named imports against a module with none.
+      contents: `module.exports = {}; throw new Error(${JSON.stringify(`${args.path} runs in the browser only`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 export async function buildServer() {
   await build({
+    plugins: [browserOnlyPackages],
     absWorkingDir: root,
     entryPoints: ['server/main.ts'],
     bundle: true,
