@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // Builds the browser bundle (content-hashed, split per route, with a manifest the server reads for
-// modulepreload) and the Node bundle of the server. `--if-needed` skips a build whose outputs exist.
+// modulepreload) and the Node bundle of the server. `--if-needed` skips a build whose outputs exist and are newer
+// than every source (scripts/build-state.mjs).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildState } from './build-state.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
 const manifestPath = path.join(clientOut, 'manifest.json');
-const serverOut = path.join(root, 'dist/server/main.cjs');
 
 const args = new Set(process.argv.slice(2));
 
@@ -28,27 +29,28 @@ function publicPath(outfile) {
   return `/assets/${path.relative(path.join(clientOut, 'assets'), path.join(root, outfile)).split(path.sep).join('/')}`;
 }
 
-export async function buildClient() {
-  rmSync(clientOut, { recursive: true, force: true });
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: ['client/entry.tsx'],
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    target: ['chrome100', 'firefox100', 'safari15'],
-    outdir: 'dist/client/assets',
-    entryNames: '[name]-[hash]',
-    chunkNames: 'chunks/[name]-[hash]',
-    assetNames: 'media/[name]-[hash]',
-    minify: true,
-    sourcemap: 'linked',
-    metafile: true,
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'warning',
-  });
-  const outputs = result.metafile.outputs;
+export const clientOptions = {
+  absWorkingDir: root,
+  entryPoints: ['client/entry.tsx'],
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: ['chrome100', 'firefox100', 'safari15'],
+  outdir: 'dist/client/assets',
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  assetNames: 'media/[name]-[hash]',
+  minify: true,
+  sourcemap: 'linked',
+  metafile: true,
+  jsx: 'automatic',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+};
+
+/** The manifest the server reads (entry files, each page module's static closure, the build id) from esbuild's metafile. */
+export function writeManifest(metafile) {
+  const outputs = metafile.outputs;
   const modules = {};
   let entry = null;
   for (const [file, output] of Object.entries(outputs)) {
@@ -66,20 +68,32 @@ export async function buildClient() {
   return { buildId, modules: Object.keys(modules).length };
 }
 
+export function cleanClient() {
+  rmSync(clientOut, { recursive: true, force: true });
+}
+
+export async function buildClient() {
+  cleanClient();
+  const result = await build(clientOptions);
+  return writeManifest(result.metafile);
+}
+
 /** The reference content API as its own Node bundle, for `docker compose` and anyone running it apart. */
+export const referenceApiOptions = {
+  absWorkingDir: root,
+  entryPoints: ['scripts/reference-api/main.ts'],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  outfile: 'dist/reference-api/main.cjs',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
 export async function buildReferenceApi() {
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['scripts/reference-api/main.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    packages: 'external',
-    outfile: 'dist/reference-api/main.cjs',
-    sourcemap: 'linked',
-    logLevel: 'warning',
-  });
+  await build(referenceApiOptions);
 }
 
 /**
@@ -100,25 +114,31 @@ const browserOnlyPackages = {
   },
 };
 
+export const serverOptions = {
+  plugins: [browserOnlyPackages],
+  absWorkingDir: root,
+  entryPoints: ['server/main.ts'],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  outfile: 'dist/server/main.cjs',
+  sourcemap: 'linked',
+  jsx: 'automatic',
+  logLevel: 'warning',
+};
+
 export async function buildServer() {
-  await build({
-    plugins: [browserOnlyPackages],
-    absWorkingDir: root,
-    entryPoints: ['server/main.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    packages: 'external',
-    outfile: 'dist/server/main.cjs',
-    sourcemap: 'linked',
-    jsx: 'automatic',
-    logLevel: 'warning',
-  });
+  await build(serverOptions);
 }
 
 async function main() {
-  if (args.has('--if-needed') && existsSync(manifestPath) && existsSync(serverOut)) return;
+  if (args.has('--if-needed')) {
+    const state = buildState(root);
+    if (state.state === 'current') return;
+    if (state.state === 'stale') console.log(`build: ${state.changed} is newer than the build; rebuilding`);
+  }
   const started = Date.now();
   const client = await buildClient();
   if (!args.has('--client-only')) await Promise.all([buildServer(), buildReferenceApi()]);
@@ -126,7 +146,10 @@ async function main() {
   console.log(`build ${client.buildId}: ${client.modules} client modules${server}, ${Date.now() - started} ms`);
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// Run as a script (`npm run build`, `npm start`); imported by scripts/dev.mjs for its options.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
