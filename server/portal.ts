@@ -9,7 +9,7 @@ import type { Express } from 'express';
 import { Cache } from './cache/cache';
 import { MemoryStore } from './cache/memory-store';
 import { PageCache } from './cache/page-cache';
-import { RedisStore } from './cache/redis-store';
+import { RedisStore, type CommandObserver } from './cache/redis-store';
 import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
 import { TieredStore } from './cache/tiered-store';
@@ -65,16 +65,23 @@ interface Stores {
   bus: CacheBus | null;
 }
 
-function createStores(config: Config, logger: Logger, onPolicyChange: () => void): Stores {
+/** What the stores report as they run, bound to the portal's metrics once those exist. */
+interface StoreObservers {
+  onCommand: CommandObserver;
+  onInvalidation: (kind: 'evict' | 'policy', keys: number) => void;
+}
+
+function createStores(config: Config, logger: Logger, onPolicyChange: () => void, observers: StoreObservers): Stores {
   const l1Bytes = config.L1_CACHE_MAX_MB * 1024 * 1024;
   if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), redis: null, tiered: null, bus: null };
-  const redis = createRedisStore(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger);
+  const redis = createRedisStore(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger, observers.onCommand);
   logger.info({ redis: redactRedisUrl(config.REDIS_URL), mode: parseRedisTarget(config.REDIS_URL).mode }, 'cache on redis');
   let tiered: TieredStore | null = null;
   const bus = new CacheBus({
     client: redis.client,
     prefix: config.CACHE_PREFIX,
     onEvent: (event) => {
+      observers.onInvalidation(event.kind, event.kind === 'evict' ? event.keys.length : 0);
       if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
       if (event.kind === 'policy') onPolicyChange();
     },
@@ -92,8 +99,9 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
   return { store: tiered, redis, tiered, bus };
 }
 
-function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger): RedisStore {
-  return new RedisStore({ client: createPortalRedisClient(url, commandTimeoutMs, logger, 'redis unavailable; serving from L1 or uncached until it returns') });
+function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger, onCommand: CommandObserver): RedisStore {
+  const client = createPortalRedisClient(url, commandTimeoutMs, logger, 'redis unavailable; serving from L1 or uncached until it returns');
+  return new RedisStore({ client, onCommand });
 }
 
 function createPortalRedisClient(url: string, commandTimeoutMs: number, logger: Logger, unavailable: string): RedisClient {
@@ -125,11 +133,19 @@ export function createPortal(options: PortalOptions): Portal {
   const { config, logger } = options;
   const assets = options.assets ?? loadAssets();
   let policy: RuntimePolicy | null = null;
-  const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload());
+  let metrics: Metrics | null = null;
+  const onCommand: CommandObserver = (op, ms, outcome) => metrics?.redisCommand(op, ms / 1000, outcome);
+  const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload(), {
+    onCommand,
+    onInvalidation: (kind, keys) => metrics?.invalidationReceived(kind, keys),
+  });
   const health = redis ? new RedisHealth(redis.client) : null;
-  const metrics = new Metrics({
+  metrics = new Metrics({
     l1Bytes: () => tiered?.l1Bytes ?? (store instanceof MemoryStore ? store.bytes : 0),
     redisUp: async () => (health ? health.isUp() : null),
+    invalidationSubscribed: () => (bus ? bus.isSubscribed() : null),
+    l1Unverified: () => tiered?.servingUnverified() ?? false,
+    build: assets.buildId,
   });
   policy = new RuntimePolicy(redis?.client ?? null, config.CACHE_PREFIX, (error) =>
     logger.warn({ err: error }, 'cache policy could not be read; keeping the last one'),
@@ -139,15 +155,17 @@ export function createPortal(options: PortalOptions): Portal {
     baseUrl: options.upstreamUrl,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     onCall: (call, outcome, durationMs) => metrics.upstreamCall(call, outcome, durationMs),
+    onAnswer: (call, bytes) => metrics.upstreamAnswer(call, bytes),
   });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
-  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS) : null;
+  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS, undefined, onCommand) : null;
   const cache = new Cache(
     store,
     {
       onResult: (key, state) => metrics.cacheResult('data', siteOfKey(key), state),
       onStaleIfError: () => metrics.cacheError('data', 'stale-if-error'),
       onCoalesced: (_key, where) => metrics.coalescedWaiter(where),
+      onLockWaited: (_key, ms) => metrics.lockWaited(ms / 1000),
       onBackgroundError: (key, error) => {
         metrics.cacheError('data', 'refresh-failed');
         logger.warn({ key, err: error }, 'background refresh failed');

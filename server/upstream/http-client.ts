@@ -46,6 +46,8 @@ export interface UpstreamClientOptions {
   baseUrl: string;
   timeoutMs: number;
   onCall?: (call: string, outcome: UpstreamOutcome | 'http-error', durationMs: number) => void;
+  /** The body of every upstream answer, by size (what the portal downloads per call). */
+  onAnswer?: (call: string, bytes: number) => void;
 }
 
 export class UpstreamClient {
@@ -73,6 +75,7 @@ export class UpstreamClient {
         agent: (url) => (url.protocol === 'https:' ? this.agents.https : this.agents.http),
       });
       const text = await response.text();
+      this.options.onAnswer?.(req.call, Buffer.byteLength(text));
       const parsed = response.ok ? parseJson(text) : undefined;
       if (!response.ok || !isEnvelope(parsed)) {
         this.options.onCall?.(req.call, 'http-error', elapsed());
