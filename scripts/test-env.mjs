@@ -112,8 +112,9 @@ function ensureCompose() {
 
 /** A Debian package providing `binary`: present, or installed with apt-get when this process may. */
 function ensureBinary(binary, pkg, why) {
-  const found = () => (commandExists(binary) ? { ok: true } : null);
-  return found() ?? (aptInstall(pkg) && found()) ?? { ok: false, why: `${why} needs ${binary}: apt-get install -y ${pkg}` };
+  if (commandExists(binary)) return { ok: true };
+  if (aptInstall(pkg) && commandExists(binary)) return { ok: true };
+  return { ok: false, why: `${why} needs ${binary}: apt-get install -y ${pkg}` };
 }
 
 async function ensureRedis() {
