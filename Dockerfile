@@ -1,6 +1,12 @@
 # syntax=docker/dockerfile:1
-# Build stage: install everything, build the client, server and reference-API bundles, then drop dev packages.
-FROM node:20-bookworm-slim AS build
+# Node 22 (an LTS line supported until 2027-04-30; the code also runs on Node 20, which it is tested on). Pin the
+# base by digest where you build: `--build-arg NODE_IMAGE=node:22-bookworm-slim@sha256:…` (the digest could not be
+# looked up where this file was written, which has no registry access).
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+# Build stage: install everything, build the client, server and reference-API bundles, then drop dev packages
+# (esbuild, and hls.js and swiper, which are bundled into the browser's chunks and never run on the server).
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,7 +15,7 @@ RUN node scripts/build.mjs && npm prune --omit=dev
 
 # Runtime stage: only what runs, as the unprivileged `node` user. `node` is PID 1's child via tini, so SIGTERM
 # reaches the server's own graceful shutdown and zombies are reaped.
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 WORKDIR /app

@@ -6,8 +6,9 @@
  * BENCH_SECONDS (default 6) per load, split into BENCH_ROUNDS (default 3) rounds that take turns, so a burst
  * of load from elsewhere on the machine does not land on one measure only.
  */
+import { spawn } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { startReferenceApi } from './reference-api/server';
@@ -146,6 +147,7 @@ async function main(): Promise<void> {
     // render load, which leaves its last renders still running when it stops.
     const streaming = await streamingRow(upstream, prefix);
     const cold = await coldRow(upstream);
+    const outage = await outageRow(upstream, withL1.url + path);
     // Signed-in readers are rendered every time (data from cache): the renderer's rate.
     const [render] = await loadInTurns([{ url: withL1.url + path, headers: { cookie: `portal_session=${await benchSession(prefix)}` } }]);
     const rate = (load: Load) => `${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, ${load.cpuMicros.toFixed(0)} µs CPU/req`;
@@ -156,7 +158,7 @@ async function main(): Promise<void> {
     rows.push([`bare node:http, same gzip bytes (${(cachedGzip.body.length / 1024).toFixed(0)} KiB)`, rate(gzipCeiling!), '1.00× (gzip ceiling)']);
     rows.push(['page HIT from L1, gzip', rate(l1Gzip!), ratio(l1Gzip!, gzipCeiling!)]);
     rows.push(['render per request (signed-in, data cached)', `${render!.rps.toFixed(0)} pages/s`, `${(render!.rps / ceiling!.rps).toFixed(3)}×`]);
-    rows.push(streaming, cold);
+    rows.push(outage, streaming, cold);
   } finally {
     await withL1.shutdown();
     await redisOnly.shutdown();
@@ -220,6 +222,70 @@ async function coldRow(upstream: Upstream): Promise<[string, string, string]> {
     await a.shutdown();
     await b.shutdown();
     await clean(prefix);
+  }
+}
+
+/**
+ * Capacity through a Redis outage: a portal on a redis-server of its own, its page cached, then that server
+ * killed (by the PID started here). Its hits from L1 are loaded in turns with the main portal's (Redis up).
+ */
+async function outageRow(upstream: Upstream, normalUrl: string): Promise<[string, string, string]> {
+  const port = await freeLoopbackPort();
+  const redis = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => redis.once('exit', resolve));
+  try {
+    await waitFor(async () => (await redisPing(port)) === true, 'the outage bench redis-server');
+    const portal = await startPortal(upstream, `benchout${randomBytes(4).toString('hex')}`, { REDIS_URL: `redis://127.0.0.1:${port}` });
+    try {
+      const url = `${portal.url}/home`;
+      await waitFor(async () => (await get(url)).cache === 'HIT', 'the outage portal to cache /home');
+      redis.kill('SIGKILL');
+      await exited;
+      await waitFor(async () => (await get(`${portal.url}/readyz`)).body.toString().includes('"redis":"down"'), 'readiness to say redis down');
+      const [normal, down] = await loadInTurns([{ url: normalUrl }, { url }]);
+      const served = await get(url);
+      if (served.cache !== 'HIT') throw new Error(`with Redis down /home was ${served.cache}, not a HIT from L1`);
+      // CPU per request as well: steadier than the rate when other work shares the machine.
+      const cpu = `${down!.cpuMicros.toFixed(0)} µs CPU/req (Redis up: ${normal!.cpuMicros.toFixed(0)})`;
+      return ['page HIT from L1, its Redis killed', `${down!.rps.toFixed(0)} req/s, p99 ${down!.p99} ms, ${cpu}`, `${(down!.rps / normal!.rps).toFixed(2)}× of Redis up (target ≥ 0.5)`];
+    } finally {
+      await portal.shutdown();
+    }
+  } finally {
+    if (redis.exitCode === null && redis.signalCode === null) redis.kill('SIGKILL');
+  }
+}
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function redisPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(300, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (chunk) => done(chunk.toString().startsWith('+PONG')));
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 // Builds the browser bundle (content-hashed, split per route, with a manifest the server reads for
-// modulepreload) and the Node bundle of the server. `--if-needed` skips a build whose outputs exist.
+// modulepreload) and the Node bundle of the server. `--if-needed` skips a build whose outputs exist and are newer
+// than every source (scripts/build-state.mjs).
 // The browser build fails when server-only code is reachable from its entry (client-bundle-check.mjs), and
 // prints the JS each page's first load fetches, gzipped; its metafile is kept in dist/client/metafile.json.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildState } from './build-state.mjs';
 import { assertNoServerCode, formatPageWeights, gzippedSizes, pageWeights } from './client-bundle-check.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
 const manifestPath = path.join(clientOut, 'manifest.json');
-const serverOut = path.join(root, 'dist/server/main.cjs');
-const referenceApiOut = path.join(root, 'dist/reference-api/server.cjs');
 const CLIENT_ENTRY = 'client/entry.tsx';
 
 const args = new Set(process.argv.slice(2));
@@ -33,28 +33,32 @@ function publicPath(outfile) {
   return `/assets/${path.relative(path.join(clientOut, 'assets'), path.join(root, outfile)).split(path.sep).join('/')}`;
 }
 
-export async function buildClient() {
-  rmSync(clientOut, { recursive: true, force: true });
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [CLIENT_ENTRY],
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    target: ['chrome100', 'firefox100', 'safari15'],
-    outdir: 'dist/client/assets',
-    entryNames: '[name]-[hash]',
-    chunkNames: 'chunks/[name]-[hash]',
-    assetNames: 'media/[name]-[hash]',
-    minify: true,
-    sourcemap: 'linked',
-    metafile: true,
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'warning',
-  });
-  assertNoServerCode(result.metafile, CLIENT_ENTRY);
-  const outputs = result.metafile.outputs;
+export const clientOptions = {
+  absWorkingDir: root,
+  entryPoints: [CLIENT_ENTRY],
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: ['chrome100', 'firefox100', 'safari15'],
+  outdir: 'dist/client/assets',
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  assetNames: 'media/[name]-[hash]',
+  minify: true,
+  sourcemap: 'linked',
+  metafile: true,
+  jsx: 'automatic',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+};
+
+/**
+ * The manifest the server reads (entry files, each page module's static closure, the build id) from esbuild's
+ * metafile, after checking that no server-only code is reachable from the entry.
+ */
+export function writeManifest(metafile) {
+  assertNoServerCode(metafile, CLIENT_ENTRY);
+  const outputs = metafile.outputs;
   const modules = {};
   let entry = null;
   for (const [file, output] of Object.entries(outputs)) {
@@ -69,8 +73,18 @@ export async function buildClient() {
   const buildId = createHash('sha256').update(JSON.stringify({ entry, modules })).digest('hex').slice(0, 12);
   mkdirSync(clientOut, { recursive: true });
   writeFileSync(manifestPath, JSON.stringify({ buildId, entry, modules }, null, 2));
-  writeFileSync(path.join(clientOut, 'metafile.json'), JSON.stringify(result.metafile));
+  writeFileSync(path.join(clientOut, 'metafile.json'), JSON.stringify(metafile));
   return { buildId, modules: Object.keys(modules).length, pages: pageWeightTable(entry.js, modules) };
+}
+
+export function cleanClient() {
+  rmSync(clientOut, { recursive: true, force: true });
+}
+
+export async function buildClient() {
+  cleanClient();
+  const result = await build(clientOptions);
+  return writeManifest(result.metafile);
 }
 
 /** JS each page's first load fetches (the entry's files and the page's), gzipped; the lazy chunks are not in it. */
@@ -89,47 +103,74 @@ function pageWeightTable(entryFiles, modules) {
  * The reference content API as its own Node bundles: main.cjs runs it apart (`docker compose`, `npm run upstream`);
  * server.cjs is what `npm start` loads in-process when no UPSTREAM_URL is set (server/embedded-upstream.ts).
  */
+export const referenceApiOptions = {
+  absWorkingDir: root,
+  entryPoints: ['scripts/reference-api/main.ts', 'scripts/reference-api/server.ts'],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  outdir: 'dist/reference-api',
+  outExtension: { '.js': '.cjs' },
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
 export async function buildReferenceApi() {
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['scripts/reference-api/main.ts', 'scripts/reference-api/server.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    packages: 'external',
-    outdir: 'dist/reference-api',
-    outExtension: { '.js': '.cjs' },
-    sourcemap: 'linked',
-    logLevel: 'warning',
-  });
+  await build(referenceApiOptions);
 }
+
+/**
+ * Packages the browser alone runs (the carousel and the HLS player, loaded from effects). The server bundle
+ * gets a stand-in that throws, so the image needs them only at build time (devDependencies), never at run time.
+ */
+const BROWSER_ONLY = /^(swiper|hls\.js)(\/.*)?$/;
+
+const browserOnlyPackages = {
+  name: 'browser-only-packages',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: BROWSER_ONLY }, (args) => ({ path: args.path, namespace: 'browser-only' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'browser-only' }, (args) => ({
+      // CommonJS, so esbuild does not check the named imports against a module with none.
+      contents: `module.exports = {}; throw new Error(${JSON.stringify(`${args.path} runs in the browser only`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+export const serverOptions = {
+  plugins: [browserOnlyPackages],
+  absWorkingDir: root,
+  entryPoints: ['server/main.ts'],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  outfile: 'dist/server/main.cjs',
+  sourcemap: 'linked',
+  jsx: 'automatic',
+  metafile: true,
+  logLevel: 'warning',
+};
 
 /** Sources the production server bundle must not contain: the fake CMS is loaded apart, only when embedded. */
 const NOT_IN_SERVER_BUNDLE = 'scripts/reference-api/';
 
 export async function buildServer() {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: ['server/main.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    packages: 'external',
-    outfile: 'dist/server/main.cjs',
-    sourcemap: 'linked',
-    jsx: 'automatic',
-    metafile: true,
-    logLevel: 'warning',
-  });
+  const result = await build(serverOptions);
   writeFileSync(path.join(root, 'dist/server/metafile.json'), JSON.stringify(result.metafile));
   const bundled = Object.keys(result.metafile.inputs).filter((input) => input.startsWith(NOT_IN_SERVER_BUNDLE));
   if (bundled.length > 0) throw new Error(`the server bundle contains the reference content API: ${bundled.join(', ')}`);
 }
 
 async function main() {
-  if (args.has('--if-needed') && [manifestPath, serverOut, referenceApiOut].every((file) => existsSync(file))) return;
+  if (args.has('--if-needed')) {
+    const state = buildState(root);
+    if (state.state === 'current') return;
+    if (state.state === 'stale') console.log(`build: ${state.changed} is newer than the build; rebuilding`);
+  }
   const started = Date.now();
   const client = await buildClient();
   if (!args.has('--client-only')) await Promise.all([buildServer(), buildReferenceApi()]);
@@ -138,7 +179,10 @@ async function main() {
   if (!args.has('--quiet')) console.log(client.pages);
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// Run as a script (`npm run build`, `npm start`); imported by scripts/dev.mjs for its options.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,4 +1,5 @@
-// What the test suites need besides node_modules: a Redis server, Debian's Chromium and Compose. Provides them when this
+// What the test suites need besides node_modules: a Redis server, Debian's Chromium, Compose, nginx (the deploy
+// suite checks deploy/nginx.conf with it) and promtool (Debian's prometheus package: the alert and recording rules). Provides them when this
 // machine can (apt-get as root, a redis-server binary), and otherwise says in one line what to install. Under
 // CI=true a missing piece is an error, because nothing may skip there.
 import { execFileSync, spawn } from 'node:child_process';
@@ -109,6 +110,13 @@ function ensureCompose() {
   return { ok: false, why: 'the deploy suite needs Compose to check docker-compose.yml: apt-get install -y docker-compose' };
 }
 
+/** A Debian package providing `binary`: present, or installed with apt-get when this process may. */
+function ensureBinary(binary, pkg, why) {
+  if (commandExists(binary)) return { ok: true };
+  if (aptInstall(pkg) && commandExists(binary)) return { ok: true };
+  return { ok: false, why: `${why} needs ${binary}: apt-get install -y ${pkg}` };
+}
+
 async function ensureRedis() {
   if (await redisAnswers()) return { ok: true, started: null };
   if (!commandExists('redis-server')) aptInstall('redis-server');
@@ -133,7 +141,9 @@ export async function prepareTestEnv() {
   const chromium = ensureChromium();
   const redis = await ensureRedis();
   const compose = ensureCompose();
-  const missing = [chromium, redis, compose].filter((part) => !part.ok).map((part) => part.why);
+  const nginx = ensureBinary('nginx', 'nginx', 'the deploy suite (nginx -t, /metrics refused through nginx)');
+  const promtool = ensureBinary('promtool', 'prometheus', 'the monitoring suite (promtool check rules)');
+  const missing = [chromium, redis, compose, nginx, promtool].filter((part) => !part.ok).map((part) => part.why);
   if (ci && missing.length > 0) {
     for (const why of missing) log(`CI=true and ${why}`);
     throw new Error('test environment incomplete under CI=true');
@@ -143,6 +153,8 @@ export async function prepareTestEnv() {
   if (!redis.ok) env.PORTAL_TEST_NO_REDIS = redis.why;
   if (compose.ok) env.PORTAL_TEST_COMPOSE = compose.command;
   else env.PORTAL_TEST_NO_COMPOSE = compose.why;
+  if (!nginx.ok) env.PORTAL_TEST_NO_NGINX = nginx.why;
+  if (!promtool.ok) env.PORTAL_TEST_NO_PROMTOOL = promtool.why;
   for (const why of missing) log(`will skip: ${why}`);
   const stop = () => {
     if (redis.started && redis.started.exitCode === null) redis.started.kill('SIGTERM');

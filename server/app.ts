@@ -113,6 +113,7 @@ export function createApp(deps: AppDeps): Express {
     assets: deps.assets,
     logger,
     renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
+    onRender: (route, seconds, outcome) => deps.metrics.renderFinished(route, seconds, outcome),
     publicProtocol: deps.config.PUBLIC_ORIGIN_PROTOCOL,
     visitStatsScript: (site) => {
       const id = deps.config.VISIT_STATS_IDS.get(site.domain);

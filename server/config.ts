@@ -54,12 +54,18 @@ const schema = z.object({
   // runaway article cannot tie up a render, the cache and every reader's event loop. 2 MiB is far above any real article.
   UPSTREAM_MAX_BODY_BYTES: z.coerce.number().int().min(65_536).max(67_108_864).default(2_097_152),
   REDIS_URL: optionalRedisUrl,
+  // Sessions and pending sign-ins on a Redis of their own (noeviction), apart from the evictable cache. Unset:
+  // they share REDIS_URL's.
+  SESSION_REDIS_URL: optionalRedisUrl,
   CACHE_PREFIX: z
     .string()
     .regex(/^[a-z0-9_-]{1,32}$/i, 'letters, digits, _ and - only (1–32)')
     .default('portal'),
   // With Redis: the in-process tier in front of it (0 turns it off). Without Redis: the whole cache (≥ 1).
   L1_CACHE_MAX_MB: z.coerce.number().int().min(0).max(16_384).default(256),
+  // With Redis unreachable: how long L1 keeps answering from what it holds, without seeing purges (0: bypass
+  // L1 at once, every page renders). A purge made meanwhile reaches this instance at most this late.
+  L1_OUTAGE_SERVE_S: z.coerce.number().int().min(0).max(86_400).default(300),
   // A Redis command slower than this counts as a miss (fail fast: a slow Redis must not slow every page).
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   // How long one instance's load of a key may keep the others waiting (cross-instance coalescing with Redis).
@@ -149,6 +155,9 @@ function crossProblems(config: Config): string[] {
   if (!config.REDIS_URL && config.L1_CACHE_MAX_MB === 0) {
     problems.push('L1_CACHE_MAX_MB="0": must be at least 1 without REDIS_URL (the in-process store is then the whole cache)');
   }
+  if (config.SESSION_REDIS_URL && !config.REDIS_URL) {
+    problems.push('SESSION_REDIS_URL: needs REDIS_URL too (without it every instance keeps sessions in process)');
+  }
   return problems;
 }
 
@@ -169,7 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.');
     // A Redis URL may carry a password: the line names the value without it.
-    const value = name === 'REDIS_URL' ? redactRedisUrl(env[name] ?? '') : (env[name] ?? '');
+    const value = name === 'REDIS_URL' || name === 'SESSION_REDIS_URL' ? redactRedisUrl(env[name] ?? '') : (env[name] ?? '');
     return `${name}=${JSON.stringify(value)}: ${issue.message}`;
   });
   throw new ConfigError(problems);

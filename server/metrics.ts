@@ -1,24 +1,45 @@
 /**
- * Prometheus metrics (prom-client) for the people who run the portal: requests by route and status, latency,
- * cache results by kind and site, upstream latency and outcomes by call, coalesced waiters, L1 bytes and
- * Redis availability. One registry per portal (not prom-client's global one), so several portals in one
- * process (tests, benchmarks) do not collide. Labels are bounded: route ids from the route table, never paths.
+ * Prometheus metrics (prom-client) for the people who run the portal: requests by route and status, latency
+ * and first byte, renders by route (time, outcome, aborts), cache results by kind, route and site, upstream
+ * latency, outcomes and answer sizes by call, Redis commands (latency, errors, timeouts), the invalidation
+ * channel, lock waits, purges received, coalesced waiters, L1 bytes, Redis availability and build info.
+ * One registry per portal (not prom-client's global one), so several portals in one process (tests, benchmarks)
+ * do not collide. Labels are bounded: route ids from the route table (never paths), site domains from the
+ * site table, call names from the content service. deploy/grafana-dashboard.json and deploy/prometheus/ use
+ * these names; test/deploy/monitoring.test.ts checks every name they use against a live /metrics.
  */
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import path from 'node:path';
 import type { RequestHandler, Router } from 'express';
 import { Router as createRouter } from 'express';
+import onHeaders from 'on-headers';
 import client from 'prom-client';
+import { siteById } from '../shared/sites';
 
 export type CacheKind = 'page' | 'data';
 export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
+
+export type RenderOutcome = 'clean' | 'error' | 'aborted' | 'shell-error';
+export type RedisOutcome = 'ok' | 'error' | 'timeout';
 
 export interface MetricsSources {
   l1Bytes: () => number;
   /** Null without Redis. */
   redisUp: () => Promise<boolean | null>;
+  /** Null without Redis: whether the invalidation channel is subscribed. */
+  invalidationSubscribed?: () => boolean | null;
+  /** L1 answering without the channel (Redis unreachable): what it serves cannot be checked against purges. */
+  l1Unverified?: () => boolean;
+  /** The client build id (the cache keys' build segment). */
+  build?: string;
 }
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const REDIS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+const SIZE_BUCKETS = [256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304];
+/** The site label of shared data entries (answered the same for every site). */
+export const SHARED_SITE = 'shared';
 
 export class Metrics {
   readonly registry = new client.Registry();
@@ -35,10 +56,61 @@ export class Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
+  private readonly firstByte = new client.Histogram({
+    name: 'portal_http_first_byte_seconds',
+    help: 'Time to the response head (for a streamed page: the shell), by route',
+    labelNames: ['route'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
   private readonly cache = new client.Counter({
     name: 'portal_cache_results_total',
-    help: 'Cache lookups by kind (page, data), site id (_ for shared data) and result (HIT, MISS, STALE, PASS)',
-    labelNames: ['kind', 'site', 'result'] as const,
+    help: 'Cache lookups by kind (page, data), route (page routes; _ for data), site domain (shared for data) and result (HIT, MISS, STALE, PASS)',
+    labelNames: ['kind', 'route', 'site', 'result'] as const,
+    registers: [this.registry],
+  });
+  private readonly renders = new client.Histogram({
+    name: 'portal_render_duration_seconds',
+    help: 'Server renders from the start of their loaders to the end of the document, by route and outcome (clean, error, aborted, shell-error)',
+    labelNames: ['route', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly renderAborts = new client.Counter({
+    name: 'portal_render_aborts_total',
+    help: 'Renders aborted at RENDER_TIMEOUT_MS (their pending blocks left to the browser), by route',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+  private readonly upstreamBytes = new client.Histogram({
+    name: 'portal_upstream_response_bytes',
+    help: 'Size of upstream answers (body bytes), by call',
+    labelNames: ['call'] as const,
+    buckets: SIZE_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly redisCommands = new client.Histogram({
+    name: 'portal_redis_command_duration_seconds',
+    help: 'Redis commands of the cache, lock and sessions by operation and outcome (ok, error, timeout)',
+    labelNames: ['op', 'outcome'] as const,
+    buckets: REDIS_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly lockWaits = new client.Histogram({
+    name: 'portal_cache_lock_wait_seconds',
+    help: 'Time a load waited for another instance holding the key lock (cross-instance coalescing)',
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly invalidations = new client.Counter({
+    name: 'portal_cache_invalidations_received_total',
+    help: 'Invalidation announcements received from other instances and the CLI, by kind (evict, policy)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly evictedKeys = new client.Counter({
+    name: 'portal_cache_invalidated_keys_total',
+    help: 'Keys named by evict announcements (purges and refreshes elsewhere), dropped from L1',
     registers: [this.registry],
   });
   private readonly cacheErrors = new client.Counter({
@@ -79,11 +151,58 @@ export class Metrics {
         if (up !== null) this.set(up ? 1 : 0);
       },
     });
+    new client.Gauge({
+      name: 'portal_cache_invalidation_subscribed',
+      help: '1 while the invalidation channel is subscribed (purges reach this instance), 0 while not (absent without Redis)',
+      registers: [this.registry],
+      collect() {
+        const subscribed = sources.invalidationSubscribed?.() ?? null;
+        if (subscribed !== null) this.set(subscribed ? 1 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'portal_cache_l1_unverified',
+      help: '1 while L1 answers without the invalidation channel because Redis is unreachable (bounded by L1_OUTAGE_SERVE_S)',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.l1Unverified?.() ? 1 : 0);
+      },
+    });
+    const info = new client.Gauge({
+      name: 'portal_build_info',
+      help: 'Always 1; the labels say what runs: client build id, package version, Node version',
+      labelNames: ['build', 'version', 'node'] as const,
+      registers: [this.registry],
+    });
+    info.set({ build: sources.build ?? 'unknown', version: process.env.npm_package_version ?? PACKAGE_VERSION, node: process.version }, 1);
     client.collectDefaultMetrics({ register: this.registry, prefix: 'portal_' });
   }
 
-  cacheResult(kind: CacheKind, site: string, result: CacheResult): void {
-    this.cache.inc({ kind, site, result });
+  /** `site`: a site id, or `_` for data shared by all sites; counted under the site's domain. */
+  cacheResult(kind: CacheKind, site: string | number, result: CacheResult, route = '_'): void {
+    this.cache.inc({ kind, route, site: siteLabel(site), result });
+  }
+
+  renderFinished(route: string, seconds: number, outcome: RenderOutcome): void {
+    this.renders.observe({ route, outcome }, seconds);
+    if (outcome === 'aborted') this.renderAborts.inc({ route });
+  }
+
+  upstreamAnswer(call: string, bytes: number): void {
+    this.upstreamBytes.observe({ call }, bytes);
+  }
+
+  redisCommand(op: string, seconds: number, outcome: RedisOutcome): void {
+    this.redisCommands.observe({ op, outcome }, seconds);
+  }
+
+  lockWaited(seconds: number): void {
+    this.lockWaits.observe(seconds);
+  }
+
+  invalidationReceived(kind: 'evict' | 'policy', keys = 0): void {
+    this.invalidations.inc({ kind });
+    if (keys > 0) this.evictedKeys.inc(keys);
   }
 
   cacheError(kind: CacheKind, error: 'stale-if-error' | 'refresh-failed'): void {
@@ -102,20 +221,27 @@ export class Metrics {
    * A finished response: counted by route and status, timed, and (a page, saying how it was served in X-Cache,
    * with its site id) counted as a cache result. `started`: performance.now() when the request came in.
    */
-  requestFinished(res: ServerResponse, route: string, siteId: unknown, started: number): void {
+  requestFinished(res: ServerResponse, route: string, siteId: unknown, started: number, headAt?: number): void {
+    const now = performance.now();
     this.requests.inc({ route, status: String(res.statusCode) });
     const served = res.getHeader('X-Cache');
-    if (isCacheResult(served) && typeof siteId === 'number') this.cacheResult('page', String(siteId), served);
-    this.latency.observe({ route }, (performance.now() - started) / 1000);
+    if (isCacheResult(served) && typeof siteId === 'number') this.cacheResult('page', siteId, served, route);
+    this.latency.observe({ route }, (now - started) / 1000);
+    // A cached hit is written in one go (head and body): its first byte is its end.
+    this.firstByte.observe({ route }, ((headAt ?? now) - started) / 1000);
   }
 
   /** Counts every request when it finishes; the page handler names its route in res.locals.metricsRoute. */
   middleware(): RequestHandler {
     return (req, res, next) => {
       const started = performance.now();
+      let headAt: number | undefined;
+      onHeaders(res, () => {
+        headAt = performance.now();
+      });
       res.once('finish', () => {
         const route = typeof res.locals.metricsRoute === 'string' ? res.locals.metricsRoute : areaOf(req.path);
-        this.requestFinished(res, route, res.locals.siteId, started);
+        this.requestFinished(res, route, res.locals.siteId, started, headAt);
       });
       next();
     };
@@ -149,4 +275,27 @@ function areaOf(path: string): string {
 /** The site segment of a cache key (`{prefix}:{build}:{kind}:{site}:…`), for the site label. */
 export function siteOfKey(key: string): string {
   return key.split(':', 4)[3] ?? '_';
+}
+
+/** Site labels are domains (what an operator reads), from the site table: bounded, never the request's Host. */
+export function siteLabel(site: string | number): string {
+  const id = typeof site === 'number' ? site : /^\d+$/.test(site) ? Number(site) : null;
+  if (id === null) return SHARED_SITE;
+  return siteById(id)?.domain ?? SHARED_SITE;
+}
+
+/** package.json's version, for a process not started by npm (the image runs node directly). */
+const PACKAGE_VERSION = readPackageVersion();
+
+function readPackageVersion(): string {
+  // server/metrics.ts (tests) or dist/server/main.cjs (the bundle): the package is one or two folders up.
+  for (const candidate of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.resolve(__dirname, candidate), 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'news-portal' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // Not there: try the next.
+    }
+  }
+  return 'unknown';
 }

@@ -9,14 +9,14 @@ import type { Express } from 'express';
 import { Cache } from './cache/cache';
 import { MemoryStore } from './cache/memory-store';
 import { PageCache } from './cache/page-cache';
-import { RedisStore } from './cache/redis-store';
+import { RedisStore, type CommandObserver } from './cache/redis-store';
 import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
 import { TieredStore } from './cache/tiered-store';
 import { RuntimePolicy } from './cache/runtime-policy';
 import { RedisLock } from './cache/redis-lock';
 import { Metrics, siteOfKey } from './metrics';
-import { createRedisClient } from './redis/client';
+import { createRedisClient, type RedisClient } from './redis/client';
 import { RedisHealth } from './redis/health';
 import { parseRedisTarget, redactRedisUrl } from './redis/target';
 import { createApp } from './app';
@@ -66,16 +66,23 @@ interface Stores {
   bus: CacheBus | null;
 }
 
-function createStores(config: Config, logger: Logger, onPolicyChange: () => void): Stores {
+/** What the stores report as they run, bound to the portal's metrics once those exist. */
+interface StoreObservers {
+  onCommand: CommandObserver;
+  onInvalidation: (kind: 'evict' | 'policy', keys: number) => void;
+}
+
+function createStores(config: Config, logger: Logger, onPolicyChange: () => void, observers: StoreObservers): Stores {
   const l1Bytes = config.L1_CACHE_MAX_MB * 1024 * 1024;
   if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), redis: null, tiered: null, bus: null };
-  const redis = createRedisStore(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger);
+  const redis = createRedisStore(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger, observers.onCommand);
   logger.info({ redis: redactRedisUrl(config.REDIS_URL), mode: parseRedisTarget(config.REDIS_URL).mode }, 'cache on redis');
   let tiered: TieredStore | null = null;
   const bus = new CacheBus({
     client: redis.client,
     prefix: config.CACHE_PREFIX,
     onEvent: (event) => {
+      observers.onInvalidation(event.kind, event.kind === 'evict' ? event.keys.length : 0);
       if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
       if (event.kind === 'policy') onPolicyChange();
     },
@@ -86,13 +93,19 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
   tiered = new TieredStore({
     l1: new MemoryStore(l1Bytes),
     l2: redis,
-    coherent: () => bus.isSubscribed(),
+    unsubscribedSince: () => bus.unsubscribedSince(),
+    outageServeMs: config.L1_OUTAGE_SERVE_S * 1000,
     announceEvict: (keys) => void bus.publish({ kind: 'evict', keys }),
   });
   return { store: tiered, redis, tiered, bus };
 }
 
-function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger): RedisStore {
+function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger, onCommand: CommandObserver): RedisStore {
+  const client = createPortalRedisClient(url, commandTimeoutMs, logger, 'redis unavailable; serving from L1 or uncached until it returns');
+  return new RedisStore({ client, onCommand });
+}
+
+function createPortalRedisClient(url: string, commandTimeoutMs: number, logger: Logger, unavailable: string): RedisClient {
   const client = createRedisClient(parseRedisTarget(url), { role: 'portal', commandTimeoutMs });
   let lastError = '';
   // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event. A down Redis
@@ -100,7 +113,7 @@ function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger)
   client.on('error', (error: Error) => {
     if (error.message === lastError) return;
     lastError = error.message;
-    logger.warn({ err: error.message }, 'redis unavailable; serving uncached until it returns');
+    logger.warn({ err: error.message, redis: redactRedisUrl(url) }, unavailable);
   });
   // A cluster's per-node errors (a master gone, a failover) arrive as 'node error', not 'error'.
   let lastNodeError = '';
@@ -109,7 +122,7 @@ function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger)
     lastNodeError = `${node} ${error.message}`;
     logger.warn({ err: error.message, node }, 'redis cluster node unavailable');
   });
-  return new RedisStore({ client });
+  return client;
 }
 
 function originOf(url: string): string[] {
@@ -121,11 +134,19 @@ export function createPortal(options: PortalOptions): Portal {
   const { config, logger } = options;
   const assets = options.assets ?? loadAssets();
   let policy: RuntimePolicy | null = null;
-  const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload());
+  let metrics: Metrics | null = null;
+  const onCommand: CommandObserver = (op, ms, outcome) => metrics?.redisCommand(op, ms / 1000, outcome);
+  const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload(), {
+    onCommand,
+    onInvalidation: (kind, keys) => metrics?.invalidationReceived(kind, keys),
+  });
   const health = redis ? new RedisHealth(redis.client) : null;
-  const metrics = new Metrics({
+  metrics = new Metrics({
     l1Bytes: () => tiered?.l1Bytes ?? (store instanceof MemoryStore ? store.bytes : 0),
     redisUp: async () => (health ? health.isUp() : null),
+    invalidationSubscribed: () => (bus ? bus.isSubscribed() : null),
+    l1Unverified: () => tiered?.servingUnverified() ?? false,
+    build: assets.buildId,
   });
   policy = new RuntimePolicy(redis?.client ?? null, config.CACHE_PREFIX, (error) =>
     logger.warn({ err: error }, 'cache policy could not be read; keeping the last one'),
@@ -136,15 +157,17 @@ export function createPortal(options: PortalOptions): Portal {
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     maxBodyBytes: config.UPSTREAM_MAX_BODY_BYTES,
     onCall: (call, outcome, durationMs) => metrics.upstreamCall(call, outcome, durationMs),
+    onAnswer: (call, bytes) => metrics.upstreamAnswer(call, bytes),
   });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
-  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS) : null;
+  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS, undefined, onCommand) : null;
   const cache = new Cache(
     store,
     {
       onResult: (key, state) => metrics.cacheResult('data', siteOfKey(key), state),
       onStaleIfError: () => metrics.cacheError('data', 'stale-if-error'),
       onCoalesced: (_key, where) => metrics.coalescedWaiter(where),
+      onLockWaited: (_key, ms) => metrics.lockWaited(ms / 1000),
       onBackgroundError: (key, error) => {
         metrics.cacheError('data', 'refresh-failed');
         logger.warn({ key, err: error }, 'background refresh failed');
@@ -160,8 +183,12 @@ export function createPortal(options: PortalOptions): Portal {
     onUpstreamError: (call, error) => logger.warn({ call, err: error }, 'upstream call failed'),
   });
   let draining = false;
+  // Sessions must not be evicted with cache entries: SESSION_REDIS_URL names a Redis without eviction for them.
+  const sessionClient = config.SESSION_REDIS_URL
+    ? createPortalRedisClient(config.SESSION_REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger, 'session redis unavailable; sign-in fails until it returns')
+    : (redis?.client ?? null);
   const secretStore = (namespace: string): SecretStore =>
-    redis ? new RedisSecretStore(redis.client, `${config.CACHE_PREFIX}:${namespace}`) : new MemorySecretStore();
+    sessionClient ? new RedisSecretStore(sessionClient, `${config.CACHE_PREFIX}:${namespace}`) : new MemorySecretStore();
   const settings = authSettings(config, options.embeddedUpstream ? options.upstreamUrl : undefined);
   const pageCache = new PageCache(cache, keys, lock);
   const mediaOrigins = [...config.MEDIA_ORIGINS, ...(options.embeddedUpstream ? [] : originOf(options.upstreamUrl))];
@@ -224,6 +251,7 @@ export function createPortal(options: PortalOptions): Portal {
       policy?.stop();
       bus?.close();
       await store.close();
+      if (sessionClient && sessionClient !== redis?.client) sessionClient.disconnect();
     },
   };
 }

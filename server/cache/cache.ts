@@ -46,6 +46,8 @@ export interface CacheEvents {
   onStaleIfError?: (key: string) => void;
   /** A request waited for another's load of the same key (in this process or on another instance). */
   onCoalesced?: (key: string, where: 'process' | 'cluster') => void;
+  /** A load waited this long for another instance holding the key's lock (however the wait ended). */
+  onLockWaited?: (key: string, ms: number) => void;
 }
 
 export class Cache {
@@ -166,7 +168,9 @@ export class Cache {
       }
       if (!waited) this.events.onCoalesced?.(key, 'cluster');
       waited = true;
+      const waitStarted = performance.now();
       const entry = await this.waitForEntry(key, lock, deadline);
+      this.events.onLockWaited?.(key, performance.now() - waitStarted);
       if (entry) return { value: codec.decode(entry.value), cacheable: false, tags: entry.tags };
       if (Date.now() >= deadline) return this.loadAndStore(key, policy, load, codec);
     }

@@ -47,6 +47,8 @@ export class CacheBus {
   readonly instanceId = randomUUID();
   private subscriber: Redis | null = null;
   private subscribed = false;
+  /** When announcements stopped reaching this instance (start counts: nothing was received before it). */
+  private lostAt: number | null = Date.now();
   private closed = false;
 
   constructor(private readonly options: CacheBusOptions) {
@@ -64,22 +66,21 @@ export class CacheBus {
     }
     this.subscriber = subscriber;
     subscriber.on('error', (error: Error) => this.options.onError?.(error));
-    subscriber.on('close', () => {
-      this.subscribed = false;
-    });
+    subscriber.on('close', () => this.markLost());
     subscriber.on('message', (_channel: string, message: string) => this.receive(message));
     subscriber.on('ready', () => {
       subscriber
         .subscribe(eventsChannel(this.options.prefix))
         .then(() => {
           this.subscribed = true;
+          this.lostAt = null;
           this.options.onResubscribed();
         })
         .catch((error: Error) => this.options.onError?.(error));
     });
     // Only a cluster node's subscriber ends on its own (its node is gone): take another node.
     subscriber.once('end', () => {
-      this.subscribed = false;
+      this.markLost();
       if (!this.closed) setTimeout(() => this.open(), REOPEN_DELAY_MS).unref();
     });
   }
@@ -87,6 +88,16 @@ export class CacheBus {
   /** True while announcements reach this instance. */
   isSubscribed(): boolean {
     return this.subscribed;
+  }
+
+  /** Date.now() when the subscription was lost (or the bus started unsubscribed); null while subscribed. */
+  unsubscribedSince(): number | null {
+    return this.lostAt;
+  }
+
+  private markLost(): void {
+    this.subscribed = false;
+    this.lostAt ??= Date.now();
   }
 
   async publish(event: CacheEvent): Promise<void> {

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis/client';
+import { observed, type CommandObserver } from './redis-store';
 
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
@@ -38,11 +39,12 @@ export class RedisLock implements KeyLock {
     private readonly client: RedisClient,
     readonly timeoutMs: number,
     readonly pollMs = 25,
+    private readonly onCommand?: CommandObserver,
   ) {}
 
   async tryAcquire(key: string): Promise<string | null> {
     const token = randomBytes(12).toString('base64url');
-    const answer = await this.observe(this.client.set(lockKey(key), token, 'PX', this.timeoutMs, 'NX'));
+    const answer = await this.observe(observed(this.onCommand, 'lock', () => this.client.set(lockKey(key), token, 'PX', this.timeoutMs, 'NX')));
     return answer === 'OK' ? token : null;
   }
 

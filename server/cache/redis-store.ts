@@ -14,20 +14,43 @@ import { decodeEntry, encodeEntry } from './entry-codec';
 import type { CacheStore } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
+/** Reports each cache command's operation, duration and outcome (metrics: latency, errors, timeouts). */
+export type CommandObserver = (op: string, ms: number, outcome: 'ok' | 'error' | 'timeout') => void;
+
+/** ioredis's error for a command not answered within commandTimeout. */
+const TIMED_OUT = 'Command timed out';
+
+/** Runs a command, reporting it to the observer; the answer or the error passes through unchanged. */
+export async function observed<T>(observer: CommandObserver | undefined, op: string, command: () => Promise<T>): Promise<T> {
+  if (!observer) return command();
+  const started = performance.now();
+  try {
+    const answer = await command();
+    observer(op, performance.now() - started, 'ok');
+    return answer;
+  } catch (error) {
+    observer(op, performance.now() - started, error instanceof Error && error.message === TIMED_OUT ? 'timeout' : 'error');
+    throw error;
+  }
+}
+
 /** A client made elsewhere (the portal's, the CLI's), or a URL to make one from. */
 export type RedisStoreOptions =
-  | { client: RedisClient }
+  | { client: RedisClient; onCommand?: CommandObserver }
   | { url: string; commandTimeoutMs?: number; onError?: (error: Error) => void };
 
 export class RedisStore implements CacheStore {
   readonly kind = 'redis' as const;
   readonly client: RedisClient;
+  private readonly onCommand: CommandObserver | undefined;
 
   constructor(options: RedisStoreOptions) {
     if ('client' in options) {
       this.client = options.client;
+      this.onCommand = options.onCommand;
       return;
     }
+    this.onCommand = undefined;
     this.client = createRedisClient(parseRedisTarget(options.url), { role: 'portal', commandTimeoutMs: options.commandTimeoutMs ?? 500 });
     // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event.
     this.client.on('error', (error: Error) => options.onError?.(error));
@@ -37,7 +60,7 @@ export class RedisStore implements CacheStore {
     if (!this.isAvailable()) return null;
     try {
       // As bytes: page entries are binary (entry-codec.ts).
-      const raw = await this.client.getBuffer(key);
+      const raw = await observed(this.onCommand, 'get', () => this.client.getBuffer(key));
       return raw === null ? null : decodeEntry(raw);
     } catch {
       return null;
@@ -56,7 +79,7 @@ export class RedisStore implements CacheStore {
         // The set lives as long as its longest-lived member: NX gives a new set an expiry, GT only extends it.
         batches.for(setKey).sadd(setKey, key).pexpire(setKey, retention, 'NX').pexpire(setKey, retention, 'GT');
       }
-      await batches.exec();
+      await observed(this.onCommand, 'set', () => batches.exec());
     } catch {
       // A cache write that fails is a future miss, nothing more.
     }

@@ -1,7 +1,16 @@
 /**
  * Two tiers: the byte-bounded in-process LRU (L1) in front of Redis (L2). Reads try L1, then Redis (filling
- * L1); writes go to both and are announced so other instances drop their L1 copy. L1 is only trusted while
- * the coherence bus is subscribed: without it this instance could miss a purge and serve a purged page.
+ * L1); writes go to both and are announced so other instances drop their L1 copy.
+ *
+ * L1 is trusted while the coherence bus is subscribed. Without the subscription this instance could miss a
+ * purge, so what it does depends on why:
+ * - Redis unreachable from here: L1 keeps answering (and keeps what this instance renders) for at most
+ *   `outageServeMs` after the subscription was lost. Purges are made through Redis, so while nobody reaches it
+ *   none can be missed; only an instance cut off alone can miss one, and then for at most that long.
+ * - Redis reachable but not (yet) subscribed, e.g. in the moment between a reconnect and the new SUBSCRIBE:
+ *   L1 is bypassed and Redis answers, since Redis has every purge made meanwhile.
+ * Once subscribed again the portal empties L1 (coherence.ts's onResubscribed), so nothing held across the gap
+ * outlives it.
  */
 import type { CacheEntry } from './entry';
 import type { MemoryStore } from './memory-store';
@@ -10,8 +19,10 @@ import type { CacheStore } from './store';
 export interface TieredStoreOptions {
   l1: MemoryStore;
   l2: CacheStore;
-  /** Whether announcements currently reach this instance. */
-  coherent: () => boolean;
+  /** Date.now() since when announcements have not reached this instance; null while they do. */
+  unsubscribedSince: () => number | null;
+  /** How long L1 keeps answering without announcements while Redis is unreachable (0: not at all). */
+  outageServeMs: number;
   /** Announces keys whose content changed here, so other instances evict them. */
   announceEvict: (keys: string[]) => void;
 }
@@ -33,9 +44,22 @@ export class TieredStore implements CacheStore {
     return this.options.l1.bytes;
   }
 
+  /** Whether L1 may answer and be written now (see the comment at the top). */
+  trustsL1(): boolean {
+    const since = this.options.unsubscribedSince();
+    if (since === null) return true;
+    if (this.options.l2.isAvailable()) return false;
+    return Date.now() - since < this.options.outageServeMs;
+  }
+
+  /** L1 answering without announcements (Redis unreachable): what it serves cannot be checked against purges. */
+  servingUnverified(): boolean {
+    return this.options.unsubscribedSince() !== null && this.trustsL1();
+  }
+
   async get(key: string): Promise<CacheEntry | null> {
     const { l1, l2 } = this.options;
-    const coherent = this.options.coherent();
+    const coherent = this.trustsL1();
     if (coherent) {
       const local = await l1.get(key);
       if (local) return local;
@@ -52,7 +76,7 @@ export class TieredStore implements CacheStore {
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
-    if (this.options.coherent()) await this.options.l1.set(key, entry);
+    if (this.trustsL1()) await this.options.l1.set(key, entry);
     await this.options.l2.set(key, entry);
     this.options.announceEvict([key]);
   }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
+import { resolveSite } from '../../shared/sites';
 import type { Logger } from '../logger';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -12,9 +13,21 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** The access-log line of a finished response (`started`: performance.now() when the request came in). */
+/** Probes and scrapes (every few seconds, from the orchestrator and Prometheus): logged at debug, not info. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * The access-log line of a finished response (`started`: performance.now() when the request came in): the
+ * request id, method, path, status, time, cache result, the site (its domain from the site table: the raw Host
+ * is attacker-chosen and unbounded), bytes sent (head and body), the user agent, and the upstream time the
+ * request's loaders waited for (pages rendered here; absent for hits).
+ */
 export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, id: string, path: string, started: number): void {
-  logger.info(
+  const level = PROBE_PATHS.has(path) ? 'debug' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  const locals = (res as ServerResponse & { locals?: Record<string, unknown> }).locals;
+  const upstreamMs = locals?.upstreamMs;
+  logger[level](
     {
       reqId: id,
       method: req.method,
@@ -22,15 +35,36 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
       cache: res.getHeader('X-Cache'),
+      site: resolveSite(req.headers.host).domain,
+      bytes: bytesSent(req, res),
+      ua: req.headers['user-agent'] ?? '',
+      ...(typeof upstreamMs === 'number' ? { upstreamMs } : {}),
     },
     'request',
   );
+}
+
+/** Bytes written on the socket for this response: the count at its end less the count when it came in. */
+function bytesSent(req: IncomingMessage, res: ServerResponse): number | undefined {
+  const before = (req as IncomingMessage & { bytesWrittenBefore?: number }).bytesWrittenBefore;
+  const now = res.socket?.bytesWritten ?? req.socket?.bytesWritten;
+  if (typeof before !== 'number' || typeof now !== 'number') {
+    const length = Number(res.getHeader('Content-Length'));
+    return Number.isFinite(length) ? length : undefined;
+  }
+  return now - before;
+}
+
+/** Notes the socket's byte count as a request comes in, so its log line can tell what this response sent. */
+export function markBytesBefore(req: IncomingMessage): void {
+  (req as IncomingMessage & { bytesWrittenBefore?: number }).bytesWrittenBefore = req.socket?.bytesWritten ?? 0;
 }
 
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const id = requestIdOf(req);
     const started = performance.now();
+    markBytesBefore(req);
     res.locals.requestId = id;
     res.setHeader('X-Request-Id', id);
     res.on('finish', () => logRequest(logger, req, res, id, req.path, started));

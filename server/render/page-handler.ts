@@ -20,6 +20,7 @@ import type { CachePolicy } from '../cache/entry';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { AccountFor } from '../auth/reader-account';
 import type { Logger } from '../logger';
+import type { RenderOutcome } from '../metrics';
 import { newNonce } from '../middleware/security';
 import { sessionOf } from '../session';
 import type { AccountSession } from '../upstream/account-service';
@@ -50,6 +51,8 @@ export interface PageHandlerDeps {
   wechatJsSdkUrl: string;
   /** Whether WeChat sign-in is configured: the login dialog shows the QR page, or says sign-in is not open. */
   signInAvailable: boolean;
+  /** A streamed render finished (metrics): its route id, seconds from its loaders to the document's end, outcome. */
+  onRender?: (route: string, seconds: number, outcome: RenderOutcome) => void;
 }
 
 type Rerendered = { kind: 'ok'; html: string; tags: string[] } | { kind: 'unavailable' } | { kind: 'other' };
@@ -287,7 +290,11 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         shellError = error;
       },
     };
-    await renderDocument(renderOptions(state, request, content), sink);
+    const rendered = await renderDocument(renderOptions(state, request, content), sink);
+    // The access log's upstream time: what this request's loaders waited for (cached calls cost nothing).
+    res.locals.upstreamMs = Math.round(recorder.upstreamMs * 10) / 10;
+    const outcome: RenderOutcome = shellError ? 'shell-error' : rendered.aborted ? 'aborted' : rendered.clean ? 'clean' : 'error';
+    deps.onRender?.(String(res.locals.metricsRoute ?? 'other'), (performance.now() - started) / 1000, outcome);
     if (!shellError) return;
     logger.error({ err: shellError, path: request.url.pathname }, 'shell failed; sending the error page');
     await sendErrorDocument(res, request, content, 500);

@@ -20,7 +20,7 @@ import type { PageCache, PageLookup } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
-import { logRequest, requestIdOf } from '../middleware/request-context';
+import { logRequest, markBytesBefore, requestIdOf } from '../middleware/request-context';
 import { newNonce, type SecurityHeaders } from '../middleware/security';
 import { SESSION_COOKIE } from '../session';
 import { acceptsGzip } from './accept-encoding';
@@ -59,6 +59,7 @@ export function lookupOnce(req: IncomingMessage, key: string, pageCache: PageCac
 export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestListener {
   return (req, res) => {
     const started = performance.now();
+    markBytesBefore(req);
     const candidate = candidateOrNull(req, deps.pageCache);
     if (!candidate) {
       next(req, res);

@@ -41,11 +41,14 @@ export interface RenderOptions {
 export interface RenderOutcome {
   /** True when the stream completed without errors or an abort: the only renders worth caching. */
   clean: boolean;
+  /** Aborted at the render deadline (its pending blocks were left to the browser). */
+  aborted: boolean;
 }
 
 export function renderDocument(options: RenderOptions, sink: DocumentSink): Promise<RenderOutcome> {
   return new Promise((resolve) => {
     let clean = true;
+    let aborted = false;
     let started = false;
     const tree = (
       <StaticRouter location={options.state.page.path}>
@@ -75,7 +78,7 @@ export function renderDocument(options: RenderOptions, sink: DocumentSink): Prom
           writeEntry();
           sink.write(DOCUMENT_END);
           sink.end(clean);
-          resolve({ clean });
+          resolve({ clean, aborted });
           callback();
         },
       });
@@ -99,7 +102,7 @@ export function renderDocument(options: RenderOptions, sink: DocumentSink): Prom
         clearTimeout(deadline);
         clean = false;
         sink.shellFailed(error);
-        resolve({ clean });
+        resolve({ clean, aborted });
       },
       onError(error) {
         clean = false;
@@ -109,6 +112,7 @@ export function renderDocument(options: RenderOptions, sink: DocumentSink): Prom
 
     const deadline = setTimeout(() => {
       clean = false;
+      aborted = true;
       stream.abort(new Error(`render exceeded ${options.timeoutMs} ms`));
     }, options.timeoutMs);
   });

@@ -59,6 +59,8 @@ export interface UpstreamClientOptions {
   /** Largest answer body read (bytes, after decompression); a larger one is dropped unread past the limit. */
   maxBodyBytes: number;
   onCall?: (call: string, outcome: UpstreamCallOutcome, durationMs: number) => void;
+  /** The body of every upstream answer, by size (what the portal downloads per call). */
+  onAnswer?: (call: string, bytes: number) => void;
 }
 
 /** An answer over the size limit: refused before it is parsed, sanitised or rendered. */
@@ -99,6 +101,7 @@ export class UpstreamClient {
       });
       if (Number(response.headers.get('content-length')) > this.options.maxBodyBytes) throw new AnswerTooLarge();
       const text = await response.text();
+      this.options.onAnswer?.(req.call, Buffer.byteLength(text));
       const parsed = response.ok ? parseJson(text) : undefined;
       if (!response.ok || !isEnvelope(parsed)) {
         this.options.onCall?.(req.call, 'http-error', elapsed());

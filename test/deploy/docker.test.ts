@@ -21,6 +21,7 @@ interface Service {
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }> | string[];
   healthcheck?: { test: string[] };
+  restart?: string;
   volumes?: string[];
 }
 
@@ -28,13 +29,16 @@ describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
   const stages = dockerfile.split(/^FROM /m).slice(1);
 
-  it('builds in one stage and runs a slim runtime stage on Node 20 as a non-root user', () => {
+  it('builds in a build stage and runs a slim runtime stage on Node 22 LTS as a non-root user', () => {
     expect(stages).toHaveLength(2);
-    for (const stage of stages) expect(stage).toMatch(/^node:20-bookworm-slim AS (build|runtime)/);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-bookworm-slim(@sha256:[0-9a-f]{64})?$/m);
+    expect(stages[0]).toMatch(/^\$\{NODE_IMAGE\} AS build/);
+    expect(stages[1]).toMatch(/^\$\{NODE_IMAGE\} AS runtime/);
     const runtime = stages[1]!;
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).not.toMatch(/npm (ci|install)/);
     expect(runtime).toMatch(/NODE_ENV=production/);
+    expect(stages[0]).toMatch(/npm prune --omit=dev/);
   });
 
   it('health-checks /healthz and hands SIGTERM to node itself (exec form, no shell)', () => {
@@ -53,13 +57,33 @@ describe('Dockerfile', () => {
   });
 });
 
+describe('the image’s runtime packages', () => {
+  const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const builtins = new Set(require('node:module').builtinModules as string[]);
+
+  it('leaves build-time and browser-only packages out of the production dependencies', () => {
+    for (const name of ['esbuild', 'hls.js', 'swiper']) {
+      expect([name, name in pkg.dependencies]).toEqual([name, false]);
+      expect([name, name in pkg.devDependencies]).toEqual([name, true]);
+    }
+  });
+
+  it.each(['dist/server/main.cjs', 'dist/reference-api/main.cjs'])('has every package %s loads', (bundle) => {
+    const loaded = [...read(bundle).matchAll(/\brequire\("([^"]+)"\)|\bimport\("([^"]+)"\)/g)].map((match) => (match[1] ?? match[2])!);
+    expect(loaded.length).toBeGreaterThan(0);
+    const packageOf = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    const missing = loaded.filter((spec) => !spec.startsWith('node:') && !builtins.has(spec) && !(packageOf(spec) in pkg.dependencies));
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('docker-compose.yml', () => {
   // YAML merge keys (<<) are how compose files share a service definition; compose resolves them, so do we.
   const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
   const { services } = compose;
 
   it('runs two portals, Redis, the reference content API and a load balancer', () => {
-    expect(Object.keys(services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'upstream']);
+    expect(Object.keys(services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'redis-sessions', 'upstream']);
     expect(services.upstream!.command).toEqual(['node', 'dist/reference-api/main.cjs']);
     expect(existsSync(path.join(ROOT, 'dist/reference-api/main.cjs'))).toBe(true);
   });
@@ -67,10 +91,42 @@ describe('docker-compose.yml', () => {
   it('gives both portals a configuration the server accepts, pointing at Redis and the content API', () => {
     for (const name of ['portal-1', 'portal-2']) {
       const env = services[name]!.environment!;
-      expect(env).toMatchObject({ REDIS_URL: 'redis://redis:6379/0', UPSTREAM_URL: 'http://upstream:3100' });
+      expect(env).toMatchObject({ REDIS_URL: 'redis://redis:6379/0', SESSION_REDIS_URL: 'redis://redis-sessions:6379/0', UPSTREAM_URL: 'http://upstream:3100' });
       expect(() => loadConfig(env)).not.toThrow();
-      expect(services[name]!.depends_on).toMatchObject({ redis: { condition: 'service_healthy' }, upstream: { condition: 'service_healthy' } });
+      expect(services[name]!.depends_on).toMatchObject({
+        redis: { condition: 'service_healthy' },
+        'redis-sessions': { condition: 'service_healthy' },
+        upstream: { condition: 'service_healthy' },
+      });
+      expect(services[name]!.healthcheck!.test.join(' ')).toMatch(/\/readyz/);
     }
+  });
+
+  it('builds the portal image once and runs it in every Node service', () => {
+    const builders = Object.entries(services).filter(([, service]) => service.build !== undefined);
+    expect(builders.map(([name]) => name)).toEqual(['upstream']);
+    const image = services.upstream!.image;
+    expect(image).toBeTruthy();
+    for (const name of ['portal-1', 'portal-2']) expect([name, services[name]!.image]).toEqual([name, image]);
+  });
+
+  it('restarts every service, starts the balancer once both portals are healthy, pins image versions', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect([name, service.restart]).toEqual([name, 'unless-stopped']);
+      // An exact version (x.y.z), optionally with a digest; never a floating major tag such as redis:7-alpine.
+      if (name !== 'upstream' && !name.startsWith('portal')) expect([name, service.image]).toEqual([name, expect.stringMatching(/:\d+\.\d+\.\d+[\w.-]*(@sha256:[0-9a-f]{64})?$/)]);
+    }
+    expect(services.lb!.depends_on).toEqual({ 'portal-1': { condition: 'service_healthy' }, 'portal-2': { condition: 'service_healthy' } });
+  });
+
+  it('keeps sessions where nothing is evicted, and lets the cache evict only keys with an expiry', () => {
+    const policy = (name: string) => {
+      const command = services[name]!.command!;
+      return command[command.indexOf('--maxmemory-policy') + 1];
+    };
+    expect(policy('redis')).toBe('volatile-lru');
+    expect(policy('redis-sessions')).toBe('noeviction');
+    expect(services['redis-sessions']!.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
   });
 
   it('puts nginx in front of both portals without buffering the stream', () => {
@@ -96,7 +152,7 @@ describeWithCompose()('Compose accepts docker-compose.yml', () => {
     expect(result.stderr).not.toMatch(/error|invalid/i);
     expect(result.code).toBe(0);
     const resolved = parse(result.stdout) as { services: Record<string, Service> };
-    expect(Object.keys(resolved.services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'upstream']);
+    expect(Object.keys(resolved.services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'redis-sessions', 'upstream']);
     for (const name of ['portal-1', 'portal-2']) {
       expect(resolved.services[name]!.environment).toMatchObject({ REDIS_URL: 'redis://redis:6379/0' });
     }

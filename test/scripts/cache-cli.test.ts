@@ -65,7 +65,7 @@ describeWithRedis()('npm run cache', () => {
     );
     expect(stats.entries.byKind.page?.entries).toBe(1);
     expect(stats.entries.byKind.data?.entries).toBeGreaterThan(3);
-    const pageRow = stats.ratios.rows.find((row) => row.kind === 'page' && row.site === '0');
+    const pageRow = stats.ratios.rows.find((row) => row.kind === 'page' && row.site === 'www.qnnews.cn');
     expect(pageRow).toMatchObject({ hits: 1, hitRatio: 0.5 });
 
     const [inspected] = await json<Array<{ freshness: string; tags: string[]; ttl: number; bytes: number }>>('inspect', `https://www.qnnews.cn${pagePath}?utm_source=x`);

@@ -144,6 +144,27 @@ describe('portal pages', () => {
     expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/about', status: 200 });
   });
 
+  it('logs the site, bytes sent, user agent and upstream time of each request; probes only at debug', async () => {
+    const regional = REGIONAL_SITES[2]!;
+    for (const [id, host] of [['access-log-main', 'www.qnnews.cn'], ['access-log-region', regional.domain.toUpperCase()], ['access-log-evil', 'evil.example']] as const) {
+      await request(t.url).get('/about').set('Host', host).set('User-Agent', 'AccessLogTest/1.0').set('X-Request-Id', id);
+    }
+    const lineOf = (id: string) => t.logs.find((entry) => entry.reqId === id);
+    expect(lineOf('access-log-main')).toMatchObject({ site: 'www.qnnews.cn', ua: 'AccessLogTest/1.0' });
+    expect(lineOf('access-log-region')).toMatchObject({ site: regional.domain });
+    // An unknown Host is served as the main site and logged as it: the log never carries a raw Host.
+    expect(lineOf('access-log-evil')).toMatchObject({ site: 'www.qnnews.cn' });
+    for (const id of ['access-log-main', 'access-log-region']) {
+      const line = lineOf(id)!;
+      expect(line.bytes).toBeGreaterThan(1000);
+      if (line.cache !== 'HIT') expect(typeof line.upstreamMs).toBe('number');
+    }
+    for (const probe of ['/healthz', '/readyz', '/metrics']) {
+      await request(t.url).get(probe).set('X-Request-Id', `probe-${probe.slice(1)}-1`);
+      expect(lineOf(`probe-${probe.slice(1)}-1`)).toBeUndefined();
+    }
+  });
+
   it('gives crawlers the complete document in one go', async () => {
     t.upstream.api.control.setLatency([{ path: '/list/3281/', ms: 800 }]);
     const fresh = await startTestPortal({ upstream: t.upstream });

@@ -47,7 +47,8 @@ describeWithRedis()('faults under load', () => {
     printFigures('redis killed and restarted', figures);
     expect(figures.errors).toBe(0);
     expect(figures.byStatus['200']).toBe(figures.total);
-    expect(figures.byCache.MISS ?? 0).toBeGreaterThan(0);
+    // Pages held in L1 keep being HITs through the outage (test/server/cache/redis-outage.test.ts covers it).
+    expect(figures.byCache.HIT ?? 0).toBeGreaterThan(0);
   });
 
   it('keeps answering while Redis sleeps (DEBUG SLEEP) longer than its command timeout', async () => {

@@ -37,6 +37,14 @@ export function describeWithCompose(): jest.Describe {
   return requirement(process.env.PORTAL_TEST_NO_COMPOSE, 'Compose');
 }
 
+export function describeWithNginx(): jest.Describe {
+  return requirement(process.env.PORTAL_TEST_NO_NGINX ?? (onPath('nginx') ? undefined : 'nginx not found: apt-get install -y nginx'), 'nginx');
+}
+
+export function describeWithPromtool(): jest.Describe {
+  return requirement(process.env.PORTAL_TEST_NO_PROMTOOL ?? (onPath('promtool') ? undefined : 'promtool not found: apt-get install -y prometheus'), 'promtool');
+}
+
 /** `docker compose` or `docker-compose`, split into the program and its leading arguments. */
 export function composeCommand(): [string, ...string[]] {
   const [program, ...args] = (process.env.PORTAL_TEST_COMPOSE ?? 'docker-compose').split(' ');

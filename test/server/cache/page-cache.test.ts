@@ -134,8 +134,12 @@ describeWithRedis()('Redis outage', () => {
     await redis.stop();
     const during = await request(t.url).get('/');
     expect(during.status).toBe(200);
-    expect(during.headers['x-cache']).toBe('MISS');
+    // L1 keeps answering what it holds (for at most L1_OUTAGE_SERVE_S): test/server/cache/redis-outage.test.ts.
+    expect(during.headers['x-cache']).toBe('HIT');
     expect(during.text).toContain('home-grid');
+    const uncached = await request(t.url).get('/about');
+    expect(uncached.status).toBe(200);
+    expect(uncached.headers['x-cache']).toBe('MISS');
     const ready = await request(t.url).get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: 'degraded', checks: { redis: 'down' } });

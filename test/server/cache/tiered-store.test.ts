@@ -11,7 +11,7 @@ describe('TieredStore', () => {
     const l2 = new MemoryStore(8 * 1024 * 1024);
     await l2.set('k', { ...META, value: reply.subarray(1000, 101_000) });
     const l1 = new MemoryStore(8 * 1024 * 1024);
-    const tiered = new TieredStore({ l1, l2, coherent: () => true, announceEvict: () => undefined });
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => null, outageServeMs: 0, announceEvict: () => undefined });
 
     const read = (await tiered.get('k')) as CacheEntry & { value: Buffer };
     const held = (await l1.get('k')) as CacheEntry & { value: Buffer };
@@ -25,8 +25,36 @@ describe('TieredStore', () => {
     const l2 = new MemoryStore(1024 * 1024);
     await l2.set('k', { ...META, value: '{"code":0}' });
     const l1 = new MemoryStore(1024 * 1024);
-    const tiered = new TieredStore({ l1, l2, coherent: () => true, announceEvict: () => undefined });
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => null, outageServeMs: 0, announceEvict: () => undefined });
     expect((await tiered.get('k'))?.value).toBe('{"code":0}');
     expect((await l1.get('k'))?.value).toBe('{"code":0}');
+  });
+
+  it('answers from L1 without announcements only while Redis is unreachable, and for at most outageServeMs', async () => {
+    const l1 = new MemoryStore(1024 * 1024);
+    const l2 = new MemoryStore(1024 * 1024);
+    let reachable = true;
+    let lostAt: number | null = null;
+    l2.isAvailable = () => reachable;
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outageServeMs: 60_000, announceEvict: () => undefined });
+    await l1.set('k', { ...META, value: 'held in L1' });
+    await l2.set('k', { ...META, value: 'in Redis' });
+    expect((await tiered.get('k'))?.value).toBe('held in L1');
+
+    // Subscription lost, Redis unreachable: L1 answers, and says it is unverified.
+    lostAt = Date.now();
+    reachable = false;
+    expect((await tiered.get('k'))?.value).toBe('held in L1');
+    expect(tiered.servingUnverified()).toBe(true);
+    // Redis reachable again but not yet subscribed: Redis has every purge, L1 may not.
+    reachable = true;
+    expect((await tiered.get('k'))?.value).toBe('in Redis');
+    expect(tiered.servingUnverified()).toBe(false);
+    // Unreachable for longer than the bound: L1 is not trusted either.
+    reachable = false;
+    lostAt = Date.now() - 60_001;
+    await l2.delete('k');
+    expect(await tiered.get('k')).toBeNull();
+    expect(tiered.servingUnverified()).toBe(false);
   });
 });

@@ -132,10 +132,11 @@ describe('page hits in front of Express', () => {
     expect(answer.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
     expect(htmlOf(answer)).toBe(PAGE_HTML.split(RENDER_NONCE).join(nonceOf(answer)));
     const line = logs.find((entry) => entry.reqId === 'trace-12345678');
-    expect(line).toMatchObject({ method: 'GET', path: '/home', status: 200, cache: 'HIT', msg: 'request' });
+    expect(line).toMatchObject({ method: 'GET', path: '/home', status: 200, cache: 'HIT', msg: 'request', site: 'www.qnnews.cn' });
+    expect(line!.bytes).toBeGreaterThan(1000);
     const text = await metrics.registry.metrics();
     expect(text).toMatch(/portal_http_requests_total\{route="home-alias",status="200"\} 1/);
-    expect(text).toMatch(/portal_cache_results_total\{kind="page",site="0",result="HIT"\} 1/);
+    expect(text).toMatch(/portal_cache_results_total\{kind="page",route="home-alias",site="www.qnnews.cn",result="HIT"\} 1/);
   });
 
   it('says Vary: User-Agent on article pages and closes connections while draining', async () => {
