@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PRODUCTION_DEFINE, assertProductionBundle, reactRouterProduction, serverExternals } from './production-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
@@ -28,26 +29,31 @@ function publicPath(outfile) {
   return `/assets/${path.relative(path.join(clientOut, 'assets'), path.join(root, outfile)).split(path.sep).join('/')}`;
 }
 
+/** esbuild options of the browser bundle (exported for the production-build test). */
+export const clientBuildOptions = {
+  absWorkingDir: root,
+  entryPoints: ['client/entry.tsx'],
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: ['chrome100', 'firefox100', 'safari15'],
+  outdir: 'dist/client/assets',
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  assetNames: 'media/[name]-[hash]',
+  minify: true,
+  sourcemap: 'linked',
+  metafile: true,
+  jsx: 'automatic',
+  define: PRODUCTION_DEFINE,
+  plugins: [reactRouterProduction],
+  logLevel: 'warning',
+};
+
 export async function buildClient() {
   rmSync(clientOut, { recursive: true, force: true });
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: ['client/entry.tsx'],
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    target: ['chrome100', 'firefox100', 'safari15'],
-    outdir: 'dist/client/assets',
-    entryNames: '[name]-[hash]',
-    chunkNames: 'chunks/[name]-[hash]',
-    assetNames: 'media/[name]-[hash]',
-    minify: true,
-    sourcemap: 'linked',
-    metafile: true,
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'warning',
-  });
+  const result = await build(clientBuildOptions);
+  assertProductionBundle(result.metafile, 'the client bundle');
   const outputs = result.metafile.outputs;
   const modules = {};
   let entry = null;
@@ -82,20 +88,26 @@ export async function buildReferenceApi() {
   });
 }
 
+/** esbuild options of the server: React, React DOM and React Router bundled in their production builds. */
+export const serverBuildOptions = {
+  absWorkingDir: root,
+  entryPoints: ['server/main.ts'],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: 'dist/server/main.cjs',
+  sourcemap: 'linked',
+  jsx: 'automatic',
+  define: PRODUCTION_DEFINE,
+  plugins: [serverExternals, reactRouterProduction],
+  metafile: true,
+  logLevel: 'warning',
+};
+
 export async function buildServer() {
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['server/main.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    packages: 'external',
-    outfile: 'dist/server/main.cjs',
-    sourcemap: 'linked',
-    jsx: 'automatic',
-    logLevel: 'warning',
-  });
+  const result = await build(serverBuildOptions);
+  assertProductionBundle(result.metafile, 'the server bundle');
 }
 
 async function main() {
@@ -107,7 +119,10 @@ async function main() {
   console.log(`build ${client.buildId}: ${client.modules} client modules${server}, ${Date.now() - started} ms`);
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// Run as a script (not when the production-build test imports the options).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
