@@ -2,13 +2,14 @@
 import { HOME_CATEGORY_LIST_SIZE } from '../constants';
 import type { HomeAdSlot } from '../content-api';
 import { homeCatidOf } from '../sites';
-import type { ArticleSummary } from '../types/entities';
+import { articleLink, type ArticleLink } from '../types/entities';
 import type { Loader } from './types';
 
 export interface HomeBlock {
   catid: number;
   catname: string;
-  items: ArticleSummary[];
+  /** Links only: the page shows titles and times, so the hydration state carries no summaries or pictures. */
+  items: ArticleLink[];
 }
 
 export interface HomeData {
@@ -23,7 +24,7 @@ export const loadHome: Loader<HomeData> = async ({ site, content }) => {
     categories.map((category) => content.articleList(category.catid, 1, HOME_CATEGORY_LIST_SIZE)),
   );
   const blocks = categories
-    .map((category, index) => ({ catid: category.catid, catname: category.catname, items: lists[index]?.items ?? [] }))
+    .map((category, index) => ({ catid: category.catid, catname: category.catname, items: (lists[index]?.items ?? []).map(articleLink) }))
     .filter((block) => block.items.length > 0);
   return {
     kind: 'ok',
