@@ -97,12 +97,24 @@ function nginxBinary(): { path: string } | { missing: string } {
   try {
     execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx-light'], {
       stdio: 'ignore',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      // RUNLEVEL=1: the package's postinst must not start a system-wide nginx on port 80 for us.
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive', RUNLEVEL: '1' },
     });
   } catch {
     return { missing: 'apt-get install nginx-light failed' };
   }
+  stopServiceStartedByInstall();
   return existsSync(NGINX) ? { path: NGINX } : { missing: 'nginx-light installed no /usr/sbin/nginx' };
+}
+
+/** Where an init script would have started one anyway, that nginx (started by our install) is stopped by its PID. */
+function stopServiceStartedByInstall(): void {
+  try {
+    const pid = Number(readFileSync('/run/nginx.pid', 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 1) process.kill(pid, 'SIGQUIT');
+  } catch {
+    // none was started
+  }
 }
 
 /**
