@@ -1,16 +1,18 @@
 /**
- * `npm run bench`: the cache against its ceiling, in one run on one machine, reported as ratios (absolute
- * numbers depend on the machine; ratios much less). Starts the reference content API, portals on the Redis at
- * REDIS_URL (default 127.0.0.1:6379, a fresh prefix, cleaned afterwards) and bare node:http servers that send
- * the same cached page bytes with the same headers (identity, and gzip), then loads each with autocannon.
+ * `npm run bench`: the portal against its ceilings and its floor, in one run on one machine, as ratios (absolute
+ * numbers depend on the machine; ratios much less). Starts the reference content API in this process and, each
+ * in its own process, portals from the production bundle on the Redis at REDIS_URL (default 127.0.0.1:6379, a
+ * fresh prefix, cleaned afterwards), bare node:http servers and nginx sending the same page bytes, and the load
+ * generator (autocannon), so every rate is read as the server's own CPU time per request (/proc/<pid>/stat).
+ * React's own cost, renderToString of the same page with the same state, runs here in a loop: the floor.
  * BENCH_SECONDS (default 6) per load, split into BENCH_ROUNDS (default 3) rounds that take turns, so a burst
  * of load from elsewhere on the machine does not land on one measure only.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
+import { gzipSync } from 'node:zlib';
 import { startReferenceApi } from './reference-api/server';
 import { loadConfig } from '../server/config';
 import { listen } from '../server/http-server';
@@ -22,13 +24,24 @@ import { scanAll, unlinkAll } from '../server/redis/commands';
 import { parseRedisTarget } from '../server/redis/target';
 import { RedisSecretStore } from '../server/auth/secret-store';
 import { Sessions } from '../server/auth/sessions';
+import { PROJECT_ROOT } from '../server/render/assets';
+import { HOME_CATID } from '../shared/constants';
+import { loadFrom, startBareServer, startNginx, startPortalProcess, type LoadSpec, type Running } from './bench/processes';
+import { renderFloor, type Floor } from './bench/render-floor';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CONNECTIONS = 50;
+/** Renders take milliseconds: fewer connections keep their latency under autocannon's timeout. */
+const RENDER_CONNECTIONS = 10;
+const MISS_PAGES = Number(process.env.BENCH_MISS_PAGES ?? 300);
+const KB = 1024;
+const HTML_TARGETS = { home: 75 * KB, detail: 55 * KB, gzipped: 20 * KB };
+const DETAIL = '/detail/2728/33727';
 
 type Upstream = Awaited<ReturnType<typeof startReferenceApi>>;
+type Row = [string, string, string];
 
 async function startPortal(upstream: Upstream, prefix: string, env: Record<string, string> = {}) {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', CACHE_PREFIX: prefix, UPSTREAM_URL: upstream.url, REDIS_URL, LOG_LEVEL: 'silent', ...env });
@@ -42,52 +55,41 @@ async function startPortal(upstream: Upstream, prefix: string, env: Record<strin
 /** Headers node:http adds on its own (or that describe the connection, not the page). */
 const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-/** The ceiling: a response captured from the portal, sent as it is (body and headers) with no work per request. */
-function bareServer(captured: Fetched): Promise<{ url: string; close: () => void }> {
-  const headers = Object.entries(captured.headers).filter(([name]) => !CONNECTION_HEADERS.has(name));
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, headers.flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, v]) : [[name, String(value)]])));
-    res.end(captured.body);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })),
-  );
+function replayHeaders(captured: Fetched): Array<[string, string]> {
+  return Object.entries(captured.headers)
+    .filter(([name]) => !CONNECTION_HEADERS.has(name))
+    .flatMap(([name, value]) => (Array.isArray(value) ? value.map((v): [string, string] => [name, v]) : [[name, String(value)] as [string, string]]));
 }
 
 interface Target {
-  url: string;
-  headers?: Record<string, string>;
+  label: string;
+  spec: LoadSpec;
+  server: Running;
 }
 
 interface Load {
   rps: number;
   /** The worst round's p99. */
   p99: number;
-  /**
-   * CPU time of this process (client and servers alike) per request: steadier than the rate when other work
-   * shares the machine, since it does not count time spent waiting for a core.
-   */
+  /** The server's own CPU time per request (its process and children), µs. */
   cpuMicros: number;
 }
 
-/** Every target in turn, ROUNDS times; each target's rate is its requests over its own seconds of load. */
+/** Every target in turn, ROUNDS times; rates over each target's own seconds, CPU over its own requests. */
 async function loadInTurns(targets: Target[]): Promise<Load[]> {
   const totals = targets.map(() => ({ requests: 0, seconds: 0, p99: 0, cpuMicros: 0 }));
   const seconds = Math.max(1, Math.round(SECONDS / ROUNDS));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [index, target] of targets.entries()) {
-      const cpu = process.cpuUsage();
-      const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, headers: target.headers ?? {} });
-      const used = process.cpuUsage(cpu);
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      const result = await loadFrom({ ...target.spec, seconds }, target.server.pid);
       const total = totals[index]!;
-      total.requests += result.requests.total;
-      total.seconds += result.duration;
-      total.p99 = Math.max(total.p99, result.latency.p99);
-      total.cpuMicros += used.user + used.system;
+      total.requests += result.requests;
+      total.seconds += result.seconds;
+      total.p99 = Math.max(total.p99, result.p99);
+      total.cpuMicros += result.serverMicros;
     }
   }
-  return totals.map((total) => ({ rps: total.requests / total.seconds, p99: total.p99, cpuMicros: total.cpuMicros / total.requests }));
+  return totals.map((total) => ({ rps: total.requests / total.seconds, p99: total.p99, cpuMicros: total.cpuMicros / Math.max(1, total.requests) }));
 }
 
 interface Fetched {
@@ -117,57 +119,138 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Fetched
   });
 }
 
+/** Cached page (identity and gzip), checked to be a HIT. */
+async function cachedPage(portal: Running, path: string): Promise<{ identity: Fetched; gzip: Fetched }> {
+  await get(portal.url + path);
+  const identity = await get(portal.url + path);
+  const gzip = await get(portal.url + path, { 'accept-encoding': 'gzip, deflate, br' });
+  if (identity.cache !== 'HIT' || gzip.headers['content-encoding'] !== 'gzip') throw new Error(`${path} was not cached`);
+  return { identity, gzip };
+}
+
+/** Article pages of the home categories: each a page the cache has not seen. */
+async function articlePaths(upstream: Upstream, count: number): Promise<string[]> {
+  const post = async <T>(apiPath: string, body?: unknown): Promise<T> => {
+    const res = await fetch(upstream.url + apiPath, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {});
+    return ((await res.json()) as { data: T }).data;
+  };
+  const { children } = await post<{ children: Array<{ catid: number }> }>('/mobile/index/category_index', { catid: HOME_CATID });
+  const paths: string[] = [];
+  for (let page = 1; page <= 20 && paths.length < count; page++) {
+    for (const { catid } of children) {
+      const list = await post<{ lists: Array<{ catid: number; id: number }> } | null>(`/list/${catid}/${page}.html?pagesize=20`);
+      for (const item of list?.lists ?? []) paths.push(`/detail/${item.catid}/${item.id}`);
+    }
+  }
+  return [...new Set(paths)].filter((p) => p !== DETAIL).slice(0, count);
+}
+
+/** µs per request as "N µs"; a ratio of CPU costs (b's cost over a's: how many of a fit in b's time). */
+const micros = (load: Load) => `${load.cpuMicros.toFixed(0)} µs`;
+const rate = (load: Load) => `${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, ${micros(load)} server CPU/req`;
+const cpuRatio = (of: { cpuMicros: number }, load: { cpuMicros: number }) => `${(of.cpuMicros / load.cpuMicros).toFixed(3)}×`;
+
 async function main(): Promise<void> {
+  // The portal as deployed: the production bundle, built now so it is this tree's.
+  execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   const prefix = `bench${randomBytes(4).toString('hex')}`;
-  const rssBefore = process.memoryUsage().rss;
   const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-  const withL1 = await startPortal(upstream, prefix);
-  const redisOnly = await startPortal(upstream, prefix, { L1_CACHE_MAX_MB: '0' });
-  const rows: Array<[string, string, string]> = [];
+  const common = { CACHE_PREFIX: prefix, UPSTREAM_URL: upstream.url, REDIS_URL };
+  const running: Array<{ stop(): Promise<void> }> = [];
+  const rows: Row[] = [];
   try {
-    const path = '/home';
+    const withL1 = await startPortalProcess(common);
+    running.push(withL1);
+    const redisOnly = await startPortalProcess({ ...common, L1_CACHE_MAX_MB: '0' });
+    running.push(redisOnly);
+    const home = await cachedPage(withL1, '/home');
+    const detail = await cachedPage(withL1, DETAIL);
+    await get(redisOnly.url + '/home');
     const gzip = { 'accept-encoding': 'gzip, deflate, br' };
-    await get(withL1.url + path);
-    const cached = await get(withL1.url + path);
-    const cachedGzip = await get(withL1.url + path, gzip);
-    if (cached.cache !== 'HIT' || cachedGzip.headers['content-encoding'] !== 'gzip') throw new Error('the page was not cached');
-    await get(redisOnly.url + path);
-    const bare = await bareServer(cached);
-    const bareGzip = await bareServer(cachedGzip);
-    const [ceiling, l1, fromRedis, gzipCeiling, l1Gzip] = await loadInTurns([
-      { url: bare.url },
-      { url: withL1.url + path },
-      { url: redisOnly.url + path },
-      { url: bareGzip.url, headers: gzip },
-      { url: withL1.url + path, headers: gzip },
+    const bareHome = await startBareServer(home.identity.body, replayHeaders(home.identity));
+    const bareHomeGzip = await startBareServer(home.gzip.body, replayHeaders(home.gzip));
+    const bareDetail = await startBareServer(detail.identity.body, replayHeaders(detail.identity));
+    running.push(bareHome, bareHomeGzip, bareDetail);
+    const nginx = await startNginx({ home: { identity: home.identity.body, gzip: home.gzip.body } });
+    if ('pid' in nginx) running.push(nginx);
+
+    // Signed-in readers: rendered every time, data cached (the first request cached it).
+    const cookie = { cookie: `portal_session=${await benchSession(prefix)}` };
+    const signedHome = await get(withL1.url + '/home', cookie);
+    const signedDetail = await get(withL1.url + DETAIL, cookie);
+    if (signedHome.cache !== 'PASS' || signedDetail.cache !== 'PASS') throw new Error('signed-in pages were not rendered per request');
+    // Anonymous misses, data cached: article pages fetched once signed in (data cached, no page stored).
+    const missPaths = await articlePaths(upstream, MISS_PAGES);
+    for (const missPath of missPaths) await get(withL1.url + missPath, cookie);
+
+    const hitTargets: Target[] = [
+      { label: 'bare', spec: { url: bareHome.url, connections: CONNECTIONS, seconds: 0 }, server: bareHome },
+      { label: 'l1', spec: { url: withL1.url + '/home', connections: CONNECTIONS, seconds: 0 }, server: withL1 },
+      { label: 'redis', spec: { url: redisOnly.url + '/home', connections: CONNECTIONS, seconds: 0 }, server: redisOnly },
+      { label: 'bare gzip', spec: { url: bareHomeGzip.url, connections: CONNECTIONS, seconds: 0, headers: gzip }, server: bareHomeGzip },
+      { label: 'l1 gzip', spec: { url: withL1.url + '/home', connections: CONNECTIONS, seconds: 0, headers: gzip }, server: withL1 },
+      { label: 'bare detail', spec: { url: bareDetail.url, connections: CONNECTIONS, seconds: 0 }, server: bareDetail },
+    ];
+    if ('pid' in nginx) {
+      hitTargets.push(
+        { label: 'nginx', spec: { url: `${nginx.url}/home`, connections: CONNECTIONS, seconds: 0 }, server: nginx },
+        { label: 'nginx gzip', spec: { url: `${nginx.url}/home`, connections: CONNECTIONS, seconds: 0, headers: gzip }, server: nginx },
+      );
+    }
+    const hits = await loadInTurns(hitTargets);
+    const hit = (label: string) => hits[hitTargets.findIndex((target) => target.label === label)];
+    const [renderHome, renderDetail] = await loadInTurns([
+      { label: 'home', spec: { url: withL1.url + '/home', connections: RENDER_CONNECTIONS, seconds: 0, headers: cookie }, server: withL1 },
+      { label: 'detail', spec: { url: withL1.url + DETAIL, connections: RENDER_CONNECTIONS, seconds: 0, headers: cookie }, server: withL1 },
     ]);
-    bare.close();
-    bareGzip.close();
-    // Streaming: hot news (a suspense block) takes 2 s; the shell must not wait for it. Measured before the
-    // render load, which leaves its last renders still running when it stops.
-    const streaming = await streamingRow(upstream, prefix);
-    const cold = await coldRow(upstream);
-    const outage = await outageRow(upstream, withL1.url + path);
-    // Signed-in readers are rendered every time (data from cache): the renderer's rate.
-    const [render] = await loadInTurns([{ url: withL1.url + path, headers: { cookie: `portal_session=${await benchSession(prefix)}` } }]);
-    const rate = (load: Load) => `${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, ${load.cpuMicros.toFixed(0)} µs CPU/req`;
-    const ratio = (load: Load, of: Load) => `${(load.rps / of.rps).toFixed(2)}×`;
-    rows.push([`bare node:http, same bytes (${(cached.body.length / 1024).toFixed(0)} KiB)`, rate(ceiling!), '1.00× (ceiling)']);
-    rows.push(['page HIT from L1', rate(l1!), `${ratio(l1!, ceiling!)} (target ≥ 0.8)`]);
-    rows.push(['page HIT from Redis (L1 off)', rate(fromRedis!), `${ratio(fromRedis!, ceiling!)} (target ≥ 0.5)`]);
-    rows.push([`bare node:http, same gzip bytes (${(cachedGzip.body.length / 1024).toFixed(0)} KiB)`, rate(gzipCeiling!), '1.00× (gzip ceiling)']);
-    rows.push(['page HIT from L1, gzip', rate(l1Gzip!), ratio(l1Gzip!, gzipCeiling!)]);
-    rows.push(['render per request (signed-in, data cached)', `${render!.rps.toFixed(0)} pages/s`, `${(render!.rps / ceiling!.rps).toFixed(3)}×`]);
-    rows.push(outage, streaming, cold);
+    const missResult = await loadFrom({ url: withL1.url, connections: RENDER_CONNECTIONS, seconds: 0, paths: missPaths }, withL1.pid);
+    const miss: Load = { rps: missResult.requests / missResult.seconds, p99: missResult.p99, cpuMicros: missResult.serverMicros / missResult.requests };
+    const floorSeconds = Math.max(2, SECONDS / 2);
+    const floorHome = await renderFloor(signedHome.body.toString('utf8'), floorSeconds);
+    const floorDetail = await renderFloor(signedDetail.body.toString('utf8'), floorSeconds);
+
+    const ceiling = hit('bare')!;
+    const nginxHit = hit('nginx');
+    rows.push([`bare node:http, same bytes (${(home.identity.body.length / KB).toFixed(0)} KiB /home)`, rate(ceiling), '1.00× (ceiling)']);
+    if (nginxHit) rows.push(['nginx, same bytes as a file (1 worker)', rate(nginxHit), `${cpuRatio(ceiling, nginxHit)} of bare's CPU cost`]);
+    else if ('missing' in nginx) rows.push(['nginx, same bytes as a file', nginx.missing, '']);
+    const l1 = hit('l1')!;
+    rows.push(['page HIT from L1', rate(l1), `${cpuRatio(ceiling, l1)} (target ≥ 0.8)${nginxHit ? `; ${(l1.cpuMicros / nginxHit.cpuMicros).toFixed(1)}× nginx (target ≤ 3)` : ''}`]);
+    const redis = hit('redis')!;
+    rows.push(['page HIT from Redis (L1 off)', rate(redis), `${cpuRatio(ceiling, redis)} (target ≥ 0.5)`]);
+    const gzipCeiling = hit('bare gzip')!;
+    const nginxGzip = hit('nginx gzip');
+    rows.push([`bare node:http, same gzip bytes (${(home.gzip.body.length / KB).toFixed(0)} KiB)`, rate(gzipCeiling), '1.00× (gzip ceiling)']);
+    if (nginxGzip) rows.push(['nginx, same gzip bytes (gzip_static)', rate(nginxGzip), `${cpuRatio(gzipCeiling, nginxGzip)}`]);
+    const l1Gzip = hit('l1 gzip')!;
+    rows.push(['page HIT from L1, gzip', rate(l1Gzip), `${cpuRatio(gzipCeiling, l1Gzip)}${nginxGzip ? `; ${(l1Gzip.cpuMicros / nginxGzip.cpuMicros).toFixed(1)}× nginx` : ''}`]);
+    const detailCeiling = hit('bare detail')!;
+    rows.push([`bare node:http, ${DETAIL} bytes (${(detail.identity.body.length / KB).toFixed(0)} KiB)`, rate(detailCeiling), '1.00× (detail ceiling)']);
+    const floorRow = (label: string, floor: Floor): Row => [label, `${floor.perSecond.toFixed(0)} renders/s, ${floor.cpuMicros.toFixed(0)} µs CPU/render`, 'floor'];
+    rows.push(floorRow('React floor: renderToString of /home (same state)', floorHome));
+    rows.push(floorRow(`React floor: renderToString of ${DETAIL}`, floorDetail));
+    const renderRow = (label: string, load: Load, floor: Floor, of: Load, target: number): Row => [
+      label,
+      `${load.rps.toFixed(0)} pages/s, ${(load.cpuMicros / 1000).toFixed(1)} ms server CPU/page`,
+      `${cpuRatio(floor, load)} floor (target ≥ 0.6), ${cpuRatio(of, load)} ceiling (target ≥ ${target})`,
+    ];
+    rows.push(renderRow('render per request /home (signed-in, data cached)', renderHome!, floorHome, ceiling, 0.08));
+    rows.push(renderRow(`render per request ${DETAIL} (signed-in, data cached)`, renderDetail!, floorDetail, detailCeiling, 0.15));
+    rows.push(renderRow(`render per request, anonymous MISS (${missPaths.length} articles, data cached, stored)`, miss, floorDetail, detailCeiling, 0.15));
+    rows.push(htmlSizeRow('/home', home.identity.body, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail.identity.body, HTML_TARGETS.detail));
+    rows.push(await streamingRow(upstream, prefix), await coldRow(upstream));
   } finally {
-    await withL1.shutdown();
-    await redisOnly.shutdown();
+    for (const server of running.reverse()) await server.stop();
     await upstream.close();
     await clean(prefix);
   }
-  const rssAfter = process.memoryUsage().rss;
-  rows.push(['RSS of this process (3 servers)', `${(rssBefore / 1048576).toFixed(0)} MiB before → ${(rssAfter / 1048576).toFixed(0)} MiB after`, '']);
   printTable(rows);
+}
+
+function htmlSizeRow(label: string, body: Buffer, target: number): Row {
+  const gzipped = gzipSync(body).length;
+  const within = body.length <= target && gzipped <= HTML_TARGETS.gzipped;
+  return [`HTML size ${label}`, `${(body.length / KB).toFixed(1)} KiB, ${(gzipped / KB).toFixed(1)} KiB gzipped`, `target ≤ ${target / KB} / ${HTML_TARGETS.gzipped / KB} KiB${within ? '' : ' (over)'}`];
 }
 
 /** A signed-in reader's session, written where the portals of the prefix look sessions up. */
@@ -181,7 +264,7 @@ async function benchSession(prefix: string): Promise<string> {
   }
 }
 
-async function streamingRow(upstream: Upstream, prefix: string): Promise<[string, string, string]> {
+async function streamingRow(upstream: Upstream, prefix: string): Promise<Row> {
   const portal = await startPortal(upstream, `${prefix}s`);
   try {
     await get(`${portal.url}/detail/2728/33727`); // data other than hot news cached
@@ -197,7 +280,7 @@ async function streamingRow(upstream: Upstream, prefix: string): Promise<[string
   }
 }
 
-async function coldRow(upstream: Upstream): Promise<[string, string, string]> {
+async function coldRow(upstream: Upstream): Promise<Row> {
   const prefix = `benchcold${randomBytes(4).toString('hex')}`;
   const a = await startPortal(upstream, prefix);
   const b = await startPortal(upstream, prefix);
@@ -225,70 +308,6 @@ async function coldRow(upstream: Upstream): Promise<[string, string, string]> {
   }
 }
 
-/**
- * Capacity through a Redis outage: a portal on a redis-server of its own, its page cached, then that server
- * killed (by the PID started here). Its hits from L1 are loaded in turns with the main portal's (Redis up).
- */
-async function outageRow(upstream: Upstream, normalUrl: string): Promise<[string, string, string]> {
-  const port = await freeLoopbackPort();
-  const redis = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const exited = new Promise((resolve) => redis.once('exit', resolve));
-  try {
-    await waitFor(async () => (await redisPing(port)) === true, 'the outage bench redis-server');
-    const portal = await startPortal(upstream, `benchout${randomBytes(4).toString('hex')}`, { REDIS_URL: `redis://127.0.0.1:${port}` });
-    try {
-      const url = `${portal.url}/home`;
-      await waitFor(async () => (await get(url)).cache === 'HIT', 'the outage portal to cache /home');
-      redis.kill('SIGKILL');
-      await exited;
-      await waitFor(async () => (await get(`${portal.url}/readyz`)).body.toString().includes('"redis":"down"'), 'readiness to say redis down');
-      const [normal, down] = await loadInTurns([{ url: normalUrl }, { url }]);
-      const served = await get(url);
-      if (served.cache !== 'HIT') throw new Error(`with Redis down /home was ${served.cache}, not a HIT from L1`);
-      // CPU per request as well: steadier than the rate when other work shares the machine.
-      const cpu = `${down!.cpuMicros.toFixed(0)} µs CPU/req (Redis up: ${normal!.cpuMicros.toFixed(0)})`;
-      return ['page HIT from L1, its Redis killed', `${down!.rps.toFixed(0)} req/s, p99 ${down!.p99} ms, ${cpu}`, `${(down!.rps / normal!.rps).toFixed(2)}× of Redis up (target ≥ 0.5)`];
-    } finally {
-      await portal.shutdown();
-    }
-  } finally {
-    if (redis.exitCode === null && redis.signalCode === null) redis.kill('SIGKILL');
-  }
-}
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function redisPing(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(300, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (chunk) => done(chunk.toString().startsWith('+PONG')));
-  });
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function clean(prefix: string, containing = ''): Promise<void> {
   // Any REDIS_URL form (one server, Sentinel, cluster): scans every master, deletes slot by slot.
   const client = createRedisClient(parseRedisTarget(REDIS_URL), { role: 'cli' });
@@ -302,9 +321,9 @@ async function clean(prefix: string, containing = ''): Promise<void> {
   }
 }
 
-function printTable(rows: Array<[string, string, string]>): void {
+function printTable(rows: Row[]): void {
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: [string, string, string]) => `| ${row.map((cell, index) => cell.padEnd(widths[index]!)).join(' | ')} |`;
+  const line = (row: Row) => `| ${row.map((cell, index) => cell.padEnd(widths[index]!)).join(' | ')} |`;
   process.stdout.write(`${line(['measure', 'result', 'ratio / target'])}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
   for (const row of rows) process.stdout.write(`${line(row)}\n`);
 }

@@ -10,6 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildState } from './build-state.mjs';
+import { PRODUCTION_DEFINE, assertProductionBundle, reactRouterProduction, serverExternals } from './production-bundle.mjs';
 import { assertNoServerCode, formatPageWeights, gzippedSizes, pageWeights } from './client-bundle-check.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +34,7 @@ function publicPath(outfile) {
   return `/assets/${path.relative(path.join(clientOut, 'assets'), path.join(root, outfile)).split(path.sep).join('/')}`;
 }
 
+/** esbuild options of the browser bundle (also used by npm run dev and the production-build test). */
 export const clientOptions = {
   absWorkingDir: root,
   entryPoints: [CLIENT_ENTRY],
@@ -48,7 +50,8 @@ export const clientOptions = {
   sourcemap: 'linked',
   metafile: true,
   jsx: 'automatic',
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: PRODUCTION_DEFINE,
+  plugins: [reactRouterProduction],
   logLevel: 'warning',
 };
 
@@ -58,6 +61,7 @@ export const clientOptions = {
  */
 export function writeManifest(metafile) {
   assertNoServerCode(metafile, CLIENT_ENTRY);
+  assertProductionBundle(metafile, 'the client bundle');
   const outputs = metafile.outputs;
   const modules = {};
   let entry = null;
@@ -139,18 +143,20 @@ const browserOnlyPackages = {
   },
 };
 
+/** esbuild options of the server bundle (also used by npm run dev and the production-build test). */
 export const serverOptions = {
-  plugins: [browserOnlyPackages],
   absWorkingDir: root,
   entryPoints: ['server/main.ts'],
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  packages: 'external',
   outfile: 'dist/server/main.cjs',
   sourcemap: 'linked',
   jsx: 'automatic',
+  // React, React DOM and React Router bundled in their production builds; every other package stays external.
+  define: PRODUCTION_DEFINE,
+  plugins: [browserOnlyPackages, serverExternals, reactRouterProduction],
   metafile: true,
   logLevel: 'warning',
 };
@@ -160,6 +166,7 @@ const NOT_IN_SERVER_BUNDLE = 'scripts/reference-api/';
 
 export async function buildServer() {
   const result = await build(serverOptions);
+  assertProductionBundle(result.metafile, 'the server bundle');
   writeFileSync(path.join(root, 'dist/server/metafile.json'), JSON.stringify(result.metafile));
   const bundled = Object.keys(result.metafile.inputs).filter((input) => input.startsWith(NOT_IN_SERVER_BUNDLE));
   if (bundled.length > 0) throw new Error(`the server bundle contains the reference content API: ${bundled.join(', ')}`);

@@ -27,6 +27,7 @@ import { requestContext } from './middleware/request-context';
 import { dataRateLimit } from './middleware/rate-limit';
 import { securityMiddleware, type SecurityHeaders } from './middleware/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
+import { qrImageRoutes } from './qr-images';
 import { dataRoutes } from './render/data-endpoints';
 import { bareErrorDocument } from './render/document';
 import { mobileDetailRedirect } from './render/mobile-redirect';
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(healthRoutes(deps.readiness));
   app.use(deps.metrics.routes());
+  app.use(qrImageRoutes());
   app.use(
     '/assets',
     express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }),

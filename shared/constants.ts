@@ -36,8 +36,6 @@ export const HOME_CATEGORY_LIST_SIZE = 8;
 export const SEARCH_TYPE_RECENT = 1;
 export const SEARCH_TYPE_ALL = 2;
 
-export const TIME_ZONE = 'Asia/Shanghai';
-
 /** Strings shown to readers exactly as SPEC.md writes them. */
 export const TEXT = {
   notFound: 'This page could not be found',

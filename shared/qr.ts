@@ -1,6 +1,7 @@
 /**
- * QR codes as SVG paths, made with the `qrcode` library's encoder, so a code renders on the server (readable
- * before script) and the browser alike without canvas or image files.
+ * QR codes as SVG paths, made with the `qrcode` library's encoder: drawn inline (the share dialog's code of the
+ * page being read) or served as an immutable image at `/assets/qr/{text as base64url}.svg` (the chrome's codes,
+ * the same on every page, so the HTML carries an <img> instead of 3 KB of path each).
  */
 import QRCode from 'qrcode';
 
@@ -46,4 +47,16 @@ function encode(text: string): QrMatrix {
     }
   }
   return { size: modules.size, path };
+}
+
+const QUIET_ZONE = 2;
+
+/** A standalone SVG document of the code, with the quiet zone scanners need. */
+export function qrSvgDocument(text: string): string {
+  const matrix = qrMatrix(text);
+  const side = matrix.size + QUIET_ZONE * 2;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-${QUIET_ZONE} -${QUIET_ZONE} ${side} ${side}" shape-rendering="crispEdges">` +
+    `<rect x="-${QUIET_ZONE}" y="-${QUIET_ZONE}" width="${side}" height="${side}" fill="#fff"/><path d="${matrix.path}" fill="#000"/></svg>`
+  );
 }

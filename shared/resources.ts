@@ -5,14 +5,20 @@
  */
 import { HOT_NEWS_ID, HOT_NEWS_SIZE, RECOMMENDED_TOPICS_SHOWN } from './constants';
 import type { ContentApi } from './content-api';
+import { articleLink, type TopicCover } from './types/entities';
 
 /** 5 pages of the special-column block's 4. */
 const COLUMN_AUTHORS_LOADED = 20;
 
 export const RESOURCES = {
-  hotNews: async (content: ContentApi) => (await content.articleList(HOT_NEWS_ID, 1, HOT_NEWS_SIZE)).items,
-  /** Recommended topics: the first 4 of the topic list (SPEC §2 detail layout). */
-  topics: async (content: ContentApi) => (await content.topics(1, RECOMMENDED_TOPICS_SHOWN)).slice(0, RECOMMENDED_TOPICS_SHOWN),
+  // Each value is what its block reads and no more: it is written into every page that shows the block.
+  /** Hot news: links (rank, title). */
+  hotNews: async (content: ContentApi) => (await content.articleList(HOT_NEWS_ID, 1, HOT_NEWS_SIZE)).items.map(articleLink),
+  /** Recommended topics: covers of the first 4 of the topic list (SPEC §2 detail layout). */
+  topics: async (content: ContentApi): Promise<TopicCover[]> =>
+    (await content.topics(1, RECOMMENDED_TOPICS_SHOWN))
+      .slice(0, RECOMMENDED_TOPICS_SHOWN)
+      .map(({ id, title, thumb, jump }) => ({ id, title, thumb, jump: { switch_value_android: jump.switch_value_android } })),
   /**
    * Special column authors, several pages of 4 in one cached call: the block pages through them in the browser
    * (wrapping to page 1 after the last) without a request per click.

@@ -1,10 +1,10 @@
 /** A list of article links with their relative times. */
 import { Link } from 'react-router-dom';
 import { href } from '../../shared/routes';
-import type { ArticleSummary } from '../../shared/types/entities';
+import type { ArticleLink } from '../../shared/types/entities';
 import { RelativeTime } from './RelativeTime';
 
-export function ArticleList({ items, className }: { items: readonly ArticleSummary[]; className?: string }) {
+export function ArticleList({ items, className }: { items: readonly ArticleLink[]; className?: string }) {
   return (
     <ul className={className ?? 'article-list'}>
       {items.map((item) => (

@@ -8,7 +8,7 @@ import { Link } from 'react-router-dom';
 import { yearOf } from '../../shared/time';
 import { COMPANY, MEDIA_MATRIX, MOBILE_SITE_URL, PRODUCT_MATRIX, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
-import { QrCode } from './QrCode';
+import { QrImage } from './QrImage';
 
 export type FooterVariant = 'full' | 'small' | 'siteMap';
 
@@ -80,12 +80,12 @@ export function Footer({ variant = 'full' }: { variant?: FooterVariant }) {
             <ul className="qr-grid">
               {MEDIA_MATRIX.map((account) => (
                 <li key={account.name}>
-                  <QrCode value={account.url} size={MOBILE_QR_PX} label={`${account.name}二维码`} />
+                  <QrImage value={account.url} size={MOBILE_QR_PX} label={`${account.name}二维码`} />
                   <span>{account.name}</span>
                 </li>
               ))}
               <li>
-                <QrCode value={MOBILE_SITE_URL} size={MOBILE_QR_PX} label="手机版二维码" />
+                <QrImage value={MOBILE_SITE_URL} size={MOBILE_QR_PX} label="手机版二维码" />
                 <span>手机版</span>
               </li>
             </ul>

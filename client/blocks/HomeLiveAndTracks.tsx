@@ -3,18 +3,17 @@
  * news-tracking reports updated last (新闻追踪, each to its timeline).
  */
 import { Link } from 'react-router-dom';
-import type { HomeNewsTrack } from '../../shared/loaders/home';
+import type { HomeLive, HomeNewsTrack } from '../../shared/loaders/home';
 import { href } from '../../shared/routes';
-import type { Live } from '../../shared/types/entities';
 import { formatDateTime } from '../../shared/time';
 
-function liveStatus(live: Live): string {
+function liveStatus(live: HomeLive): string {
   if (live.status === 1) return '直播中';
   if (live.status === 2) return `${formatDateTime(live.start_time).slice(5)} 开始`;
   return '回放';
 }
 
-export function HomeLives({ lives }: { lives: readonly Live[] }) {
+export function HomeLives({ lives }: { lives: readonly HomeLive[] }) {
   if (lives.length === 0) return null;
   return (
     <section className="side-block home-lives" aria-labelledby="home-lives-title">

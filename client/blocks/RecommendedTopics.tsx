@@ -1,12 +1,12 @@
 /** Recommended topics (SPEC §2): '热门专题' by default, the first 4 topics as a cover grid, an ad below. */
 import { Suspense } from 'react';
 import { RECOMMENDED_TOPICS_SHOWN, TEXT } from '../../shared/constants';
-import type { Advertisement, Topic } from '../../shared/types/entities';
+import type { Advertisement, TopicCover } from '../../shared/types/entities';
 import { Resource } from '../data/Resource';
 import { AdCarousel } from './AdCarousel';
 
 /** The CMS's jump target when it is a link, else the portal's topic page. */
-function topicHref(topic: Topic): string {
+function topicHref(topic: TopicCover): string {
   const jump = topic.jump.switch_value_android;
   return /^(https?:\/\/|\/)/.test(jump) ? jump : `/topic/${topic.id}`;
 }

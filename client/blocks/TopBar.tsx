@@ -8,7 +8,7 @@ import { Link } from 'react-router-dom';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
 import { requestSignIn } from './LoginModal';
-import { QrCode } from './QrCode';
+import { QrImage } from './QrImage';
 
 /** A reader's public identity, from the server's session (state.user). */
 export type SignedInUser = PublicUser;
@@ -54,7 +54,7 @@ export function TopBar() {
             <ul className="qr-grid">
               {MEDIA_MATRIX.map((account) => (
                 <li key={account.name}>
-                  <QrCode value={account.url} size={96} label={`${account.name}二维码`} />
+                  <QrImage value={account.url} size={96} label={`${account.name}二维码`} />
                   <span>{account.name}</span>
                 </li>
               ))}
@@ -64,7 +64,7 @@ export function TopBar() {
             招聘
           </a>
           <Tooltip label="手机版" className="mobile-code">
-            <QrCode value={MOBILE_SITE_URL} size={96} label="手机版二维码" />
+            <QrImage value={MOBILE_SITE_URL} size={96} label="手机版二维码" />
           </Tooltip>
           <Link className="top-bar__link" to="/seekingReport">
             我要报料

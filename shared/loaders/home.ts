@@ -3,14 +3,18 @@ import { HOME_CATEGORY_LIST_SIZE } from '../constants';
 import type { HomeAdSlot } from '../content-api';
 import { homeCatidOf } from '../sites';
 import type { ContentApi } from '../content-api';
-import type { ArticleSummary, Live } from '../types/entities';
+import { articleLink, type ArticleLink, type Live } from '../types/entities';
 import type { Loader } from './types';
 
 export interface HomeBlock {
   catid: number;
   catname: string;
-  items: ArticleSummary[];
+  /** Links only: the page shows titles and times, so the hydration state carries no summaries or pictures. */
+  items: ArticleLink[];
 }
+
+/** A live as home lists it: what the 直播 block shows, nothing more in the hydration state. */
+export type HomeLive = Pick<Live, 'id' | 'title' | 'status' | 'start_time'>;
 
 /** A news-tracking report as home lists it. */
 export interface HomeNewsTrack {
@@ -24,7 +28,7 @@ export interface HomeData {
   blocks: HomeBlock[];
   adSlots: HomeAdSlot[];
   /** On air first, then the soonest upcoming (at most HOME_LIVES). */
-  lives: Live[];
+  lives: HomeLive[];
   /** The reports updated last (at most HOME_NEWS_TRACKS). */
   newsTracks: HomeNewsTrack[];
 }
@@ -33,9 +37,11 @@ const HOME_LIVES = 4;
 const HOME_NEWS_TRACKS = 5;
 
 /** What is on air now, then what starts next: the 直播 block's entries. */
-async function currentLives(content: ContentApi): Promise<Live[]> {
+async function currentLives(content: ContentApi): Promise<HomeLive[]> {
   const [onAir, upcoming] = await Promise.all([content.lives(1, 1, HOME_LIVES), content.lives(2, 1, HOME_LIVES)]);
-  return [...onAir.list, ...upcoming.list].slice(0, HOME_LIVES);
+  return [...onAir.list, ...upcoming.list]
+    .slice(0, HOME_LIVES)
+    .map(({ id, title, status, start_time }) => ({ id, title, status, start_time }));
 }
 
 async function latestNewsTracks(content: ContentApi): Promise<HomeNewsTrack[]> {
@@ -58,7 +64,7 @@ export const loadHome: Loader<HomeData> = async ({ site, content }) => {
     categories.map((category) => content.articleList(category.catid, 1, HOME_CATEGORY_LIST_SIZE)),
   );
   const blocks = categories
-    .map((category, index) => ({ catid: category.catid, catname: category.catname, items: lists[index]?.items ?? [] }))
+    .map((category, index) => ({ catid: category.catid, catname: category.catname, items: (lists[index]?.items ?? []).map(articleLink) }))
     .filter((block) => block.items.length > 0);
   return {
     kind: 'ok',

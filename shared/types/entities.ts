@@ -21,6 +21,13 @@ export interface ArticleSummary {
   source: string;
 }
 
+/** What a list of article links shows (client/blocks/ArticleList.tsx): pages listing only links send only this. */
+export type ArticleLink = Pick<ArticleSummary, 'id' | 'catid' | 'title' | 'adddate'>;
+
+export function articleLink({ id, catid, title, adddate }: ArticleLink): ArticleLink {
+  return { id, catid, title, adddate };
+}
+
 export interface ArticlePage {
   items: ArticleSummary[];
   total: number;
@@ -78,6 +85,9 @@ export interface Topic {
   thumb: string;
   jump: { switch_value_android: string };
 }
+
+/** What a topic cover shows (client/blocks/RecommendedTopics.tsx). */
+export type TopicCover = Omit<Topic, 'description'>;
 
 export interface TopicDetail {
   topic: Topic;

@@ -1,9 +1,11 @@
 import { formatDateTime, formatRelativeTime, isoDateTime, yearOf } from '../../shared/time';
 
-// 2026-11-23 10:00:00 in Asia/Shanghai (02:00 UTC).
-const NOW = Date.UTC(2026, 10, 23, 2, 0, 0) / 1000;
+const utc = (...fields: [number, number, number, number?, number?, number?]): number => Date.UTC(...fields) / 1000;
 
-describe('formatRelativeTime (SPEC §9)', () => {
+// 2026-11-23 10:00:00 in China Standard Time (02:00 UTC).
+const NOW = utc(2026, 10, 23, 2, 0, 0);
+
+describe('formatRelativeTime', () => {
   it.each([
     [0, '刚刚'],
     [59, '刚刚'],
@@ -17,15 +19,35 @@ describe('formatRelativeTime (SPEC §9)', () => {
     expect(formatRelativeTime(NOW - elapsed, NOW)).toBe(expected);
   });
 
-  it('reads MM月DD日 from 7 days up to a year, in Shanghai time', () => {
+  it('reads MM月DD日 from 7 days up to a year, in China time', () => {
     expect(formatRelativeTime(NOW - 7 * 86400, NOW)).toBe('11月16日');
     // 2026-03-01 23:30 UTC is already 2 March in Shanghai.
-    expect(formatRelativeTime(Date.UTC(2026, 2, 1, 23, 30) / 1000, NOW)).toBe('03月02日');
+    expect(formatRelativeTime(utc(2026, 2, 1, 23, 30), NOW)).toBe('03月02日');
   });
 
   it('reads YYYY-MM-DD from a year on', () => {
-    expect(formatRelativeTime(Date.UTC(2025, 10, 23, 1, 0) / 1000, NOW)).toBe('2025-11-23');
-    expect(formatRelativeTime(Date.UTC(2020, 0, 1) / 1000, NOW)).toBe('2020-01-01');
+    expect(formatRelativeTime(utc(2025, 10, 23, 1, 0), NOW)).toBe('2025-11-23');
+    expect(formatRelativeTime(utc(2020, 0, 1), NOW)).toBe('2020-01-01');
+  });
+
+  it('switches to YYYY-MM-DD exactly one calendar year back, to the second', () => {
+    const yearBack = utc(2025, 10, 23, 2, 0, 0);
+    expect(formatRelativeTime(yearBack + 1, NOW)).toBe('11月23日');
+    expect(formatRelativeTime(yearBack, NOW)).toBe('2025-11-23');
+  });
+
+  it('counts the year back from 29 February as from the 28th', () => {
+    // 2028-02-29 12:00 in Shanghai; a year back is 2027-02-28 12:00 there (04:00 UTC).
+    const leapNow = utc(2028, 1, 29, 4, 0, 0);
+    expect(formatRelativeTime(utc(2027, 1, 28, 4, 0, 1), leapNow)).toBe('02月28日');
+    expect(formatRelativeTime(utc(2027, 1, 28, 4, 0, 0), leapNow)).toBe('2027-02-28');
+  });
+
+  it('dates a time by the Shanghai day around midnight, not the UTC one', () => {
+    const now = utc(2026, 6, 20, 12);
+    // 15:59:59 UTC is 23:59:59 in Shanghai; 16:00 UTC is already the next day there.
+    expect(formatRelativeTime(utc(2026, 6, 1, 15, 59, 59), now)).toBe('07月01日');
+    expect(formatRelativeTime(utc(2026, 6, 1, 16, 0, 0), now)).toBe('07月02日');
   });
 
   it('treats a time in the future as 刚刚', () => {
@@ -34,10 +56,43 @@ describe('formatRelativeTime (SPEC §9)', () => {
 });
 
 describe('absolute times', () => {
-  it('formats in Asia/Shanghai whatever the process time zone', () => {
+  it('formats in China Standard Time', () => {
     expect(formatDateTime(NOW)).toBe('2026-11-23 10:00');
     expect(isoDateTime(NOW)).toBe('2026-11-23T10:00:00+08:00');
-    // 2026-12-31 17:00 UTC is already 2027 in Shanghai.
-    expect(yearOf(Date.UTC(2026, 11, 31, 17, 0) / 1000)).toBe(2027);
+  });
+
+  it.each([
+    // [UTC instant, Shanghai date-time, ISO, year]
+    [utc(2026, 11, 31, 15, 59, 59), '2026-12-31 23:59', '2026-12-31T23:59:59+08:00', 2026],
+    [utc(2026, 11, 31, 16, 0, 0), '2027-01-01 00:00', '2027-01-01T00:00:00+08:00', 2027],
+    [utc(2027, 0, 1, 0, 0, 0), '2027-01-01 08:00', '2027-01-01T08:00:00+08:00', 2027],
+    [utc(2028, 1, 28, 16, 0, 0), '2028-02-29 00:00', '2028-02-29T00:00:00+08:00', 2028],
+    [utc(2026, 5, 30, 16, 5, 9), '2026-07-01 00:05', '2026-07-01T00:05:09+08:00', 2026],
+  ])('%i is %s in Shanghai at the day and year edges', (instant, dateTime, iso, year) => {
+    expect(formatDateTime(instant)).toBe(dateTime);
+    expect(isoDateTime(instant)).toBe(iso);
+    expect(yearOf(instant)).toBe(year);
+  });
+
+  describe.each(['UTC', 'America/New_York', 'Asia/Shanghai', 'Australia/Lord_Howe'])('with the process in %s', (zone) => {
+    const saved = process.env.TZ;
+    beforeAll(() => {
+      process.env.TZ = zone;
+    });
+    afterAll(() => {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    });
+
+    it('gives the same text (a local daylight-saving gap changes nothing)', () => {
+      // 2025-03-08 18:36 UTC is 2025-03-09 02:36 in Shanghai, a wall-clock time that does not exist in New York
+      // (clocks sprang from 02:00 to 03:00 that night): dayjs' tz plugin, which builds the Shanghai time in the
+      // process's zone, printed 03:36 there.
+      const instant = utc(2025, 2, 8, 18, 36, 24);
+      expect(formatDateTime(instant)).toBe('2025-03-09 02:36');
+      expect(isoDateTime(instant)).toBe('2025-03-09T02:36:24+08:00');
+      expect(formatRelativeTime(instant, NOW)).toBe('2025-03-09');
+      expect(formatRelativeTime(utc(2026, 2, 8, 18, 36, 24), NOW)).toBe('03月09日');
+    });
   });
 });

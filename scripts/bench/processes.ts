@@ -1,0 +1,228 @@
+/**
+ * The benchmark's servers and load generator, each in its own process, so a measure reads the server's own CPU
+ * time (from /proc/<pid>/stat, the process and its children) and not its client's: the portal as deployed
+ * (dist/server/main.cjs), a bare node:http server and nginx sending the same bytes, and autocannon.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../server/render/assets';
+
+export interface Running {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
+    const answered = await fetch(url).then(
+      (res) => res.arrayBuffer().then(() => true),
+      () => false,
+    );
+    if (answered) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what} did not answer ${url} within 60 s`);
+}
+
+/** Ends one child this bench started, by its PID: `signal`, then SIGKILL if it is still there after 10 s. */
+function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
+/** The portal's production bundle with `env` (UPSTREAM_URL, REDIS_URL, CACHE_PREFIX, …). */
+export async function startPortalProcess(env: Record<string, string>): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/server/main.cjs')], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(`${url}/healthz`, child, 'the portal');
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/** node:http sending `body` with `headers` to every request. */
+export async function startBareServer(body: Buffer, headers: Array<[string, string]>): Promise<Running> {
+  const directory = mkdtempSync(path.join(tmpdir(), 'bench-bare-'));
+  writeFileSync(path.join(directory, 'body'), body);
+  writeFileSync(path.join(directory, 'headers.json'), JSON.stringify(headers.flat()));
+  const port = await freePort();
+  const script = path.join(PROJECT_ROOT, 'scripts/bench/bare-server.mjs');
+  const child = spawn(process.execPath, [script, String(port), path.join(directory, 'body'), path.join(directory, 'headers.json')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(url, child, 'the bare server');
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+const NGINX = '/usr/sbin/nginx';
+
+/** Debian's nginx-light, installed when absent (root only); null with the reason when it cannot be had. */
+function nginxBinary(): { path: string } | { missing: string } {
+  if (existsSync(NGINX)) return { path: NGINX };
+  if (process.getuid?.() !== 0) return { missing: 'nginx is not installed (apt-get install nginx-light)' };
+  try {
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx-light'], {
+      stdio: 'ignore',
+      // RUNLEVEL=1: the package's postinst must not start a system-wide nginx on port 80 for us.
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive', RUNLEVEL: '1' },
+    });
+  } catch {
+    return { missing: 'apt-get install nginx-light failed' };
+  }
+  stopServiceStartedByInstall();
+  return existsSync(NGINX) ? { path: NGINX } : { missing: 'nginx-light installed no /usr/sbin/nginx' };
+}
+
+/** Where an init script would have started one anyway, that nginx (started by our install) is stopped by its PID. */
+function stopServiceStartedByInstall(): void {
+  try {
+    const pid = Number(readFileSync('/run/nginx.pid', 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 1) process.kill(pid, 'SIGQUIT');
+  } catch {
+    // none was started
+  }
+}
+
+/**
+ * nginx with one worker on a free loopback port, serving `files` ({name: identity bytes}) from a temporary root,
+ * each with its gzip bytes beside it for gzip_static (the same bytes the portal sends). Stopped by its PID.
+ */
+export async function startNginx(files: Record<string, { identity: Buffer; gzip: Buffer }>): Promise<Running | { missing: string }> {
+  const binary = nginxBinary();
+  if ('missing' in binary) return binary;
+  const directory = mkdtempSync(path.join(tmpdir(), 'bench-nginx-'));
+  // nginx's worker runs as www-data: it must be able to read the root.
+  chmodSync(directory, 0o755);
+  for (const [name, bytes] of Object.entries(files)) {
+    writeFileSync(path.join(directory, name), bytes.identity);
+    writeFileSync(path.join(directory, `${name}.gz`), bytes.gzip);
+  }
+  const port = await freePort();
+  writeFileSync(
+    path.join(directory, 'nginx.conf'),
+    `worker_processes 1;
+daemon off;
+pid ${directory}/nginx.pid;
+error_log ${directory}/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  server_tokens off;
+  sendfile on;
+  keepalive_requests 1000000;
+  client_body_temp_path ${directory}/body;
+  types { }
+  default_type "text/html; charset=utf-8";
+  gzip_static on;
+  server { listen 127.0.0.1:${port}; root ${directory}; }
+}
+`,
+  );
+  const child = spawn(binary.path, ['-p', directory, '-c', path.join(directory, 'nginx.conf'), '-e', path.join(directory, 'error.log')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(`${url}/${Object.keys(files)[0]}`, child, 'nginx');
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      await stopChild(child, 'SIGQUIT');
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+const TICK_MICROS = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** User + system CPU time of a process and its children (nginx's worker), in µs, from /proc/<pid>/stat. */
+export function cpuMicrosOf(pid: number): number {
+  let ticks = 0;
+  for (const id of [pid, ...childrenOf(pid)]) {
+    try {
+      // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ').at(-1)!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // a child that ended meanwhile
+    }
+  }
+  return ticks * TICK_MICROS;
+}
+
+export interface LoadSpec {
+  url: string;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  /** Request each once, in turn, instead of `url`'s path for `seconds`. */
+  paths?: string[];
+}
+
+export interface LoadResult {
+  requests: number;
+  seconds: number;
+  p99: number;
+  /** The server's CPU time over the load, µs. */
+  serverMicros: number;
+}
+
+/** One autocannon run in a child process, with the server's CPU time read around it. */
+export async function loadFrom(spec: LoadSpec, serverPid: number): Promise<LoadResult> {
+  const before = cpuMicrosOf(serverPid);
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/bench/load.mjs'), JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`load generator exited with ${code}`))));
+  });
+  const serverMicros = cpuMicrosOf(serverPid) - before;
+  const result = JSON.parse(output) as { requests: number; seconds: number; p99: number; non2xx: number; errors: number };
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${spec.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { requests: result.requests, seconds: result.seconds, p99: result.p99, serverMicros };
+}
