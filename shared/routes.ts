@@ -67,12 +67,18 @@ export interface RouteDef {
   loader?: Loader<unknown>;
   /** Query parameters the page reads; every other parameter is dropped from its cache key. */
   query?: readonly string[];
+  /**
+   * The page shows a signed-in reader their own data: it is rendered for them, privately, never answered from
+   * the shared cache (a visitor's copy of it is shared like any page). Every other page is the same for all.
+   */
+  perReader?: boolean;
 }
 
 interface PageSpec {
   page: PageId;
   loader: Loader<unknown>;
   query?: readonly string[];
+  perReader?: boolean;
 }
 
 const PAGED = ['page'] as const;
@@ -146,7 +152,7 @@ export const ROUTES: readonly RouteDef[] = [
   fixed('license', '/license', 'default', { page: 'license', loader: loadLicense }),
   fixed('moveInto', '/moveInto', 'smallFooter', info('moveInto')),
   fixed('newspaperBoard', '/newspaperBoard', 'default', SHELF),
-  fixed('personalCenter', '/personalCenter', 'default', { page: 'personalCenter', loader: loadPersonalCenter, query: ['tab', 'page'] }),
+  fixed('personalCenter', '/personalCenter', 'default', { page: 'personalCenter', loader: loadPersonalCenter, query: ['tab', 'page'], perReader: true }),
   fixed('poster', '/poster', 'default', { page: 'gallery', loader: galleryLoader('poster'), query: PAGED }),
   fixed('seekingReport', '/seekingReport', 'smallFooter', info('seekingReport')),
   fixed('siteMap', '/siteMap', 'siteMap', { page: 'siteMap', loader: loadSiteMap }),
