@@ -352,9 +352,9 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       const signedIn = sessionOf(req);
       // A per-reader page, or a session from before the reader cookie (which gets it now, on a private render
       // showing the menu, so its next pages come from the shared cache); any other page is the shared one.
-      const withoutReaderCookie = !hasReaderCookie(req);
-      if (signedIn && ((match.kind === 'page' && match.route.perReader) || withoutReaderCookie)) {
-        if (withoutReaderCookie) deps.rememberReader(req, res, signedIn.session.user);
+      const perReader = match.kind === 'page' && match.route.perReader === true;
+      if (signedIn && (perReader || !hasReaderCookie(req))) {
+        if (!perReader) deps.rememberReader(req, res, signedIn.session.user);
         // Only the public profile goes into the render; the token stays in the session store.
         const { user_id, nickname, avatar } = signedIn.session.user;
         const user = { user_id, nickname, avatar };
