@@ -149,10 +149,11 @@ async function main(): Promise<void> {
     const cold = await coldRow(upstream);
     // A session without the reader cookie is rendered every time (data from cache): the renderer's rate.
     const session = await benchSession(prefix);
-    const [render] = await loadInTurns([{ url: withL1.url + path, headers: { cookie: `portal_session=${session}` } }]);
-    // A signed-in browser (session and reader cookies) is answered from the same entry as everyone.
+    // A signed-in browser (session and reader cookies) is answered from the same entry as everyone. Measured
+    // before the render load, which leaves renders running when it stops.
     const readerCookie = encodeReaderCookie({ user_id: 1, nickname: '压测读者', avatar: '' });
     const [signedInHit] = await loadInTurns([{ url: withL1.url + path, headers: { cookie: `portal_session=${session}; portal_reader=${readerCookie}` } }]);
+    const [render] = await loadInTurns([{ url: withL1.url + path, headers: { cookie: `portal_session=${session}` } }]);
     const rate = (load: Load) => `${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, ${load.cpuMicros.toFixed(0)} µs CPU/req`;
     const ratio = (load: Load, of: Load) => `${(load.rps / of.rps).toFixed(2)}×`;
     rows.push([`bare node:http, same bytes (${(cached.body.length / 1024).toFixed(0)} KiB)`, rate(ceiling!), '1.00× (ceiling)']);
