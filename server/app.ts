@@ -16,6 +16,8 @@ import type { PolicySource } from './cache/runtime-policy';
 import type { AccountClient } from './auth/account-client';
 import { apiProxy } from './api-proxy/proxy';
 import { readerAccounts } from './auth/reader-account';
+import { setReaderCookie } from './auth/cookies';
+import { readerStyleRoutes } from './auth/reader-style';
 import { attachSession, authRoutes } from './auth/routes';
 import type { Sessions } from './auth/sessions';
 import type { AuthSettings } from './auth/settings';
@@ -101,8 +103,15 @@ export function createApp(deps: AppDeps): Express {
   // Sessions are looked up only past static files: an asset request never costs a Redis round trip.
   app.use(attachSession(deps.auth.sessions, logger));
   app.use(authRoutes({ ...deps.auth, logger }));
+  app.use(readerStyleRoutes(deps.auth.settings.secureCookies));
   app.use(
-    apiProxy({ upstream: deps.upstream, sessions: deps.auth.sessions, secureCookies: deps.auth.settings.secureCookies, logger }),
+    apiProxy({
+      upstream: deps.upstream,
+      sessions: deps.auth.sessions,
+      secureCookies: deps.auth.settings.secureCookies,
+      sessionTtlSeconds: deps.auth.settings.sessionTtlSeconds,
+      logger,
+    }),
   );
   const accountFor = readerAccounts(deps.upstream, deps.auth.sessions, deps.auth.settings.secureCookies, logger);
   app.use(dataRoutes(deps.content, logger, accountFor));
@@ -124,6 +133,7 @@ export function createApp(deps: AppDeps): Express {
     accountFor,
     wechatJsSdkUrl: deps.config.WECHAT_JSSDK_URL,
     signInAvailable: deps.auth.settings.appId !== null,
+    rememberReader: (req, res, user) => setReaderCookie(req, res, user, deps.auth.settings.secureCookies, deps.auth.settings.sessionTtlSeconds),
   });
   app.get(/.*/, pages);
 

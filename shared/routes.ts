@@ -34,6 +34,11 @@ export interface PageRoute<Id extends string = string, P extends PageId = PageId
   page: P;
   /** Query parameters the page reads; every other parameter is dropped from its cache key. */
   query?: readonly string[];
+  /**
+   * The page shows a signed-in reader their own data: it is rendered for them, privately, never answered from
+   * the shared cache (a visitor's copy of it is shared like any page). Every other page is the same for all.
+   */
+  perReader?: boolean;
 }
 
 /** A family whose required id is missing (`/V1`): matched, nameless, so it redirects home (the old site did the same). */
@@ -49,6 +54,7 @@ interface PageSpec<P extends PageId> {
   page: P;
   query?: readonly string[];
   layout?: LayoutKind;
+  perReader?: boolean;
 }
 
 const PAGED = ['page'] as const;
@@ -75,8 +81,8 @@ function pageRoute<const Id extends string, const P extends PageId>(
   params: Readonly<Record<string, ParamRule>>,
   spec: PageSpec<P>,
 ): PageRoute<Id, P> {
-  const { page, query, layout = 'default' } = spec;
-  return { id, name, path, params, layout, page, ...(query ? { query } : {}) };
+  const { page, query, layout = 'default', perReader } = spec;
+  return { id, name, path, params, layout, page, ...(query ? { query } : {}), ...(perReader ? { perReader } : {}) };
 }
 
 function fixed<const Id extends string, const P extends PageId>(id: Id, path: string, spec: PageSpec<P>): PageRoute<Id, P> {
@@ -123,7 +129,7 @@ export const ROUTES = [
   fixed('license', '/license', { page: 'license' }),
   fixed('moveInto', '/moveInto', INFO_SMALL_FOOTER),
   fixed('newspaperBoard', '/newspaperBoard', SHELF),
-  fixed('personalCenter', '/personalCenter', { page: 'personalCenter', query: ['tab', 'page'] }),
+  fixed('personalCenter', '/personalCenter', { page: 'personalCenter', query: ['tab', 'page'], perReader: true }),
   fixed('poster', '/poster', { page: 'gallery', query: PAGED }),
   fixed('seekingReport', '/seekingReport', INFO_SMALL_FOOTER),
   fixed('siteMap', '/siteMap', { page: 'siteMap', layout: 'siteMap' }),

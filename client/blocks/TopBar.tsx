@@ -10,7 +10,7 @@ import { usePortal } from '../context';
 import { requestSignIn } from './LoginModal';
 import { QrImage } from './QrImage';
 
-/** A reader's public identity, from the server's session (state.user). */
+/** A reader's public identity: from the server's session, or from the reader cookie after hydration (state.user). */
 export type SignedInUser = PublicUser;
 
 function Tooltip({ label, className, children }: { label: string; className: string; children: React.ReactNode }) {
@@ -25,6 +25,17 @@ function Tooltip({ label, className, children }: { label: string; className: str
   );
 }
 
+function UserMenuLinks() {
+  return (
+    <div className="tooltip__panel">
+      <Link to="/personalCenter">个人中心</Link>
+      <form method="post" action="/logout">
+        <button type="submit">退出登录</button>
+      </form>
+    </div>
+  );
+}
+
 function UserMenu({ user }: { user: SignedInUser }) {
   return (
     <div className="tooltip user-menu">
@@ -32,12 +43,25 @@ function UserMenu({ user }: { user: SignedInUser }) {
         <img src={user.avatar} alt="" width={24} height={24} className="user-menu__avatar" />
         {user.nickname}
       </button>
-      <div className="tooltip__panel">
-        <Link to="/personalCenter">个人中心</Link>
-        <form method="post" action="/logout">
-          <button type="submit">退出登录</button>
-        </form>
-      </div>
+      <UserMenuLinks />
+    </div>
+  );
+}
+
+/**
+ * The reader's menu in a page cached for everyone, where React does not know the reader yet: the same markup for
+ * every reader (so hydration matches), hidden unless the head script found the reader cookie (or, without script,
+ * the reader stylesheet loaded), its avatar and nickname drawn by CSS from custom properties. After hydration the
+ * client reads the same cookie and renders UserMenu in its place (see shared/reader-cookie.ts).
+ */
+function CachedPageReaderMenu() {
+  return (
+    <div className="tooltip reader-menu">
+      <button type="button" className="top-bar__link reader-menu__trigger" aria-haspopup="true">
+        <span className="reader-menu__avatar" />
+        <span className="reader-menu__name" />
+      </button>
+      <UserMenuLinks />
     </div>
   );
 }
@@ -75,9 +99,12 @@ export function TopBar() {
           {user ? (
             <UserMenu user={user} />
           ) : (
-            <button type="button" className="top-bar__subscribe" onClick={() => requestSignIn()}>
-              订阅
-            </button>
+            <>
+              <CachedPageReaderMenu />
+              <button type="button" className="top-bar__subscribe" onClick={() => requestSignIn()}>
+                订阅
+              </button>
+            </>
           )}
         </nav>
       </div>

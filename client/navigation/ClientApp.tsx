@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import { trackPageView } from '../../shared/visit-stats';
+import { READER_ATTRIBUTE, readerFromCookieHeader } from '../../shared/reader-cookie';
 import type { AppState, PageState, PublicUser } from '../../shared/app-state';
 import { PortalApp } from '../App';
 import type { ResourceStore } from '../data/resource-store';
@@ -35,6 +36,14 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
   }, [initial]);
 
   useEffect(() => prefetchOnHover(), []);
+
+  // A page cached for everyone does not name the reader: the reader cookie does, once hydration has matched
+  // the server's anonymous tree. The menu was already shown by CSS; from here React knows the reader too.
+  useEffect(() => {
+    const reader = readerFromCookieHeader(document.cookie);
+    if (!reader) document.documentElement.removeAttribute(READER_ATTRIBUTE);
+    else if (!initial.user) updateUser(reader);
+  }, [initial, updateUser]);
 
   useEffect(() => {
     // Parameters the page does not read (utm_*, from=singlemessage) do not make it another page.

@@ -7,12 +7,12 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { checkFeedback } from '../../shared/feedback';
 import { NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
-import { clearSessionCookie } from '../auth/cookies';
+import { clearSessionCookie, setReaderCookie } from '../auth/cookies';
 import { isSameOriginRequest } from '../auth/csrf';
 import type { Sessions } from '../auth/sessions';
 import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../logger';
-import { sessionOf } from '../session';
+import { hasReaderCookie, sessionOf } from '../session';
 import { UpstreamHttpError, type UpstreamClient } from '../upstream/http-client';
 import { isAllowed } from './allow-list';
 import { MAX_BODY_BYTES, proxyBody } from './body';
@@ -48,10 +48,12 @@ export interface ApiProxyDeps {
   sessions: Sessions;
   /** Whether cookies are Secure (to clear the session cookie with the attributes it was set with). */
   secureCookies: boolean;
+  /** How long a session lives: a refreshed reader cookie lives as long. */
+  sessionTtlSeconds: number;
   logger: Logger;
 }
 
-export function apiProxy({ upstream, sessions, secureCookies, logger }: ApiProxyDeps): Router {
+export function apiProxy({ upstream, sessions, secureCookies, sessionTtlSeconds, logger }: ApiProxyDeps): Router {
   const router = Router();
   const json = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
 
@@ -92,9 +94,10 @@ export function apiProxy({ upstream, sessions, secureCookies, logger }: ApiProxy
           res.status(502).json(NO_RESPONSE_ENVELOPE);
           return;
         }
-        if (session && (await syncSession(sessions, session, PROXY_PREFIX + req.path, result.envelope)) === 'ended') {
-          clearSessionCookie(req, res, secureCookies);
-        }
+        const synced = session ? await syncSession(sessions, session, PROXY_PREFIX + req.path, result.envelope) : null;
+        if (synced?.kind === 'updated') setReaderCookie(req, res, synced.user, secureCookies, sessionTtlSeconds);
+        // The CMS ended the token, or the browser still shows a reader whose session is gone: it is signed out.
+        if (synced?.kind === 'ended' || (!session && hasReaderCookie(req))) clearSessionCookie(req, res, secureCookies);
         res.status(200).json(result.envelope);
       } catch (error) {
         if (!(error instanceof UpstreamHttpError)) throw error;

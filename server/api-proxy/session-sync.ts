@@ -4,6 +4,7 @@
  * call made with the session's token means the CMS ended that token, so the session ends here too.
  */
 import { z } from 'zod';
+import type { PublicUser } from '../../shared/app-state';
 import type { Envelope } from '../../shared/types/envelope';
 import { userinfo } from '../auth/account-client';
 import type { Session, Sessions } from '../auth/sessions';
@@ -12,7 +13,7 @@ export const CODE_NOT_SIGNED_IN = 40101;
 const PROFILE_PATH = '/api/user/profile';
 const profileAnswer = z.object({ userinfo });
 
-export type SyncOutcome = 'kept' | 'updated' | 'ended';
+export type SyncOutcome = { kind: 'kept' } | { kind: 'updated'; user: PublicUser } | { kind: 'ended' };
 
 export async function syncSession(
   sessions: Sessions,
@@ -22,12 +23,12 @@ export async function syncSession(
 ): Promise<SyncOutcome> {
   if (envelope.code === CODE_NOT_SIGNED_IN) {
     await sessions.destroy(current.id);
-    return 'ended';
+    return { kind: 'ended' };
   }
-  if (path !== PROFILE_PATH || envelope.code !== 0) return 'kept';
+  if (path !== PROFILE_PATH || envelope.code !== 0) return { kind: 'kept' };
   const parsed = profileAnswer.safeParse(envelope.data);
   // A profile of another user would be a CMS bug; never let it rename this session.
-  if (!parsed.success || parsed.data.userinfo.user_id !== current.session.user.user_id) return 'kept';
+  if (!parsed.success || parsed.data.userinfo.user_id !== current.session.user.user_id) return { kind: 'kept' };
   await sessions.updateUser(current.id, current.session, parsed.data.userinfo);
-  return 'updated';
+  return { kind: 'updated', user: parsed.data.userinfo };
 }

@@ -1,8 +1,8 @@
 /**
  * Sign-in by WeChat QR (SPEC §4, §7) and logout:
  *   GET  /login/wechat?return=…           → state cookie + pending sign-in, 302 to WeChat's qrconnect page
- *   GET  /login/wechat/callback?code&state → state checked and consumed, code exchanged, session cookie, 302 back
- *   POST /logout                          → CSRF-checked; CMS logout, session deleted, cookie cleared, 302 home
+ *   GET  /login/wechat/callback?code&state → state checked and consumed, code exchanged, session + reader cookies, 302 back
+ *   POST /logout                          → CSRF-checked; CMS logout, session deleted, both cookies cleared, 302 home
  * Every failure leaves the reader signed out with a page saying what happened; nothing here is cacheable.
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
@@ -10,7 +10,16 @@ import type { Logger } from '../logger';
 import { bareErrorDocument } from '../render/document';
 import { sessionCookieOf, sessionOf, setSession } from '../session';
 import type { AccountClient } from './account-client';
-import { CALLBACK_PATH, clearSessionCookie, clearStateCookie, LOGIN_PATH, setSessionCookie, setStateCookie, STATE_COOKIE } from './cookies';
+import {
+  CALLBACK_PATH,
+  clearSessionCookie,
+  clearStateCookie,
+  LOGIN_PATH,
+  setReaderCookie,
+  setSessionCookie,
+  setStateCookie,
+  STATE_COOKIE,
+} from './cookies';
 import { isSameOriginRequest } from './csrf';
 import { safeReturnAddress } from './return-address';
 import type { Sessions } from './sessions';
@@ -114,6 +123,7 @@ export function authRoutes(deps: AuthDeps): Router {
       if (previous) await sessions.destroy(previous.id);
       const id = await sessions.create(exchanged.user, exchanged.token);
       setSessionCookie(req, res, id, secure, settings.sessionTtlSeconds);
+      setReaderCookie(req, res, exchanged.user, secure, settings.sessionTtlSeconds);
       res.setHeader('Cache-Control', 'private, no-store');
       // Checked again on the way out: whatever the store held, only a safe address is ever sent.
       res.redirect(302, safeReturnAddress(returnTo));

@@ -7,6 +7,7 @@ import type { AppState } from '../../shared/app-state';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
 import { escapeHtml } from '../../shared/html';
 import { PREFERENCES_HEAD_SCRIPT } from '../../shared/preferences';
+import { READER_HEAD_SCRIPT, READER_STYLE_PATH } from '../../shared/reader-cookie';
 import { serializeForScript } from '../../shared/serialize';
 import { VISIT_STATS_QUEUE } from '../../shared/visit-stats';
 
@@ -59,8 +60,13 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl, vis
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     // Night mode and text size are applied before the first paint, so a reader never sees the wrong theme flash.
     `<script nonce="${n}">${PREFERENCES_HEAD_SCRIPT}</script>`,
+    // The signed-in reader's menu from the first paint on a page cached for everyone: with script, from the
+    // reader cookie before the body is parsed; without, from the reader's own stylesheet (after the site's,
+    // so its rules win).
+    `<script nonce="${n}">${READER_HEAD_SCRIPT}</script>`,
     ...(head.jsonLd ? [`<script type="application/ld+json" nonce="${n}">${serializeForScript(head.jsonLd)}</script>`] : []),
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    `<noscript><link rel="stylesheet" href="${READER_STYLE_PATH}"></noscript>`,
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),
     `<script type="application/json" id="${STATE_SCRIPT_ID}" nonce="${n}">${serializeForScript(state)}</script>`,
     ...visitStatsTags(visitStatsScript, n),

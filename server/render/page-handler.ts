@@ -1,7 +1,8 @@
 /**
- * Page requests: anonymous readers are served from the page cache when it holds the page (HIT, or STALE with a
+ * Page requests: readers are served from the page cache when it holds the page (HIT, or STALE with a
  * background re-render); everything else is rendered by streaming SSR, and a clean anonymous 200 render is
- * stored as it streams. Signed-in readers always get a fresh, private render.
+ * stored as it streams. A signed-in reader gets the same shared page (their menu comes from the reader cookie,
+ * their like/collect state after hydration); only a per-reader page is rendered for them, fresh and private.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { isbot } from 'isbot';
@@ -22,7 +23,7 @@ import type { AccountFor } from '../auth/reader-account';
 import type { Logger } from '../logger';
 import type { RenderOutcome } from '../metrics';
 import { newNonce } from '../middleware/security';
-import { sessionOf } from '../session';
+import { hasReaderCookie, sessionOf } from '../session';
 import type { AccountSession } from '../upstream/account-service';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
 import { sendCachedPage, sendPage, type CachedState } from './cached-response';
@@ -53,6 +54,8 @@ export interface PageHandlerDeps {
   signInAvailable: boolean;
   /** A streamed render finished (metrics): its route id, seconds from its loaders to the document's end, outcome. */
   onRender?: (route: string, seconds: number, outcome: RenderOutcome) => void;
+  /** Sets the reader cookie (the public profile page script shows the menu from) on a private response. */
+  rememberReader: (req: Request, res: Response, user: PublicUser) => void;
 }
 
 type Rerendered = { kind: 'ok'; html: string; tags: string[] } | { kind: 'unavailable' } | { kind: 'other' };
@@ -352,7 +355,11 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       }
       const waitForAll = isbot(req.headers['user-agent'] ?? '');
       const signedIn = sessionOf(req);
-      if (signedIn) {
+      // A per-reader page, or a session from before the reader cookie (which gets it now, on a private render
+      // showing the menu, so its next pages come from the shared cache); any other page is the shared one.
+      const perReader = match.kind === 'page' && match.route.perReader === true;
+      if (signedIn && (perReader || !hasReaderCookie(req))) {
+        if (!perReader) deps.rememberReader(req, res, signedIn.session.user);
         // Only the public profile goes into the render; the token stays in the session store.
         const { user_id, nickname, avatar } = signedIn.session.user;
         const user = { user_id, nickname, avatar };

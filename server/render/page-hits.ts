@@ -6,8 +6,9 @@
  * headers — reusing their functions; anything else goes to Express unchanged, carrying the lookup already made
  * so the page handler does not ask the cache twice.
  *
- * It only takes requests whose answer the chain decides from the path alone: GET/HEAD of a page route, no
- * session cookie (a signed-in reader is never served from the cache), not the search form's redirect, not a
+ * It only takes requests whose answer the chain decides from the path alone: GET/HEAD of a page route (a
+ * signed-in reader's too, since pages are the same for everyone, except where rendersForReader says the page
+ * handler must look at the session), not the search form's redirect, not a
  * phone asking for an article (sent to the mobile site), and an Accept-Encoding it can answer itself (none, or
  * one taking gzip). A page entry only exists for paths that reached the page handler, so no earlier route of
  * the chain (health, assets, feeds, /api, /login, /_data) can be skipped by it.
@@ -22,6 +23,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { logRequest, markBytesBefore, requestIdOf } from '../middleware/request-context';
 import { newNonce, type SecurityHeaders } from '../middleware/security';
+import { READER_COOKIE } from '../../shared/reader-cookie';
 import { SESSION_COOKIE } from '../session';
 import { acceptsGzip } from './accept-encoding';
 import { sendCachedPage } from './cached-response';
@@ -90,13 +92,13 @@ function candidateOf(req: IncomingMessage, pageCache: PageCache): Candidate | nu
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
   const target = req.url ?? '';
   if (!target.startsWith('/')) return null;
-  if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) return null;
   const encoding = req.headers['accept-encoding'];
   if (encoding !== undefined && !acceptsGzip(encoding)) return null;
   const url = new URL(target, 'http://portal.invalid');
   if (searchFormRedirect(url)) return null;
   const match = matchRoute(url.pathname);
   if (match.kind !== 'page') return null;
+  if (rendersForReader(req.headers.cookie, match.route.perReader === true)) return null;
   const byUserAgent = variesByUserAgent(match);
   if (byUserAgent && isMobileUserAgent(req.headers['user-agent'])) return null;
   const site = resolveSite(req.headers.host);
@@ -110,6 +112,15 @@ function candidateOf(req: IncomingMessage, pageCache: PageCache): Candidate | nu
     siteId: site.id,
     variesByUserAgent: byUserAgent,
   };
+}
+
+/**
+ * A session cookie on a per-reader page, or without the reader cookie (a session from before that cookie
+ * existed): the page handler decides, with the session, whether this reader gets a render of their own.
+ */
+function rendersForReader(cookies: string | undefined, perReader: boolean): boolean {
+  if (!cookies?.includes(`${SESSION_COOKIE}=`)) return false;
+  return perReader || !cookies.includes(`${READER_COOKIE}=`);
 }
 
 /** Answers with the held page; false (nothing sent, no header left behind) if that failed before the headers went. */

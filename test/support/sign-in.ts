@@ -57,13 +57,28 @@ export function callback(t: TestPortal, url: URL, stateCookie: string | null) {
   return stateCookie === null ? call : call.set('Cookie', `portal_login_state=${stateCookie}`);
 }
 
-/** A signed-in reader's session cookie value. */
-export async function signIn(t: TestPortal, nickname: string, returnTo = '/'): Promise<string> {
+export interface SignedInCookies {
+  /** The httpOnly session cookie's value. */
+  session: string;
+  /** The public reader cookie's value (the profile page script reads). */
+  reader: string;
+  /** Both, as a browser sends them in its Cookie header. */
+  cookie: string;
+}
+
+/** What a browser holds after signing in: the session and reader cookies the callback set. */
+export async function signInCookies(t: TestPortal, nickname: string, returnTo = '/'): Promise<SignedInCookies> {
   const login = await startLogin(t, returnTo);
   const back = await callback(t, await confirmScan(t, login, nickname), login.state);
   const session = cookieFrom(back.headers['set-cookie'], 'portal_session');
-  if (back.status !== 302 || !session) throw new Error(`callback answered ${back.status}: ${back.text}`);
-  return session;
+  const reader = cookieFrom(back.headers['set-cookie'], 'portal_reader');
+  if (back.status !== 302 || !session || !reader) throw new Error(`callback answered ${back.status}: ${back.text}`);
+  return { session, reader, cookie: `portal_session=${session}; portal_reader=${reader}` };
+}
+
+/** A signed-in reader's session cookie value. */
+export async function signIn(t: TestPortal, nickname: string, returnTo = '/'): Promise<string> {
+  return (await signInCookies(t, nickname, returnTo)).session;
 }
 
 export interface SignInPortal {
@@ -90,7 +105,12 @@ export async function startSignInPortal(): Promise<SignInPortal> {
   };
 }
 
-/** GET a main-site page, as the reader holding `session` or anonymously. */
+/** GET a main-site page with exactly these cookies (a signed-in browser's Cookie header). */
+export function mainSitePageWithCookies(t: TestPortal, path: string, cookie: string) {
+  return request(t.url).get(path).set('Host', MAIN_DOMAIN).set('Cookie', cookie);
+}
+
+/** GET a main-site page, as the reader holding only the session cookie `session`, or anonymously. */
 export function mainSitePage(t: TestPortal, path: string, session?: string) {
   const call = request(t.url).get(path).set('Host', MAIN_DOMAIN);
   return session ? call.set('Cookie', `portal_session=${session}`) : call;

@@ -8,7 +8,8 @@ import { FEEDBACK_MESSAGES } from '../../../shared/feedback';
 import { MAIN_DOMAIN } from '../../../shared/sites';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
-import { signIn, signInEnv } from '../../support/sign-in';
+import { cookieFrom, setCookieLine, signIn, signInEnv } from '../../support/sign-in';
+import { decodeReaderCookie, encodeReaderCookie } from '../../../shared/reader-cookie';
 
 const ORIGIN = `https://${MAIN_DOMAIN}`;
 
@@ -134,6 +135,19 @@ describe('same-origin API proxy', () => {
     const page = await request(t.url).get('/about').set('Host', MAIN_DOMAIN).set('Cookie', `portal_session=${reader}`);
     expect(page.text).toContain('新名字');
     expect(page.text).not.toContain('旧名字');
+    // The reader cookie (what cached pages show the menu from) is refreshed with it, for the session's lifetime.
+    expect(decodeReaderCookie(cookieFrom(after.headers['set-cookie'], 'portal_reader') ?? '')?.nickname).toBe('新名字');
+    expect(setCookieLine(after.headers['set-cookie'], 'portal_reader')).toMatch(/Max-Age=\d+/);
+  });
+
+  it('a reader cookie left without a live session is cleared by the next API call', async () => {
+    const leftover = encodeReaderCookie({ user_id: 9, nickname: '残留读者', avatar: '' });
+    for (const cookie of [`portal_reader=${leftover}`, `portal_session=${'c'.repeat(64)}; portal_reader=${leftover}`]) {
+      const response = await request(t.url).get('/api/live/list?show_type=1').set('Host', MAIN_DOMAIN).set('Cookie', cookie);
+      expect(setCookieLine(response.headers['set-cookie'], 'portal_reader')).toMatch(/Expires=Thu, 01 Jan 1970/);
+    }
+    const plain = await request(t.url).get('/api/live/list?show_type=1').set('Host', MAIN_DOMAIN);
+    expect(plain.headers['set-cookie']).toBeUndefined();
   });
 
   it('when the CMS no longer knows the token, the session ends and the cookie is cleared', async () => {
@@ -142,6 +156,7 @@ describe('same-origin API proxy', () => {
     const response = await post('/api/thumbsup/toggle', { catid: 7, article_id: 42 }, { session: reader });
     expect(response.body.code).toBe(40101);
     expect(String(response.headers['set-cookie'])).toMatch(/portal_session=;/);
+    expect(setCookieLine(response.headers['set-cookie'], 'portal_reader')).toMatch(/Expires=Thu, 01 Jan 1970/);
     const page = await request(t.url).get('/about').set('Host', MAIN_DOMAIN).set('Cookie', `portal_session=${reader}`);
     expect(page.text).not.toContain('过期读者');
     expect(page.text).toContain('top-bar__subscribe');

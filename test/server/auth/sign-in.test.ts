@@ -1,15 +1,29 @@
 /**
  * WeChat QR sign-in end to end against the reference API and a real Redis: the happy path and every way the
  * callback can be abused (mismatched, missing or replayed state, a failed exchange, open-redirect returns),
- * sessions that only count when the server knows them, and CSRF-checked logout.
+ * sessions that only count when the server knows them, the public reader cookie that goes with the session, and
+ * CSRF-checked logout.
  */
 import Redis from 'ioredis';
 import request from 'supertest';
 import { MSG_CSRF, MSG_EXCHANGE_FAILED, MSG_STATE_INVALID } from '../../../server/auth/routes';
+import { decodeReaderCookie, encodeReaderCookie } from '../../../shared/reader-cookie';
 import { MAIN_DOMAIN } from '../../../shared/sites';
 import { type ReferenceServer, type TestPortal } from '../../support/portal';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
-import { callback, confirmScan, cookieFrom, setCookieLine, signIn, startLogin, TEST_APP_ID, mainSitePage, startSignInPortal, type SignInPortal } from '../../support/sign-in';
+import {
+  callback,
+  confirmScan,
+  cookieFrom,
+  mainSitePage,
+  mainSitePageWithCookies,
+  setCookieLine,
+  signIn,
+  startLogin,
+  startSignInPortal,
+  TEST_APP_ID,
+  type SignInPortal,
+} from '../../support/sign-in';
 
 describeWithRedis()('WeChat sign-in', () => {
   let portal: SignInPortal;
@@ -60,14 +74,28 @@ describeWithRedis()('WeChat sign-in', () => {
     expect(line).toMatch(/Secure/);
     expect(line).toMatch(/Domain=qnnews\.cn/);
     const session = cookieFrom(back.headers['set-cookie'], 'portal_session')!;
-    const about = await page('/about', session);
+    // The reader cookie: the public profile only, readable by page script, living as long as the session.
+    const readerLine = setCookieLine(back.headers['set-cookie'], 'portal_reader');
+    expect(readerLine).not.toMatch(/HttpOnly/);
+    expect(readerLine).toMatch(/SameSite=Lax/);
+    expect(readerLine).toMatch(/Secure/);
+    expect(readerLine).toMatch(/Domain=qnnews\.cn/);
+    expect(/Max-Age=(\d+)/.exec(readerLine)?.[1]).toBe(/Max-Age=(\d+)/.exec(line)?.[1]);
+    const reader = cookieFrom(back.headers['set-cookie'], 'portal_reader')!;
+    expect(decodeReaderCookie(reader)).toEqual({ user_id: expect.any(Number), nickname: '张三', avatar: expect.stringMatching(/^(https?:\/\/\S+)?$/) });
+    expect(Object.keys(JSON.parse(Buffer.from(reader, 'base64url').toString('utf8')) as object).sort()).toEqual(['avatar', 'nickname', 'user_id']);
+    // The page is the one every reader gets: the menu is turned on in the browser, not written into the HTML.
+    const about = await mainSitePageWithCookies(t, '/about', `portal_session=${session}; portal_reader=${reader}`);
     expect(about.status).toBe(200);
-    expect(about.headers['cache-control']).toBe('private, no-store');
-    expect(about.headers['x-cache']).toBe('PASS');
-    expect(about.text).toContain('张三');
-    expect(about.text).toContain('user-menu');
-    expect(about.text).not.toContain('top-bar__subscribe');
+    expect(about.headers['cache-control']).toMatch(/^public/);
+    expect(about.text).not.toContain('张三');
+    expect(about.text).toContain('reader-menu');
     expect(about.text).not.toMatch(/"token"/);
+    // Without script the browser asks for the reader stylesheet: it is the session's, private.
+    const style = await request(t.url).get('/_data/reader.css').set('Host', MAIN_DOMAIN).set('Cookie', `portal_session=${session}; portal_reader=${reader}`);
+    expect(style.headers['content-type']).toMatch(/^text\/css/);
+    expect(style.headers['cache-control']).toBe('private, no-store');
+    expect(style.text).toContain('--reader-nickname:"张三"');
     // The session in Redis is keyed by a digest: the cookie value appears nowhere in Redis.
     const client = new Redis(testRedisUrl());
     try {
@@ -143,6 +171,19 @@ describeWithRedis()('WeChat sign-in', () => {
     },
   );
 
+  it('the reader stylesheet of a browser with no live session is empty and clears a leftover reader cookie', async () => {
+    const leftover = encodeReaderCookie({ user_id: 5, nickname: '残留读者', avatar: '' });
+    for (const cookie of [`portal_reader=${leftover}`, `portal_session=${'b'.repeat(64)}; portal_reader=${leftover}`]) {
+      const style = await request(t.url).get('/_data/reader.css').set('Host', MAIN_DOMAIN).set('Cookie', cookie);
+      expect(style.status).toBe(200);
+      expect(style.text).toBe('');
+      expect(setCookieLine(style.headers['set-cookie'], 'portal_reader')).toMatch(/Expires=Thu, 01 Jan 1970/);
+    }
+    const none = await request(t.url).get('/_data/reader.css').set('Host', MAIN_DOMAIN);
+    expect(none.text).toBe('');
+    expect(none.headers['set-cookie']).toBeUndefined();
+  });
+
   it('a cookie the server does not know is an anonymous reader', async () => {
     const forged = 'a'.repeat(64);
     await page('/about');
@@ -174,6 +215,8 @@ describeWithRedis()('WeChat sign-in', () => {
     expect(out.status).toBe(303);
     expect(out.headers.location).toBe('/');
     expect(setCookieLine(out.headers['set-cookie'], 'portal_session')).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(setCookieLine(out.headers['set-cookie'], 'portal_reader')).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(setCookieLine(out.headers['set-cookie'], 'portal_reader')).toMatch(/Domain=qnnews\.cn/);
     const after = await page('/about', session);
     expect(after.text).not.toContain('孙八');
     expect(after.text).toContain('top-bar__subscribe');

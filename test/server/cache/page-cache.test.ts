@@ -79,7 +79,7 @@ describeWithRedis()('page cache on Redis', () => {
     expect(poisoned.text).not.toContain('evil.example');
   });
 
-  it('does not cache pages for a signed-in reader', async () => {
+  it('a session without the reader cookie (signed in before it existed) gets a private render, never stored', async () => {
     const session = await signIn(t, '缓存读者');
     const res = await request(t.url).get('/home').set('Cookie', `portal_session=${session}`);
     expect(res.headers['x-cache']).toBe('PASS');

@@ -3,6 +3,7 @@
  * that its answers are the ones the whole middleware chain gives for the same requests.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { encodeReaderCookie } from '../../../shared/reader-cookie';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
@@ -26,6 +27,9 @@ interface Answer {
   names: string[];
   body: Buffer;
 }
+
+/** A reader cookie as sign-in sets it. */
+const READER = encodeReaderCookie({ user_id: 42, nickname: '缓存读者', avatar: '' });
 
 function send(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -111,6 +115,7 @@ describe('page hits in front of Express', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await pageCache.store(pageCache.keyFor(0, '/home', new URLSearchParams(), []), pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
     await pageCache.store(pageCache.keyFor(0, '/detail/2728/33727', new URLSearchParams(), []), pagePolicyFor('detail'), PAGE_HTML, RENDER_NONCE, ['page:detail']);
+    await pageCache.store(pageCache.keyFor(0, '/personalCenter', new URLSearchParams(), []), pagePolicyFor('personalCenter'), PAGE_HTML, RENDER_NONCE, ['page:personalCenter']);
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
@@ -153,7 +158,9 @@ describe('page hits in front of Express', () => {
 
   it.each<[string, string, Record<string, string>, string?]>([
     ['a POST', '/home', {}, 'POST'],
-    ['a session cookie', '/home', { cookie: 'a=1; portal_session=' + 'f'.repeat(64) }],
+    ['a session cookie without the reader cookie', '/home', { cookie: 'a=1; portal_session=' + 'f'.repeat(64) }],
+    ['a signed-in reader asking for the personal center', '/personalCenter', { cookie: `portal_session=${'f'.repeat(64)}; portal_reader=${READER}` }],
+    ['a signed-in reader asking for the personal center, cookies the other way round', '/personalCenter', { cookie: `portal_reader=${READER}; portal_session=${'f'.repeat(64)}` }],
     ['a br-only client', '/home', { 'accept-encoding': 'br' }],
     ['a phone asking for an article', '/detail/2728/33727', { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148' }],
     ['the search form', '/search?q=青年', {}],
@@ -163,6 +170,18 @@ describe('page hits in front of Express', () => {
     const answer = await send(base + encodeURI(path), headers, method);
     expect(answer.body.toString()).toBe('fallback');
     expect(fellThrough).toHaveLength(1);
+  });
+
+  it.each<[string, string, string]>([
+    ['a signed-in reader (session and reader cookies)', '/home', `portal_session=${'f'.repeat(64)}; portal_reader=${READER}`],
+    ['a signed-in reader with other cookies around', '/detail/2728/33727', `a=1; portal_reader=${READER}; b=2; portal_session=${'f'.repeat(64)}`],
+    ['a visitor asking for the personal center', '/personalCenter', 'a=1'],
+    ['a reader cookie alone', '/personalCenter', `portal_reader=${READER}`],
+  ])('answers %s from the cache itself', async (_name, path, cookie) => {
+    const answer = await send(base + path, { cookie });
+    expect(fellThrough).toEqual([]);
+    expect(answer.headers['x-cache']).toBe('HIT');
+    expect(htmlOf(answer)).toBe(PAGE_HTML.split(RENDER_NONCE).join(nonceOf(answer)));
   });
 
   it('hands a stale page to Express with the lookup it made, so the cache is asked once', async () => {
