@@ -16,6 +16,7 @@ import type { PolicySource } from './cache/runtime-policy';
 import type { AccountClient } from './auth/account-client';
 import { apiProxy } from './api-proxy/proxy';
 import { readerAccounts } from './auth/reader-account';
+import { sameOriginCheck } from './auth/csrf';
 import { attachSession, authRoutes } from './auth/routes';
 import type { Sessions } from './auth/sessions';
 import type { AuthSettings } from './auth/settings';
@@ -98,9 +99,11 @@ export function createApp(deps: AppDeps): Express {
   for (const prefix of ['/_data', '/api', '/login']) app.use(prefix, dataRateLimit(deps.config.DATA_RATE_LIMIT_PER_MINUTE));
   // Sessions are looked up only past static files: an asset request never costs a Redis round trip.
   app.use(attachSession(deps.auth.sessions, logger));
-  app.use(authRoutes({ ...deps.auth, logger }));
+  // The main site's callback origin is the portal's own even when it is not PUBLIC_ORIGIN_PROTOCOL://www.….
+  const sameOrigin = sameOriginCheck(deps.config.PUBLIC_ORIGIN_PROTOCOL, [deps.auth.settings.callbackOrigin]);
+  app.use(authRoutes({ ...deps.auth, logger, sameOrigin }));
   app.use(
-    apiProxy({ upstream: deps.upstream, sessions: deps.auth.sessions, secureCookies: deps.auth.settings.secureCookies, logger }),
+    apiProxy({ upstream: deps.upstream, sessions: deps.auth.sessions, secureCookies: deps.auth.settings.secureCookies, logger, sameOrigin }),
   );
   const accountFor = readerAccounts(deps.upstream, deps.auth.sessions, deps.auth.settings.secureCookies, logger);
   app.use(dataRoutes(deps.content, logger, accountFor));
