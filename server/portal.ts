@@ -28,6 +28,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { securityHeaders, securityOptionsOf } from './middleware/security';
 import { loadAssets, type Assets } from './render/assets';
+import { withCanonicalAcceptEncoding } from './render/accept-encoding';
 import { pageHits } from './render/page-hits';
 import { ContentService } from './upstream/content-service';
 import { UpstreamClient } from './upstream/http-client';
@@ -208,7 +209,8 @@ export function createPortal(options: PortalOptions): Portal {
         );
   return {
     app,
-    handler,
+    // The hit path and the chain's compression negotiate on the same reading of Accept-Encoding.
+    handler: withCanonicalAcceptEncoding(handler),
     store,
     cachePolicy: policy,
     assets,
