@@ -75,12 +75,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.TRUST_PROXY === '' ? false : deps.config.TRUST_PROXY);
 
   app.use(requestContext(logger));
-  // While draining, each answer closes its connection, so keep-alive clients move to another instance instead
-  // of holding this one open until the drain timeout.
-  app.use((_req, res, next) => {
-    if (deps.readiness.isDraining()) res.setHeader('Connection', 'close');
-    next();
-  });
+  // Connection: close once the listener has stopped is the HTTP server's (http-server.ts), for every response.
   app.use(deps.metrics.middleware());
   app.use(securityMiddleware(deps.security));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.

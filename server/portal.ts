@@ -28,6 +28,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { securityHeaders, securityOptionsOf } from './middleware/security';
 import { loadAssets, type Assets } from './render/assets';
+import { compiledTrust, withForwardedHeaderCheck } from './middleware/forwarded-check';
 import { withCanonicalAcceptEncoding } from './render/accept-encoding';
 import { pageHits } from './render/page-hits';
 import { ContentService } from './upstream/content-service';
@@ -203,14 +204,13 @@ export function createPortal(options: PortalOptions): Portal {
             logger,
             metrics,
             security,
-            isDraining: () => draining,
           },
           app,
         );
   return {
     app,
     // The hit path and the chain's compression negotiate on the same reading of Accept-Encoding.
-    handler: withCanonicalAcceptEncoding(handler),
+    handler: withForwardedHeaderCheck(compiledTrust(app.get('trust proxy fn')), logger, withCanonicalAcceptEncoding(handler)),
     store,
     cachePolicy: policy,
     assets,
