@@ -17,6 +17,7 @@ import type { AccountClient } from './auth/account-client';
 import { apiProxy } from './api-proxy/proxy';
 import { readerAccounts } from './auth/reader-account';
 import { setReaderCookie } from './auth/cookies';
+import { sameOriginCheck } from './auth/csrf';
 import { readerStyleRoutes } from './auth/reader-style';
 import { attachSession, authRoutes } from './auth/routes';
 import type { Sessions } from './auth/sessions';
@@ -77,12 +78,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.TRUST_PROXY === '' ? false : deps.config.TRUST_PROXY);
 
   app.use(requestContext(logger));
-  // While draining, each answer closes its connection, so keep-alive clients move to another instance instead
-  // of holding this one open until the drain timeout.
-  app.use((_req, res, next) => {
-    if (deps.readiness.isDraining()) res.setHeader('Connection', 'close');
-    next();
-  });
+  // Connection: close once the listener has stopped is the HTTP server's (http-server.ts), for every response.
   app.use(deps.metrics.middleware());
   app.use(securityMiddleware(deps.security));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
@@ -102,7 +98,9 @@ export function createApp(deps: AppDeps): Express {
   for (const prefix of ['/_data', '/api', '/login']) app.use(prefix, dataRateLimit(deps.config.DATA_RATE_LIMIT_PER_MINUTE));
   // Sessions are looked up only past static files: an asset request never costs a Redis round trip.
   app.use(attachSession(deps.auth.sessions, logger));
-  app.use(authRoutes({ ...deps.auth, logger }));
+  // The main site's callback origin is the portal's own even when it is not PUBLIC_ORIGIN_PROTOCOL://www.….
+  const sameOrigin = sameOriginCheck(deps.config.PUBLIC_ORIGIN_PROTOCOL, [deps.auth.settings.callbackOrigin]);
+  app.use(authRoutes({ ...deps.auth, logger, sameOrigin }));
   app.use(readerStyleRoutes(deps.auth.settings.secureCookies));
   app.use(
     apiProxy({
@@ -111,6 +109,7 @@ export function createApp(deps: AppDeps): Express {
       secureCookies: deps.auth.settings.secureCookies,
       sessionTtlSeconds: deps.auth.settings.sessionTtlSeconds,
       logger,
+      sameOrigin,
     }),
   );
   const accountFor = readerAccounts(deps.upstream, deps.auth.sessions, deps.auth.settings.secureCookies, logger);

@@ -1,10 +1,18 @@
 /**
- * The HTTP server around a portal, with graceful shutdown: on SIGTERM readiness turns 503, the listener stops
- * accepting, idle keep-alive sockets close, in-flight responses finish, and the process exits 0 (or closes
+ * The HTTP server around a portal, with graceful shutdown: on SIGTERM readiness turns 503; after
+ * SHUTDOWN_DELAY_MS the listener stops accepting, in-flight responses finish, and the process exits 0 (or closes
  * what is left when the drain timeout runs out).
+ *
+ * No request that reached an accepted connection is dropped. During the delay connections are kept alive as
+ * usual: answering `Connection: close` then would make keep-alive clients open new connections, and any still in
+ * the kernel's accept queue when the listener closes would be reset. Once the listener is closed, every answer
+ * says `Connection: close`, which ends its connection cleanly after the response. A connection between two
+ * requests may have the next one already on the wire, so it is not closed the moment the listener stops
+ * (Node's `server.close()` would): the portal closes a connection only after it has been silent for
+ * IDLE_CLOSE_MS.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import type { Logger } from './logger';
 import type { Portal } from './portal';
 
@@ -13,6 +21,55 @@ export interface RunningServer {
   url: string;
   /** Drains and closes; resolves when every connection is gone. */
   shutdown(): Promise<void>;
+}
+
+/** How long a connection must have been silent (no request, no byte) before a draining portal closes it. */
+export const IDLE_CLOSE_MS = 1000;
+const SWEEP_EVERY_MS = 100;
+
+interface ConnectionState {
+  /** When its last response ended (or it was accepted); null while a request is being answered. */
+  idleSince: number | null;
+  /** Bytes read by then: more since means a request has begun arriving. */
+  bytesAtIdle: number;
+}
+
+/** The server's open connections and which of them are between requests, and since when. */
+function trackConnections(server: http.Server): { closeSilent(forMs: number): void; closeAfterEachResponse(): void } {
+  const connections = new Map<Socket, ConnectionState>();
+  let closing = false;
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { idleSince: Date.now(), bytesAtIdle: 0 });
+    socket.once('close', () => connections.delete(socket));
+  });
+  // Before the portal's handler, so a response that ends at once still finds its connection marked busy.
+  server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const state = connections.get(req.socket);
+    if (!state) return;
+    state.idleSince = null;
+    // The listener is gone: this answer ends its connection, so the client opens its next one elsewhere.
+    if (closing) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      state.idleSince = Date.now();
+      state.bytesAtIdle = req.socket.bytesRead;
+    });
+  });
+  return {
+    closeAfterEachResponse() {
+      closing = true;
+    },
+    closeSilent(forMs) {
+      const isSilent = (socket: Socket, state: ConnectionState) =>
+        state.idleSince !== null && Date.now() - state.idleSince >= forMs && socket.bytesRead === state.bytesAtIdle;
+      const candidates = [...connections].filter(([socket, state]) => isSilent(socket, state));
+      if (candidates.length === 0) return;
+      // Checked again after this turn's I/O poll: bytes that reached the kernel while the event loop was busy
+      // are read (and their request begun) before the connection is judged silent.
+      setImmediate(() => {
+        for (const [socket, state] of candidates) if (connections.has(socket) && isSilent(socket, state)) socket.destroy();
+      });
+    },
+  };
 }
 
 export async function listen(
@@ -25,6 +82,7 @@ export async function listen(
   drainDelayMs = 0,
 ): Promise<RunningServer> {
   const server = http.createServer(portal.handler);
+  const connections = trackConnections(server);
   // Longer than a typical load balancer's idle timeout, so the balancer closes first and never hits a dead socket.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -40,14 +98,19 @@ export async function listen(
     closing ??= (async () => {
       portal.startDraining();
       if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // net.Server's close: stop accepting, resolve once every connection has ended. http.Server's own close()
+      // would also destroy every connection between two requests at once, including one whose next request
+      // is already on its way.
+      const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+      connections.closeAfterEachResponse();
+      const sweep = setInterval(() => connections.closeSilent(IDLE_CLOSE_MS), SWEEP_EVERY_MS);
       const timer = setTimeout(() => {
         logger.warn({ drainTimeoutMs }, 'drain timeout: closing remaining connections');
         server.closeAllConnections();
       }, drainTimeoutMs);
       timer.unref();
       await closed;
+      clearInterval(sweep);
       clearTimeout(timer);
       await portal.close();
     })();

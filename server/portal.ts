@@ -28,6 +28,8 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { securityHeaders, securityOptionsOf } from './middleware/security';
 import { loadAssets, type Assets } from './render/assets';
+import { compiledTrust, withForwardedHeaderCheck } from './middleware/forwarded-check';
+import { withCanonicalAcceptEncoding } from './render/accept-encoding';
 import { pageHits } from './render/page-hits';
 import { canonicalTargets } from './middleware/canonical-target';
 import { ContentService } from './upstream/content-service';
@@ -231,7 +233,6 @@ export function createPortal(options: PortalOptions): Portal {
             logger,
             metrics,
             security,
-            isDraining: () => draining,
           },
           app,
         );
@@ -239,7 +240,8 @@ export function createPortal(options: PortalOptions): Portal {
   const handler = canonicalTargets({ logger, metrics, security }, chain);
   return {
     app,
-    handler,
+    // The hit path and the chain's compression negotiate on the same reading of Accept-Encoding.
+    handler: withForwardedHeaderCheck(compiledTrust(app.get('trust proxy fn')), logger, withCanonicalAcceptEncoding(handler)),
     store,
     cachePolicy: policy,
     assets,

@@ -8,7 +8,7 @@ import express, { Router, type ErrorRequestHandler, type Request, type Response 
 import { checkFeedback } from '../../shared/feedback';
 import { NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
 import { clearSessionCookie, setReaderCookie } from '../auth/cookies';
-import { isSameOriginRequest } from '../auth/csrf';
+import type { OriginCheck } from '../auth/csrf';
 import type { Sessions } from '../auth/sessions';
 import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../logger';
@@ -51,9 +51,11 @@ export interface ApiProxyDeps {
   /** How long a session lives: a refreshed reader cookie lives as long. */
   sessionTtlSeconds: number;
   logger: Logger;
+  /** Whether a state-changing request comes from the portal's own pages (csrf.ts). */
+  sameOrigin: OriginCheck;
 }
 
-export function apiProxy({ upstream, sessions, secureCookies, sessionTtlSeconds, logger }: ApiProxyDeps): Router {
+export function apiProxy({ upstream, sessions, secureCookies, sessionTtlSeconds, logger, sameOrigin }: ApiProxyDeps): Router {
   const router = Router();
   const json = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
 
@@ -61,7 +63,7 @@ export function apiProxy({ upstream, sessions, secureCookies, sessionTtlSeconds,
     res.setHeader('Cache-Control', PRIVATE_NO_STORE);
     const path = PROXY_PREFIX + req.path;
     if (!isAllowed(req.method, path)) return answer(res, 404, 404, 'Not Found');
-    if (req.method === 'POST' && !isSameOriginRequest(req)) return answer(res, 403, 403, '请求来源无效');
+    if (req.method === 'POST' && !sameOrigin(req)) return answer(res, 403, 403, '请求来源无效');
     next();
   });
   router.post(`${PROXY_PREFIX}/*rest`, json);

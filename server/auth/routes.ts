@@ -20,7 +20,7 @@ import {
   setStateCookie,
   STATE_COOKIE,
 } from './cookies';
-import { isSameOriginRequest } from './csrf';
+import type { OriginCheck } from './csrf';
 import { safeReturnAddress } from './return-address';
 import type { Sessions } from './sessions';
 import type { AuthSettings } from './settings';
@@ -38,6 +38,8 @@ export interface AuthDeps {
   sessions: Sessions;
   accounts: AccountClient;
   logger: Logger;
+  /** Whether a state-changing request comes from the portal's own pages (csrf.ts). */
+  sameOrigin: OriginCheck;
 }
 
 /** Looks the session cookie up once per request; a lookup failure (Redis down) reads as signed out. */
@@ -67,7 +69,7 @@ function queryString(req: Request, name: string): string {
 }
 
 export function authRoutes(deps: AuthDeps): Router {
-  const { settings, sessions, accounts, logger } = deps;
+  const { settings, sessions, accounts, logger, sameOrigin } = deps;
   const secure = settings.secureCookies;
   const router = Router();
 
@@ -134,7 +136,7 @@ export function authRoutes(deps: AuthDeps): Router {
 
   router.post(LOGOUT_PATH, async (req, res, next) => {
     try {
-      if (!isSameOriginRequest(req)) return sendProblem(res, 403, MSG_CSRF);
+      if (!sameOrigin(req)) return sendProblem(res, 403, MSG_CSRF);
       const current = sessionOf(req);
       if (current) {
         await accounts.logout(current.session.token);

@@ -137,11 +137,12 @@ export class Cache {
   }
 
   /**
-   * With a lock: the holder loads; others wait for its entry. If the holder's lock goes (released without a
-   * storable result, or timed out because it died), a waiter takes the lock and loads itself. If Redis is down,
-   * this instance loads on its own (coalescing is an optimisation, never a reason to fail a reader); a command
-   * that merely timed out while connected is retried until the lock timeout, so a slow moment of Redis or of
-   * this process does not turn into a second upstream call.
+   * With a lock: the holder loads, renewing its lock while it does; others wait for its entry as long as the lock
+   * is there (a live holder keeps it, however slow its load). If the lock goes (released without a storable
+   * result, or expired because its holder died), a waiter takes it and loads itself. If Redis is down, this
+   * instance loads on its own (coalescing is an optimisation, never a reason to fail a reader); a command that
+   * merely timed out while connected is retried for up to the lock timeout, so a slow moment of Redis or of this
+   * process does not turn into a second upstream call.
    */
   private async loadAcrossInstances<T>(
     key: string,
@@ -151,29 +152,31 @@ export class Cache {
   ): Promise<Loaded<T>> {
     if (!this.lock) return this.loadAndStore(key, policy, load, codec);
     const lock = this.lock;
-    const deadline = Date.now() + lock.timeoutMs;
-    let waited = false;
+    // Until when this caller waits without seeing the lock held: pushed on each time it is seen held.
+    const patience = { until: Date.now() + lock.timeoutMs };
+    let coalesced = false;
     for (;;) {
-      const attempt = await this.tryLock(key, lock, deadline);
-      if (attempt !== 'held-elsewhere') {
-        try {
-          // Double-checked: a holder may have stored the entry and released the lock since this caller missed
-          // (or since a read of it timed out); then there is nothing left to load.
-          const stored = await this.store.get(key);
-          if (stored && freshnessOf(stored) === 'fresh') return { value: codec.decode(stored.value), cacheable: false, tags: stored.tags };
-          return await this.loadAndStore(key, policy, load, codec);
-        } finally {
-          if (attempt !== 'unlocked') await lock.release(key, attempt).catch(() => undefined);
-        }
-      }
-      if (!waited) this.events.onCoalesced?.(key, 'cluster');
-      waited = true;
+      const attempt = await this.tryLock(key, lock, patience.until);
+      if (attempt === 'unlocked') return this.loadUnlessStored(key, policy, load, codec);
+      if (attempt !== 'held-elsewhere') return lock.holdWhile(key, attempt, () => this.loadUnlessStored(key, policy, load, codec));
+      if (!coalesced) this.events.onCoalesced?.(key, 'cluster');
+      coalesced = true;
       const waitStarted = performance.now();
-      const entry = await this.waitForEntry(key, lock, deadline);
+      const waited = await this.waitForEntry(key, lock, patience);
       this.events.onLockWaited?.(key, performance.now() - waitStarted);
-      if (entry) return { value: codec.decode(entry.value), cacheable: false, tags: entry.tags };
-      if (Date.now() >= deadline) return this.loadAndStore(key, policy, load, codec);
+      if (waited === 'unanswered') return this.loadAndStore(key, policy, load, codec);
+      if (waited !== 'free') return { value: codec.decode(waited.value), cacheable: false, tags: waited.tags };
     }
+  }
+
+  /**
+   * Double-checked: a holder may have stored the entry and released the lock since this caller missed (or since
+   * a read of it timed out); then there is nothing left to load.
+   */
+  private async loadUnlessStored<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
+    const stored = await this.store.get(key);
+    if (stored && freshnessOf(stored) === 'fresh') return { value: codec.decode(stored.value), cacheable: false, tags: stored.tags };
+    return this.loadAndStore(key, policy, load, codec);
   }
 
   /** A token; 'held-elsewhere'; or 'unlocked' when Redis is down or stayed unanswering until the deadline. */
@@ -188,21 +191,31 @@ export class Cache {
     }
   }
 
-  /** Polls until a fresh entry appears (returned), the lock is free (null: try again), or the deadline. */
-  private async waitForEntry(key: string, lock: KeyLock, deadline: number): Promise<CacheEntry | null> {
-    while (Date.now() < deadline) {
+  /**
+   * Polls until a fresh entry appears (returned), the lock is free ('free': try to take it), or Redis leaves the
+   * lock check unanswered past `patience` ('unanswered'). A lock seen held means a live holder renewing it:
+   * patience is a whole lock timeout again. Time alone (this process stalled between two polls) never ends the
+   * wait.
+   */
+  private async waitForEntry(key: string, lock: KeyLock, patience: { until: number }): Promise<CacheEntry | 'free' | 'unanswered'> {
+    for (;;) {
       await new Promise((resolve) => setTimeout(resolve, lock.pollMs));
       const entry = await this.store.get(key);
       if (entry && freshnessOf(entry) === 'fresh') return entry;
-      // Unknown (a timed-out command) counts as held while connected: keep waiting rather than load twice.
-      const held = await lock.isHeld(key).catch(() => lock.isConnected());
-      if (!held) {
-        // The holder may have stored and released between the two reads.
-        const after = await this.store.get(key);
-        return after && freshnessOf(after) === 'fresh' ? after : null;
+      const held = await lock.isHeld(key).catch(() => (lock.isConnected() ? 'unknown' : false));
+      if (held === true) {
+        patience.until = Date.now() + lock.timeoutMs;
+        continue;
       }
+      // Unknown (a timed-out command) counts as held while connected, for up to the patience left.
+      if (held === 'unknown') {
+        if (Date.now() < patience.until) continue;
+        return 'unanswered';
+      }
+      // The holder may have stored and released between the two reads.
+      const after = await this.store.get(key);
+      return after && freshnessOf(after) === 'fresh' ? after : 'free';
     }
-    return null;
   }
 
   /** One refresh per key across all instances: if another instance holds the key's lock, it is refreshing it. */

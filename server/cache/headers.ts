@@ -9,9 +9,14 @@ import { surrogateKeyHeader } from './tags';
 
 export const PRIVATE_NO_STORE = 'private, no-store';
 
-export function sharedCacheControl(policy: CachePolicy, ageSeconds: number): string {
-  const fresh = Math.max(0, policy.ttl - ageSeconds);
-  return `public, max-age=0, s-maxage=${fresh}, stale-while-revalidate=${policy.grace}, stale-if-error=${policy.staleIfError}`;
+/**
+ * s-maxage is the entry's whole TTL, not what is left of it: a held page goes out with `Age` (seconds since it was
+ * stored), and a shared cache takes the response's current age from Age (RFC 9111 §4.2.3) and keeps it fresh
+ * while s-maxage exceeds that age (§4.2). Sending the TTL minus the age as well would count the age twice.
+ * stale-while-revalidate and stale-if-error (RFC 5861) are windows past the end of freshness, so they stay whole.
+ */
+export function sharedCacheControl(policy: CachePolicy): string {
+  return `public, max-age=0, s-maxage=${policy.ttl}, stale-while-revalidate=${policy.grace}, stale-if-error=${policy.staleIfError}`;
 }
 
 /** Surrogate-Key for the tags; undefined when there are none worth sending. */

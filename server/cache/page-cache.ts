@@ -122,10 +122,7 @@ export class PageCache {
     if (!this.lock) return render();
     const token = await this.lock.tryAcquire(key).catch(() => 'no-redis');
     if (token === null) return;
-    try {
-      await render();
-    } finally {
-      if (token !== 'no-redis') await this.lock.release(key, token).catch(() => undefined);
-    }
+    if (token === 'no-redis') return render();
+    await this.lock.holdWhile(key, token, render);
   }
 }

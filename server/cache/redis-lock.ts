@@ -1,20 +1,25 @@
 /**
  * Cross-instance coalescing (nginx's proxy_cache_lock): the first instance to miss a key takes a Redis lock
- * (SET NX PX) and loads it; the others poll the store until the entry appears. The lock has a timeout, so a
- * holder that dies (crash, network split) blocks the key for at most that long; after it, a waiter loads
- * itself. Release is compare-and-delete, so a slow holder never releases a lock that has passed to another.
- * The release script touches the lock key alone, so it runs on a Redis Cluster as it does on one Redis.
+ * (SET NX PX) and loads it; the others poll the store until the entry appears. A live holder keeps its lock:
+ * it is renewed (compare-and-PEXPIRE) every third of the timeout while the load runs, and released
+ * (compare-and-delete) when it ends, so a load slower than the timeout (a slow upstream, a busy machine) is
+ * still done once. Only a holder that stops renewing (crash, network split) loses it: its lock expires within
+ * the timeout and a waiter loads itself. Both scripts touch the lock key alone, so they run on a Redis Cluster
+ * as on one Redis.
  */
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis/client';
 import { observed, type CommandObserver } from './redis-store';
 
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const RENEW_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 export interface KeyLock {
   /** A token when this caller now holds the lock; null when someone else does. Throws when Redis cannot answer. */
   tryAcquire(key: string): Promise<string | null>;
   release(key: string, token: string): Promise<void>;
+  /** Runs `work` holding the lock `token` names: renewed while it runs, released when it ends (either way). */
+  holdWhile<T>(key: string, token: string, work: () => Promise<T>): Promise<T>;
   /** Whether anyone holds the lock. */
   isHeld(key: string): Promise<boolean>;
   /** Whether Redis is connected: a failed command then means 'slow', not 'down'. */
@@ -50,6 +55,31 @@ export class RedisLock implements KeyLock {
 
   async release(key: string, token: string): Promise<void> {
     await this.client.eval(RELEASE_SCRIPT, 1, lockKey(key), token);
+  }
+
+  async holdWhile<T>(key: string, token: string, work: () => Promise<T>): Promise<T> {
+    const renewal = setInterval(() => {
+      this.renew(key, token).then(
+        (held) => {
+          // Lost (it expired during a stall and another instance took it): renewing would extend theirs.
+          if (!held) clearInterval(renewal);
+        },
+        // A failed renewal is retried at the next tick; the lock lives a whole timeout from the last one.
+        () => undefined,
+      );
+    }, Math.max(1, Math.floor(this.timeoutMs / 3)));
+    renewal.unref();
+    try {
+      return await work();
+    } finally {
+      clearInterval(renewal);
+      await this.release(key, token).catch(() => undefined);
+    }
+  }
+
+  /** Extends the lock by a whole timeout if `token` still holds it; false when it does not. */
+  async renew(key: string, token: string): Promise<boolean> {
+    return (await this.client.eval(RENEW_SCRIPT, 1, lockKey(key), token, String(this.timeoutMs))) === 1;
   }
 
   async isHeld(key: string): Promise<boolean> {

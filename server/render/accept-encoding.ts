@@ -1,37 +1,51 @@
 /**
- * Whether a request's Accept-Encoding allows gzip (RFC 9110 §12.5.3): `gzip` or `x-gzip` with a non-zero q, or
- * else `*` with a non-zero q. Browsers send a handful of distinct headers, so answers are remembered for them.
+ * Accept-Encoding, read one way by every step that negotiates on it: the cached-hit path in front of Express,
+ * the page handler and the compression middleware. Negotiation itself is negotiator's (the library Express and
+ * compression use); this module only puts the header in the form it reads correctly. Everything in the header
+ * is case-insensitive (codings, RFC 9110 §8.4.1; the `q` parameter, §12.4.2), but negotiator reads only a
+ * lower-case `q` (`gzip;Q=0` would be gzip at q=1), and knows `x-gzip` (§8.4.1.3: the same coding) by no name.
  */
-const MEMO_LIMIT = 256;
-const memo = new Map<string, boolean>();
+import type { IncomingMessage, RequestListener } from 'node:http';
+import Negotiator from 'negotiator';
 
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
+const MEMO_LIMIT = 256;
+const canonicalForms = new Map<string, string>();
+const gzipAnswers = new Map<string, boolean>();
+
+/** Browsers send a handful of distinct headers, so answers are remembered for them. */
+function remembered<T>(memo: Map<string, T>, header: string, compute: (header: string) => T): T {
   const known = memo.get(header);
   if (known !== undefined) return known;
-  const answer = parse(header);
+  const answer = compute(header);
   if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(header, answer);
   return answer;
 }
 
-function parse(header: string): boolean {
-  let gzip: boolean | null = null;
-  let wildcard: boolean | null = null;
-  for (const item of header.split(',')) {
-    const [coding = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase());
-    const accepted = qualityOf(params) > 0;
-    if (coding === 'gzip' || coding === 'x-gzip') gzip = (gzip ?? false) || accepted;
-    else if (coding === '*') wildcard = (wildcard ?? false) || accepted;
-  }
-  return gzip ?? wildcard ?? false;
+/** The header lower-cased, with `x-gzip` named `gzip`. */
+export function canonicalAcceptEncoding(header: string): string {
+  return remembered(canonicalForms, header, (value) => value.toLowerCase().replace(/(^|,)(\s*)x-gzip(?=\s*(?:;|,|$))/g, '$1$2gzip'));
 }
 
-function qualityOf(params: readonly string[]): number {
-  for (const param of params) {
-    const match = /^q\s*=\s*(.*)$/.exec(param);
-    // A q that is not a number accepts nothing: better identity than an encoding the client may not read.
-    if (match) return /^[0-9.]+$/.test(match[1]!) ? Number(match[1]) : 0;
-  }
-  return 1;
+/** Whether the client takes gzip: named with a non-zero q, or else `*` with a non-zero q. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return remembered(gzipAnswers, header, (value) => {
+    const headers = { 'accept-encoding': canonicalAcceptEncoding(value) };
+    return new Negotiator({ headers }).encodings(['gzip']).length > 0;
+  });
+}
+
+/** Puts the request's Accept-Encoding in its canonical form before anything reads it. */
+export function canonicaliseAcceptEncoding(req: IncomingMessage): void {
+  const header = req.headers['accept-encoding'];
+  if (header) req.headers['accept-encoding'] = canonicalAcceptEncoding(header);
+}
+
+/** `next` with every request's Accept-Encoding in canonical form, so the hit path and the chain agree. */
+export function withCanonicalAcceptEncoding(next: RequestListener): RequestListener {
+  return (req, res) => {
+    canonicaliseAcceptEncoding(req);
+    next(req, res);
+  };
 }

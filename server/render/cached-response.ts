@@ -3,6 +3,7 @@
  * cached-hit path in front of Express (page-hits.ts) send it with this one function, so both answer alike.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import fresh from 'fresh';
 import vary from 'vary';
 import type { CachePolicy } from '../cache/entry';
 import { sharedCacheControl, surrogateKey } from '../cache/headers';
@@ -38,11 +39,13 @@ export function sendCachedPage(
   res.setHeader('X-Cache', state);
   res.setHeader('ETag', page.etag);
   res.setHeader('Age', String(ageSeconds));
-  res.setHeader('Cache-Control', sharedCacheControl(policy, ageSeconds));
+  res.setHeader('Cache-Control', sharedCacheControl(policy));
   const keys = surrogateKeyOf(cached.tags);
   if (keys) res.setHeader('Surrogate-Key', keys);
   res.setHeader('Server-Timing', SERVER_TIMING[state]);
-  if (req.headers['if-none-match'] === page.etag) {
+  // Before the 304 decision: a 304 carries the Vary, ETag and Cache-Control its 200 would (RFC 9110 §15.4.5).
+  vary(res, 'Accept-Encoding');
+  if (isNotModified(req, page.etag)) {
     // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
     res.removeHeader('Content-Security-Policy');
     res.statusCode = 304;
@@ -50,6 +53,14 @@ export function sendCachedPage(
     return;
   }
   sendPage(req, res, page, nonce);
+}
+
+/**
+ * If-None-Match by `fresh` (Express's own freshness check): weak comparison, a list of tags, `*`; a request
+ * saying `Cache-Control: no-cache` (an end-to-end reload) gets the page.
+ */
+function isNotModified(req: IncomingMessage, etag: string): boolean {
+  return fresh(req.headers, { etag });
 }
 
 /**

@@ -213,8 +213,8 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     return { kind: 'ok', html: Buffer.concat(parts).toString('utf8'), tags: pageTags(recorder, request.site, state.page.page) };
   }
 
-  function setSharedHeaders(res: Response, policy: CachePolicy, ageSeconds: number, tags: Iterable<string>): void {
-    res.setHeader('Cache-Control', sharedCacheControl(policy, ageSeconds));
+  function setSharedHeaders(res: Response, policy: CachePolicy, tags: Iterable<string>): void {
+    res.setHeader('Cache-Control', sharedCacheControl(policy));
     const keys = surrogateKey(tags);
     if (keys) res.setHeader('Surrogate-Key', keys);
   }
@@ -273,7 +273,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       start: (status) => {
         res.status(status).type('html');
         res.setHeader('X-Cache', cacheKey ? 'MISS' : 'PASS');
-        if (cacheKey && status === 200) setSharedHeaders(res, deps.cachePolicy.page(state.page.page), 0, pageTags(recorder, request.site, state.page.page));
+        if (cacheKey && status === 200) setSharedHeaders(res, deps.cachePolicy.page(state.page.page), pageTags(recorder, request.site, state.page.page));
         else res.setHeader('Cache-Control', PRIVATE_NO_STORE);
         res.setHeader(
           'Server-Timing',
@@ -330,7 +330,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     const page = await pageCache.store(key, policy, rendered.html, request.nonce, rendered.tags);
     res.setHeader('X-Cache', 'MISS');
     res.setHeader('ETag', page.etag);
-    setSharedHeaders(res, policy, 0, rendered.tags);
+    setSharedHeaders(res, policy, rendered.tags);
     res.setHeader('Server-Timing', serverTiming({ cache: 'MISS' }));
     // The stored page holds this request's nonce, the one in its CSP header.
     sendPage(req, res, page, String(res.locals.nonce));

@@ -2,7 +2,7 @@
  * Fresh cached pages answered in front of Express. A cached page is a few buffer writes (precompressed-page.ts),
  * and Express's own request handling (prototypes, router, a dozen middlewares) cost more than that on every
  * hit. This path answers exactly what the middleware chain and the page handler would for the same request —
- * request id and access log, metrics, draining, security headers with a fresh CSP nonce, the page's cache
+ * request id and access log, metrics, security headers with a fresh CSP nonce, the page's cache
  * headers — reusing their functions; anything else goes to Express unchanged, carrying the lookup already made
  * so the page handler does not ask the cache twice.
  *
@@ -36,7 +36,6 @@ export interface PageHitsDeps {
   logger: Logger;
   metrics: Metrics;
   security: SecurityHeaders;
-  isDraining: () => boolean;
 }
 
 interface Candidate {
@@ -140,7 +139,6 @@ function serveHit(
   try {
     // In the order the middleware chain sets them.
     res.setHeader('X-Request-Id', id);
-    if (deps.isDraining()) res.setHeader('Connection', 'close');
     const nonce = newNonce();
     deps.security.apply(res, nonce);
     if (candidate.variesByUserAgent) vary(res, 'User-Agent');

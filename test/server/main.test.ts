@@ -1,6 +1,7 @@
 /** The built server as operators run it: config errors, in-process reference API, and draining on SIGTERM. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import readline from 'node:readline';
 import { startReferenceApi } from '../../scripts/reference-api/server';
@@ -26,7 +27,11 @@ function startServer(env: Record<string, string>): Promise<Started> {
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error('server did not start in 15 s')), 15_000);
+    // Generous: a build server shared with other test runs may take long to start a process.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('server did not start in 60 s'));
+    }, 60_000);
     lines.on('line', (line) => {
       const entry = JSON.parse(line) as { url?: string; msg?: string };
       if (entry.url && entry.msg?.startsWith('portal listening')) {
@@ -53,6 +58,57 @@ async function readinessAfterSignal(url: string): Promise<{ status: number }> {
     if (ready.status === 503 || Date.now() > deadline) return ready;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+interface KeepAliveFigures {
+  answered: number;
+  /** Answers that said Connection: close (sent while draining). */
+  closing: number;
+  /** Connection attempts refused: the listener was gone (nothing had been accepted). */
+  refused: number;
+  /** Requests sent that got no answer: error code, and whether the connection was an open keep-alive one. */
+  lost: string[];
+}
+
+/**
+ * `count` clients on keep-alive connections, each sending its next request as soon as the last is answered, until
+ * stopped or refused. `sending()` is asked before each request (a balancer stops sending once readiness fails).
+ */
+function keepAliveClients(url: string, count: number, sending: () => boolean): { figures: KeepAliveFigures; done: Promise<KeepAliveFigures> } {
+  const figures: KeepAliveFigures = { answered: 0, closing: 0, refused: 0, lost: [] };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: count });
+  const once = () =>
+    new Promise<'ok' | 'refused' | 'lost'>((resolve) => {
+      const req = http.get(url, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          figures.answered += 1;
+          if (res.headers.connection === 'close') figures.closing += 1;
+          resolve('ok');
+        });
+        res.on('error', (error: NodeJS.ErrnoException) => {
+          figures.lost.push(`${error.code ?? error.message} (body, reused=${req.reusedSocket})`);
+          resolve('lost');
+        });
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ECONNREFUSED') {
+          figures.refused += 1;
+          resolve('refused');
+          return;
+        }
+        figures.lost.push(`${error.code ?? error.message} (reused=${req.reusedSocket})`);
+        resolve('lost');
+      });
+    });
+  const client = async () => {
+    while (sending()) if ((await once()) === 'refused') return;
+  };
+  const done = Promise.all(Array.from({ length: count }, client)).then(() => {
+    agent.destroy();
+    return figures;
+  });
+  return { figures, done };
 }
 
 describe('server process', () => {
@@ -89,7 +145,7 @@ describe('server process', () => {
       server.child.kill('SIGTERM');
       expect(await server.exit).toBe(0);
     }
-  });
+  }, 120_000);
 
   it('finishes in-flight responses on SIGTERM and exits 0', async () => {
     const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
@@ -109,7 +165,36 @@ describe('server process', () => {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
       await upstream.close();
     }
-  });
+  }, 120_000);
+
+  it.each([0, 400, 1500])(
+    'loses no request on accepted keep-alive connections: 8 clients sending through SIGTERM, SHUTDOWN_DELAY_MS=%i',
+    async (delayMs) => {
+      const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+      const server = await startServer({ UPSTREAM_URL: upstream.url, SHUTDOWN_DELAY_MS: String(delayMs) });
+      try {
+        const clients = keepAliveClients(`${server.url}/about`, 8, () => true);
+        // SIGTERM lands in steady keep-alive traffic, however slow this machine is at the moment.
+        const deadline = Date.now() + 60_000;
+        while (clients.figures.answered < 40 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        const answeredBefore = clients.figures.answered;
+        server.child.kill('SIGTERM');
+        const figures = await clients.done;
+        const code = await server.exit;
+        console.log(`SIGTERM with SHUTDOWN_DELAY_MS=${delayMs}: ${JSON.stringify(figures)}`);
+        expect(figures.lost).toEqual([]);
+        expect(code).toBe(0);
+        // Requests went on after the signal, answered with Connection: close, until the listener was gone.
+        expect(figures.answered).toBeGreaterThan(answeredBefore);
+        expect(figures.closing).toBeGreaterThan(0);
+        expect(figures.refused).toBe(8);
+      } finally {
+        if (server.child.exitCode === null) server.child.kill('SIGKILL');
+        await upstream.close();
+      }
+    },
+    120_000,
+  );
 
   it('drains under load on SIGTERM: no failed response, exit 0 within the drain timeout', async () => {
     const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
@@ -144,5 +229,5 @@ describe('server process', () => {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
       await upstream.close();
     }
-  });
+  }, 120_000);
 });

@@ -30,7 +30,8 @@ export interface WatchedPage {
 export async function watchedPage(browser: Browser, options: BrowserContextOptions = {}): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options });
   const page = await context.newPage();
-  // Short waits so a failing step names itself instead of running into jest's test timeout.
+  // Generous enough for a loaded CI box (other test runs sharing two cores), and still well inside jest's test
+  // timeout (jest.config.js), so a failing step names itself instead of running into it.
   page.setDefaultTimeout(30_000);
   const problems: string[] = [];
   page.on('console', (message) => {

@@ -37,9 +37,9 @@ export interface TestPortalOptions {
 
 /** Tests start asking at once; a real instance would have connected long before its first reader. */
 async function waitForStore(portal: Portal): Promise<void> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 30_000;
   while (!portal.store.isAvailable()) {
-    if (Date.now() > deadline) throw new Error('the portal did not connect to Redis within 5 s');
+    if (Date.now() > deadline) throw new Error('the portal did not connect to Redis within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

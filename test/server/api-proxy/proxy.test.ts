@@ -83,9 +83,29 @@ describe('same-origin API proxy', () => {
   });
 
   it('refuses state-changing calls from another origin or with no origin at all', async () => {
-    for (const origin of [null, 'https://evil.example', 'null', `http://${MAIN_DOMAIN}:8080`]) {
+    const otherOrigins = [
+      'https://evil.example',
+      'null',
+      `http://${MAIN_DOMAIN}`,
+      `HTTP://${MAIN_DOMAIN.toUpperCase()}`,
+      `http://${MAIN_DOMAIN}:443`,
+      `http://${MAIN_DOMAIN}:8080`,
+      `https://${MAIN_DOMAIN}:8443`,
+      `https://${MAIN_DOMAIN}.evil.example`,
+      `ftp://${MAIN_DOMAIN}`,
+    ];
+    for (const origin of [null, ...otherOrigins]) {
       const response = await post('/api/thumbsup/toggle', { catid: 7, article_id: 42 }, { origin });
       expect([origin, response.status]).toEqual([origin, 403]);
+    }
+    for (const referer of otherOrigins.map((origin) => `${origin}/detail/7/42`)) {
+      const response = await request(t.url)
+        .post('/api/thumbsup/toggle')
+        .set('Host', MAIN_DOMAIN)
+        .set('Referer', referer)
+        .set('Cookie', `portal_session=${session}`)
+        .send({ catid: 7, article_id: 42 });
+      expect([referer, response.status]).toEqual([referer, 403]);
     }
     const referer = await request(t.url)
       .post('/api/thumbsup/toggle')
@@ -95,6 +115,26 @@ describe('same-origin API proxy', () => {
       .send({ catid: 7, article_id: 43 });
     expect(referer.body.code).toBe(0);
     expect((await request(t.url).get('/api/thumbsup/get_num?catid=7&article_id=43')).body.data).toEqual({ num: 1 });
+  });
+
+  it('accepts the portal\'s own origins in any spelling the URL parser makes equal, and the origin a local run was addressed to', async () => {
+    const local = new URL(t.url);
+    const sameOrigins: Array<[host: string, origin: string]> = [
+      [MAIN_DOMAIN, `HTTPS://${MAIN_DOMAIN.toUpperCase()}`],
+      [MAIN_DOMAIN, `https://${MAIN_DOMAIN}:443`],
+      [MAIN_DOMAIN, 'https://bj.qnnews.cn'],
+      [local.host, `http://${local.host}`],
+    ];
+    for (const [host, origin] of sameOrigins) {
+      const response = await post('/api/thumbsup/batch_exist', { catid: 7, list: [42] }, { origin }).set('Host', host);
+      expect([origin, response.status]).toEqual([origin, 200]);
+    }
+    // The addressed origin is compared whole: this run is plain http on one port.
+    const otherPort = Number(local.port) === 65535 ? 65534 : Number(local.port) + 1;
+    for (const origin of [`https://${local.host}`, `http://${local.hostname}:${otherPort}`, `http://localhost:${local.port}`]) {
+      const response = await post('/api/thumbsup/batch_exist', { catid: 7, list: [42] }, { origin }).set('Host', local.host);
+      expect([origin, response.status]).toEqual([origin, 403]);
+    }
   });
 
   it('limits and validates bodies', async () => {

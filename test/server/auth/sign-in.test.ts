@@ -199,12 +199,15 @@ describeWithRedis()('WeChat sign-in', () => {
     const csrf = await request(t.url).post('/logout').set('Host', MAIN_DOMAIN).set('Cookie', `portal_session=${session}`);
     expect(csrf.status).toBe(403);
     expect(csrf.text).toContain(MSG_CSRF);
-    const crossSite = await request(t.url)
-      .post('/logout')
-      .set('Host', MAIN_DOMAIN)
-      .set('Origin', 'https://evil.example')
-      .set('Cookie', `portal_session=${session}`);
-    expect(crossSite.status).toBe(403);
+    // Another site, and the portal's own host on plain http or another port (the portal is https here).
+    for (const origin of ['https://evil.example', `http://${MAIN_DOMAIN}`, `https://${MAIN_DOMAIN}:8443`]) {
+      const crossSite = await request(t.url)
+        .post('/logout')
+        .set('Host', MAIN_DOMAIN)
+        .set('Origin', origin)
+        .set('Cookie', `portal_session=${session}`);
+      expect([origin, crossSite.status]).toEqual([origin, 403]);
+    }
     expect((await page('/about', session)).text).toContain('孙八');
 
     const out = await request(t.url)

@@ -1,5 +1,11 @@
-/** Cross-instance coalescing on a real Redis: the lock itself, two portal instances, and a dead lock holder. */
+/**
+ * Cross-instance coalescing on a real Redis: the lock itself, two portal instances, a live holder slower than the
+ * lock timeout (it keeps its lock), and a dead holder, in-process and a killed server process (its lock expires).
+ */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import readline from 'node:readline';
 import Redis from 'ioredis';
 import request from 'supertest';
 import { cacheKey } from '../../../server/cache/keys';
@@ -39,7 +45,143 @@ describeWithRedis()('RedisLock', () => {
     expect(pttl).toBeGreaterThan(0);
     expect(pttl).toBeLessThanOrEqual(5000);
   });
+
+  it('stays held while its holder works past the timeout, and is released when the work ends', async () => {
+    const lock = new RedisLock(client, 600);
+    const key = `${prefix}:b:data:_:slow`;
+    const token = (await lock.tryAcquire(key))!;
+    const started = Date.now();
+    let checks = 0;
+    const result = await lock.holdWhile(key, token, async () => {
+      // Work that outlasts the lock timeout three times over; every look at the lock finds this holder's token.
+      while (Date.now() - started < 3 * lock.timeoutMs) {
+        expect(await client.get(lockKey(key))).toBe(token);
+        checks += 1;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return 'loaded';
+    });
+    expect(result).toBe('loaded');
+    expect(checks).toBeGreaterThan(3);
+    expect(await lock.isHeld(key)).toBe(false);
+  });
+
+  it('is released when the work fails, and never renews a lock that passed to another holder', async () => {
+    const lock = new RedisLock(client, 600);
+    const key = `${prefix}:b:data:_:failing`;
+    const token = (await lock.tryAcquire(key))!;
+    await expect(lock.holdWhile(key, token, () => Promise.reject(new Error('upstream down')))).rejects.toThrow('upstream down');
+    expect(await lock.isHeld(key)).toBe(false);
+    expect(await lock.renew(key, token)).toBe(false);
+    await client.set(lockKey(key), 'someone-else', 'PX', 600);
+    expect(await lock.renew(key, token)).toBe(false);
+    expect(await client.get(lockKey(key))).toBe('someone-else');
+  });
 });
+
+describeWithRedis()('a live holder slower than the lock timeout', () => {
+  let a: TestPortal;
+  let b: TestPortal;
+  beforeAll(async () => {
+    // Upstream calls take three lock timeouts: without renewal every waiter would load again.
+    const env = { REDIS_COMMAND_TIMEOUT_MS: '5000', CACHE_LOCK_TIMEOUT_MS: '1000' };
+    a = await startTestPortal({ redisUrl: testRedisUrl(), env });
+    b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix, env });
+  });
+  afterAll(async () => {
+    await deleteKeys(testRedisUrl(), a.cachePrefix);
+    await b.close();
+    await a.close();
+  });
+
+  it('keeps its lock: one upstream call per key across both instances', async () => {
+    const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+    a.upstream.api.control.reset();
+    a.upstream.api.control.setLatency([{ path: '/', ms: 3000 }]);
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => request(index % 2 === 0 ? a.url : b.url).get(`/detail/${raw.catid}/${raw.id}`)),
+    );
+    expect(responses.map((res) => res.status)).toEqual(Array(8).fill(200));
+    const { byPath } = a.upstream.api.control.stats();
+    expect(byPath[`GET /show/${raw.catid}-${raw.id}.html?`]).toBe(1);
+    for (const [call, count] of Object.entries(byPath)) expect([call, count]).toEqual([call, 1]);
+  });
+});
+
+describeWithRedis()('a killed lock holder', () => {
+  const SERVER = path.resolve(__dirname, '../../../dist/server/main.cjs');
+  const LOCK_TIMEOUT_MS = 1000;
+  let b: TestPortal;
+  beforeAll(async () => {
+    b = await startTestPortal({ redisUrl: testRedisUrl(), env: { CACHE_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS) } });
+  });
+  afterAll(async () => {
+    await deleteKeys(testRedisUrl(), b.cachePrefix);
+    await b.close();
+  });
+
+  it('loses its lock within the timeout; a waiting instance then loads the key itself', async () => {
+    const raw = await firstHomeArticle(b.upstream.url, HOME_CATID);
+    const showCall = `GET /show/${raw.catid}-${raw.id}.html?`;
+    const dataKey = cacheKey({ prefix: b.cachePrefix, buildId: b.portal.assets.buildId }, 'data', '_', `show:${raw.catid}:${raw.id}`);
+    const redis = new Redis(testRedisUrl());
+    // The built server, sharing b's Redis prefix and upstream: it will take the article's lock and die holding it.
+    const holder = spawn(process.execPath, [SERVER], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        UPSTREAM_URL: b.upstream.url,
+        UPSTREAM_TIMEOUT_MS: '60000',
+        REDIS_URL: testRedisUrl(),
+        CACHE_PREFIX: b.cachePrefix,
+        CACHE_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS),
+      },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        readline.createInterface({ input: holder.stdout! }).on('line', (line) => {
+          const entry = JSON.parse(line) as { url?: string; msg?: string };
+          if (entry.url && entry.msg?.startsWith('portal listening')) resolve(entry.url);
+        });
+        void exited.then(() => reject(new Error('the holder exited before listening')));
+      });
+      // Connected to Redis (a portal that is not loads without the lock, as it should).
+      await until(async () => (await request(url).get('/readyz')).body?.checks?.redis === 'up', 'the holder to connect to Redis');
+      b.upstream.api.control.reset();
+      b.upstream.api.control.setLatency([{ path: '/show/', ms: 120_000 }]);
+      request(url).get(`/detail/${raw.catid}/${raw.id}`).end(() => undefined);
+      await until(async () => (await redis.exists(lockKey(dataKey))) === 1, 'the holder to take the lock');
+      // Alive, it keeps the lock past its timeout (renewed), however long its upstream call takes.
+      const takenAt = Date.now();
+      await until(async () => Date.now() - takenAt > 2.5 * LOCK_TIMEOUT_MS, 'two and a half lock timeouts');
+      expect(await redis.exists(lockKey(dataKey))).toBe(1);
+
+      holder.kill('SIGKILL');
+      await exited;
+      b.upstream.api.control.setLatency([]);
+      const res = await request(b.url).get(`/detail/${raw.catid}/${raw.id}`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(raw.title.slice(0, 4));
+      expect(b.upstream.api.control.stats().byPath[showCall]).toBe(2);
+      expect(await redis.exists(lockKey(dataKey))).toBe(0);
+    } finally {
+      if (holder.exitCode === null && holder.signalCode === null) holder.kill('SIGKILL');
+      redis.disconnect();
+    }
+  }, 120_000);
+});
+
+/** Polls `condition` every 50 ms until it holds; a generous limit, so a busy machine is not a failure. */
+async function until(condition: () => Promise<boolean>, what: string, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`waited ${limitMs} ms for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 describeWithRedis()('two instances, one upstream call per key', () => {
   let a: TestPortal;

@@ -1,4 +1,4 @@
-import { acceptsGzip } from '../../../server/render/accept-encoding';
+import { acceptsGzip, canonicalAcceptEncoding } from '../../../server/render/accept-encoding';
 
 describe('acceptsGzip', () => {
   it.each<[string | undefined, boolean]>([
@@ -20,9 +20,29 @@ describe('acceptsGzip', () => {
     ['gzip;q=0, *', false],
     ['br, *;q=0.5', true],
     ['gzip;q=abc', false],
+    // Case-insensitive throughout: codings and the q parameter (RFC 9110 §8.4.1, §12.4.2).
+    ['gzip;Q=0', false],
+    ['GZIP;Q=0.000', false],
+    ['Gzip;Q=0.5', true],
+    ['X-GZIP', true],
+    ['deflate, X-Gzip;Q=0', false],
+    ['gzip;Q=0, *;Q=1', false],
+    ['*;Q=0', false],
   ])('%j → %s', (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected);
     // Asked again: the remembered answer is the same.
     expect(acceptsGzip(header)).toBe(expected);
+  });
+});
+
+describe('canonicalAcceptEncoding', () => {
+  it.each<[string, string]>([
+    ['gzip, deflate, br', 'gzip, deflate, br'],
+    ['GZIP;Q=0, Identity', 'gzip;q=0, identity'],
+    ['x-gzip', 'gzip'],
+    ['br, X-GZIP;Q=0.5', 'br, gzip;q=0.5'],
+    ['x-gzipped', 'x-gzipped'],
+  ])('%j → %j', (header, expected) => {
+    expect(canonicalAcceptEncoding(header)).toBe(expected);
   });
 });
