@@ -78,6 +78,7 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
     onEvent: (event) => {
       if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
       if (event.kind === 'policy') onPolicyChange();
+      if (event.kind === 'audit') logger.info({ audit: event.action }, `cache operator ${event.action.who}: ${event.action.what} (${event.action.entries} entries)`);
     },
     // Announcements sent while unsubscribed were missed: start L1 again from empty.
     onResubscribed: () => void tiered?.clearLocal(),
