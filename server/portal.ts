@@ -14,6 +14,7 @@ import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
 import { TieredStore } from './cache/tiered-store';
 import { RuntimePolicy } from './cache/runtime-policy';
+import { recordRefreshError } from './cache/refresh-errors';
 import { RedisLock } from './cache/redis-lock';
 import { Metrics, siteOfKey } from './metrics';
 import { createRedisClient } from './redis/client';
@@ -138,16 +139,24 @@ export function createPortal(options: PortalOptions): Portal {
     onCall: (call, outcome, durationMs) => metrics.upstreamCall(call, outcome, durationMs),
   });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
+  // For `portal-cache inspect`: best effort, a Redis that cannot take it has bigger news in the log already.
+  const noteRefreshError = (key: string, error: unknown): void => {
+    if (redis) recordRefreshError(redis.client, key, error).catch(() => undefined);
+  };
   const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS) : null;
   const cache = new Cache(
     store,
     {
       onResult: (key, state) => metrics.cacheResult('data', siteOfKey(key), state),
-      onStaleIfError: () => metrics.cacheError('data', 'stale-if-error'),
+      onStaleIfError: (key, error) => {
+        metrics.cacheError('data', 'stale-if-error');
+        noteRefreshError(key, error);
+      },
       onCoalesced: (_key, where) => metrics.coalescedWaiter(where),
       onBackgroundError: (key, error) => {
         metrics.cacheError('data', 'refresh-failed');
         logger.warn({ key, err: error }, 'background refresh failed');
+        noteRefreshError(key, error);
       },
     },
     lock,

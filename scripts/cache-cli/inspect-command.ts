@@ -1,12 +1,14 @@
 /**
  * `inspect <url-or-key>`: "why is this page stale?" in one command. For each build's entry of the page: the
  * serve decision its age makes (fresh, grace, stale-if-error, gone), its windows, tags and size, any lock held
- * on it (a refresh under way), and the data entries its tags name, each with its own freshness.
+ * on it (a refresh under way), the last failed refresh and when, and the data entries its tags name, each with
+ * its own freshness and last failed refresh.
  */
 import type { Freshness } from '../../server/cache/entry';
 import { PurgeInputError, urlSelector } from '../../server/cache/invalidation';
 import { escapeGlob } from '../../server/cache/keys';
 import { lockKey } from '../../server/cache/redis-lock';
+import { readRefreshError, type RefreshError } from '../../server/cache/refresh-errors';
 import { inspectKey, scanKeys, type EntryReport } from '../../server/cache/stats';
 import { tagSetKey } from '../../server/cache/tags';
 import type { RedisClient } from '../../server/redis/client';
@@ -25,10 +27,15 @@ const DECISION: Record<Freshness, string> = {
 const GENERIC_TAG = /^(page|site|data):/;
 const MAX_DATA_ENTRIES = 50;
 
-interface PageReport extends EntryReport {
+interface Explained extends EntryReport {
   decision: string;
+  /** The last refresh of this entry that failed (kept a day), or null. */
+  lastRefreshError: (RefreshError & { isoTime: string }) | null;
+}
+
+interface PageReport extends Explained {
   lock: { held: boolean; expiresInMs: number | null };
-  data: Array<EntryReport & { decision: string }>;
+  data: Explained[];
 }
 
 export async function inspectCommand(globals: Globals, target: string): Promise<void> {
@@ -57,10 +64,9 @@ async function keysForUrl(client: RedisClient, prefix: string, target: string): 
 async function pageReport(client: RedisClient, prefix: string, key: string): Promise<PageReport | null> {
   const report = await inspectKey(client, key);
   if (!report) return null;
-  const [lockTtl, data] = await Promise.all([client.pttl(lockKey(key)), dataEntries(client, prefix, key, report.tags)]);
+  const [lockTtl, data, explained] = await Promise.all([client.pttl(lockKey(key)), dataEntries(client, prefix, key, report.tags), explain(client, report)]);
   return {
-    ...report,
-    decision: DECISION[report.freshness],
+    ...explained,
     lock: { held: lockTtl >= 0 || lockTtl === -1, expiresInMs: lockTtl >= 0 ? lockTtl : null },
     data,
   };
@@ -77,7 +83,21 @@ async function dataEntries(client: RedisClient, prefix: string, pageKey: string,
   return reports
     .filter((report): report is EntryReport => report !== null && report.tags.every((tag) => pageTags.has(tag) || tag.startsWith('data:')))
     .slice(0, MAX_DATA_ENTRIES)
-    .map((report) => ({ ...report, decision: DECISION[report.freshness] }));
+    .reduce<Promise<Explained[]>>(async (done, report) => [...(await done), await explain(client, report)], Promise.resolve([]));
+}
+
+async function explain(client: RedisClient, report: EntryReport): Promise<Explained> {
+  const failed = await readRefreshError(client, report.key);
+  return {
+    ...report,
+    decision: DECISION[report.freshness],
+    lastRefreshError: failed ? { ...failed, isoTime: new Date(failed.at).toISOString() } : null,
+  };
+}
+
+function failure(entry: Explained, now = Date.now()): string {
+  const failed = entry.lastRefreshError;
+  return failed ? `last refresh failed ${formatDuration(Math.max(0, Math.round((now - failed.at) / 1000)))} ago (${failed.isoTime}): ${failed.error}` : 'no failed refresh on record';
 }
 
 function humanReport(r: PageReport): string {
@@ -86,9 +106,13 @@ function humanReport(r: PageReport): string {
     r.key,
     `  ${r.decision}`,
     `  age ${formatDuration(r.ageSeconds)} (${windows}); ${kib(r.bytes)}; Redis keeps it ${formatDuration(Math.max(0, Math.round(r.expiresInMs / 1000)))} more`,
+    `  ${failure(r)}`,
     `  lock: ${r.lock.held ? `held (a refresh is under way${r.lock.expiresInMs !== null ? `, expires in ${r.lock.expiresInMs} ms` : ''})` : 'none'}`,
     `  tags: ${r.tags.join(' ')}`,
     `  built from ${r.data.length} data entries${r.data.length > 0 ? ':' : ''}`,
-    ...r.data.map((d) => `    ${d.freshness.padEnd(7)} age ${formatDuration(d.ageSeconds).padEnd(8)} ttl ${formatDuration(d.ttl).padEnd(6)} ${d.key}`),
+    ...r.data.flatMap((d) => [
+      `    ${d.freshness.padEnd(7)} age ${formatDuration(d.ageSeconds).padEnd(8)} ttl ${formatDuration(d.ttl).padEnd(6)} ${d.key}`,
+      ...(d.lastRefreshError ? [`      ${failure(d)}`] : []),
+    ]),
   ].join('\n');
 }

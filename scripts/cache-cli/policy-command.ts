@@ -10,6 +10,7 @@ import {
   type PolicySection,
 } from '../../server/cache/runtime-policy';
 import { CliError, EXIT, formatDuration, parseDuration, print, type Globals } from './output';
+import { audit } from './audit';
 import { withRedis } from './redis';
 
 const DAY = 86_400;
@@ -58,21 +59,38 @@ export async function policyGet(globals: Globals): Promise<void> {
 export async function policySet(globals: Globals, options: PolicySetOptions): Promise<void> {
   const { section, name } = targetOf(options);
   const change = { [section]: { [name]: fieldsOf(options) } };
-  const overrides = await withRedis(globals, (client) => setOverrides(client, globals.prefix, change));
+  const overrides = await withRedis(globals, async (client) => {
+    const next = await setOverrides(client, globals.prefix, change);
+    await audit(client, globals.prefix, `policy set --${section} ${name} ${describeFields(change[section]![name]!)}`, 1);
+    return next;
+  });
   print(globals, 'policy set', { overrides, policy: effectivePolicy(overrides) }, () => `policy of ${section} ${name} updated; every instance applies it within seconds\n${policyTable(overrides)}`);
 }
 
 export async function policyUnset(globals: Globals, options: PolicyTarget & { field?: string[] }): Promise<void> {
   const { section, name } = targetOf(options);
   const fields = (options.field ?? []).map(fieldName);
-  const { overrides, removed } = await withRedis(globals, (client) => unsetOverride(client, globals.prefix, section, name, fields));
+  const { overrides, removed } = await withRedis(globals, async (client) => {
+    const outcome = await unsetOverride(client, globals.prefix, section, name, fields);
+    if (outcome.removed) await audit(client, globals.prefix, `policy unset --${section} ${name}${fields.map((field) => ` --field ${field}`).join('')}`, 1);
+    return outcome;
+  });
   if (!removed) throw new CliError(`${section} ${name} has no override to remove`, EXIT.notFound, { removed: false, overrides });
   print(globals, 'policy unset', { removed, overrides, policy: effectivePolicy(overrides) }, () => `override of ${section} ${name} removed\n${policyTable(overrides)}`);
 }
 
 export async function policyReset(globals: Globals): Promise<void> {
-  await withRedis(globals, (client) => resetOverrides(client, globals.prefix));
+  await withRedis(globals, async (client) => {
+    await resetOverrides(client, globals.prefix);
+    await audit(client, globals.prefix, 'policy reset', 0);
+  });
   print(globals, 'policy reset', { reset: true }, () => 'policy reset to the defaults in code');
+}
+
+function describeFields(fields: Partial<CachePolicy>): string {
+  return Object.entries(fields)
+    .map(([field, seconds]) => `${field}=${formatDuration(seconds as number)}`)
+    .join(' ');
 }
 
 function fieldName(option: string): keyof CachePolicy {

@@ -62,7 +62,7 @@ export async function purgeCommand(globals: Globals, options: PurgeOptions): Pro
     try {
       result = await invalidator.purge(selector, { dryRun: options.dryRun === true });
     } catch (error) {
-      if (error instanceof PurgeInputError) throw new CliError(`${optionOf(options)} ${error.message}`, EXIT.usage);
+      if (error instanceof PurgeInputError) throw new CliError(`${optionOf(options)}: ${error.message}`, EXIT.usage);
       throw error;
     }
     const document = { selector, dryRun: result.dryRun, count: result.keys.length, deleted: result.deleted, keys: result.keys, build: options.build };

@@ -58,7 +58,7 @@ export function parseOverrides(input: unknown): PolicyOverrides {
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.map(String).join(' ');
   if (issue.code === 'unrecognized_keys') return `unknown ${issue.keys.join(', ')}${where ? ` (${where})` : ''}`;
-  if (issue.code === 'invalid_type') return `${where || 'policy'} must be a ${issue.expected}`;
+  if (issue.code === 'invalid_type') return `${where || 'policy'} must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}`;
   return where ? `${issue.message} (${where})` : issue.message;
 }
 
