@@ -6,7 +6,11 @@ import { createRedisClient, type RedisClient } from '../../server/redis/client';
 import { parseRedisTarget, redactRedisUrl, RedisUrlError, type RedisTarget } from '../../server/redis/target';
 import { CliError, EXIT, type Globals } from './output';
 
-const READY_TIMEOUT_MS = 5000;
+/**
+ * A server that accepts the connection but never answers (a firewall's tarpit, a stuck process) would hold the
+ * CLI forever; a Redis answers its ready check in milliseconds, so this is generous even on a loaded machine.
+ */
+const READY_TIMEOUT_MS = 15_000;
 
 export async function connect(url: string): Promise<RedisClient> {
   let target: RedisTarget;

@@ -188,7 +188,7 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
     expect(bad.stderr).toContain('redis-cluster:// takes no path (a cluster has only database 0)');
     const down = await cli.run('--redis', 'redis-cluster://127.0.0.1:1', 'stats');
     expect(down.code).toBe(3);
-    expect(down.stderr).toMatch(/^cache: cannot reach Redis at redis-cluster:\/\/127\.0\.0\.1:1: /);
+    expect(down.stderr).toMatch(/^portal-cache: cannot reach Redis at redis-cluster:\/\/127\.0\.0\.1:1: /);
   });
 
   it('reports Redis down while a master is gone, keeps serving, and recovers when it is back', async () => {
