@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Builds the browser bundle (content-hashed, split per route, with a manifest the server reads for
-// modulepreload) and the Node bundle of the server. `--if-needed` skips a build whose outputs exist and are newer
-// than every source (scripts/build-state.mjs).
+// modulepreload), the Node bundle of the server and the operator CLI. `--if-needed` skips a build whose outputs
+// exist and are newer than every source (scripts/build-state.mjs); `--cli-if-stale` builds only the CLI, and only
+// when a file it was built from is newer than it.
 // The browser build fails when server-only code is reachable from its entry (client-bundle-check.mjs), and
 // prints the JS each page's first load fetches, gzipped; its metafile is kept in dist/client/metafile.json.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildState } from './build-state.mjs';
@@ -17,6 +18,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
 const manifestPath = path.join(clientOut, 'manifest.json');
 const CLIENT_ENTRY = 'client/entry.tsx';
+const cliOut = path.join(root, 'dist/cli/portal-cache.cjs');
+/** The source files the CLI bundle was built from, to tell when it is stale. */
+const cliInputs = path.join(root, 'dist/cli/inputs.json');
 
 const args = new Set(process.argv.slice(2));
 
@@ -172,7 +176,41 @@ export async function buildServer() {
   if (bundled.length > 0) throw new Error(`the server bundle contains the reference content API: ${bundled.join(', ')}`);
 }
 
+/**
+ * The cache CLI (`portal-cache`, the package's bin), one file. Dependencies stay in node_modules; each command's
+ * module is evaluated only when that command runs (esbuild keeps dynamic imports lazy), so --help loads little.
+ */
+export async function buildCli() {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ['scripts/cache-cli.ts'],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    outfile: 'dist/cli/portal-cache.cjs',
+    banner: { js: '#!/usr/bin/env node' },
+    metafile: true,
+    jsx: 'automatic',
+    logLevel: 'warning',
+  });
+  chmodSync(cliOut, 0o755);
+  writeFileSync(cliInputs, JSON.stringify(Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules'))));
+}
+
+function cliIsStale() {
+  if (!existsSync(cliOut) || !existsSync(cliInputs)) return true;
+  const built = statSync(cliOut).mtimeMs;
+  const inputs = JSON.parse(readFileSync(cliInputs, 'utf8'));
+  return ['package.json', ...inputs].some((input) => !existsSync(path.join(root, input)) || statSync(path.join(root, input)).mtimeMs > built);
+}
+
 async function main() {
+  if (args.has('--cli-if-stale')) {
+    if (cliIsStale()) await buildCli();
+    return;
+  }
   if (args.has('--if-needed')) {
     const state = buildState(root);
     if (state.state === 'current') return;
@@ -180,8 +218,8 @@ async function main() {
   }
   const started = Date.now();
   const client = await buildClient();
-  if (!args.has('--client-only')) await Promise.all([buildServer(), buildReferenceApi()]);
-  const server = args.has('--client-only') ? '' : ', server and reference API bundles';
+  if (!args.has('--client-only')) await Promise.all([buildServer(), buildReferenceApi(), buildCli()]);
+  const server = args.has('--client-only') ? '' : ', server, reference API and cache CLI bundles';
   console.log(`build ${client.buildId}: ${client.modules} client modules${server}, ${Date.now() - started} ms`);
   if (!args.has('--quiet')) console.log(client.pages);
 }

@@ -52,7 +52,7 @@ function get(url: string, agent: http.Agent): Promise<number> {
 }
 
 async function purgeAll(): Promise<void> {
-  const cli = path.join(__dirname, 'cache-cli.cjs');
+  const cli = path.join(__dirname, '../cli/portal-cache.cjs');
   await run(process.execPath, [cli, '--redis', REDIS_URL, '--prefix', PREFIX, 'purge', '--all'], { timeout: 20_000 }).catch((error: unknown) => {
     console.error(`purge failed: ${error instanceof Error ? error.message : String(error)}`);
   });

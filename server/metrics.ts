@@ -200,7 +200,7 @@ export class Metrics {
     this.lockWaits.observe(seconds);
   }
 
-  invalidationReceived(kind: 'evict' | 'policy', keys = 0): void {
+  invalidationReceived(kind: 'evict' | 'policy' | 'audit', keys = 0): void {
     this.invalidations.inc({ kind });
     if (keys > 0) this.evictedKeys.inc(keys);
   }

@@ -14,6 +14,7 @@ import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
 import { TieredStore } from './cache/tiered-store';
 import { RuntimePolicy } from './cache/runtime-policy';
+import { recordRefreshError } from './cache/refresh-errors';
 import { RedisLock } from './cache/redis-lock';
 import { Metrics, siteOfKey } from './metrics';
 import { createRedisClient, type RedisClient } from './redis/client';
@@ -71,7 +72,7 @@ interface Stores {
 /** What the stores report as they run, bound to the portal's metrics once those exist. */
 interface StoreObservers {
   onCommand: CommandObserver;
-  onInvalidation: (kind: 'evict' | 'policy', keys: number) => void;
+  onInvalidation: (kind: 'evict' | 'policy' | 'audit', keys: number) => void;
 }
 
 function createStores(config: Config, logger: Logger, onPolicyChange: () => void, observers: StoreObservers): Stores {
@@ -87,6 +88,7 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
       observers.onInvalidation(event.kind, event.kind === 'evict' ? event.keys.length : 0);
       if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
       if (event.kind === 'policy') onPolicyChange();
+      if (event.kind === 'audit') logger.info({ audit: event.action }, `cache operator ${event.action.who}: ${event.action.what} (${event.action.entries} entries)`);
     },
     // Announcements sent while unsubscribed were missed: start L1 again from empty.
     onResubscribed: () => void tiered?.clearLocal(),
@@ -162,17 +164,25 @@ export function createPortal(options: PortalOptions): Portal {
     onAnswer: (call, bytes) => metrics.upstreamAnswer(call, bytes),
   });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
+  // For `portal-cache inspect`: best effort, a Redis that cannot take it has bigger news in the log already.
+  const noteRefreshError = (key: string, error: unknown): void => {
+    if (redis) recordRefreshError(redis.client, key, error).catch(() => undefined);
+  };
   const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS, undefined, onCommand) : null;
   const cache = new Cache(
     store,
     {
       onResult: (key, state) => metrics.cacheResult('data', siteOfKey(key), state),
-      onStaleIfError: () => metrics.cacheError('data', 'stale-if-error'),
+      onStaleIfError: (key, error) => {
+        metrics.cacheError('data', 'stale-if-error');
+        noteRefreshError(key, error);
+      },
       onCoalesced: (_key, where) => metrics.coalescedWaiter(where),
       onLockWaited: (_key, ms) => metrics.lockWaited(ms / 1000),
       onBackgroundError: (key, error) => {
         metrics.cacheError('data', 'refresh-failed');
         logger.warn({ key, err: error }, 'background refresh failed');
+        noteRefreshError(key, error);
       },
     },
     lock,

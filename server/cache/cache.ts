@@ -43,7 +43,7 @@ export interface CacheEvents {
   onResult?: (key: string, state: CacheState) => void;
   onBackgroundError?: (key: string, error: unknown) => void;
   /** A reload failed and the held entry was served past grace. */
-  onStaleIfError?: (key: string) => void;
+  onStaleIfError?: (key: string, error: unknown) => void;
   /** A request waited for another's load of the same key (in this process or on another instance). */
   onCoalesced?: (key: string, where: 'process' | 'cluster') => void;
   /** A load waited this long for another instance holding the key's lock (however the wait ended). */
@@ -85,7 +85,7 @@ export class Cache {
       return { value: loaded.value, state: 'MISS', tags: loaded.tags };
     } catch (error) {
       if (!entry) throw error;
-      if (freshness === 'expired') this.events.onStaleIfError?.(key);
+      if (freshness === 'expired') this.events.onStaleIfError?.(key, error);
       return { ...this.served(key, entry, 'STALE', codec), staleIfError: freshness === 'expired' };
     }
   }

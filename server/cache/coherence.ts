@@ -11,13 +11,26 @@ import type Redis from 'ioredis';
 import { z } from 'zod';
 import { openSubscriber, type RedisClient } from '../redis/client';
 
-export type CacheEvent = { kind: 'evict'; keys: string[] } | { kind: 'policy' };
+/** Who changed the cache and how: every portal writes it to its log, so an operator action is on record. */
+export interface OperatorAction {
+  /** `user@host` of the CLI. */
+  who: string;
+  /** `purge --tag article:1`, `policy set page detail ttl=600`… */
+  what: string;
+  entries: number;
+}
+
+export type CacheEvent = { kind: 'evict'; keys: string[] } | { kind: 'policy' } | { kind: 'audit'; action: OperatorAction };
 
 const wireEvent = z.object({
   from: z.string(),
   event: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('evict'), keys: z.array(z.string()).max(100_000) }),
     z.object({ kind: z.literal('policy') }),
+    z.object({
+      kind: z.literal('audit'),
+      action: z.object({ who: z.string().max(200), what: z.string().max(2000), entries: z.number().int().nonnegative() }),
+    }),
   ]),
 });
 

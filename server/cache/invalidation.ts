@@ -7,7 +7,7 @@
 import { ALL_SITES } from '../../shared/sites';
 import type { KeySpace } from './keys';
 import { escapeGlob } from './keys';
-import { normaliseQuery, queryKeysOf } from '../../shared/page-address';
+import { canonicalPathOf } from '../../shared/canonical-path';
 import type { CacheStore } from './store';
 import { isValidTag } from './tags';
 
@@ -70,17 +70,41 @@ function checkSite(siteId: number): void {
   }
 }
 
-/** Parses `https://host/path?query` or `/path?query` into a url selector; the host picks the site. */
-export function urlSelector(url: string, siteIdOf: (host: string | undefined) => number, everyQuery: boolean): PurgeSelector {
-  let parsed: URL;
+/**
+ * Parses `https://host/path?query` or `/path?query` into a url selector; the host picks the site. The path is
+ * brought to its one canonical spelling (the only one pages are stored under: the edge 301s every other) and the
+ * query to the parameters the page reads, so any spelling an operator types names the entries readers get.
+ */
+export async function urlSelector(url: string, siteIdOf: (host: string | undefined) => number, everyQuery: boolean): Promise<PurgeSelector> {
+  const parsed = parsePageUrl(url);
+  if (!parsed) throw new PurgeInputError(`"${url}" is not a page URL (https://host/path or /path)`);
+  const pathname = canonicalPathOf(parsed.pathname);
+  if (pathname === null) throw new PurgeInputError(`"${url}": the path has no valid spelling (malformed %-escape or control character)`);
+  const host = parsed.host === PLACEHOLDER_HOST ? undefined : parsed.host;
+  const search = everyQuery ? null : await pageQueryOf(pathname, parsed.searchParams);
+  return { by: 'url', siteId: siteIdOf(host), pathname, search };
+}
+
+const PLACEHOLDER_HOST = 'portal.invalid';
+
+/** An absolute http(s) URL or a path; anything else (`not_a_url`, `ht!tp://x`, `ftp://x`) is not a page URL. */
+export function parsePageUrl(text: string): URL | null {
+  if (!/^[/\\]/.test(text) && !/^https?:\/\//i.test(text)) return null;
   try {
-    parsed = new URL(url, 'http://portal.invalid');
+    return new URL(text, `http://${PLACEHOLDER_HOST}`);
   } catch {
-    throw new PurgeInputError(`"${url}" is not a URL or path`);
+    return null;
   }
-  const host = parsed.host === 'portal.invalid' ? undefined : parsed.host;
-  const search = everyQuery ? null : normaliseQuery(parsed.searchParams, queryKeysOf(parsed.pathname));
-  return { by: 'url', siteId: siteIdOf(host), pathname: parsed.pathname, search };
+}
+
+/**
+ * The query part of the page's key. Which parameters a page reads is in the route table, which is only loaded
+ * when there is a query to filter: the CLI then starts without the route table and its loaders.
+ */
+async function pageQueryOf(pathname: string, params: URLSearchParams): Promise<string> {
+  if ([...params.keys()].length === 0) return '';
+  const { normaliseQuery, queryKeysOf } = await import('../../shared/page-address');
+  return normaliseQuery(params, queryKeysOf(pathname));
 }
 
 export class Invalidator {
@@ -110,7 +134,9 @@ export class Invalidator {
       case 'url': {
         const page = `${base}:page:${selector.siteId}:${escapeGlob(selector.pathname)}`;
         if (selector.search !== null) return { keys: await this.store.keysMatching(page + escapeGlob(selector.search)), tags: [] };
-        const variants = await Promise.all([this.store.keysMatching(page), this.store.keysMatching(`${page}?*`)]);
+        // The path alone, or followed by a query: `?` is escaped, or it would match any character (`/` covering
+        // every page, `/detail/1/2` covering `/detail/1/23`).
+        const variants = await Promise.all([this.store.keysMatching(page), this.store.keysMatching(`${page}${escapeGlob('?')}*`)]);
         return { keys: unique(variants.flat()), tags: [] };
       }
       case 'tag':

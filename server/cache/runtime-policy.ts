@@ -50,8 +50,16 @@ export class PolicyInputError extends Error {
 /** Validates overrides; the merged result must be valid too (an override of ttl alone still yields a full policy). */
 export function parseOverrides(input: unknown): PolicyOverrides {
   const parsed = overridesSchema.safeParse(input);
-  if (!parsed.success) throw new PolicyInputError(z.prettifyError(parsed.error));
+  if (!parsed.success) throw new PolicyInputError(parsed.error.issues.map(describeIssue).join('; '));
   return parsed.data;
+}
+
+/** `ttl must be at least 1 s (page detail)`: the rule's own words and where, not the validator's notation. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.map(String).join(' ');
+  if (issue.code === 'unrecognized_keys') return `unknown ${issue.keys.join(', ')}${where ? ` (${where})` : ''}`;
+  if (issue.code === 'invalid_type') return `${where || 'policy'} must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}`;
+  return where ? `${issue.message} (${where})` : issue.message;
 }
 
 export function effectivePolicy(overrides: PolicyOverrides): EffectivePolicy {
@@ -78,6 +86,30 @@ export async function setOverrides(client: RedisClient, prefix: string, change: 
   await client.set(policyKey(prefix), JSON.stringify(merged));
   await announce(client, prefix, { kind: 'policy' });
   return merged;
+}
+
+export type PolicySection = 'data' | 'page';
+
+/** Drops one family's or kind's override (or some of its fields), leaving the others; announces the change. */
+export async function unsetOverride(
+  client: RedisClient,
+  prefix: string,
+  section: PolicySection,
+  name: string,
+  fields: ReadonlyArray<keyof CachePolicy> = [],
+): Promise<{ overrides: PolicyOverrides; removed: boolean }> {
+  const current = await readOverrides(client, prefix);
+  const entries = { ...(current[section] as Record<string, Partial<CachePolicy>> | undefined) };
+  const held = entries[name];
+  if (!held) return { overrides: current, removed: false };
+  const kept = Object.fromEntries(Object.entries(held).filter(([field]) => fields.length > 0 && !fields.includes(field as keyof CachePolicy)));
+  if (Object.keys(kept).length > 0) entries[name] = kept;
+  else delete entries[name];
+  const next = parseOverrides({ ...current, [section]: entries });
+  if (Object.keys(entries).length === 0) delete next[section];
+  await client.set(policyKey(prefix), JSON.stringify(next));
+  await announce(client, prefix, { kind: 'policy' });
+  return { overrides: next, removed: true };
 }
 
 /** Back to the defaults in code. */

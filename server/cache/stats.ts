@@ -6,6 +6,7 @@ import type { RedisClient } from '../redis/client';
 import { scanAll } from '../redis/commands';
 import { freshnessOf, type Freshness } from './entry';
 import { decodeEntry } from './entry-codec';
+import { escapeGlob } from './keys';
 
 export interface EntryStats {
   entries: number;
@@ -28,7 +29,7 @@ export function scanKeys(client: RedisClient, glob: string): Promise<string[]> {
 }
 
 export async function entryStats(client: RedisClient, prefix: string, topN = 10): Promise<EntryStats> {
-  const keys = (await scanKeys(client, `${prefix}:*`)).filter((key) => parseEntryKey(key) !== null);
+  const keys = (await scanKeys(client, `${escapeGlob(prefix)}:*`)).filter((key) => parseEntryKey(key) !== null);
   const sizes = await Promise.all(keys.map((key) => client.strlen(key)));
   const stats: EntryStats = { entries: 0, bytes: 0, byKind: {}, bySite: {}, top: [] };
   keys.forEach((key, index) => {
@@ -42,6 +43,18 @@ export async function entryStats(client: RedisClient, prefix: string, topN = 10)
   });
   stats.top = stats.top.sort((left, right) => right.bytes - left.bytes).slice(0, topN);
   return stats;
+}
+
+/** The prefixes that hold entries in this Redis: a hint when the one asked for holds none. */
+export async function knownPrefixes(client: RedisClient): Promise<string[]> {
+  const keys = await scanKeys(client, '*:*:page:*');
+  return [...new Set(keys.filter((key) => parseEntryKey(key) !== null).map((key) => key.slice(0, key.indexOf(':'))))].sort();
+}
+
+/** The builds a prefix holds entries of (the newest deploy and any older one still held). */
+export async function buildsOf(client: RedisClient, prefix: string): Promise<string[]> {
+  const keys = await scanKeys(client, `${escapeGlob(prefix)}:*`);
+  return [...new Set(keys.map(parseEntryKey).flatMap((parsed) => (parsed ? [parsed.build] : [])))].sort();
 }
 
 function add(into: Record<string, { entries: number; bytes: number }>, name: string, bytes: number): void {
@@ -75,7 +88,8 @@ export async function inspectKey(client: RedisClient, key: string, now = Date.no
     ttl: entry.ttl,
     grace: entry.grace,
     staleIfError: entry.staleIfError ?? 0,
-    tags: entry.tags,
+    // A tag can be recorded by several calls of one page; it is one dependency.
+    tags: [...new Set(entry.tags)].sort(),
     bytes: raw.length,
     expiresInMs: pttl,
   };

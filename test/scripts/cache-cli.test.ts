@@ -1,137 +1,274 @@
-/** The operator CLI as operators run it (a child process) against a live portal on a real Redis; --json parsed. */
+/**
+ * The operator CLI as operators run it (a child process of the prebuilt bundle) against a live portal on a real
+ * Redis: every command, the answer to every kind of bad input (exit code and message), --json documents.
+ */
 import { execFile } from 'node:child_process';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Redis from 'ioredis';
 import request from 'supertest';
+import { recordRefreshError } from '../../server/cache/refresh-errors';
 import { PAGE_POLICY } from '../../server/cache/policy';
 import { PROJECT_ROOT } from '../../server/render/assets';
 import { HOME_CATID } from '../../shared/constants';
+import { buildCacheCli, type CacheCli, type CliRun } from '../support/cache-cli';
 import { describeWithRedis, testRedisUrl } from '../support/requirements';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { firstHomeArticle } from '../support/upstream-data';
 import { deleteKeys, eventually } from '../server/cache/redis-helpers';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
+interface Inspected {
+  version: number;
+  command: string;
+  found: boolean;
+  entries: Array<{
+    key: string;
+    freshness: string;
+    decision: string;
+    tags: string[];
+    ttl: number;
+    bytes: number;
+    lock: { held: boolean };
+    data: Array<{ key: string; freshness: string }>;
+  }>;
 }
 
-const BUILT = path.join(PROJECT_ROOT, 'dist/run/cache-cli.cjs');
+function expectRefused(result: CliRun, code: number, message: RegExp): void {
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code, stderr: expect.stringMatching(message) });
+  // The operator reads the rule, never the validator's notation or a stack.
+  expect(result.stderr).not.toMatch(/✖|→ at|ZodError|\n\s+at /);
+}
 
-function run(file: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [file, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+describe('portal-cache, the prebuilt bundle', () => {
+  it('is built by scripts/build.mjs, rebuilt only when stale, and starts fast (timings printed, generous bounds)', async () => {
+    const bundle = path.join(PROJECT_ROOT, 'dist/cli/portal-cache.cjs');
+    const node = (args: string[]) =>
+      new Promise<CliRun & { ms: number }>((resolve) => {
+        const started = performance.now();
+        execFile(process.execPath, args, { cwd: PROJECT_ROOT }, (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, ms: Math.round(performance.now() - started) });
+        });
+      });
+    expect((await node(['scripts/build.mjs', '--cli-if-stale'])).code).toBe(0);
+    expect(existsSync(bundle)).toBe(true);
+    const built = statSync(bundle).mtimeMs;
+    expect((await node(['scripts/build.mjs', '--cli-if-stale'])).code).toBe(0);
+    expect(statSync(bundle).mtimeMs).toBe(built); // not stale: not rebuilt
+
+    const bare = await node(['-e', '0']);
+    const help = await node([bundle, '--help']);
+    const version = await node([bundle, '--version']);
+    const stats = await node([bundle, '--redis', testRedisUrl(), '--prefix', 'clitiming', 'stats']);
+    console.log(`portal-cache timings: node alone ${bare.ms} ms, --help ${help.ms} ms, --version ${version.ms} ms, stats ${stats.ms} ms`);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Exit codes:[\s\S]*4 {2}nothing found/);
+    expect(help.stdout).toMatch(/Examples:[\s\S]*portal-cache purge --tag article:/);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // Only a runaway (React Router and the loaders loaded for --help) fails this on a loaded machine.
+    expect(help.ms).toBeLessThan(bare.ms + 5000);
   });
-}
+});
 
-describeWithRedis()('npm run cache', () => {
+// Every case starts the CLI as a process, which takes seconds on a loaded two-core machine.
+jest.setTimeout(300_000);
+
+describeWithRedis()('portal-cache', () => {
   let t: TestPortal;
-  let cli: (...args: string[]) => Promise<Run>;
-  let json: <T>(...args: string[]) => Promise<T>;
+  let cli: CacheCli;
   beforeAll(async () => {
     t = await startTestPortal({ redisUrl: testRedisUrl() });
-    const env = { REDIS_URL: testRedisUrl(), CACHE_PREFIX: t.cachePrefix };
-    // Built once through the same runner as `npm run cache`, then run from its output.
-    const help = await run(path.join(PROJECT_ROOT, 'scripts/run-ts.mjs'), ['scripts/cache-cli.ts', '--help'], env);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain('purge');
-    cli = (...args) => run(BUILT, args, env);
-    json = async <T>(...args: string[]) => {
-      const result = await cli('--json', ...args);
-      if (result.code !== 0) throw new Error(`cache ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
-      return JSON.parse(result.stdout) as T;
-    };
+    cli = await buildCacheCli({ REDIS_URL: testRedisUrl(), CACHE_PREFIX: t.cachePrefix });
   });
   afterAll(async () => {
+    cli?.remove();
     await deleteKeys(testRedisUrl(), t.cachePrefix);
     await t.close();
   });
 
-  it('stats, inspect and purge (dry run, then for real) an article everywhere', async () => {
+  it('stats, inspect (serve decision, lock, data entries, tags once) and purge an article everywhere, with an audit line', async () => {
     const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
     const pagePath = `/detail/${raw.catid}/${raw.id}`;
     await request(t.url).get(pagePath);
     await request(t.url).get(pagePath);
 
-    const stats = await json<{ entries: { entries: number; byKind: Record<string, { entries: number }> }; ratios: { rows: Array<{ kind: string; site: string; hits: number; hitRatio: number }> } }>(
+    const stats = await cli.json<{ version: number; entries: { entries: number; byKind: Record<string, { entries: number }> }; ratios: { rows: Array<{ kind: string; site: string; hits: number; hitRatio: number }> }; windowSeconds: number | null }>(
       'stats',
       '--portal',
       t.url,
     );
+    expect(stats).toMatchObject({ version: 1, windowSeconds: null });
     expect(stats.entries.byKind.page?.entries).toBe(1);
     expect(stats.entries.byKind.data?.entries).toBeGreaterThan(3);
-    const pageRow = stats.ratios.rows.find((row) => row.kind === 'page' && row.site === 'www.qnnews.cn');
-    expect(pageRow).toMatchObject({ hits: 1, hitRatio: 0.5 });
+    expect(stats.ratios.rows.find((row) => row.kind === 'page' && row.site === 'www.qnnews.cn')).toMatchObject({ hits: 1, hitRatio: 0.5 });
+    const human = await cli.run('stats');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/policy overrides: none/);
+    expect(human.stdout).not.toContain('{"');
 
-    const [inspected] = await json<Array<{ freshness: string; tags: string[]; ttl: number; bytes: number }>>('inspect', `https://www.qnnews.cn${pagePath}?utm_source=x`);
-    expect(inspected).toMatchObject({ freshness: 'fresh', ttl: PAGE_POLICY.detail.ttl });
-    expect(inspected!.tags).toContain(`article:${raw.id}`);
-    expect(inspected!.bytes).toBeGreaterThan(1000);
-    expect((await cli('inspect', '/detail/1/1')).code).toBe(4);
+    // Any spelling of the page, any unkeyed query: the one stored entry.
+    for (const spelling of [`https://www.qnnews.cn${pagePath}?utm_source=x`, pagePath.replace('/detail/', '/detail//'), `${pagePath}/`, `/x/..${pagePath}`]) {
+      const inspected = await cli.json<Inspected>('inspect', spelling);
+      expect(inspected).toMatchObject({ version: 1, command: 'inspect', found: true });
+      const [entry] = inspected.entries;
+      expect(entry).toMatchObject({ freshness: 'fresh', ttl: PAGE_POLICY.detail.ttl, lock: { held: false } });
+      expect(entry!.decision).toMatch(/^fresh/);
+      expect(entry!.tags).toContain(`article:${raw.id}`);
+      expect(new Set(entry!.tags).size).toBe(entry!.tags.length);
+      expect(entry!.data.some((data) => data.key.includes(`:data:_:show:${raw.catid}:${raw.id}`))).toBe(true);
+    }
+    // A failed refresh, as the portal records it (server/cache/refresh-errors.ts), is shown with when it happened.
+    const pageKey = (await cli.json<Inspected>('inspect', pagePath)).entries[0]!.key;
+    const redis = new Redis(testRedisUrl());
+    try {
+      await recordRefreshError(redis, pageKey, new Error('upstream /show answered HTTP 502'), Date.now() - 90_000);
+    } finally {
+      redis.disconnect();
+    }
+    const text = await cli.run('inspect', pagePath);
+    expect(text.stdout).toMatch(/last refresh failed \d+m(\d+s)? ago \(\d{4}-\d\d-\d\dT[^)]+\): upstream \/show answered HTTP 502/);
+    expect(text.stdout).toMatch(/fresh: served from the cache/);
+    expect(text.stdout).toMatch(/lock: none/);
+    expect(text.stdout).toMatch(/built from \d+ data entries/);
+    expect(text.stdout.match(/tags: /g)).toHaveLength(1);
 
-    const dry = await json<{ count: number; dryRun: boolean }>('purge', '--tag', `article:${raw.id}`, '--dry-run');
+    const miss = await cli.run('--json', 'inspect', '/detail/1/1');
+    expect(miss.code).toBe(4);
+    expect(JSON.parse(miss.stdout)).toMatchObject({ version: 1, command: 'inspect', found: false, entries: [] });
+
+    const dry = await cli.json<{ count: number; dryRun: boolean }>('purge', '--tag', `article:${raw.id}`, '--dry-run');
     expect(dry).toMatchObject({ dryRun: true });
     expect(dry.count).toBeGreaterThanOrEqual(2);
     expect((await request(t.url).get(pagePath)).headers['x-cache']).toBe('HIT');
-    const purged = await json<{ deleted: number }>('purge', '--tag', `article:${raw.id}`);
+    const purged = await cli.json<{ deleted: number }>('purge', '--tag', `article:${raw.id}`);
     expect(purged.deleted).toBe(dry.count);
     const after = await eventually(() => request(t.url).get(pagePath), (res) => res.headers['x-cache'] === 'MISS', 5000);
     expect(after.headers['x-cache']).toBe('MISS');
+    const auditLine = await eventually(
+      async () => t.logs.find((line) => typeof line.msg === 'string' && line.msg.includes(`purge --tag article:${raw.id}`)),
+      Boolean,
+      5000,
+    );
+    expect(auditLine).toMatchObject({ audit: { what: `purge --tag article:${raw.id}`, entries: dry.count, who: expect.stringContaining('@') } });
   });
 
-  it('refuses bad input with exit code 2 and a message, and says so when Redis is unreachable (3)', async () => {
-    const both = await cli('purge', '--tag', 'cat:1', '--site', '2');
-    expect(both.code).toBe(2);
-    expect(both.stderr).toContain('exactly one of');
-    const badTag = await cli('purge', '--tag', 'cat 1');
-    expect(badTag).toMatchObject({ code: 2 });
-    expect(badTag.stderr).toContain('is not a tag');
-    const unknown = await cli('purge', '--nope');
-    expect(unknown.code).toBe(2);
-    const down = await cli('--redis', 'redis://127.0.0.1:1', 'stats');
-    expect(down.code).toBe(3);
-    expect(down.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
+  it('purges by URL exactly one page in every spelling, and by site domain', async () => {
+    await request(t.url).get('/');
+    await request(t.url).get('/about');
+    await request(t.url).get('/').set('Host', 'bj.qnnews.cn');
+    const root = await cli.json<{ count: number; keys: string[] }>('purge', '--url', 'https://www.qnnews.cn/', '--every-query', '--dry-run');
+    expect(root.keys.map((key) => key.slice(key.indexOf(':page:')))).toEqual([':page:0:/']);
+    expect((await cli.json<{ count: number }>('purge', '--url', '/%61bout/', '--dry-run')).count).toBe(1);
+    const help = await cli.run('purge', '--help');
+    expect(help.stdout).toMatch(/1 {2}bj\.qnnews\.cn/);
+    const site = await cli.json<{ keys: string[] }>('purge', '--site', 'bj.qnnews.cn', '--dry-run');
+    expect(site.keys.some((key) => key.includes(':page:1:/'))).toBe(true);
+    expect(site.keys.every((key) => !key.includes(':page:0:'))).toBe(true);
   });
 
-  it('policy get / set / reset, applied by the running portal; bad values change nothing', async () => {
-    const set = await json<{ overrides: unknown }>('policy', 'set', '--page', 'home', '--ttl', '9', '--grace', '0');
-    expect(set.overrides).toEqual({ page: { home: { ttl: 9, grace: 0 } } });
-    await eventually(async () => t.portal.cachePolicy.page('home').ttl, (ttl) => ttl === 9, 8000);
-    expect(t.portal.cachePolicy.page('home')).toMatchObject({ ttl: 9, grace: 0 });
+  it('refuses bad input with exit 2 naming the option, and says what is wrong with Redis (3) or what matched nothing (4)', async () => {
+    await request(t.url).get('/about');
+    // Each run is a process start on a loaded machine: run the cases side by side, then check each.
+    const cases: Array<[string[], number, RegExp]> = [
+      [['inspect', 'ht!tp://bad_url'], 2, /inspect: "ht!tp:\/\/bad_url" is not a page URL/],
+      [['inspect', 'https://evil.example.com/detail/2728/33727'], 2, /"evil\.example\.com" is not one of the portal's sites/],
+      [['purge', '--url', 'not_a_url'], 2, /--url "not_a_url" is not a page URL/],
+      [['purge', '--url', 'https://evil.example.com/'], 2, /--url: "evil\.example\.com" is not one of/],
+      [['purge', '--url', '/detail/%zz/1'], 2, /--url .*no valid spelling/],
+      [['purge', '--tag', 'cat 1'], 2, /--tag: tag "cat 1" is not a tag/],
+      [['purge', '--tag', 'cat:1', '--site', '2'], 2, /exactly one of/],
+      [['purge', '--site', 'nosuch.example'], 2, /--site: "nosuch\.example" is not one of the portal's sites/],
+      [['purge', '--site', '99'], 2, /--site 99 is not a site id \(0–22/],
+      [['purge', '--tag', 'nosuchtag'], 4, /nothing to purge: no entry of prefix \S+ matches purge --tag nosuchtag/],
+      [['purge', '--url', 'https://www.qnnews.cn/detail/1/1'], 4, /nothing to purge/],
+      [['purge', '--all', '--build', 'nosuchbuild'], 4, new RegExp(`build "nosuchbuild" holds no entries \\(builds of prefix ${t.cachePrefix}: [0-9a-f]+`)],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli.run(...args)));
+    cases.forEach(([, code, message], index) => expectRefused(results[index]!, code, message));
+    const typo = await cli.run('--prefix', `${t.cachePrefix}x`, 'stats');
+    expect(typo.code).toBe(0);
+    expect(typo.stdout).toContain(`this Redis holds entries of: `);
+    expect(typo.stdout).toContain(t.cachePrefix);
+    const more: Array<[string[], number, RegExp]> = [
+      [['warm', 'nofile.txt', '--portal', t.url], 2, /cannot read the URL list "nofile\.txt": no such file/],
+      [['warm', 'nofile.txt', '--portal', 'notaurl'], 2, /--portal "notaurl" is not a URL/],
+      [['stats', '--portal', 'ftp://x'], 2, /--portal "ftp:\/\/x" must be an http/],
+      [['stats', '--top', '0'], 2, /--top must be a whole number from 1 to 1000/],
+      [['--prefix', 'a b', 'stats'], 2, /--prefix "a b"/],
+      [['purge', '--nope'], 2, /unknown option '--nope'/],
+      [['--redis', `redis://${new URL(t.url).host}`, 'stats'], 3, /is not a Redis server/],
+      [['--redis', 'redis://127.0.0.1:1', 'stats'], 3, /cannot reach Redis at redis:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/],
+      [['--redis', 'mysql://x', 'stats'], 2, /--redis "mysql:\/\/x"/],
+    ];
+    const moreResults = await Promise.all(more.map(([args]) => cli.run(...args)));
+    more.forEach(([, code, message], index) => expectRefused(moreResults[index]!, code, message));
+    const asJson = await cli.run('--json', 'purge', '--url', 'not_a_url');
+    expect(asJson.code).toBe(2);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ version: 1, command: 'purge', exitCode: 2, error: expect.stringContaining('--url') });
+  });
 
-    const bad = await cli('policy', 'set', '--page', 'home', '--ttl', '99999999');
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('ttl');
-    const got = await json<{ policy: { page: { home: { ttl: number } } } }>('policy', 'get');
-    expect(got.policy.page.home.ttl).toBe(9);
+  it('policy get / set (durations) / unset / reset, applied by the running portal; bad values in option terms', async () => {
+    const set = await cli.json<{ overrides: unknown }>('policy', 'set', '--page', 'home', '--ttl', '10m', '--grace', '0');
+    expect(set.overrides).toEqual({ page: { home: { ttl: 600, grace: 0 } } });
+    await eventually(async () => t.portal.cachePolicy.page('home').ttl, (ttl) => ttl === 600, 8000);
+    await cli.json('policy', 'set', '--data', 'list', '--ttl', '1h30m');
+    const marked = await cli.run('policy', 'get');
+    expect(marked.stdout).toMatch(/home\s+10m\*\s+0s\*/);
+    expect(marked.stdout).toMatch(/detail\s+\d+[smhd]\s/);
+    expect(marked.stdout).not.toMatch(/detail\s+\S+\*/);
 
-    await json('policy', 'reset');
+    expectRefused(await cli.run('policy', 'set', '--page', 'home', '--ttl', '99999999'), 2, /--ttl must be from 1s to 7d, not/);
+    expectRefused(await cli.run('policy', 'set', '--page', 'home', '--ttl', '0'), 2, /--ttl must be from 1s to 7d, not 0s/);
+    expectRefused(await cli.run('policy', 'set', '--page', 'home', '--grace', 'soon'), 2, /--grace "soon" is not a duration/);
+    expectRefused(await cli.run('policy', 'set', '--page', 'nosuch', '--ttl', '1'), 2, /--page.*nosuch/);
+    const got = await cli.json<{ policy: { page: { home: { ttl: number } } } }>('policy', 'get');
+    expect(got.policy.page.home.ttl).toBe(600);
+
+    const unset = await cli.json<{ overrides: unknown }>('policy', 'unset', '--page', 'home');
+    expect(unset.overrides).toEqual({ data: { list: { ttl: 5400 } } });
     await eventually(async () => t.portal.cachePolicy.page('home').ttl, (ttl) => ttl === PAGE_POLICY.home.ttl, 8000);
-    expect(t.portal.cachePolicy.page('home').ttl).toBe(PAGE_POLICY.home.ttl);
+    expectRefused(await cli.run('policy', 'unset', '--page', 'home'), 4, /page home has no override to remove/);
+    const policyAudit = await eventually(async () => t.logs.find((line) => typeof line.msg === 'string' && line.msg.includes('policy unset --page home')), Boolean, 5000);
+    expect(policyAudit).toBeTruthy();
+
+    await cli.json('policy', 'reset');
+    expect(await cli.json<{ overrides: unknown }>('policy', 'get')).toMatchObject({ overrides: {} });
   });
 
-  it('warms a sitemap through the portal and watches the hit ratio', async () => {
+  it('warms a sitemap, a sitemap index (its sub-sitemaps’ pages) and says why a dead portal gave nothing', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'warm-'));
     const sitemap = path.join(dir, 'sitemap.xml');
     writeFileSync(
       sitemap,
       '<?xml version="1.0"?><urlset><url><loc>https://www.qnnews.cn/</loc></url><url><loc>https://bj.qnnews.cn/</loc></url><url><loc>https://www.qnnews.cn/detail/1/1</loc></url></urlset>',
     );
-    const warmed = await cli('--json', 'warm', sitemap, '--portal', t.url, '--concurrency', '2');
+    const warmed = await cli.run('--json', 'warm', sitemap, '--portal', t.url, '--concurrency', '2');
     expect(warmed.code).toBe(1); // one URL is a 404: the summary says so and the exit code too
-    const summary = JSON.parse(warmed.stdout) as { urls: number; ok: number; failed: number; failures: Array<{ status: number }> };
-    expect(summary).toMatchObject({ urls: 3, ok: 2, failed: 1 });
+    const summary = JSON.parse(warmed.stdout) as { version: number; urls: number; ok: number; failed: number; failures: Array<{ status: number }> };
+    expect(summary).toMatchObject({ version: 1, urls: 3, ok: 2, failed: 1 });
     expect(summary.failures[0]?.status).toBe(404);
     expect((await request(t.url).get('/').set('Host', 'bj.qnnews.cn')).headers['x-cache']).toBe('HIT');
 
+    const index = (await request(t.url).get('/sitemap.xml')).text;
+    expect(index).toContain('<sitemapindex');
+    const subs = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
+    const pages = (await Promise.all(subs.map(async (sub) => [...(await request(t.url).get(sub)).text.matchAll(/<loc>/g)].length))).reduce((a, b) => a + b, 0);
+    writeFileSync(path.join(dir, 'index.xml'), index);
+    const fromIndex = JSON.parse((await cli.run('--json', 'warm', path.join(dir, 'index.xml'), '--portal', t.url, '--concurrency', '4')).stdout) as { urls: number; ok: number };
+    expect(pages).toBeGreaterThan(subs.length);
+    expect(fromIndex.urls).toBe(pages);
+    expect(fromIndex.ok).toBeGreaterThan(0);
+
+    const dead = await cli.run('warm', sitemap, '--portal', 'http://127.0.0.1:1');
+    expect(dead.code).toBe(1);
+    expect(dead.stdout).toMatch(/cannot reach the portal http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
+    expect(dead.stdout).toMatch(/no answer \(.*ECONNREFUSED.*\) https:\/\/www\.qnnews\.cn\//);
+  });
+
+  it('watches the hit ratio', async () => {
     let watching = true;
     const watched = await Promise.all([
-      cli('--json', 'watch', '--portal', t.url, '--interval', '1', '--count', '1').finally(() => (watching = false)),
+      cli.run('--json', 'watch', '--portal', t.url, '--interval', '1', '--count', '1').finally(() => (watching = false)),
       // Readers keep coming while the watch runs, whenever its window starts on a loaded machine.
       (async () => {
         while (watching) {
@@ -141,7 +278,8 @@ describeWithRedis()('npm run cache', () => {
       })(),
     ]).then(([result]) => result);
     expect(watched.code).toBe(0);
-    const line = JSON.parse(watched.stdout.trim()) as { hitRatio: number | null; lookups: number };
+    const line = JSON.parse(watched.stdout.trim()) as { version: number; hitRatio: number | null; lookups: number };
+    expect(line.version).toBe(1);
     expect(line.lookups).toBeGreaterThan(0);
     expect(line.hitRatio).toBeGreaterThan(0);
   });

@@ -1,6 +1,6 @@
 /**
  * The cache CLI as operators run it, a child process, for suites that drive it against their own Redis.
- * Bundled the way `npm run cache` bundles it (scripts/run-ts.mjs), but to a file of this test process's own,
+ * Bundled as scripts/build.mjs bundles `portal-cache` (dist/cli), but to a file of this test process's own,
  * so suites running side by side never execute a bundle another one is rewriting.
  */
 import { execFile } from 'node:child_process';

@@ -70,13 +70,43 @@ function purgeSuite(name: string, makeStore: (prefix: string) => Promise<CacheSt
     });
 
     it('purges a route with every query variant, or one variant, of one site only', async () => {
-      const one = await invalidator.purge(urlSelector('/detail/2728/1?page=2&utm_source=x', () => 0, false));
+      const one = await invalidator.purge(await urlSelector('/detail/2728/1?page=2&utm_source=x', () => 0, false));
       // The page reads no query parameter, so the normalised variant is the bare path.
       expect(one.keys).toEqual([key('page', 0, '/detail/2728/1')]);
       await store.set(key('page', 0, '/detail/2728/1'), entry(['site:0']));
-      const every = await invalidator.purge(urlSelector('https://www.example.cn/detail/2728/1', () => 0, true));
+      const every = await invalidator.purge(await urlSelector('https://www.example.cn/detail/2728/1', () => 0, true));
       expect(every.keys.sort()).toEqual([key('page', 0, '/detail/2728/1'), key('page', 0, '/detail/2728/1?page=2')].sort());
       expect(await held()).toContain(key('page', 3, '/detail/2728/1'));
+    });
+
+    it('purges by URL exactly that page: no other page sharing its prefix, whatever spelling is typed', async () => {
+      const pages = ['/', '/?page=2', '/about', '/detail/2728/1', '/detail/2728/12', '/detail/2728/1?page=2', '/detail/27281/1', '/search/a*b/1', '/search/aXb/1', '/search/a[b]/1', '/search/ab/1', '/search/b/1'];
+      for (const page of pages) await store.set(key('page', 0, page), entry(['site:0']));
+      const covered = async (url: string, everyQuery: boolean) =>
+        (await invalidator.purge(await urlSelector(url, () => 0, everyQuery), { dryRun: true })).keys.map((k) => k.slice(key('page', 0, '').length)).sort();
+
+      expect(await covered('https://www.qnnews.cn/', true)).toEqual(['/', '/?page=2']);
+      expect(await covered('https://www.qnnews.cn', false)).toEqual(['/']);
+      expect(await covered('/detail/2728/1', true)).toEqual(['/detail/2728/1', '/detail/2728/1?page=2']);
+      for (const spelling of ['/detail/%32728/1', '/detail/2728/1/', '/detail//2728/./1', '/x/../detail/2728/%31', '/detail/2728/1#top', '\\detail\\2728\\1']) {
+        expect(await covered(spelling, true)).toEqual(['/detail/2728/1', '/detail/2728/1?page=2']);
+      }
+      // Glob metacharacters in a path are literal: `*`, `?` (encoded), `[…]` (encoded) name one page each.
+      expect(await covered('/search/a*b/1', true)).toEqual(['/search/a*b/1']);
+      expect(await covered('/search/%61*b/1', false)).toEqual(['/search/a*b/1']);
+      expect(await covered('/search/a[b]/1', true)).toEqual(['/search/a[b]/1']);
+      expect(await covered('/search/%5Bab%5D/1', true)).toEqual([]);
+      expect(await covered('/search/a%3Fb/1', true)).toEqual([]);
+      expect(await covered('/search/?/1', true)).toEqual([]);
+      await invalidator.purge(await urlSelector('/detail/2728/%31', () => 0, true));
+      expect(await store.get(key('page', 0, '/detail/2728/1'))).toBeNull();
+      expect(await store.get(key('page', 0, '/detail/2728/12'))).not.toBeNull();
+    });
+
+    it('refuses a URL that is not a page URL or whose path has no spelling', async () => {
+      for (const bad of ['not_a_url', 'ht!tp://bad_url', 'ftp://www.qnnews.cn/', '/detail/%zz/1', 'detail/2728/1']) {
+        await expect(urlSelector(bad, () => 0, true)).rejects.toBeInstanceOf(PurgeInputError);
+      }
     });
 
     it('purges a site (its pages and the data tagged with it), an exact key, and a whole build', async () => {
@@ -161,8 +191,8 @@ describeWithRedis()('purge against a live portal', () => {
 });
 
 describe('urlSelector', () => {
-  it('takes the site from the URL host and keeps the path encoded as page keys hold it', () => {
-    const selector = urlSelector('https://bj.qnnews.cn/search/中?utm_source=x', (host) => resolveSite(host).id, false);
+  it('takes the site from the URL host and keeps the path encoded as page keys hold it', async () => {
+    const selector = await urlSelector('https://bj.qnnews.cn/search/中?utm_source=x', (host) => resolveSite(host).id, false);
     expect(selector).toEqual({ by: 'url', siteId: resolveSite('bj.qnnews.cn').id, pathname: '/search/%E4%B8%AD', search: '' });
     expect(resolveSite('bj.qnnews.cn').id).not.toBe(0);
   });

@@ -1,0 +1,18 @@
+/** The audit line every portal logs for an operator action, sent on the invalidation channel. */
+import { userInfo, hostname } from 'node:os';
+import { announce } from '../../server/cache/coherence';
+import type { RedisClient } from '../../server/redis/client';
+
+export function operator(): string {
+  let user = process.env.USER ?? 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    // No passwd entry (a container's numeric uid): the environment's name is what there is.
+  }
+  return `${user}@${hostname()}`;
+}
+
+export async function audit(client: RedisClient, prefix: string, what: string, entries: number): Promise<void> {
+  await announce(client, prefix, { kind: 'audit', action: { who: operator(), what, entries } });
+}

@@ -1,0 +1,118 @@
+/**
+ * `inspect <url-or-key>`: "why is this page stale?" in one command. For each build's entry of the page: the
+ * serve decision its age makes (fresh, grace, stale-if-error, gone), its windows, tags and size, any lock held
+ * on it (a refresh under way), the last failed refresh and when, and the data entries its tags name, each with
+ * its own freshness and last failed refresh.
+ */
+import type { Freshness } from '../../server/cache/entry';
+import { PurgeInputError, urlSelector } from '../../server/cache/invalidation';
+import { escapeGlob } from '../../server/cache/keys';
+import { lockKey } from '../../server/cache/redis-lock';
+import { readRefreshError, type RefreshError } from '../../server/cache/refresh-errors';
+import { inspectKey, scanKeys, type EntryReport } from '../../server/cache/stats';
+import { tagSetKey } from '../../server/cache/tags';
+import type { RedisClient } from '../../server/redis/client';
+import { CliError, EXIT, formatDuration, kib, print, type Globals } from './output';
+import { withRedis } from './redis';
+import { siteOfHost } from './sites';
+
+const DECISION: Record<Freshness, string> = {
+  fresh: 'fresh: served from the cache (HIT)',
+  stale: 'in grace: served stale (STALE) while a background refresh loads it',
+  expired: 'past grace: reloaded on the next request; served only if that reload fails (stale-if-error)',
+  gone: 'past every window: the next request is a miss',
+};
+
+/** Tags every page holds (its kind, its site) name no data call of its own. */
+const GENERIC_TAG = /^(page|site|data):/;
+const MAX_DATA_ENTRIES = 50;
+
+interface Explained extends EntryReport {
+  decision: string;
+  /** The last refresh of this entry that failed (kept a day), or null. */
+  lastRefreshError: (RefreshError & { isoTime: string }) | null;
+}
+
+interface PageReport extends Explained {
+  lock: { held: boolean; expiresInMs: number | null };
+  data: Explained[];
+}
+
+export async function inspectCommand(globals: Globals, target: string): Promise<void> {
+  const reports = await withRedis(globals, async (client) => {
+    const keys = target.startsWith(`${globals.prefix}:`) ? [target] : await keysForUrl(client, globals.prefix, target);
+    const found = await Promise.all(keys.map((key) => pageReport(client, globals.prefix, key)));
+    return found.filter((report): report is PageReport => report !== null);
+  });
+  if (reports.length === 0) throw new CliError(`nothing cached for ${target} under prefix ${globals.prefix}`, EXIT.notFound, { target, found: false, entries: [] });
+  print(globals, 'inspect', { target, found: true, entries: reports }, () => reports.map(humanReport).join('\n\n'));
+}
+
+/** Page keys of a URL in every build of the prefix (newest deploy and any older one still held). */
+async function keysForUrl(client: RedisClient, prefix: string, target: string): Promise<string[]> {
+  let selector;
+  try {
+    selector = await urlSelector(target, (host) => (host === undefined ? 0 : siteOfHost(host, 'inspect').id), false);
+  } catch (error) {
+    if (error instanceof PurgeInputError) throw new CliError(`inspect: ${error.message}, nor a key of prefix ${prefix}`, EXIT.usage);
+    throw error;
+  }
+  if (selector.by !== 'url') return [];
+  return scanKeys(client, `${escapeGlob(prefix)}:*:page:${selector.siteId}:${escapeGlob(`${selector.pathname}${selector.search ?? ''}`)}`);
+}
+
+async function pageReport(client: RedisClient, prefix: string, key: string): Promise<PageReport | null> {
+  const report = await inspectKey(client, key);
+  if (!report) return null;
+  const [lockTtl, data, explained] = await Promise.all([client.pttl(lockKey(key)), dataEntries(client, prefix, key, report.tags), explain(client, report)]);
+  return {
+    ...explained,
+    lock: { held: lockTtl >= 0 || lockTtl === -1, expiresInMs: lockTtl >= 0 ? lockTtl : null },
+    data,
+  };
+}
+
+/** Data entries of the page's build holding only tags the page holds too: the calls it was built from. */
+async function dataEntries(client: RedisClient, prefix: string, pageKey: string, tags: readonly string[]): Promise<PageReport['data']> {
+  const build = pageKey.split(':')[1];
+  const named = tags.filter((tag) => !GENERIC_TAG.test(tag));
+  const members = await Promise.all(named.map((tag) => client.smembers(tagSetKey(prefix, tag))));
+  const candidates = [...new Set(members.flat())].filter((key) => key.startsWith(`${prefix}:${build}:data:`)).sort();
+  const pageTags = new Set(tags);
+  const reports = await Promise.all(candidates.slice(0, MAX_DATA_ENTRIES * 4).map((key) => inspectKey(client, key)));
+  return reports
+    .filter((report): report is EntryReport => report !== null && report.tags.every((tag) => pageTags.has(tag) || tag.startsWith('data:')))
+    .slice(0, MAX_DATA_ENTRIES)
+    .reduce<Promise<Explained[]>>(async (done, report) => [...(await done), await explain(client, report)], Promise.resolve([]));
+}
+
+async function explain(client: RedisClient, report: EntryReport): Promise<Explained> {
+  const failed = await readRefreshError(client, report.key);
+  return {
+    ...report,
+    decision: DECISION[report.freshness],
+    lastRefreshError: failed ? { ...failed, isoTime: new Date(failed.at).toISOString() } : null,
+  };
+}
+
+function failure(entry: Explained, now = Date.now()): string {
+  const failed = entry.lastRefreshError;
+  return failed ? `last refresh failed ${formatDuration(Math.max(0, Math.round((now - failed.at) / 1000)))} ago (${failed.isoTime}): ${failed.error}` : 'no failed refresh on record';
+}
+
+function humanReport(r: PageReport): string {
+  const windows = `ttl ${formatDuration(r.ttl)}, grace ${formatDuration(r.grace)}, stale-if-error ${formatDuration(r.staleIfError)}`;
+  return [
+    r.key,
+    `  ${r.decision}`,
+    `  age ${formatDuration(r.ageSeconds)} (${windows}); ${kib(r.bytes)}; Redis keeps it ${formatDuration(Math.max(0, Math.round(r.expiresInMs / 1000)))} more`,
+    `  ${failure(r)}`,
+    `  lock: ${r.lock.held ? `held (a refresh is under way${r.lock.expiresInMs !== null ? `, expires in ${r.lock.expiresInMs} ms` : ''})` : 'none'}`,
+    `  tags: ${r.tags.join(' ')}`,
+    `  built from ${r.data.length} data entries${r.data.length > 0 ? ':' : ''}`,
+    ...r.data.flatMap((d) => [
+      `    ${d.freshness.padEnd(7)} age ${formatDuration(d.ageSeconds).padEnd(8)} ttl ${formatDuration(d.ttl).padEnd(6)} ${d.key}`,
+      ...(d.lastRefreshError ? [`      ${failure(d)}`] : []),
+    ]),
+  ].join('\n');
+}
