@@ -242,7 +242,7 @@ describeWithRedis()('a big article under the size limit', () => {
     await get('/about');
     expect((await get('/about')).headers['x-cache']).toBe('HIT');
     const paragraph = '<p>很长的正文<strong>重点</strong><a href="https://example.com/x">链接</a></p>';
-    const body = paragraph.repeat(Math.ceil((2 * 1024 * 1024) / Buffer.byteLength(paragraph)));
+    const body = paragraph.repeat(Math.ceil((1024 * 1024) / Buffer.byteLength(paragraph)));
     t.upstream.api.control.overrideArticle(Number(detail.path.split('/').pop()), { content: body });
 
     let bigDone = false;
@@ -255,7 +255,7 @@ describeWithRedis()('a big article under the size limit', () => {
     await waitFor(() => showCalls() > 0);
     // Hits answered while the big page was still being built.
     const answeredMeanwhile: string[] = [];
-    while (!bigDone) {
+    while (!bigDone && answeredMeanwhile.length < 3) {
       const hit = await get('/about');
       if (!bigDone) answeredMeanwhile.push(String(hit.headers['x-cache']));
     }
@@ -266,7 +266,8 @@ describeWithRedis()('a big article under the size limit', () => {
     // The whole body made it into the page (sanitised: links get target and rel).
     const rendered = page.text.split('<p>很长的正文<strong>重点</strong>').length - 1;
     expect(rendered).toBeGreaterThanOrEqual(body.split('<p>').length - 1);
-  });
+    // A megabyte article on a machine shared with other suites: the limit is for a stuck build, not a slow one.
+  }, 180_000);
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
