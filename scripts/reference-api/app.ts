@@ -142,6 +142,8 @@ async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerRespo
   if (failure?.mode === 'hang') return; // never answered; server.close() destroys the socket
   if (!(await delay(ctx.control.latencyFor(path), res))) return;
   if (failure && failure.mode !== 'badjson') return send(req, res, failureReply(failure));
+  const answer = isMedia ? undefined : ctx.control.answerFor(path);
+  if (answer) return send(req, res, json(200, answer.body));
   const reply = await routeReply(ctx, req, path, url.searchParams, isMedia);
   if (failure?.mode === 'badjson') return sendTruncated(res, reply);
   send(req, res, reply);

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import type { ControlState, FailureRule, LatencyRule } from './control';
+import type { AnswerRule, ControlState, FailureRule, LatencyRule } from './control';
 import { json, readJson, type Reply } from './http';
 
 export const CONTROL_PREFIX = '/__control';
@@ -19,7 +19,9 @@ const failureRule = z.strictObject({
 function rulesOf<T extends z.ZodType>(rule: T) {
   return z.union([z.array(rule), z.strictObject({ rules: z.array(rule) }).transform((value) => value.rules)]);
 }
+const answerRule = z.strictObject({ path: z.string().startsWith('/'), body: z.unknown() }).transform((rule) => ({ path: rule.path, body: rule.body }));
 const latencyBody = rulesOf(latencyRule);
+const answerBody = rulesOf(answerRule);
 const failureBody = rulesOf(failureRule);
 
 const tag = z.strictObject({ id: z.number().int(), name: z.string() });
@@ -74,6 +76,12 @@ export async function handleControl(control: ControlState, method: string, path:
     const parsed = await parseBody(req, failureBody);
     if ('error' in parsed) return parsed.error;
     control.setFailures(parsed.value satisfies FailureRule[]);
+    return OK;
+  }
+  if (action === '/answers') {
+    const parsed = await parseBody(req, answerBody);
+    if ('error' in parsed) return parsed.error;
+    control.setAnswers(parsed.value satisfies AnswerRule[]);
     return OK;
   }
   if (action === '/grey-mode') {

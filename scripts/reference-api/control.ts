@@ -19,6 +19,14 @@ export interface FailureRule {
   code?: number;
 }
 
+/** An answer sent instead of the real one (HTTP 200, JSON as given): wrong shapes, odd codes, huge bodies. */
+export interface AnswerRule {
+  /** Prefix of the request path, as for latency and failures. */
+  path: string;
+  /** The whole JSON body, envelope included, e.g. {code: 0, msg: 'ok', data: {lists: 'x'}}. */
+  body: unknown;
+}
+
 export interface Stats {
   total: number;
   /** Keyed by `${method} ${path}?${sorted query}`; the '?' is always there, even with no query. */
@@ -30,6 +38,7 @@ export type ArticlePatch = Partial<RawArticleDetail>;
 export interface Control {
   setLatency(rules: LatencyRule[]): void;
   setFailures(rules: FailureRule[]): void;
+  setAnswers(rules: AnswerRule[]): void;
   /** Merges the patch into the article as served by list, detail and topic calls; false for an unknown id. */
   overrideArticle(id: number, patch: ArticlePatch): boolean;
   setGreyMode(mode: RawGreyMode): void;
@@ -78,6 +87,7 @@ export interface ControlOptions {
 export class ControlState implements Control {
   private latency: LatencyRule[];
   private failures: FailureRule[];
+  private answers: AnswerRule[] = [];
   private greyMode: RawGreyMode;
   private readonly overrides = new Map<number, ArticlePatch>();
   private counts = new Map<string, number>();
@@ -99,6 +109,10 @@ export class ControlState implements Control {
     this.failures = rules.map((rule) => ({ ...rule }));
   }
 
+  setAnswers(rules: AnswerRule[]): void {
+    this.answers = rules.map((rule) => ({ ...rule }));
+  }
+
   overrideArticle(id: number, patch: ArticlePatch): boolean {
     if (!this.options.articleExists(id)) return false;
     // The id is the lookup key and cannot be patched away.
@@ -118,6 +132,7 @@ export class ControlState implements Control {
   reset(): void {
     this.latency = [...this.options.latency];
     this.failures = [...this.options.failures];
+    this.answers = [];
     this.greyMode = this.options.greyMode;
     this.overrides.clear();
     this.counts = new Map();
@@ -145,6 +160,10 @@ export class ControlState implements Control {
 
   failureFor(path: string): FailureRule | undefined {
     return longestMatch(this.failures, path);
+  }
+
+  answerFor(path: string): AnswerRule | undefined {
+    return longestMatch(this.answers, path);
   }
 
   overrideOf(id: number): ArticlePatch | undefined {

@@ -8,12 +8,14 @@ export const MAX_PAGE_SIZE = 50;
 
 export class ParamError extends Error {}
 
-const DIGITS = /^\d{1,9}$/;
+const DIGITS = /^\d{1,10}$/;
+/** Ids are the CMS database's signed 32-bit integers: any id up to this is well-formed, if perhaps unknown (40004). */
+const MAX_ID = 2_147_483_647;
 
 /** A numeric id from a path segment, query or body field (JSON bodies may carry real numbers). */
 export function parseId(value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1e9) return value;
-  if (typeof value === 'string' && DIGITS.test(value.trim())) return Number(value.trim());
+  const id = typeof value === 'string' && DIGITS.test(value.trim()) ? Number(value.trim()) : value;
+  if (typeof id === 'number' && Number.isInteger(id) && id >= 0 && id <= MAX_ID) return id;
   throw new ParamError(`not an id: ${String(value)}`);
 }
 

@@ -56,7 +56,7 @@ export const pageCodec: Codec<CachedPage> = {
 
 export class PageCache {
   private readonly refreshing = new Set<string>();
-  private readonly recent = new Map<string, CachedPage>();
+  private readonly recent = new Map<string, Promise<CachedPage>>();
 
   constructor(
     private readonly cache: Cache,
@@ -86,16 +86,21 @@ export class PageCache {
 
   /** Compresses the page (once, here) and stores it; `nonce` is the one the HTML was rendered with. */
   async store(key: string, policy: CachePolicy, html: string, nonce: string, tags: string[]): Promise<CachedPage> {
-    const page = this.compressOnce(html, nonce);
-    await this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags }, pageCodec);
+    const page = await this.compress(html, nonce);
+    await this.put(key, policy, page, tags);
     return page;
   }
 
+  /** Stores a page compressed by `compress`. */
+  put(key: string, policy: CachePolicy, page: CachedPage, tags: string[]): Promise<void> {
+    return this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags }, pageCodec);
+  }
+
   /**
-   * Compression is synchronous (the entry must be written before the response ends) and costs milliseconds:
-   * when many readers of one cold page render it at once, their identical pages are compressed once.
+   * Compression runs off the event loop (precompressed-page.ts); when many readers of one cold page render it
+   * at once, their identical pages are compressed once.
    */
-  private compressOnce(html: string, nonce: string): CachedPage {
+  compress(html: string, nonce: string): Promise<CachedPage> {
     const etag = etagOf(html, nonce);
     const id = `${etag} ${Buffer.byteLength(nonce)}`;
     const known = this.recent.get(id);
@@ -103,6 +108,8 @@ export class PageCache {
     const page = precompressPage(html, nonce, etag);
     if (this.recent.size >= RECENT_PAGES) this.recent.delete(this.recent.keys().next().value!);
     this.recent.set(id, page);
+    // A failed compression is not remembered: the next store tries again.
+    page.catch(() => this.recent.delete(id));
     return page;
   }
 

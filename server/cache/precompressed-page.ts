@@ -8,7 +8,8 @@
  * byte the page does not contain: references back into earlier pieces keep the ratio of one whole stream, and
  * none can point into a nonce (no match can contain the filler), whose bytes differ in every response.
  */
-import { constants, deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { constants, deflateRaw } from 'node:zlib';
 import { FINAL_EMPTY_BLOCK, gapChecksums, GZIP_HEADER, gzipTrailer, splicedCrc, storedBlocks } from './gzip-splice';
 
 export interface PrecompressedPage {
@@ -30,17 +31,24 @@ const WINDOW = 32 * 1024;
 const COALESCE_BELOW = 4096;
 const FILLER = 0x00;
 
-export function precompressPage(html: string, nonce: string, etag: string): PrecompressedPage {
+const deflateRawAsync = promisify(deflateRaw);
+
+/**
+ * Deflate at level 9 costs about a second for a multi-megabyte page: it runs on libuv's thread pool, so the
+ * event loop keeps answering other readers (cached hits included) while a big page is stored.
+ */
+export async function precompressPage(html: string, nonce: string, etag: string): Promise<PrecompressedPage> {
   const plain = html.split(nonce).map((piece) => Buffer.from(piece, 'utf8'));
   const nonceLength = Buffer.byteLength(nonce);
   // A page holding the filler byte could match it: its pieces are then compressed each on its own.
   const useDictionary = !html.includes(String.fromCharCode(FILLER));
   const filler = Buffer.alloc(nonceLength, FILLER);
   let history: Buffer = Buffer.alloc(0);
-  const deflated = plain.map((piece) => {
+  // A piece's dictionary is the plain text before it, so the pieces compress independently (in parallel).
+  const pending = plain.map((piece) => {
     const dictionary = useDictionary && history.length > 0 ? history : undefined;
     history = lastBytes(Buffer.concat([history, piece, filler]), WINDOW);
-    return deflateRawSync(piece, {
+    return deflateRawAsync(piece, {
       level: constants.Z_BEST_COMPRESSION,
       memLevel: 9,
       // Byte-aligned and not final: the next piece (or the nonce's stored block) follows directly.
@@ -48,6 +56,7 @@ export function precompressPage(html: string, nonce: string, etag: string): Prec
       ...(dictionary ? { dictionary } : {}),
     });
   });
+  const deflated = await Promise.all(pending);
   return withChecksums({ etag, nonceLength, plain, deflated });
 }
 

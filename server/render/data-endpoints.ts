@@ -54,15 +54,17 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
         site: resolveSite(req.headers.host),
         pathname: target.pathname,
         search: target.search,
-        content: content.forRequest(recorder),
+        content: content.forRequest(recorder, 'throw'),
         now: unixNow(),
         account,
         onLoaderError: (error) => logger.error({ err: error, path: target.pathname }, 'loader failed'),
       });
-      // A signed-in reader's navigation may carry their own lists: never kept by any cache.
-      res.setHeader('Cache-Control', account ? PRIVATE_NO_STORE : 'no-cache');
+      // A signed-in reader's navigation may carry their own lists, and an answer built on a failed call or an
+      // error is not one to reuse: neither is kept by any cache.
+      const status = answer.kind === 'page' ? answer.page.status : 200;
+      res.setHeader('Cache-Control', account || recorder.degraded || status !== 200 ? PRIVATE_NO_STORE : 'no-cache');
       res.setHeader('X-Cache', recorder.summary);
-      res.status(answer.kind === 'page' ? answer.page.status : 200).json(answer);
+      res.status(status).json(answer);
     } catch (error) {
       next(error);
     }
@@ -77,7 +79,7 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
       }
       const recorder = new CallRecorder();
       const value = await RESOURCES[name](content.forRequest(recorder));
-      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('Cache-Control', recorder.degraded ? PRIVATE_NO_STORE : 'no-cache');
       res.setHeader('X-Cache', recorder.summary);
       res.json(value);
     } catch (error) {

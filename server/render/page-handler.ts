@@ -30,6 +30,7 @@ import { sendCachedPage, sendPage, type CachedState } from './cached-response';
 import { lookupOnce } from './page-hits';
 import type { Assets } from './assets';
 import { bareErrorDocument } from './document';
+import { maySharedCachesKeep, ResourceLoads } from './downstream-caching';
 import { preparePage, UNAVAILABLE_MESSAGE } from './prepare-page';
 import type { DocumentSink } from './render-document';
 import { renderDocument } from './render-document';
@@ -130,7 +131,8 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         site,
         pathname: url.pathname,
         search: url.search,
-        content: deps.content.forRequest(pageRecorder),
+        // The page's own data: a failed call makes the page a 503, never an empty page or a 404.
+        content: deps.content.forRequest(pageRecorder, 'throw'),
         now,
         account,
         onLoaderError: (error) => logger.error({ err: error, path: url.pathname }, 'loader failed'),
@@ -150,12 +152,12 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     return { buildId: deps.assets.buildId, site: publicSite(site), user: reader, wechatJsSdkUrl: deps.wechatJsSdkUrl, signInAvailable: deps.signInAvailable, layout, page: pageState };
   }
 
-  function renderOptions(state: AppState, request: DocumentRequest, content: ContentApi) {
+  function renderOptions(state: AppState, request: DocumentRequest, content: ContentApi, loads = new ResourceLoads((name) => RESOURCES[name](content))) {
     const page = state.page.page;
     return {
       state,
       nonce: request.nonce,
-      resources: createResourceStore((name) => RESOURCES[name](content)),
+      resources: createResourceStore(loads.load),
       styles: deps.assets.styles,
       preloads: deps.assets.preloadsFor(page === 'not-found' || page === 'error' ? null : page),
       entryScript: deps.assets.entryScript,
@@ -236,11 +238,14 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       now: unixNow(),
     };
     const fallback = () => {
-      if (!res.headersSent) res.status(status).type('html').send(bareErrorDocument(status, 'Error'));
+      if (!res.headersSent) res.status(status).type('html').setHeader('Cache-Control', PRIVATE_NO_STORE).send(bareErrorDocument(status, 'Error'));
     };
     if (!base || 'redirect' in base) return fallback();
     const sink: DocumentSink = {
-      start: (code) => res.status(code).type('html'),
+      start: (code) => {
+        res.status(code).type('html');
+        res.setHeader('Cache-Control', PRIVATE_NO_STORE);
+      },
       write: (chunk) => res.write(chunk),
       end: () => res.end(),
       shellFailed: fallback,
@@ -258,22 +263,29 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       return;
     }
     const capture = cacheKey !== null && state.page.status === 200 ? ([] as Buffer[]) : null;
+    const loads = new ResourceLoads((name) => RESOURCES[name](content));
     let shellError: unknown = null;
-    const storeIfCacheable = (clean: boolean) => {
+    const storeIfCacheable = async (clean: boolean): Promise<void> => {
       if (!capture || !cacheKey || !clean || recorder.degraded) return;
       const html = Buffer.concat(capture).toString('utf8');
       const tags = pageTags(recorder, request.site, state.page.page);
-      // Issued before the response ends: the next request on this instance queues behind this write on the
-      // same Redis connection, so it finds the page.
-      pageCache
-        .store(cacheKey, deps.cachePolicy.page(state.page.page), html, request.nonce, tags)
-        .catch((error: unknown) => logger.warn({ err: error, key: cacheKey }, 'page store failed'));
+      try {
+        const page = await pageCache.compress(html, request.nonce);
+        // Issued before the response ends: the next request on this instance queues behind this write on the
+        // same Redis connection, so it finds the page.
+        pageCache
+          .put(cacheKey, deps.cachePolicy.page(state.page.page), page, tags)
+          .catch((error: unknown) => logger.warn({ err: error, key: cacheKey }, 'page store failed'));
+      } catch (error) {
+        logger.warn({ err: error, key: cacheKey }, 'page compression failed');
+      }
     };
     const sink: DocumentSink = {
       start: (status) => {
         res.status(status).type('html');
         res.setHeader('X-Cache', cacheKey ? 'MISS' : 'PASS');
-        if (cacheKey && status === 200) setSharedHeaders(res, deps.cachePolicy.page(state.page.page), pageTags(recorder, request.site, state.page.page));
+        const shared = maySharedCachesKeep({ cacheable: cacheKey !== null, status, degraded: recorder.degraded, resourcesSettled: loads.settled });
+        if (shared) setSharedHeaders(res, deps.cachePolicy.page(state.page.page), pageTags(recorder, request.site, state.page.page));
         else res.setHeader('Cache-Control', PRIVATE_NO_STORE);
         res.setHeader(
           'Server-Timing',
@@ -286,14 +298,13 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         capture?.push(Buffer.from(chunk));
       },
       end: (clean) => {
-        storeIfCacheable(clean);
-        res.end();
+        void storeIfCacheable(clean).finally(() => res.end());
       },
       shellFailed: (error) => {
         shellError = error;
       },
     };
-    const rendered = await renderDocument(renderOptions(state, request, content), sink);
+    const rendered = await renderDocument(renderOptions(state, request, content, loads), sink);
     // The access log's upstream time: what this request's loaders waited for (cached calls cost nothing).
     res.locals.upstreamMs = Math.round(recorder.upstreamMs * 10) / 10;
     const outcome: RenderOutcome = shellError ? 'shell-error' : rendered.aborted ? 'aborted' : rendered.clean ? 'clean' : 'error';

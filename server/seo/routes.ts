@@ -9,7 +9,8 @@ import type { KeySpace } from '../cache/keys';
 import { cacheKey } from '../cache/keys';
 import type { CachePolicy } from '../cache/entry';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
-import type { ContentApi } from '../../shared/content-api';
+import { ContentUnavailableError, type ContentApi } from '../../shared/content-api';
+import { PRIVATE_NO_STORE } from '../cache/headers';
 import { categoryRss, newsSitemap, pagesSitemap, robotsTxt, sitemapIndex } from './feeds';
 
 const FEED_POLICY: CachePolicy = { ttl: 300, grace: 3600, staleIfError: 86_400 };
@@ -30,18 +31,30 @@ export function feedRoutes(deps: FeedDeps): Router {
   async function send(res: Response, host: string | undefined, path: string, type: string, build: Build): Promise<void> {
     const site = resolveSite(host);
     const recorder = new CallRecorder();
-    const content = deps.content.forRequest(recorder);
+    // A feed is its data: a failed call makes it a 503, not a sitemap or RSS with entries missing.
+    const content = deps.content.forRequest(recorder, 'throw');
     const key = cacheKey(deps.keys, 'page', site.id, path);
-    const served = await deps.cache.getOrLoad<string | null>(key, FEED_POLICY, async () => {
-      const body = await build(site, content);
-      return { value: body, cacheable: body !== null && !recorder.degraded, tags: [...recorder.tags, `site:${site.id}`] };
-    });
-    res.setHeader('X-Cache', served.state);
-    if (served.value === null) {
-      res.status(404).type('text/plain').send('This page could not be found');
+    const served = await deps.cache
+      .getOrLoad<string | null>(key, FEED_POLICY, async () => {
+        const body = await build(site, content);
+        return { value: body, cacheable: body !== null && !recorder.degraded, tags: [...recorder.tags, `site:${site.id}`] };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ContentUnavailableError) return null;
+        throw error;
+      });
+    if (served === null) {
+      res.status(503).setHeader('Retry-After', '30').setHeader('Cache-Control', PRIVATE_NO_STORE).type('text/plain').send('Service Unavailable');
       return;
     }
-    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('X-Cache', served.state);
+    // What the portal did not store (built just now on a call served past grace) is not for shared caches either.
+    const stored = !recorder.degraded;
+    if (served.value === null) {
+      res.status(404).setHeader('Cache-Control', PRIVATE_NO_STORE).type('text/plain').send('This page could not be found');
+      return;
+    }
+    res.setHeader('Cache-Control', stored ? 'public, max-age=300' : PRIVATE_NO_STORE);
     res.type(type).send(served.value);
   }
 

@@ -92,7 +92,7 @@ import { DATA_POLICY, NOT_FOUND_POLICY, UPSTREAM_NOT_FOUND_CODE } from '../cache
 import type { PolicySource } from '../cache/runtime-policy';
 import type { UpstreamClient, UpstreamRequest } from './http-client';
 import * as normalise from './normalise';
-import { sanitiseArticleHtml } from './sanitise-html';
+import { sanitiseArticleHtmlInSlices } from './sanitise-html';
 
 /** When a news-tracking report last moved: its newest update, else when it started. */
 function latestUpdate(report: SpecialReport): number {
@@ -100,14 +100,14 @@ function latestUpdate(report: SpecialReport): number {
 }
 
 /** An article as pages render it: body sanitised once, here, before it is cached or sent anywhere. */
-function articleOf(raw: RawArticleDetail): Article {
+async function articleOf(raw: RawArticleDetail): Promise<Article> {
   return {
     ...normalise.articleSummary(raw),
     fullTitle: raw.title,
     catname: raw.catname,
     author: raw.author,
     keywords: raw.keywords,
-    contentHtml: sanitiseArticleHtml(raw.content),
+    contentHtml: await sanitiseArticleHtmlInSlices(raw.content),
     views: raw.views,
     tags: raw.tags.map((tag) => ({ id: tag.id, name: tag.name })),
   };
@@ -149,12 +149,25 @@ interface CallSpec<Raw, T> {
   request: UpstreamRequest;
   /** The answer's data is checked against this where it enters; another shape is a failed call. */
   schema: z.ZodType<Raw, unknown>;
-  normalise: (raw: Raw) => T;
+  /** May be async: long work (sanitising a body) yields to other readers. */
+  normalise: (raw: Raw) => T | Promise<T>;
   /** What the CMS's 'not found' (or, for optional calls, a failure) yields. */
   empty: T;
-  /** Required calls throw ContentUnavailableError on an outage instead of yielding `empty`. */
+  /** Required calls throw ContentUnavailableError on a failure instead of yielding `empty`, whoever asks. */
   required?: boolean;
+  /**
+   * What is around a page rather than its content (ads, grey mode, site SEO): a failure yields `empty` even for
+   * a page's own loader, so a missing ad never turns an article into a 503.
+   */
+  decoration?: boolean;
 }
+
+/**
+ * What a failed call (no answer and nothing held) does: 'throw' for a page's own data, so the page is a 503
+ * rather than an empty or 'not found' page; 'empty' for the blocks around it (layout, sidebars), which render
+ * empty. Either way the page is marked degraded and is not stored.
+ */
+export type OnCallFailure = 'throw' | 'empty';
 
 export interface ContentServiceOptions {
   upstream: UpstreamClient;
@@ -169,8 +182,8 @@ export class ContentService {
   constructor(private readonly options: ContentServiceOptions) {}
 
   /** A ContentApi whose calls are recorded into `recorder`. */
-  forRequest(recorder: CallRecorder): ContentApi {
-    const call = <Raw, T>(spec: CallSpec<Raw, T>) => this.call(spec, recorder);
+  forRequest(recorder: CallRecorder, onFailure: OnCallFailure = 'empty'): ContentApi {
+    const call = <Raw, T>(spec: CallSpec<Raw, T>) => this.call(spec, recorder, onFailure);
     const topicPage = (page: number, pageSize: number) =>
       call<RawTopicList, { list: Topic[]; total: number }>({
         family: 'topics',
@@ -246,6 +259,7 @@ export class ContentService {
           schema: RawAdGroupsSchema,
           normalise: normalise.adGroups,
           empty: normalise.EMPTY_AD_GROUPS,
+          decoration: true,
         }),
       homeAdSlots: (catid) =>
         call<RawAdSlot[], HomeAdSlot[]>({
@@ -256,6 +270,7 @@ export class ContentService {
           schema: RawAdSlotsSchema,
           normalise: (raw) => raw.map((slot) => ({ position: slot.position, ads: slot.list.map(normalise.advertisement) })),
           empty: [],
+          decoration: true,
         }),
       topics: async (page, pageSize) => (await topicPage(page, pageSize)).list,
       topicPage,
@@ -295,6 +310,7 @@ export class ContentService {
             friendlyLinks: raw.friendly_link_list.map((link) => ({ name: link.name, link: link.link })),
           }),
           empty: null,
+          decoration: true,
         }),
       greyMode: () =>
         call<RawGreyMode, GreyMode>({
@@ -305,6 +321,7 @@ export class ContentService {
           schema: RawGreyModeSchema,
           normalise: normalise.greyMode,
           empty: 'off',
+          decoration: true,
         }),
       parentCategories: (catid) =>
         call<RawParentCategory, Category[]>({
@@ -492,7 +509,7 @@ export class ContentService {
     };
   }
 
-  private async call<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<T> {
+  private async call<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder, onFailure: OnCallFailure): Promise<T> {
     const key = cacheKey(this.options.keys, 'data', ALL_SITES_SEGMENT, spec.key);
     try {
       const policy = this.options.policy?.data(spec.family) ?? DATA_POLICY[spec.family];
@@ -503,8 +520,9 @@ export class ContentService {
       return served.value;
     } catch (error) {
       this.options.onUpstreamError?.(spec.request.call, error);
-      if (spec.required) throw new ContentUnavailableError(spec.request.call);
       recorder.degraded = true;
+      const fails = spec.required === true || (onFailure === 'throw' && spec.decoration !== true);
+      if (fails) throw new ContentUnavailableError(spec.request.call);
       return spec.empty;
     }
   }
@@ -520,7 +538,7 @@ export class ContentService {
     // The call family is a tag too, so an operator can purge e.g. every list answer and the pages built on them.
     const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;
-    if (result.outcome === 'ok') return { value: spec.normalise(result.envelope.data), cacheable: true, tags };
+    if (result.outcome === 'ok') return { value: await spec.normalise(result.envelope.data), cacheable: true, tags };
     if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.reason ?? result.envelope.msg);
     const { code, msg } = result.envelope;
     if (code !== UPSTREAM_NOT_FOUND_CODE) throw new UpstreamUnavailable(spec.request.call, `code ${code}: ${msg}`);

@@ -13,6 +13,14 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ PORT: 8080, REDIS_URL: 'redis://10.0.0.5:6380/2', UPSTREAM_URL: 'https://cms.example.cn' });
   });
 
+  it('bounds upstream answers at 2 MiB by default, and takes 64 KiB–64 MiB', () => {
+    expect(loadConfig({}).UPSTREAM_MAX_BODY_BYTES).toBe(2 * 1024 * 1024);
+    expect(loadConfig({ UPSTREAM_MAX_BODY_BYTES: '65536' }).UPSTREAM_MAX_BODY_BYTES).toBe(65_536);
+    for (const bad of ['1000', '2MB', '-1', '1.5', String(128 * 1024 * 1024)]) {
+      expect(() => loadConfig({ UPSTREAM_MAX_BODY_BYTES: bad })).toThrow(/UPSTREAM_MAX_BODY_BYTES=/);
+    }
+  });
+
   it('names every bad variable in one error, one line each', () => {
     let caught: unknown;
     try {

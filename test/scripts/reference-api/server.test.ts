@@ -116,6 +116,20 @@ describe('startReferenceApi', () => {
     expect(bad.status).toBe(200);
     expect(() => JSON.parse(bad.text) as unknown).toThrow();
   });
+
+  it('sends a set answer in place of the real one for the paths it matches, until reset', async () => {
+    const wrong = { code: 0, msg: 'ok', data: { lists: 'not a list' } };
+    const set = await call(`${server.url}/__control/answers`, { method: 'POST', body: [{ path: '/list/', body: wrong }] });
+    expect(set.status).toBe(200);
+    const answered = await call(`${server.url}/list/${HOT_NEWS_ID}/1.html?pagesize=5`);
+    expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.text)).toEqual(wrong);
+    // Other paths answer as before.
+    expect(JSON.parse((await call(`${server.url}/api/common/grey_mode`)).text)).toMatchObject({ code: 0 });
+    expect((await call(`${server.url}/__control/answers`, { method: 'POST', body: [{ path: 'list', body: 1 }] })).status).toBe(400);
+    await call(`${server.url}/__control/reset`, { method: 'POST' });
+    expect(JSON.parse((await call(`${server.url}/list/${HOT_NEWS_ID}/1.html?pagesize=5`)).text)).toMatchObject({ code: 0, data: { lists: expect.any(Array) } });
+  });
 });
 
 describe('close()', () => {

@@ -114,7 +114,7 @@ describeWithRedis()('two instances, L1 kept coherent by pub/sub', () => {
     const page = pageCodec.decode(held.value);
     const nonce = newNonce();
     const html = page.plain.map((piece) => piece.toString('utf8')).join(nonce);
-    const refreshed = precompressPage(html.replace('</body>', '<!-- refreshed on A --></body>'), nonce, 'W/"refreshed-on-a"');
+    const refreshed = await precompressPage(html.replace('</body>', '<!-- refreshed on A --></body>'), nonce, 'W/"refreshed-on-a"');
     await a.portal.store.set(key, { ...held, storedAt: Date.now(), value: pageCodec.encode(refreshed) });
     const fromB = await eventually(
       () => request(b.url).get(path),

@@ -2,11 +2,11 @@
 import request from 'supertest';
 import { sharedCacheControl, surrogateKey } from '../../../server/cache/headers';
 import { PAGE_POLICY } from '../../../server/cache/policy';
-import { HOME_CATID } from '../../../shared/constants';
+import { HOME_CATID, HOT_NEWS_ID } from '../../../shared/constants';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { signIn, TEST_APP_ID } from '../../support/sign-in';
-import { firstHomeArticle } from '../../support/upstream-data';
+import { articleList, firstHomeArticle, homeCategories } from '../../support/upstream-data';
 import { deleteKeys } from './redis-helpers';
 
 describe('CDN headers', () => {
@@ -34,22 +34,39 @@ describeWithRedis()('headers and negative caching on a live portal', () => {
     await t.close();
   });
 
-  it('sends s-maxage, stale windows and the page tags on MISS and HIT, private no-store when signed in', async () => {
+  it('sends s-maxage, stale windows and the page tags on a HIT, private no-store when signed in', async () => {
     const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
     const path = `/detail/${raw.catid}/${raw.id}`;
+    // The hot news block is still loading when the shell (and the headers) go out.
+    t.upstream.api.control.setLatency([{ path: `/list/${HOT_NEWS_ID}/`, ms: 500 }]);
     const miss = await request(t.url).get(path);
     const hit = await request(t.url).get(path);
     expect(hit.headers['x-cache']).toBe('HIT');
-    for (const res of [miss, hit]) {
-      expect(res.headers['cache-control']).toMatch(
-        new RegExp(`^public, max-age=0, s-maxage=\\d+, stale-while-revalidate=${PAGE_POLICY.detail.grace}, stale-if-error=\\d+$`),
-      );
-      const keys = String(res.headers['surrogate-key']).split(' ');
-      expect(keys).toEqual(expect.arrayContaining([`article:${raw.id}`, `cat:${raw.catid}`, 'site:0', 'page:detail', 'data:article']));
-    }
+    expect(hit.headers['cache-control']).toMatch(
+      new RegExp(`^public, max-age=0, s-maxage=\\d+, stale-while-revalidate=${PAGE_POLICY.detail.grace}, stale-if-error=\\d+$`),
+    );
+    const keys = String(hit.headers['surrogate-key']).split(' ');
+    expect(keys).toEqual(expect.arrayContaining([`article:${raw.id}`, `cat:${raw.catid}`, 'site:0', 'page:detail', 'data:article']));
+    // The streamed MISS went out while its sidebar blocks were still loading: whether the portal would store it
+    // was not known yet, so no shared cache may keep it.
+    expect(miss.headers['x-cache']).toBe('MISS');
+    expect(miss.headers['cache-control']).toBe('private, no-store');
+    expect(miss.headers['surrogate-key']).toBeUndefined();
     const signedIn = await request(t.url).get(path).set('Cookie', `portal_session=${await signIn(t, '头部读者')}`);
     expect(signedIn.headers['cache-control']).toBe('private, no-store');
     expect(signedIn.headers['surrogate-key']).toBeUndefined();
+  });
+
+  it('marks a MISS shareable when all its data was in before its headers went out (no blocks loading, or a crawler)', async () => {
+    const about = await request(t.url).get('/about');
+    expect(about.headers['x-cache']).toBe('MISS');
+    expect(about.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
+    expect(about.headers['surrogate-key']).toContain('page:');
+    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
+    const other = (await articleList(t.upstream.url, category!.catid)).lists[2]!;
+    const crawled = await request(t.url).get(`/detail/${other.catid}/${other.id}`).set('User-Agent', 'Googlebot/2.1 (+http://www.google.com/bot.html)');
+    expect(crawled.headers['x-cache']).toBe('MISS');
+    expect(crawled.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
   });
 
   it("caches the CMS's 'not found' briefly: a second request for a dead id costs no upstream call", async () => {

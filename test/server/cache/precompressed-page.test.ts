@@ -59,7 +59,10 @@ const PAGES: Array<[string, string]> = [
 ];
 
 describe.each(PAGES)('precompressed page: %s', (_name, html) => {
-  const page = precompressPage(html, RENDER_NONCE, 'W/"etag"');
+  let page: PrecompressedPage;
+  beforeAll(async () => {
+    page = await precompressPage(html, RENDER_NONCE, 'W/"etag"');
+  });
 
   it('gunzips to the page with each response nonce, and the identity body matches', () => {
     for (let round = 0; round < 25; round++) {
@@ -81,9 +84,9 @@ describe.each(PAGES)('precompressed page: %s', (_name, html) => {
 });
 
 describe('precompressed page', () => {
-  it('compresses about as well as one gzip stream of the whole page: pieces refer back into earlier ones', () => {
+  it('compresses about as well as one gzip stream of the whole page: pieces refer back into earlier ones', async () => {
     const html = portalLikePage(RENDER_NONCE);
-    const page = precompressPage(html, RENDER_NONCE, 'W/"e"');
+    const page = await precompressPage(html, RENDER_NONCE, 'W/"e"');
     const spliced = byteLength(gzipBody(page, Buffer.from(newNonce()))!);
     // Each piece costs a block header and a flush marker; beyond that, no more than one whole stream.
     expect(spliced).toBeLessThan(gzipSync(html).length + 32 * page.plain.length);
@@ -91,22 +94,22 @@ describe('precompressed page', () => {
     expect(spliced).toBeLessThan(separately * 0.8);
   });
 
-  it('writes a page as a few chunks, not one per nonce', () => {
-    const page = precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"');
+  it('writes a page as a few chunks, not one per nonce', async () => {
+    const page = await precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"');
     expect(page.plain.length).toBe(17);
     // Runs of small pieces (head, scripts) are joined; the state and the markup go as they are: 5 chunks, not 33.
     expect(plainBody(page, Buffer.from(newNonce())).length).toBeLessThanOrEqual(5);
     expect(gzipBody(page, Buffer.from(newNonce()))!.length).toBeLessThanOrEqual(5);
   });
 
-  it('gives no gzip body for a nonce of another length (its pieces were compressed around that length)', () => {
-    const page = precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"');
+  it('gives no gzip body for a nonce of another length (its pieces were compressed around that length)', async () => {
+    const page = await precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"');
     expect(gzipBody(page, Buffer.from('short'))).toBeNull();
     expect(plainText(page, 'short')).toBe(portalLikePage('short'));
   });
 
-  it('refuses stored forms that are corrupted, truncated or foreign', () => {
-    const stored = encodePage(precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"'));
+  it('refuses stored forms that are corrupted, truncated or foreign', async () => {
+    const stored = encodePage(await precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"'));
     const flipped = Buffer.from(stored);
     flipped.writeUInt8(flipped.readUInt8(0) ^ 0xff, 0);
     const badLayout = Buffer.from(stored);

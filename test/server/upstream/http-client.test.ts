@@ -48,6 +48,36 @@ describe('UpstreamClient', () => {
     expect(result.envelope.data.children.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['a list that is not a list', { code: 0, msg: 'ok', data: { children: 'none' } }, 'children'],
+    ['an item missing a field', { code: 0, msg: 'ok', data: { children: [{ catid: 1, catname: '新闻' }] } }, 'children.0'],
+    ['null data', { code: 0, msg: 'ok', data: null }, '(data)'],
+  ])('refuses code-0 data of the wrong shape (%s) as a failed call, counted as invalid', async (_label, body, where) => {
+    upstream.api.control.setAnswers([{ path: '/mobile/index/category_index', body }]);
+    const result = await client.request(
+      { method: 'POST', path: '/mobile/index/category_index', body: { catid: 2727 }, call: 'category_index' },
+      RawCategoryIndexSchema,
+    );
+    expect(result).toMatchObject({ outcome: 'unavailable', envelope: { code: 500, data: null } });
+    expect(result.outcome === 'unavailable' && result.reason).toContain(where);
+    expect(calls).toEqual(['category_index:invalid']);
+  });
+
+  it('refuses an answer over the size limit without parsing it, counted as too-large', async () => {
+    const small = new UpstreamClient({ baseUrl: upstream.url, timeoutMs: 300, maxBodyBytes: 256, onCall: (call, outcome) => calls.push(`${call}:${outcome}`) });
+    try {
+      const result = await small.request(menu, RawMenuListSchema);
+      expect(result.outcome).toBe('unavailable');
+      expect(result.outcome === 'unavailable' && result.reason).toContain('UPSTREAM_MAX_BODY_BYTES');
+      expect(calls).toEqual(['menu:too-large']);
+      // The same client still answers what fits.
+      calls.length = 0;
+      expect((await small.request({ method: 'GET', path: '/api/common/grey_mode', call: 'grey_mode' })).outcome).toBe('ok');
+    } finally {
+      small.close();
+    }
+  });
+
   it('turns no response (a hang past the timeout) into {code:500, msg:失败, data:null}', async () => {
     upstream.api.control.setFailures([{ path: '/api/common/get_menu_list', mode: 'hang' }]);
     const started = performance.now();

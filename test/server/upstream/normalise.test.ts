@@ -1,5 +1,5 @@
 import { articleSummary, category, greyMode, templateOf, topic } from '../../../server/upstream/normalise';
-import { sanitiseArticleHtml } from '../../../server/upstream/sanitise-html';
+import { sanitiseArticleHtml, sanitiseArticleHtmlInSlices, SLICE_CHARS } from '../../../server/upstream/sanitise-html';
 import type { RawCategory } from '../../../shared/types/upstream';
 
 const item = { id: 1, catid: 2, title: '完整标题', list_title: '', description: '', thumb: '', adddate: 0, source: '' };
@@ -50,5 +50,41 @@ describe('sanitiseArticleHtml', () => {
     expect(html).toContain('<img src="https://img/a.jpg" width="600" height="400" alt="图" loading="lazy" decoding="async" />');
     expect(html).toContain('<a href="https://ok.example/" target="_blank" rel="noopener noreferrer nofollow">好链接</a>');
     expect(html).not.toMatch(/script|onclick|onerror|style=|iframe|javascript:/);
+  });
+});
+
+describe('sanitiseArticleHtmlInSlices', () => {
+  /** Paragraphs, nested blocks, tables, comments, unsafe markup and implied closes, repeated past many slices. */
+  const BLOCK =
+    '<p>正文<strong>重点</strong><a href="https://ok.example/">好链接</a></p><!-- 编者注 </p> -->' +
+    '<blockquote><p>引用一</p><p>引用二<script>alert(1)</script></p></blockquote>' +
+    '<table><tr><td colspan="2" onclick="x()">表格</td></tr></table><p>未闭合段落<p>下一段' +
+    '<img src="https://img/a.jpg" onerror="y()"><a href="javascript:alert(1)">坏链接</a><iframe src="https://evil"></iframe>\n';
+
+  it.each([
+    ['a body of many slices', BLOCK.repeat(Math.ceil((SLICE_CHARS * 6) / BLOCK.length))],
+    ['a short body', BLOCK],
+    ['one element longer than a slice', `<div>${BLOCK.repeat(Math.ceil((SLICE_CHARS * 2) / BLOCK.length))}</div>`],
+    ['top-level text without tags', '纯文本 '.repeat(SLICE_CHARS)],
+  ])('gives the same result as one pass: %s', async (_label, body) => {
+    const sliced = await sanitiseArticleHtmlInSlices(body);
+    expect(sliced).toBe(sanitiseArticleHtml(body));
+    expect(sliced).not.toMatch(/<script|onclick|onerror|iframe|javascript:/);
+  });
+
+  it('lets other work run between slices of a long body', async () => {
+    const body = BLOCK.repeat(Math.ceil((SLICE_CHARS * 8) / BLOCK.length));
+    let turns = 0;
+    let done = false;
+    const tick = (): void => {
+      if (done) return;
+      turns += 1;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await sanitiseArticleHtmlInSlices(body);
+    done = true;
+    // Each slice yields a turn: at least one per slice of the parse and of the sanitising.
+    expect(turns).toBeGreaterThanOrEqual(8);
   });
 });

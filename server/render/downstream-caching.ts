@@ -1,0 +1,43 @@
+/**
+ * Whether a rendered response may tell shared caches (a CDN) to keep it. The rule is the portal's own: only a
+ * response the portal is sure to store may be public. A streamed render sends its headers with the shell,
+ * before the blocks behind <Suspense> have loaded, and a block whose call fails makes the page one the portal
+ * does not store; so a render is public only when, at the moment its headers go out, it is an anonymous 200
+ * with every call answered cleanly and no block still loading. Anything else is `private, no-store`.
+ */
+import type { ResourceName } from '../../shared/resources';
+
+export interface ShareCheck {
+  /** The render has a page-cache key (an anonymous reader). */
+  cacheable: boolean;
+  status: number;
+  /** A call failed or was served past grace (stale-if-error). */
+  degraded: boolean;
+  /** Every <Suspense> resource the render asked for has settled. */
+  resourcesSettled: boolean;
+}
+
+export function maySharedCachesKeep(check: ShareCheck): boolean {
+  return check.cacheable && check.status === 200 && !check.degraded && check.resourcesSettled;
+}
+
+/** Wraps a render's resource loads to know, when the headers are written, whether any is still loading. */
+export class ResourceLoads {
+  private pending = 0;
+
+  constructor(private readonly loadResource: (name: ResourceName) => Promise<unknown>) {}
+
+  readonly load = (name: ResourceName): Promise<unknown> => {
+    this.pending += 1;
+    const settle = () => {
+      this.pending -= 1;
+    };
+    const loading = this.loadResource(name);
+    loading.then(settle, settle);
+    return loading;
+  };
+
+  get settled(): boolean {
+    return this.pending === 0;
+  }
+}
