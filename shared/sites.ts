@@ -94,10 +94,6 @@ export function resolveSite(host: string | undefined): SiteConfig {
   return SITES_BY_DOMAIN.get(normaliseHost(host)) ?? MAIN_SITE;
 }
 
-export function siteById(id: number): SiteConfig | undefined {
-  return ALL_SITES[id];
-}
-
 export function isMainSite(site: SiteConfig): boolean {
   return site.id === MAIN_SITE.id;
 }

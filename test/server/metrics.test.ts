@@ -1,10 +1,9 @@
 /** /metrics in Prometheus text format, scraped from a live portal on Redis after real traffic. */
 import request from 'supertest';
 import { HOME_CATID } from '../../shared/constants';
-import { describeWithRedis, testRedisUrl } from '../support/requirements';
-import { startTestPortal, type TestPortal } from '../support/portal';
+import { describeWithRedis } from '../support/requirements';
+import { redisPortalSuite } from '../support/redis-portal';
 import { firstHomeArticle } from '../support/upstream-data';
-import { deleteKeys } from './cache/redis-helpers';
 
 /** The value of one series, e.g. value(text, 'portal_redis_up'), or with labels (exact set, any order). */
 function value(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -18,25 +17,18 @@ function value(text: string, name: string, labels: Record<string, string> = {}):
 }
 
 describeWithRedis()('/metrics', () => {
-  let t: TestPortal;
-  beforeAll(async () => {
-    t = await startTestPortal({ redisUrl: testRedisUrl() });
-  });
-  afterAll(async () => {
-    await deleteKeys(testRedisUrl(), t.cachePrefix);
-    await t.close();
-  });
+  const suite = redisPortalSuite();
 
   it('counts requests, cache results, upstream calls, coalesced waiters, L1 bytes and Redis', async () => {
-    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
-    t.upstream.api.control.setLatency([{ path: '/', ms: 30 }]);
-    await Promise.all(Array.from({ length: 8 }, () => request(t.url).get(`/detail/${raw.catid}/${raw.id}`)));
-    t.upstream.api.control.reset();
-    await request(t.url).get(`/detail/${raw.catid}/${raw.id}`);
-    await request(t.url).get('/no/such/page/here');
-    await request(t.url).get('/healthz');
+    const raw = await firstHomeArticle(suite.portal.upstream.url, HOME_CATID);
+    suite.portal.upstream.api.control.setLatency([{ path: '/', ms: 30 }]);
+    await Promise.all(Array.from({ length: 8 }, () => request(suite.portal.url).get(`/detail/${raw.catid}/${raw.id}`)));
+    suite.portal.upstream.api.control.reset();
+    await request(suite.portal.url).get(`/detail/${raw.catid}/${raw.id}`);
+    await request(suite.portal.url).get('/no/such/page/here');
+    await request(suite.portal.url).get('/healthz');
 
-    const res = await request(t.url).get('/metrics');
+    const res = await request(suite.portal.url).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     const text = res.text;

@@ -12,9 +12,9 @@ import { RedisStore } from '../../../server/cache/redis-store';
 import { newNonce } from '../../../server/middleware/security';
 import { HOME_CATID } from '../../../shared/constants';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
-import { startTestPortal, type TestPortal } from '../../support/portal';
+import { redisPortalSuite } from '../../support/redis-portal';
 import { firstHomeArticle } from '../../support/upstream-data';
-import { deleteKeys, eventually } from './redis-helpers';
+import { eventually } from './redis-helpers';
 
 /**
  * A page stored by one instance reaches Redis just after its response ends (the write is not awaited by the
@@ -33,37 +33,28 @@ async function storedInRedis(prefix: string, pagePath: string): Promise<void> {
 }
 
 describeWithRedis()('two instances, L1 kept coherent by pub/sub', () => {
-  let a: TestPortal;
-  let b: TestPortal;
+  const suite = redisPortalSuite({ instances: 2 });
   beforeAll(async () => {
-    a = await startTestPortal({ redisUrl: testRedisUrl() });
-    b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix });
     // Each instance subscribes on its own connection; wait until both hear announcements.
-    for (const t of [a, b]) await eventually(async () => t.portal.store.isAvailable(), Boolean, 5000);
-  });
-  afterEach(() => a.upstream.api.control.reset());
-  afterAll(async () => {
-    await deleteKeys(testRedisUrl(), a.cachePrefix);
-    await b.close();
-    await a.close();
+    for (const t of [suite.portal, suite.peer]) await eventually(async () => t.portal.store.isAvailable(), Boolean, 5000);
   });
 
   it('serves a page from L1 without asking Redis once Redis has it', async () => {
     const path = '/home';
-    await request(a.url).get(path);
-    await storedInRedis(a.cachePrefix, path);
-    expect((await request(b.url).get(path)).headers['x-cache']).toBe('HIT');
+    await request(suite.portal.url).get(path);
+    await storedInRedis(suite.portal.cachePrefix, path);
+    expect((await request(suite.peer.url).get(path)).headers['x-cache']).toBe('HIT');
     // Delete behind the instances' backs (no announcement): L1 still answers.
     const client = new Redis(testRedisUrl());
     try {
-      const keys = (await client.keys(`${a.cachePrefix}:*:page:0:/home`)).filter((key) => !key.includes(':lock:'));
+      const keys = (await client.keys(`${suite.portal.cachePrefix}:*:page:0:/home`)).filter((key) => !key.includes(':lock:'));
       expect(keys).toHaveLength(1);
       await client.del(...keys);
-      expect((await request(b.url).get(path)).headers['x-cache']).toBe('HIT');
+      expect((await request(suite.peer.url).get(path)).headers['x-cache']).toBe('HIT');
       // Announced, the copy goes on every instance.
-      await announce(client, a.cachePrefix, { kind: 'evict', keys });
+      await announce(client, suite.portal.cachePrefix, { kind: 'evict', keys });
       const after = await eventually(
-        () => request(b.url).get(path),
+        () => request(suite.peer.url).get(path),
         (res) => res.headers['x-cache'] === 'MISS',
         5000,
       );
@@ -74,21 +65,21 @@ describeWithRedis()('two instances, L1 kept coherent by pub/sub', () => {
   });
 
   it('drops L1 copies on every instance within a second of a tag purge', async () => {
-    const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+    const raw = await firstHomeArticle(suite.portal.upstream.url, HOME_CATID);
     const path = `/detail/${raw.catid}/${raw.id}`;
-    await request(a.url).get(path);
-    await storedInRedis(a.cachePrefix, path);
-    for (const t of [a, b]) expect((await request(t.url).get(path)).headers['x-cache']).toBe('HIT');
-    a.upstream.api.control.overrideArticle(raw.id, { title: '两个实例都应看到' });
+    await request(suite.portal.url).get(path);
+    await storedInRedis(suite.portal.cachePrefix, path);
+    for (const t of [suite.portal, suite.peer]) expect((await request(t.url).get(path)).headers['x-cache']).toBe('HIT');
+    suite.portal.upstream.api.control.overrideArticle(raw.id, { title: '两个实例都应看到' });
 
     const store = new RedisStore({ url: testRedisUrl() });
     try {
       await eventually(async () => store.isAvailable(), Boolean, 5000);
-      const invalidator = new Invalidator(store, { prefix: a.cachePrefix, buildId: '*' }, (keys) =>
-        announce(store.client, a.cachePrefix, { kind: 'evict', keys: [...keys] }),
+      const invalidator = new Invalidator(store, { prefix: suite.portal.cachePrefix, buildId: '*' }, (keys) =>
+        announce(store.client, suite.portal.cachePrefix, { kind: 'evict', keys: [...keys] }),
       );
       await invalidator.purge({ by: 'tag', tag: `article:${raw.id}` });
-      for (const t of [a, b]) {
+      for (const t of [suite.portal, suite.peer]) {
         const res = await eventually(
           () => request(t.url).get(path),
           (r) => r.text.includes('两个实例都应看到'),
@@ -103,21 +94,21 @@ describeWithRedis()('two instances, L1 kept coherent by pub/sub', () => {
 
   it("evicts the other instance's copy when one instance stores a new version (a refresh)", async () => {
     const path = '/';
-    await request(a.url).get(path);
-    await storedInRedis(a.cachePrefix, path);
-    const before = await request(b.url).get(path);
+    await request(suite.portal.url).get(path);
+    await storedInRedis(suite.portal.cachePrefix, path);
+    const before = await request(suite.peer.url).get(path);
     expect(before.headers['x-cache']).toBe('HIT');
-    const [key] = await a.portal.store.keysMatching(`${a.cachePrefix}:*:page:0:/`);
-    const held = key ? await a.portal.store.get(key) : null;
+    const [key] = await suite.portal.portal.store.keysMatching(`${suite.portal.cachePrefix}:*:page:0:/`);
+    const held = key ? await suite.portal.portal.store.get(key) : null;
     if (!key || !held) throw new Error('the home page was not stored');
     // What a background refresh on A does: store a new version of the entry through A's store.
     const page = pageCodec.decode(held.value);
     const nonce = newNonce();
     const html = page.plain.map((piece) => piece.toString('utf8')).join(nonce);
     const refreshed = precompressPage(html.replace('</body>', '<!-- refreshed on A --></body>'), nonce, 'W/"refreshed-on-a"');
-    await a.portal.store.set(key, { ...held, storedAt: Date.now(), value: pageCodec.encode(refreshed) });
+    await suite.portal.portal.store.set(key, { ...held, storedAt: Date.now(), value: pageCodec.encode(refreshed) });
     const fromB = await eventually(
-      () => request(b.url).get(path),
+      () => request(suite.peer.url).get(path),
       (res) => res.headers.etag === 'W/"refreshed-on-a"',
       5000,
     );

@@ -3,11 +3,10 @@ import request from 'supertest';
 import { sharedCacheControl, surrogateKey } from '../../../server/cache/headers';
 import { PAGE_POLICY } from '../../../server/cache/policy';
 import { HOME_CATID } from '../../../shared/constants';
-import { describeWithRedis, testRedisUrl } from '../../support/requirements';
-import { startTestPortal, type TestPortal } from '../../support/portal';
+import { describeWithRedis } from '../../support/requirements';
+import { redisPortalSuite } from '../../support/redis-portal';
 import { signIn, TEST_APP_ID } from '../../support/sign-in';
 import { firstHomeArticle } from '../../support/upstream-data';
-import { deleteKeys } from './redis-helpers';
 
 describe('CDN headers', () => {
   it('give shared caches the remaining freshness and the stale windows', () => {
@@ -24,21 +23,13 @@ describe('CDN headers', () => {
 });
 
 describeWithRedis()('headers and negative caching on a live portal', () => {
-  let t: TestPortal;
-  beforeAll(async () => {
-    t = await startTestPortal({ redisUrl: testRedisUrl(), env: { WECHAT_APP_ID: TEST_APP_ID } });
-  });
-  afterEach(() => t.upstream.api.control.reset());
-  afterAll(async () => {
-    await deleteKeys(testRedisUrl(), t.cachePrefix);
-    await t.close();
-  });
+  const suite = redisPortalSuite({ env: { WECHAT_APP_ID: TEST_APP_ID } });
 
   it('sends s-maxage, stale windows and the page tags on MISS and HIT, private no-store when signed in', async () => {
-    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    const raw = await firstHomeArticle(suite.portal.upstream.url, HOME_CATID);
     const path = `/detail/${raw.catid}/${raw.id}`;
-    const miss = await request(t.url).get(path);
-    const hit = await request(t.url).get(path);
+    const miss = await request(suite.portal.url).get(path);
+    const hit = await request(suite.portal.url).get(path);
     expect(hit.headers['x-cache']).toBe('HIT');
     for (const res of [miss, hit]) {
       expect(res.headers['cache-control']).toMatch(
@@ -47,20 +38,20 @@ describeWithRedis()('headers and negative caching on a live portal', () => {
       const keys = String(res.headers['surrogate-key']).split(' ');
       expect(keys).toEqual(expect.arrayContaining([`article:${raw.id}`, `cat:${raw.catid}`, 'site:0', 'page:detail', 'data:article']));
     }
-    const signedIn = await request(t.url).get(path).set('Cookie', `portal_session=${await signIn(t, '头部读者')}`);
+    const signedIn = await request(suite.portal.url).get(path).set('Cookie', `portal_session=${await signIn(suite.portal, '头部读者')}`);
     expect(signedIn.headers['cache-control']).toBe('private, no-store');
     expect(signedIn.headers['surrogate-key']).toBeUndefined();
   });
 
   it("caches the CMS's 'not found' briefly: a second request for a dead id costs no upstream call", async () => {
-    t.upstream.api.control.reset();
-    const first = await request(t.url).get('/detail/2728/987654');
-    const second = await request(t.url).get('/detail/2728/987654');
+    suite.portal.upstream.api.control.reset();
+    const first = await request(suite.portal.url).get('/detail/2728/987654');
+    const second = await request(suite.portal.url).get('/detail/2728/987654');
     for (const res of [first, second]) {
       expect(res.status).toBe(404);
       expect(res.headers['cache-control']).toBe('private, no-store');
     }
-    const calls = Object.entries(t.upstream.api.control.stats().byPath).filter(([path]) => path.startsWith('GET /show/2728-987654'));
+    const calls = Object.entries(suite.portal.upstream.api.control.stats().byPath).filter(([path]) => path.startsWith('GET /show/2728-987654'));
     expect(calls).toEqual([['GET /show/2728-987654.html?', 1]]);
   });
 });
