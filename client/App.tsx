@@ -11,8 +11,6 @@ import { ErrorPage, NotFoundPage } from './pages/StatusPage';
 /** A loaded page's component with its loader's data; generic so the compiler pairs the two. */
 function LoadedPage<P extends PageId>({ page }: { page: LoadedPageState<P> }) {
   const Component = loadedPage<P>(page.page);
-  // Both sides load a page's module before rendering it (server per request, browser before hydrate or navigate).
-  if (!Component) throw new Error(`page module '${page.page}' was rendered before it was loaded`);
   return <Component data={page.data} />;
 }
 

@@ -1,4 +1,5 @@
 /** Browser entry: read the server's state, load the page's module, hydrate, and take over navigation. */
+import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import type { AppState } from '../shared/app-state';
@@ -36,12 +37,17 @@ async function start(): Promise<void> {
   if (page !== 'not-found' && page !== 'error') await loadPage(page);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from the document');
-  hydrateRoot(
-    root,
-    <BrowserRouter>
-      <ClientApp initial={state} resources={createResourceStore(fetchResource, resourceFromDocument)} />
-    </BrowserRouter>,
-  );
+  // Hydrating in a transition makes it interruptible: React works in slices of a few milliseconds and yields to
+  // the browser between them (input, paint), instead of one long task that grows with the page and the CPU load.
+  // A click on a part not yet hydrated makes React hydrate that part at once and replay the click.
+  startTransition(() => {
+    hydrateRoot(
+      root,
+      <BrowserRouter>
+        <ClientApp initial={state} resources={createResourceStore(fetchResource, resourceFromDocument)} />
+      </BrowserRouter>,
+    );
+  });
 }
 
 start().catch((error: unknown) => {

@@ -61,10 +61,10 @@ export function gzippedSizes(outdirRoot, files) {
   return new Map(files.map((file) => [file, gzipSync(readFileSync(path.join(outdirRoot, file)), { level: 9 }).length]));
 }
 
-/** One row per page: the files its first load fetches (entry closure + page closure) and their gzipped total. */
-export function pageWeights(pages, entryFiles, sizes) {
-  return Object.entries(pages).map(([page, files]) => {
-    const all = [...new Set([...entryFiles, ...files])];
+/** One row per module: the files it fetches (with `sharedFiles`, e.g. the entry's, counted in) and their gzipped total. */
+export function pageWeights(modules, sharedFiles, sizes) {
+  return Object.entries(modules).map(([page, files]) => {
+    const all = [...new Set([...sharedFiles, ...files])];
     const bytes = all.reduce((sum, file) => sum + (sizes.get(file) ?? 0), 0);
     return { page, files: all.length, gzipKiB: bytes / 1024 };
   });
@@ -73,7 +73,7 @@ export function pageWeights(pages, entryFiles, sizes) {
 export function formatPageWeights(rows) {
   const width = Math.max(...rows.map((row) => row.page.length), 4);
   const lines = rows.map((row) => `${row.page.padEnd(width)}  ${String(row.files).padStart(5)}  ${row.gzipKiB.toFixed(1).padStart(8)}`);
-  return [`${'page'.padEnd(width)}  files  KiB gzip`, ...lines].join('\n');
+  return [`${'JS'.padEnd(width)}  files  KiB gzip`, ...lines].join('\n');
 }
 
 async function main() {

@@ -4,7 +4,10 @@
 // CI=true a missing piece is an error, because nothing may skip there.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
+import { createRequire } from 'node:module';
+
+// The one PING probe (CommonJS, shared with jest's global setup and the test helpers).
+const { redisAnswers: ping } = createRequire(import.meta.url)('./redis-ping.cjs');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const REDIS_HOST = '127.0.0.1';
@@ -40,17 +43,7 @@ function aptInstall(pkg) {
 }
 
 export function redisAnswers(host = REDIS_HOST, port = REDIS_PORT, timeoutMs = 500) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (chunk) => done(chunk.toString().startsWith('+PONG')));
-  });
+  return ping({ host, port, timeoutMs });
 }
 
 async function waitForRedis(port, attempts = 50) {

@@ -20,10 +20,6 @@ export function sessionOf(req: Request): { id: string; session: Session } | null
   return sessions.get(req) ?? null;
 }
 
-export function isSignedIn(req: Request): boolean {
-  return sessions.has(req);
-}
-
 /** The raw cookie value, when it looks like one of ours (64 hex characters); anything else is ignored unread. */
 export function sessionCookieOf(req: Request): string | null {
   const cookies = req.cookies as Record<string, unknown> | undefined;

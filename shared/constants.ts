@@ -18,11 +18,8 @@ export const HOT_NEWS_ID = 3281;
 export const PROVINCE_PARENT_CATID = 3257;
 /** SPEC §9 says a theme office id exists but not its value; the reference API and config agree on this one. */
 export const DEFAULT_THEME_OFFICE_ID = 1;
-export const DOMAIN_PREFIX = 'www.';
-
 export const PAGE_WIDTH_PX = 1296;
 export const BACK_TO_TOP_THRESHOLD_PX = 400;
-export const NARROW_SCREEN_BREAKPOINT_PX = 1500;
 
 export const HOT_NEWS_SIZE = 5;
 export const BANNER_SIZE = 1;

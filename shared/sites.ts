@@ -94,6 +94,7 @@ export function resolveSite(host: string | undefined): SiteConfig {
   return SITES_BY_DOMAIN.get(normaliseHost(host)) ?? MAIN_SITE;
 }
 
+/** The site with this id (ids are positions in ALL_SITES), for labels that name sites by domain. */
 export function siteById(id: number): SiteConfig | undefined {
   return ALL_SITES[id];
 }

@@ -1,7 +1,9 @@
 /**
  * Advertising carousel (SPEC §2, §3): image or video slides. The server renders every slide in swiper's
  * markup with the first one showing; after hydration, a carousel of two or more slides loads swiper (its own
- * chunk) and autoplays with a delay drawn from 5–8 s unless one is set, pausing while the pointer is on it.
+ * chunk) once it comes within a screen of the viewport (so a page whose carousels are below the fold does not
+ * fetch or run swiper during load), and autoplays with a delay drawn from 5–8 s unless one is set, pausing while
+ * the pointer is on it.
  */
 import { useEffect, useRef } from 'react';
 import { autoplayDelay, DEFAULT_SLIDE_HEIGHT_PX } from '../../shared/carousel';
@@ -29,6 +31,24 @@ function Slide({ ad, height, eager }: { ad: Advertisement; height: number; eager
   );
 }
 
+/** Calls `then` once the element is within one viewport height of the screen; returns a function that stops watching. */
+function whenNearViewport(element: Element, then: () => void): () => void {
+  if (typeof IntersectionObserver === 'undefined') {
+    then();
+    return () => undefined;
+  }
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      then();
+    },
+    { rootMargin: '100% 0px' },
+  );
+  observer.observe(element);
+  return () => observer.disconnect();
+}
+
 export function AdCarousel(props: { ads: readonly Advertisement[]; height?: number; delayMs?: number; label?: string; eager?: boolean }) {
   const { ads, height = DEFAULT_SLIDE_HEIGHT_PX, delayMs, label = '广告', eager = false } = props;
   const root = useRef<HTMLDivElement>(null);
@@ -38,11 +58,15 @@ export function AdCarousel(props: { ads: readonly Advertisement[]; height?: numb
     if (!multiple || !element) return;
     let handle: { destroy(): void } | null = null;
     let cancelled = false;
-    void import('./carousel-engine').then(({ startCarousel }) => {
-      if (!cancelled) handle = startCarousel(element, autoplayDelay(delayMs));
-    });
+    const start = () => {
+      void import('./carousel-engine').then(({ startCarousel }) => {
+        if (!cancelled) handle = startCarousel(element, autoplayDelay(delayMs));
+      });
+    };
+    const stopWatching = whenNearViewport(element, start);
     return () => {
       cancelled = true;
+      stopWatching();
       handle?.destroy();
     };
   }, [multiple, delayMs, ads]);

@@ -5,7 +5,7 @@
  */
 import type { CachePolicy } from './entry';
 
-const DAY = 86_400;
+export const DAY = 86_400;
 
 export const DATA_POLICY = {
   menu: { ttl: 300, grace: 3600, staleIfError: DAY },
@@ -26,14 +26,21 @@ export const DATA_POLICY = {
 
 export type DataFamily = keyof typeof DATA_POLICY;
 
-export const PAGE_POLICY: Record<'home' | 'detail' | 'default', CachePolicy> = {
+export type PageKind = 'home' | 'detail' | 'default';
+
+export const PAGE_POLICY: Record<PageKind, CachePolicy> = {
   home: { ttl: 30, grace: 300, staleIfError: DAY },
   detail: { ttl: 120, grace: 1200, staleIfError: DAY },
   default: { ttl: 60, grace: 600, staleIfError: DAY },
 };
 
-export function pagePolicyFor(pageKind: string): CachePolicy {
-  return pageKind === 'home' || pageKind === 'detail' ? PAGE_POLICY[pageKind] : PAGE_POLICY.default;
+/** The policy kind of a page id: home and detail have their own, every other page the default. */
+export function pageKindOf(page: string): PageKind {
+  return page === 'home' || page === 'detail' ? page : 'default';
+}
+
+export function pagePolicyFor(page: string): CachePolicy {
+  return PAGE_POLICY[pageKindOf(page)];
 }
 
 /** The CMS's business code for 'no such item' (category, article, topic). */

@@ -8,13 +8,12 @@ import type { RedisClient } from '../redis/client';
 import { z } from 'zod';
 import { announce } from './coherence';
 import type { CachePolicy } from './entry';
-import { DATA_POLICY, PAGE_POLICY, type DataFamily } from './policy';
+import { DATA_POLICY, DAY, PAGE_POLICY, pageKindOf, type DataFamily, type PageKind } from './policy';
 
-export type PageKind = keyof typeof PAGE_POLICY;
+export type { PageKind } from './policy';
 export const DATA_FAMILIES = Object.keys(DATA_POLICY) as DataFamily[];
 export const PAGE_KINDS = Object.keys(PAGE_POLICY) as PageKind[];
 
-const DAY = 86_400;
 /** Bounds that catch typos (ms for s, an extra zero) rather than express taste. */
 const policySchema = z.strictObject({
   ttl: z.number().int().min(1, 'ttl must be at least 1 s').max(7 * DAY, 'ttl above 7 days is not a cache, it is a freeze'),
@@ -186,7 +185,7 @@ export class RuntimePolicy implements PolicySource {
   }
 
   page(kind: string): CachePolicy {
-    return kind === 'home' || kind === 'detail' ? this.current.page[kind] : this.current.page.default;
+    return this.current.page[pageKindOf(kind)];
   }
 
   stop(): void {

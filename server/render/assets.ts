@@ -1,8 +1,6 @@
 /** The client build's manifest: the entry's files, each page's chunks (for modulepreload), and the build id. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PageId } from '../../shared/routes';
-import { PAGE_SOURCES } from '../../client/pages/registry';
 
 interface Manifest {
   buildId: string;
@@ -16,8 +14,8 @@ export interface Assets {
   directory: string;
   entryScript: string;
   styles: string[];
-  /** Files to modulepreload for a page: the entry's chunks, then the page's own. */
-  preloadsFor(page: PageId | null): string[];
+  /** Files to modulepreload: the entry's and the chunks it imports (the pages are in the entry). */
+  preloads: string[];
 }
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
@@ -45,9 +43,6 @@ export function loadAssets(clientDist: string = CLIENT_DIST): Assets {
     directory: path.join(clientDist, 'assets'),
     entryScript,
     styles: manifest.entry.css,
-    preloadsFor(page) {
-      const pageFiles = page ? (manifest.modules[PAGE_SOURCES[page]] ?? []) : [];
-      return [...new Set([entryScript, ...entryChunks, ...pageFiles])];
-    },
+    preloads: [...new Set([entryScript, ...entryChunks])],
   };
 }

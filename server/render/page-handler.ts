@@ -153,13 +153,12 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
   }
 
   function renderOptions(state: AppState, request: DocumentRequest, content: ContentApi, loads = new ResourceLoads((name) => RESOURCES[name](content))) {
-    const page = state.page.page;
     return {
       state,
       nonce: request.nonce,
       resources: createResourceStore(loads.load),
       styles: deps.assets.styles,
-      preloads: deps.assets.preloadsFor(page === 'not-found' || page === 'error' ? null : page),
+      preloads: deps.assets.preloads,
       entryScript: deps.assets.entryScript,
       canonicalUrl: canonicalUrlOf(request, state, deps.publicProtocol),
       visitStatsScript: deps.visitStatsScript(request.site),

@@ -7,6 +7,7 @@ import { TEXT } from '../../shared/constants';
 import type { AccountApi } from '../../shared/account-api';
 import type { ContentApi } from '../../shared/content-api';
 import { ContentUnavailableError } from '../../shared/content-api';
+import { siteTitle } from '../../shared/loaders/helpers';
 import type { LoaderResult, PageHead } from '../../shared/loaders/types';
 import { normaliseQuery } from '../../shared/page-address';
 import { matchRoute, type PageOfRoute, type PageRouteId, type PageRoute, type RouteParams } from '../../shared/routes';
@@ -27,7 +28,7 @@ export interface PrepareInput {
 }
 
 function siteHead(site: SiteConfig, title: string): PageHead {
-  return { title: `${title} - ${site.seo_title}`, description: site.seo_description, keywords: site.seo_keywords };
+  return { title: siteTitle(title, site), description: site.seo_description, keywords: site.seo_keywords };
 }
 
 function statusPage(input: PrepareInput, status: number, message: string | undefined): StatusPageState {

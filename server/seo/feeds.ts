@@ -5,7 +5,7 @@
  */
 import { HOT_NEWS_ID, HOT_NEWS_SIZE, HOME_CATEGORY_LIST_SIZE } from '../../shared/constants';
 import type { ContentApi } from '../../shared/content-api';
-import { siteCategory } from '../../shared/loaders/helpers';
+import { siteCategory, siteTitle } from '../../shared/loaders/helpers';
 import { href, ROUTES, type RouteDef } from '../../shared/routes';
 import { homeCatidOf, type SiteConfig } from '../../shared/sites';
 import { isoDateTime } from '../../shared/time';
@@ -102,7 +102,7 @@ export async function categoryRss(site: SiteConfig, protocol: string, catid: num
   const [category, list] = await Promise.all([siteCategory(content, site, catid), content.articleList(catid, 1, RSS_ITEMS)]);
   if (!category && list.items.length === 0) return null;
   const base = origin(site, protocol);
-  const title = `${category?.catname ?? '最新文章'} - ${site.seo_title}`;
+  const title = siteTitle(category?.catname ?? '最新文章', site);
   const items = list.items.map((item) => {
     const link = `${base}${href.detail(item.catid, item.id)}`;
     return (

@@ -4,14 +4,13 @@ import type { SiteConfig } from '../sites';
 import { isoDateTime } from '../time';
 import type { AdGroups, Article } from '../types/entities';
 import { idParam } from '../route-params';
+import { siteTitle } from './helpers';
 import type { Loader } from './types';
 
 export interface DetailData {
   article: Article;
   ads: AdGroups;
 }
-
-const TITLE_SEPARATOR = ' - ';
 
 export const loadDetail: Loader<DetailData> = async ({ params, site, content }) => {
   const catid = idParam(params, 'catid');
@@ -23,7 +22,7 @@ export const loadDetail: Loader<DetailData> = async ({ params, site, content }) 
     kind: 'ok',
     data: { article, ads },
     head: {
-      title: `${article.fullTitle}${TITLE_SEPARATOR}${site.seo_title}`,
+      title: siteTitle(article.fullTitle, site),
       description: article.description,
       keywords: article.keywords || site.seo_keywords,
       ogType: 'article',

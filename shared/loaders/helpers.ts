@@ -13,6 +13,7 @@ export function findCategory(menu: readonly Category[], catid: number): Category
   return undefined;
 }
 
+/** The one rule for a page's title: what it shows, then the site's SEO title. */
 export function siteTitle(title: string, site: SiteConfig): string {
   return `${title} - ${site.seo_title}`;
 }

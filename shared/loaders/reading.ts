@@ -6,6 +6,7 @@
 import { READING_LIST_SIZE } from '../constants';
 import { idParam } from '../route-params';
 import type { Article, ArticleSummary } from '../types/entities';
+import { siteTitle } from './helpers';
 import type { Loader } from './types';
 
 export interface ReadingNeighbour {
@@ -42,7 +43,7 @@ export const loadReading: Loader<ReadingData> = async ({ params, site, content }
     kind: 'ok',
     data: { article, ...neighboursOf(list.items, id) },
     head: {
-      title: `${article.fullTitle} - ${site.seo_title}`,
+      title: siteTitle(article.fullTitle, site),
       description: article.description,
       keywords: article.keywords || site.seo_keywords,
     },

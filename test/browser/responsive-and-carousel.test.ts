@@ -1,4 +1,4 @@
-/** SPEC §9 layout and carousel rules in a browser: the menu's row under 1500px, autoplay paused on hover. */
+/** SPEC §9 layout and carousel rules in a browser: the menu's row under 1500px, carousels started near the viewport, autoplay paused on hover. */
 import type { Browser } from 'playwright-core';
 import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
@@ -34,6 +34,26 @@ describeWithBrowser()('responsive menu and carousels', () => {
   it('puts the text menu beside the logo from 1500px, on a row of its own below that', async () => {
     expect(await menuRow(1600)).toEqual({ sameRowAsLogo: true });
     expect(await menuRow(1400)).toEqual({ sameRowAsLogo: false });
+  });
+
+  it('starts a carousel far below the fold only once it is scrolled near the viewport', async () => {
+    const { page, problems } = await watchedPage(browser, { viewport: { width: 1600, height: 300 } });
+    try {
+      await gotoHydrated(page, `${t.url}/`);
+      await page.waitForLoadState('networkidle');
+      // Carousels of several slides more than three screens down: still swiper-less markup after the page settled.
+      const far = page.locator('.swiper:has(.swiper-pagination)').filter({ has: page.locator('.swiper-wrapper') });
+      const tops = await far.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().top + window.scrollY));
+      const farIndex = tops.findIndex((top) => top > 900);
+      expect(farIndex).toBeGreaterThanOrEqual(0);
+      const carousel = far.nth(farIndex);
+      expect(await carousel.evaluate((element) => element.classList.contains('swiper-initialized'))).toBe(false);
+      await carousel.scrollIntoViewIfNeeded();
+      await page.waitForFunction((element) => element?.classList.contains('swiper-initialized'), await carousel.elementHandle());
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
   });
 
   it('pauses a carousel autoplay while the pointer is over it, and resumes after', async () => {

@@ -4,21 +4,11 @@
  * Every process is stopped by the PID the test started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { redisAnswers } from '../../scripts/redis-ping.cjs';
 import { freePort } from './free-port';
 
 function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(300, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (chunk) => done(chunk.toString().startsWith('+PONG')));
-  });
+  return redisAnswers({ port, timeoutMs: 300 });
 }
 
 export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what = 'redis-server'): Promise<void> {

@@ -10,7 +10,7 @@ import type { CacheStore } from '../../../server/cache/store';
 import { resolveSite } from '../../../shared/sites';
 import request from 'supertest';
 import { HOME_CATID } from '../../../shared/constants';
-import { startTestPortal, type TestPortal } from '../../support/portal';
+import { redisPortalSuite } from '../../support/redis-portal';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { firstHomeArticle } from '../../support/upstream-data';
 import { deleteKeys, eventually } from './redis-helpers';
@@ -154,38 +154,31 @@ describeWithRedis()('with Redis', () => {
 });
 
 describeWithRedis()('purge against a live portal', () => {
-  let t: TestPortal;
-  beforeAll(async () => {
-    t = await startTestPortal({ redisUrl: testRedisUrl() });
-  });
-  afterAll(async () => {
-    await deleteKeys(testRedisUrl(), t.cachePrefix);
-    await t.close();
-  });
+  const suite = redisPortalSuite();
 
   it('drops the article page and its data on a tag purge, so the next reader sees the edit', async () => {
-    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    const raw = await firstHomeArticle(suite.portal.upstream.url, HOME_CATID);
     const path = `/detail/${raw.catid}/${raw.id}`;
-    await request(t.url).get(path);
-    expect((await request(t.url).get(path)).headers['x-cache']).toBe('HIT');
-    t.upstream.api.control.overrideArticle(raw.id, { title: '更正后的标题' });
+    await request(suite.portal.url).get(path);
+    expect((await request(suite.portal.url).get(path)).headers['x-cache']).toBe('HIT');
+    suite.portal.upstream.api.control.overrideArticle(raw.id, { title: '更正后的标题' });
     try {
-      expect((await request(t.url).get(path)).text).not.toContain('更正后的标题');
+      expect((await request(suite.portal.url).get(path)).text).not.toContain('更正后的标题');
       const store = new RedisStore({ url: testRedisUrl() });
       await eventually(async () => store.isAvailable(), Boolean, 5000);
       // An operator names no build: every build of the prefix is purged.
-      const invalidator = new Invalidator(store, { prefix: t.cachePrefix, buildId: '*' }, (keys) =>
-        announce(store.client, t.cachePrefix, { kind: 'evict', keys: [...keys] }),
+      const invalidator = new Invalidator(store, { prefix: suite.portal.cachePrefix, buildId: '*' }, (keys) =>
+        announce(store.client, suite.portal.cachePrefix, { kind: 'evict', keys: [...keys] }),
       );
       const result = await invalidator.purge({ by: 'tag', tag: `article:${raw.id}` });
       await store.close();
       expect(result.keys.some((k) => k.includes(':page:0:/detail/'))).toBe(true);
       expect(result.keys.some((k) => k.includes(`:data:_:show:${raw.catid}:${raw.id}`))).toBe(true);
-      const after = await request(t.url).get(path);
+      const after = await request(suite.portal.url).get(path);
       expect(after.headers['x-cache']).toBe('MISS');
       expect(after.text).toContain('更正后的标题');
     } finally {
-      t.upstream.api.control.reset();
+      suite.portal.upstream.api.control.reset();
     }
   });
 });

@@ -13,8 +13,8 @@ import {
 import { decodeEntry } from '../../../server/cache/entry-codec';
 import { DATA_POLICY, PAGE_POLICY } from '../../../server/cache/policy';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
-import { startTestPortal, type TestPortal } from '../../support/portal';
-import { deleteKeys, eventually } from './redis-helpers';
+import { redisPortalSuite } from '../../support/redis-portal';
+import { eventually } from './redis-helpers';
 
 describe('policy overrides', () => {
   it('merge over the defaults in code', () => {
@@ -39,58 +39,50 @@ describe('policy overrides', () => {
 });
 
 describeWithRedis()('policy on Redis across two instances', () => {
-  let a: TestPortal;
-  let b: TestPortal;
+  const suite = redisPortalSuite({ instances: 2 });
   let client: Redis;
-  beforeAll(async () => {
-    a = await startTestPortal({ redisUrl: testRedisUrl() });
-    b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix });
+  beforeAll(() => {
     client = new Redis(testRedisUrl());
   });
-  afterAll(async () => {
-    client.disconnect();
-    await deleteKeys(testRedisUrl(), a.cachePrefix);
-    await b.close();
-    await a.close();
-  });
+  afterAll(() => client.disconnect());
 
   it('applies a change on every running instance, for the next entries stored', async () => {
-    expect(a.portal.cachePolicy.page('home').ttl).toBe(PAGE_POLICY.home.ttl);
-    await setOverrides(client, a.cachePrefix, { page: { home: { ttl: 7 } }, data: { list: { ttl: 9, grace: 11 } } });
-    for (const t of [a, b]) {
+    expect(suite.portal.portal.cachePolicy.page('home').ttl).toBe(PAGE_POLICY.home.ttl);
+    await setOverrides(client, suite.portal.cachePrefix, { page: { home: { ttl: 7 } }, data: { list: { ttl: 9, grace: 11 } } });
+    for (const t of [suite.portal, suite.peer]) {
       await eventually(async () => t.portal.cachePolicy.page('home').ttl, (ttl) => ttl === 7, 8000);
       expect(t.portal.cachePolicy.page('home')).toEqual({ ...PAGE_POLICY.home, ttl: 7 });
       expect(t.portal.cachePolicy.data('list')).toEqual({ ...DATA_POLICY.list, ttl: 9, grace: 11 });
     }
-    expect((await request(b.url).get('/home')).headers['x-cache']).toBe('MISS');
+    expect((await request(suite.peer.url).get('/home')).headers['x-cache']).toBe('MISS');
     // The exact key (a pattern would also match the key's lock), read once the write has landed: this client
     // is not the connection the portal wrote on.
-    const pageKey = `${a.cachePrefix}:${a.portal.assets.buildId}:page:0:/home`;
+    const pageKey = `${suite.portal.cachePrefix}:${suite.portal.portal.assets.buildId}:page:0:/home`;
     const raw = await eventually(() => client.getBuffer(pageKey), (value) => value !== null, 5000);
     expect(decodeEntry(raw!)?.ttl).toBe(7);
-    const listKeys = await client.keys(`${a.cachePrefix}:${a.portal.assets.buildId}:data:_:list:*`);
+    const listKeys = await client.keys(`${suite.portal.cachePrefix}:${suite.portal.portal.assets.buildId}:data:_:list:*`);
     expect(listKeys.length).toBeGreaterThan(0);
     for (const key of listKeys) expect(JSON.parse((await client.get(key))!)).toMatchObject({ ttl: 9, grace: 11 });
 
     // A later change to one field keeps the others.
-    await setOverrides(client, a.cachePrefix, { page: { home: { grace: 3 } } });
-    expect(await readOverrides(client, a.cachePrefix)).toEqual({
+    await setOverrides(client, suite.portal.cachePrefix, { page: { home: { grace: 3 } } });
+    expect(await readOverrides(client, suite.portal.cachePrefix)).toEqual({
       page: { home: { ttl: 7, grace: 3 } },
       data: { list: { ttl: 9, grace: 11 } },
     });
   });
 
   it('changes nothing on bad input, and ignores a corrupt document instead of using it', async () => {
-    const before = await client.get(policyKey(a.cachePrefix));
-    await expect(setOverrides(client, a.cachePrefix, { page: { home: { ttl: -5 } } })).rejects.toThrow(PolicyInputError);
-    expect(await client.get(policyKey(a.cachePrefix))).toBe(before);
+    const before = await client.get(policyKey(suite.portal.cachePrefix));
+    await expect(setOverrides(client, suite.portal.cachePrefix, { page: { home: { ttl: -5 } } })).rejects.toThrow(PolicyInputError);
+    expect(await client.get(policyKey(suite.portal.cachePrefix))).toBe(before);
 
-    await client.set(policyKey(a.cachePrefix), '{"page":{"home":{"ttl":-1}}}');
-    await a.portal.cachePolicy.reload();
-    expect(a.portal.cachePolicy.page('home')).toEqual(PAGE_POLICY.home);
+    await client.set(policyKey(suite.portal.cachePrefix), '{"page":{"home":{"ttl":-1}}}');
+    await suite.portal.portal.cachePolicy.reload();
+    expect(suite.portal.portal.cachePolicy.page('home')).toEqual(PAGE_POLICY.home);
 
-    await resetOverrides(client, a.cachePrefix);
-    await eventually(async () => b.portal.cachePolicy.page('home').ttl, (ttl) => ttl === PAGE_POLICY.home.ttl, 8000);
-    expect(b.portal.cachePolicy.snapshot()).toEqual(effectivePolicy({}));
+    await resetOverrides(client, suite.portal.cachePrefix);
+    await eventually(async () => suite.peer.portal.cachePolicy.page('home').ttl, (ttl) => ttl === PAGE_POLICY.home.ttl, 8000);
+    expect(suite.peer.portal.cachePolicy.snapshot()).toEqual(effectivePolicy({}));
   });
 });

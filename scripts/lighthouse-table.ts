@@ -1,0 +1,109 @@
+/**
+ * The figures `npm run lighthouse` keeps from each Lighthouse report, their median over runs, and the table it
+ * prints against the targets (Performance, Total Blocking Time, Accessibility, Best Practices, SEO, and the JS
+ * the article page loads).
+ */
+export type FormFactor = 'mobile' | 'desktop';
+
+export interface RunFigures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  /** Total Blocking Time, ms. */
+  tbtMs: number;
+  /** Script bytes transferred (compressed as sent), KiB. */
+  jsKiB: number;
+}
+
+export interface Targets {
+  performance: Record<FormFactor, number>;
+  tbtMs: Record<FormFactor, number>;
+  /** Accessibility, Best Practices and SEO. */
+  otherScores: number;
+  /** JS of the article page, KiB gzipped. */
+  articleJsKiB: number;
+}
+
+export const TARGETS: Targets = {
+  performance: { mobile: 90, desktop: 98 },
+  tbtMs: { mobile: 200, desktop: 50 },
+  otherScores: 100,
+  articleJsKiB: 60,
+};
+
+interface ReportLike {
+  categories: Record<string, { score: number | null } | undefined>;
+  audits: Record<string, { numericValue?: number; details?: { items?: Array<Record<string, unknown>> } } | undefined>;
+}
+
+function score(report: ReportLike, category: string): number {
+  return Math.round((report.categories[category]?.score ?? 0) * 100);
+}
+
+/** The figures of one Lighthouse JSON report (lhr). */
+export function figuresOf(report: ReportLike): RunFigures {
+  const items = report.audits['resource-summary']?.details?.items ?? [];
+  const scripts = items.find((item) => item.resourceType === 'script');
+  return {
+    performance: score(report, 'performance'),
+    accessibility: score(report, 'accessibility'),
+    bestPractices: score(report, 'best-practices'),
+    seo: score(report, 'seo'),
+    tbtMs: Math.round(report.audits['total-blocking-time']?.numericValue ?? 0),
+    jsKiB: Number(scripts?.transferSize ?? 0) / 1024,
+  };
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median of no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Each figure's median over the runs (taken figure by figure, as Lighthouse's own guidance for variance says). */
+export function medianFigures(runs: readonly RunFigures[]): RunFigures {
+  const of = (key: keyof RunFigures) => median(runs.map((run) => run[key]));
+  return {
+    performance: of('performance'),
+    accessibility: of('accessibility'),
+    bestPractices: of('bestPractices'),
+    seo: of('seo'),
+    tbtMs: of('tbtMs'),
+    jsKiB: of('jsKiB'),
+  };
+}
+
+export interface Row {
+  page: string;
+  form: FormFactor;
+  figures: RunFigures;
+  /** Targets this row misses, in words; empty when it meets them all. */
+  missed: string[];
+}
+
+/** The targets a page's median figures miss. `article` marks the page the JS budget applies to. */
+export function missedTargets(figures: RunFigures, form: FormFactor, article: boolean, targets: Targets = TARGETS): string[] {
+  const missed: string[] = [];
+  if (figures.performance < targets.performance[form]) missed.push(`Performance < ${targets.performance[form]}`);
+  if (figures.tbtMs > targets.tbtMs[form]) missed.push(`TBT > ${targets.tbtMs[form]} ms`);
+  if (figures.accessibility < targets.otherScores) missed.push(`A11y < ${targets.otherScores}`);
+  if (figures.bestPractices < targets.otherScores) missed.push(`BP < ${targets.otherScores}`);
+  if (figures.seo < targets.otherScores) missed.push(`SEO < ${targets.otherScores}`);
+  if (article && figures.jsKiB > targets.articleJsKiB) missed.push(`JS > ${targets.articleJsKiB} KiB`);
+  return missed;
+}
+
+export function formatTable(rows: readonly Row[], targets: Targets = TARGETS): string {
+  const header = '| page | form | Performance | TBT ms | A11y | BP | SEO | JS KiB | targets missed |';
+  const rule = '|---|---|---:|---:|---:|---:|---:|---:|---|';
+  const lines = rows.map(({ page, form, figures, missed }) =>
+    `| ${page} | ${form} | ${figures.performance} | ${figures.tbtMs} | ${figures.accessibility} | ${figures.bestPractices} | ${figures.seo} | ${figures.jsKiB.toFixed(1)} | ${missed.length > 0 ? missed.join(', ') : 'none'} |`,
+  );
+  const legend =
+    `targets: Performance ≥ ${targets.performance.mobile} mobile / ≥ ${targets.performance.desktop} desktop; ` +
+    `TBT ≤ ${targets.tbtMs.mobile} ms mobile / ≤ ${targets.tbtMs.desktop} ms desktop; A11y, BP, SEO ${targets.otherScores}; ` +
+    `JS on the article page ≤ ${targets.articleJsKiB} KiB gzipped`;
+  return [header, rule, ...lines, '', legend].join('\n');
+}

@@ -1,0 +1,52 @@
+/** The table `npm run lighthouse` prints: figures read from a report, medians per figure, targets missed. */
+import { figuresOf, formatTable, median, medianFigures, missedTargets, type RunFigures } from '../../scripts/lighthouse-table';
+
+const GOOD: RunFigures = { performance: 99, accessibility: 100, bestPractices: 100, seo: 100, tbtMs: 20, jsKiB: 50 };
+
+describe('lighthouse table', () => {
+  it('reads scores, TBT and script bytes from a report', () => {
+    const report = {
+      categories: { performance: { score: 0.876 }, accessibility: { score: 1 }, 'best-practices': { score: 0.96 }, seo: { score: null } },
+      audits: {
+        'total-blocking-time': { numericValue: 212.6 },
+        'resource-summary': { details: { items: [{ resourceType: 'image', transferSize: 999 }, { resourceType: 'script', transferSize: 61_440 }] } },
+      },
+    };
+    expect(figuresOf(report)).toEqual({ performance: 88, accessibility: 100, bestPractices: 96, seo: 0, tbtMs: 213, jsKiB: 60 });
+  });
+
+  it('takes the median of each figure on its own, odd and even counts', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(() => median([])).toThrow();
+    const runs = [
+      { ...GOOD, performance: 70, tbtMs: 900 },
+      { ...GOOD, performance: 95, tbtMs: 10 },
+      { ...GOOD, performance: 90, tbtMs: 300 },
+    ];
+    expect(medianFigures(runs)).toMatchObject({ performance: 90, tbtMs: 300 });
+  });
+
+  it.each([
+    ['mobile', { ...GOOD, performance: 90, tbtMs: 200 }, false, []],
+    ['mobile', { ...GOOD, performance: 89, tbtMs: 201 }, false, ['Performance < 90', 'TBT > 200 ms']],
+    ['desktop', { ...GOOD, performance: 97, tbtMs: 51 }, false, ['Performance < 98', 'TBT > 50 ms']],
+    ['desktop', { ...GOOD, accessibility: 99, bestPractices: 96, seo: 92 }, false, ['A11y < 100', 'BP < 100', 'SEO < 100']],
+    ['desktop', { ...GOOD, jsKiB: 60.5 }, true, ['JS > 60 KiB']],
+    ['desktop', { ...GOOD, jsKiB: 120 }, false, []],
+  ] as const)('judges a %s row %j (article page: %s) as missing %j', (form, figures, article, missed) => {
+    expect(missedTargets(figures, form, article)).toEqual(missed);
+  });
+
+  it('prints one row per page and form factor, with what each misses and the targets', () => {
+    const table = formatTable([
+      { page: 'home', form: 'mobile', figures: { ...GOOD, performance: 80 }, missed: ['Performance < 90'] },
+      { page: 'detail', form: 'desktop', figures: GOOD, missed: [] },
+    ]);
+    const lines = table.split('\n');
+    expect(lines[0]).toMatch(/^\| page \| form \| Performance \| TBT ms/);
+    expect(lines[2]).toBe('| home | mobile | 80 | 20 | 100 | 100 | 100 | 50.0 | Performance < 90 |');
+    expect(lines[3]).toBe('| detail | desktop | 99 | 20 | 100 | 100 | 100 | 50.0 | none |');
+    expect(table).toContain('Performance ≥ 90 mobile / ≥ 98 desktop');
+  });
+});
