@@ -5,7 +5,9 @@
  */
 import type { AppState } from '../../shared/app-state';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
+import { HOT_NEWS_ID } from '../../shared/constants';
 import { escapeHtml } from '../../shared/html';
+import { href } from '../../shared/routes';
 import { PREFERENCES_HEAD_SCRIPT } from '../../shared/preferences';
 import { serializeForScript } from '../../shared/serialize';
 import { VISIT_STATS_QUEUE } from '../../shared/visit-stats';
@@ -39,6 +41,13 @@ function socialTags(state: AppState, canonicalUrl: string): string[] {
   ];
 }
 
+/** Feed readers and browsers find the page's RSS feed here: its category's, else the site's hot news. */
+function feedLink(state: AppState): string {
+  const catid = state.page.head.feedCatid ?? HOT_NEWS_ID;
+  const title = `${state.layout.seo.title} RSS`;
+  return `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(title)}" href="${escapeHtml(href.rss(catid))}">`;
+}
+
 /** The statistics counter, async so it never holds up the page; its queue exists before it loads. */
 function visitStatsTags(script: string | null, n: string): string[] {
   if (!script) return [];
@@ -57,6 +66,7 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl, vis
     // A 404 or error page is not a document to index or share: no canonical URL, no share card.
     ...(state.page.status === 200 ? [`<link rel="canonical" href="${escapeHtml(canonicalUrl)}">`, ...socialTags(state, canonicalUrl)] : []),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    ...(state.page.status === 200 ? [feedLink(state)] : []),
     // Night mode and text size are applied before the first paint, so a reader never sees the wrong theme flash.
     `<script nonce="${n}">${PREFERENCES_HEAD_SCRIPT}</script>`,
     ...(head.jsonLd ? [`<script type="application/ld+json" nonce="${n}">${serializeForScript(head.jsonLd)}</script>`] : []),

@@ -69,7 +69,6 @@ import { sanitiseArticleHtml } from './sanitise-html';
 function articleOf(raw: RawArticleDetail): Article {
   return {
     ...normalise.articleSummary(raw),
-    fullTitle: raw.title,
     catname: raw.catname,
     author: raw.author,
     keywords: raw.keywords,

@@ -27,6 +27,7 @@ export const loadDetail: Loader<DetailData> = async ({ params, site, content }) 
       description: article.description,
       keywords: article.keywords || site.seo_keywords,
       ogType: 'article',
+      feedCatid: article.catid,
       ...(article.thumb ? { image: article.thumb } : {}),
       jsonLd: newsArticleJsonLd(article, site),
     },

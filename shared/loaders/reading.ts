@@ -45,6 +45,7 @@ export const loadReading: Loader<ReadingData> = async ({ params, site, content }
       title: `${article.fullTitle} - ${site.seo_title}`,
       description: article.description,
       keywords: article.keywords || site.seo_keywords,
+      feedCatid: article.catid,
     },
   };
 };

@@ -14,6 +14,8 @@ export interface ArticleSummary {
   catid: number;
   /** list_title when the CMS set one, else title. */
   title: string;
+  /** The full headline (detail pages, feeds and share cards use it, not list_title). */
+  fullTitle: string;
   description: string;
   thumb: string;
   /** Unix seconds. */
@@ -29,8 +31,6 @@ export interface ArticlePage {
 }
 
 export interface Article extends ArticleSummary {
-  /** The full headline (detail pages show title, not list_title). */
-  fullTitle: string;
   catname: string;
   author: string;
   keywords: string;
