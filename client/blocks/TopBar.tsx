@@ -4,11 +4,13 @@
  * WeChat sign-in dialog.
  */
 import type { PublicUser } from '../../shared/app-state';
+import type { MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
-import { requestSignIn } from './LoginModal';
+import { requestSignIn, signInHref } from './LoginModal';
 import { QrCode } from './QrCode';
+import { SiteLink } from './SiteLink';
 
 /** A reader's public identity, from the server's session (state.user). */
 export type SignedInUser = PublicUser;
@@ -33,13 +35,24 @@ function UserMenu({ user }: { user: SignedInUser }) {
         {user.nickname}
       </button>
       <div className="tooltip__panel">
-        <Link to="/personalCenter">个人中心</Link>
+        <Link className="user-menu__entry" to="/personalCenter">
+          个人中心
+        </Link>
         <form method="post" action="/logout">
-          <button type="submit">退出登录</button>
+          <button type="submit" className="user-menu__entry">
+            退出登录
+          </button>
         </form>
       </div>
     </div>
   );
+}
+
+/** With script, 订阅 opens the sign-in dialog; a modified click (new tab) and script-less readers follow the link. */
+function openSignInDialog(event: MouseEvent<HTMLAnchorElement>): void {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  requestSignIn();
 }
 
 export function TopBar() {
@@ -60,9 +73,9 @@ export function TopBar() {
               ))}
             </ul>
           </Tooltip>
-          <a className="top-bar__link" href={RECRUITMENT_URL}>
+          <SiteLink className="top-bar__link" href={RECRUITMENT_URL}>
             招聘
-          </a>
+          </SiteLink>
           <Tooltip label="手机版" className="mobile-code">
             <QrCode value={MOBILE_SITE_URL} size={96} label="手机版二维码" />
           </Tooltip>
@@ -75,9 +88,9 @@ export function TopBar() {
           {user ? (
             <UserMenu user={user} />
           ) : (
-            <button type="button" className="top-bar__subscribe" onClick={() => requestSignIn()}>
+            <a className="top-bar__subscribe" href={signInHref(state.page.path)} onClick={openSignInDialog}>
               订阅
-            </button>
+            </a>
           )}
         </nav>
       </div>
