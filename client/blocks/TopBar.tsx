@@ -9,6 +9,7 @@ import { Link } from 'react-router-dom';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
 import { requestSignIn, signInHref } from './LoginModal';
+import { NightModeSwitch } from './NightModeSwitch';
 import { QrCode } from './QrCode';
 import { SiteLink } from './SiteLink';
 
@@ -85,6 +86,7 @@ export function TopBar() {
           <Link className="top-bar__link" to="/moveInto">
             我要入驻
           </Link>
+          <NightModeSwitch className="top-bar__link top-bar__night" />
           {user ? (
             <UserMenu user={user} />
           ) : (

@@ -7,6 +7,7 @@ import type { AppState } from '../../shared/app-state';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
 import { HOT_NEWS_ID } from '../../shared/constants';
 import { escapeHtml } from '../../shared/html';
+import type { PageHead } from '../../shared/loaders/types';
 import { href } from '../../shared/routes';
 import { PREFERENCES_HEAD_SCRIPT } from '../../shared/preferences';
 import { serializeForScript } from '../../shared/serialize';
@@ -24,6 +25,8 @@ export interface DocumentParts {
 /** Open Graph and Twitter card tags: what a share in WeChat, Weibo or elsewhere shows. */
 function socialTags(state: AppState, canonicalUrl: string): string[] {
   const { head } = state.page;
+  // Every card has a raster picture: the page's own (loaders keep only absolute raster ones), else the logo.
+  const image = head.image ?? `${new URL(canonicalUrl).origin}/logo.png`;
   const meta = (attribute: 'property' | 'name', key: string, value: string) =>
     `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
   return [
@@ -33,11 +36,11 @@ function socialTags(state: AppState, canonicalUrl: string): string[] {
     meta('property', 'og:url', canonicalUrl),
     meta('property', 'og:site_name', state.layout.seo.title),
     meta('property', 'og:locale', 'zh_CN'),
-    ...(head.image ? [meta('property', 'og:image', head.image)] : []),
+    meta('property', 'og:image', image),
     meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'),
     meta('name', 'twitter:title', head.title),
     meta('name', 'twitter:description', head.description),
-    ...(head.image ? [meta('name', 'twitter:image', head.image)] : []),
+    meta('name', 'twitter:image', image),
   ];
 }
 
@@ -46,6 +49,12 @@ function feedLink(state: AppState): string {
   const catid = state.page.head.feedCatid ?? HOT_NEWS_ID;
   const title = `${state.layout.seo.title} RSS`;
   return `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(title)}" href="${escapeHtml(href.rss(catid))}">`;
+}
+
+/** One script per structured-data item (an article and its breadcrumb trail, …). */
+function jsonLdList(jsonLd: PageHead['jsonLd']): ReadonlyArray<Record<string, unknown>> {
+  if (!jsonLd) return [];
+  return Array.isArray(jsonLd) ? jsonLd : [jsonLd as Record<string, unknown>];
 }
 
 /** The statistics counter, async so it never holds up the page; its queue exists before it loads. */
@@ -69,7 +78,7 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl, vis
     ...(state.page.status === 200 ? [feedLink(state)] : []),
     // Night mode and text size are applied before the first paint, so a reader never sees the wrong theme flash.
     `<script nonce="${n}">${PREFERENCES_HEAD_SCRIPT}</script>`,
-    ...(head.jsonLd ? [`<script type="application/ld+json" nonce="${n}">${serializeForScript(head.jsonLd)}</script>`] : []),
+    ...jsonLdList(head.jsonLd).map((item) => `<script type="application/ld+json" nonce="${n}">${serializeForScript(item)}</script>`),
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),
     `<script type="application/json" id="${STATE_SCRIPT_ID}" nonce="${n}">${serializeForScript(state)}</script>`,

@@ -75,6 +75,7 @@ function articleOf(raw: RawArticleDetail): Article {
     contentHtml: sanitiseArticleHtml(raw.content),
     views: raw.views,
     tags: raw.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+    editor: raw.editor?.trim() ?? '',
   };
 }
 

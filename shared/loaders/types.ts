@@ -27,7 +27,7 @@ export interface PageHead {
   /** The category whose RSS feed the page advertises (`/rss/{catid}.xml`); the site's hot-news feed when absent. */
   feedCatid?: number;
   /** schema.org structured data (NewsArticle, VideoObject, …), written as JSON-LD. */
-  jsonLd?: Record<string, unknown>;
+  jsonLd?: Record<string, unknown> | ReadonlyArray<Record<string, unknown>>;
 }
 
 export type LoaderResult<T> =

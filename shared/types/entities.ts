@@ -38,6 +38,8 @@ export interface Article extends ArticleSummary {
   contentHtml: string;
   views: number;
   tags: Tag[];
+  /** 责任编辑; '' when the CMS sent none. */
+  editor: string;
 }
 
 export interface Tag {

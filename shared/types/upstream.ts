@@ -34,6 +34,8 @@ export interface RawArticleDetail extends RawArticleListItem {
   content: string;
   views: number;
   tags: RawTag[];
+  /** 责任编辑: the editor responsible for the article. Optional: older CMS answers leave it out. */
+  editor?: string;
 }
 
 export interface RawTag {
