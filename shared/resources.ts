@@ -7,8 +7,16 @@ import { HOT_NEWS_ID, HOT_NEWS_SIZE, RECOMMENDED_TOPICS_SHOWN } from './constant
 import type { ContentApi } from './content-api';
 import { articleLink, type TopicCover } from './types/entities';
 
-/** 5 pages of the special-column block's 4. */
-const COLUMN_AUTHORS_LOADED = 20;
+/** Authors asked for per call; the block loads every page the API reports (up to a bound) so 换一换 cycles all. */
+const COLUMN_AUTHORS_CALL_SIZE = 20;
+const COLUMN_AUTHORS_MAX_CALLS = 10;
+
+async function allColumnAuthors(content: ContentApi) {
+  const first = await content.columnAuthors(1, COLUMN_AUTHORS_CALL_SIZE);
+  const calls = Math.min(COLUMN_AUTHORS_MAX_CALLS, Math.ceil(first.count / COLUMN_AUTHORS_CALL_SIZE));
+  const rest = await Promise.all(Array.from({ length: Math.max(0, calls - 1) }, (_, index) => content.columnAuthors(index + 2, COLUMN_AUTHORS_CALL_SIZE)));
+  return { ...first, list: [...first.list, ...rest.flatMap((page) => page.list)] };
+}
 
 export const RESOURCES = {
   // Each value is what its block reads and no more: it is written into every page that shows the block.
@@ -23,7 +31,7 @@ export const RESOURCES = {
    * Special column authors, several pages of 4 in one cached call: the block pages through them in the browser
    * (wrapping to page 1 after the last) without a request per click.
    */
-  columnAuthors: async (content: ContentApi) => content.columnAuthors(1, COLUMN_AUTHORS_LOADED),
+  columnAuthors: allColumnAuthors,
 } satisfies Record<string, (content: ContentApi) => Promise<unknown>>;
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -255,4 +255,6 @@ export const href = {
   },
   tag: (id: number, name: string): string => `/tagDetail/${id}/${encodeURIComponent(name)}`,
   specialColumnDetail: (id: number): string => `/specialColumnDetail/${id}`,
+  /** A category's RSS 2.0 feed (server/seo, not a page of the table). */
+  rss: (catid: number): string => `/rss/${catid}.xml`,
 } as const;

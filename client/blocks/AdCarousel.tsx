@@ -8,9 +8,9 @@
 import { useEffect, useRef } from 'react';
 import { autoplayDelay, DEFAULT_SLIDE_HEIGHT_PX } from '../../shared/carousel';
 import type { Advertisement } from '../../shared/types/entities';
+import { SiteLink } from './SiteLink';
 
 function Slide({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {
-  const external = /^https?:/.test(ad.href);
   const media =
     ad.type === 2 && ad.video ? (
       <video src={ad.video} poster={ad.image} muted loop playsInline autoPlay preload="none" height={height} aria-label={ad.title} />
@@ -20,9 +20,9 @@ function Slide({ ad, height, eager }: { ad: Advertisement; height: number; eager
   return (
     <div className="swiper-slide ad-slide" style={{ height }}>
       {ad.href ? (
-        <a href={ad.href} {...(external ? { target: '_blank', rel: 'noopener noreferrer sponsored' } : {})}>
+        <SiteLink href={ad.href} newTab="noopener noreferrer sponsored">
           {media}
-        </a>
+        </SiteLink>
       ) : (
         media
       )}

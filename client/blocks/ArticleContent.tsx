@@ -16,6 +16,7 @@ export function ArticleContent({ article, children }: { article: Article; childr
       </header>
       {/* contentHtml was sanitised on the server (server/upstream/sanitise-html.ts) before it entered any state. */}
       <div className="article__body" dangerouslySetInnerHTML={{ __html: article.contentHtml }} />
+      {article.editor && <p className="article__editor">{`责任编辑：${article.editor}`}</p>}
       {children}
     </article>
   );

@@ -9,6 +9,7 @@ import { yearOf } from '../../shared/time';
 import { COMPANY, MEDIA_MATRIX, MOBILE_SITE_URL, PRODUCT_MATRIX, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
 import { QrImage } from './QrImage';
+import { SiteLink } from './SiteLink';
 
 export type FooterVariant = 'full' | 'small' | 'siteMap';
 
@@ -71,9 +72,9 @@ export function Footer({ variant = 'full' }: { variant?: FooterVariant }) {
             <h2 className="site-footer__heading">关于</h2>
             <Link to="/about">关于我们</Link>
             <h2 className="site-footer__heading">支持</h2>
-            <a href="/about#contact">联系我们</a>
+            <SiteLink href="/about#contact">联系我们</SiteLink>
             <Link to="/siteMap">网站地图</Link>
-            <a href={RECRUITMENT_URL}>招聘信息</a>
+            <SiteLink href={RECRUITMENT_URL}>招聘信息</SiteLink>
           </nav>
           <section className="site-footer__matrix" aria-label="媒体矩阵">
             <h2 className="site-footer__heading">媒体矩阵</h2>
@@ -104,9 +105,9 @@ export function Footer({ variant = 'full' }: { variant?: FooterVariant }) {
         <nav className="site-footer__products" aria-label="产品矩阵">
           <span>产品矩阵：</span>
           {PRODUCT_MATRIX.map((product) => (
-            <a key={product.name} href={product.url}>
+            <SiteLink key={product.name} href={product.url} newTab="noopener noreferrer">
               {product.name}
-            </a>
+            </SiteLink>
           ))}
         </nav>
         {variant === 'siteMap' && <CompanyInfo />}

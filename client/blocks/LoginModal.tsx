@@ -15,13 +15,18 @@ import { Modal } from './Modal';
 
 export const LOGIN_MODAL_WIDTH = 400;
 
+/** The full-page sign-in (WeChat's QR page), back to `returnPath` after: what 订阅 links to before script runs. */
+export function signInHref(returnPath: string): string {
+  return `/login/wechat?return=${encodeURIComponent(returnPath)}`;
+}
+
 /** WeChat's QR widget is 300 wide; the frame also holds its caption and the page's padding. */
 const QR_FRAME = { width: 320, height: 400 };
 
 export function LoginModal({ open, onClose, returnPath }: { open: boolean; onClose: () => void; returnPath: string }) {
   const { state } = usePortal();
   // embed=1: the server asks WeChat for the framed widget, whose confirmation takes the whole page back.
-  const signInUrl = `/login/wechat?return=${encodeURIComponent(returnPath)}&embed=1`;
+  const signInUrl = `${signInHref(returnPath)}&embed=1`;
   return (
     <Modal open={open} title={TEXT.loginTitle} width={LOGIN_MODAL_WIDTH} onClose={onClose} className="login-modal">
       <div className="login-modal__body">

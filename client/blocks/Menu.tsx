@@ -4,17 +4,16 @@
  * (SPEC §5 warnings). Before script, CSS :hover/:focus-within opens the panels.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Link } from 'react-router-dom';
 import { menuTarget } from '../../shared/menu';
 import type { Category } from '../../shared/types/entities';
 import { SPECIAL_TOPICS_URL } from '../chrome-links';
 import { usePortal } from '../context';
+import { SiteLink } from './SiteLink';
 import { showToast } from './Toast';
 
 function MenuEntry({ item, parent, onMainSite }: { item: Category; parent: Category | null; onMainSite: boolean }) {
   const target = menuTarget(item, parent, onMainSite);
-  if (target.kind === 'link' && target.external) return <a href={target.href}>{item.catname}</a>;
-  if (target.kind === 'link') return <Link to={target.href}>{item.catname}</Link>;
+  if (target.kind === 'link') return <SiteLink href={target.href}>{item.catname}</SiteLink>;
   if (target.kind === 'warning') {
     return (
       <button type="button" className="menu__item--misconfigured" title={target.message} onClick={() => showToast(target.message)}>

@@ -84,6 +84,8 @@ export function SearchBox() {
         autoComplete="off"
         onChange={(event) => setText(event.target.value)}
         onFocus={() => setOpen(true)}
+        // After a search the input keeps focus with the panel closed: a click (no new focus event) reopens it.
+        onClick={() => setOpen(true)}
       />
       {text && (
         <button

@@ -4,11 +4,14 @@
  * WeChat sign-in dialog.
  */
 import type { PublicUser } from '../../shared/app-state';
+import type { MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
-import { requestSignIn } from './LoginModal';
+import { requestSignIn, signInHref } from './LoginModal';
+import { NightModeSwitch } from './NightModeSwitch';
 import { QrImage } from './QrImage';
+import { SiteLink } from './SiteLink';
 
 /** A reader's public identity: from the server's session, or from the reader cookie after hydration (state.user). */
 export type SignedInUser = PublicUser;
@@ -28,9 +31,13 @@ function Tooltip({ label, className, children }: { label: string; className: str
 function UserMenuLinks() {
   return (
     <div className="tooltip__panel">
-      <Link to="/personalCenter">个人中心</Link>
+      <Link className="user-menu__entry" to="/personalCenter">
+        个人中心
+      </Link>
       <form method="post" action="/logout">
-        <button type="submit">退出登录</button>
+        <button type="submit" className="user-menu__entry">
+          退出登录
+        </button>
       </form>
     </div>
   );
@@ -66,6 +73,13 @@ function CachedPageReaderMenu() {
   );
 }
 
+/** With script, 订阅 opens the sign-in dialog; a modified click (new tab) and script-less readers follow the link. */
+function openSignInDialog(event: MouseEvent<HTMLAnchorElement>): void {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  requestSignIn();
+}
+
 export function TopBar() {
   const { state } = usePortal();
   const user = state.user;
@@ -84,9 +98,9 @@ export function TopBar() {
               ))}
             </ul>
           </Tooltip>
-          <a className="top-bar__link" href={RECRUITMENT_URL}>
+          <SiteLink className="top-bar__link" href={RECRUITMENT_URL}>
             招聘
-          </a>
+          </SiteLink>
           <Tooltip label="手机版" className="mobile-code">
             <QrImage value={MOBILE_SITE_URL} size={96} label="手机版二维码" />
           </Tooltip>
@@ -96,14 +110,15 @@ export function TopBar() {
           <Link className="top-bar__link" to="/moveInto">
             我要入驻
           </Link>
+          <NightModeSwitch className="top-bar__link top-bar__night" />
           {user ? (
             <UserMenu user={user} />
           ) : (
             <>
               <CachedPageReaderMenu />
-              <button type="button" className="top-bar__subscribe" onClick={() => requestSignIn()}>
+              <a className="top-bar__subscribe" href={signInHref(state.page.path)} onClick={openSignInDialog}>
                 订阅
-              </button>
+              </a>
             </>
           )}
         </nav>

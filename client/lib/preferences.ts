@@ -3,14 +3,23 @@ import { useEffect, useState } from 'react';
 import { DARK_CLASS, parseTextSize, TEXT_SIZE_DEFAULT, TEXT_SIZE_KEY, THEME_KEY } from '../../shared/preferences';
 import { readStorage, writeStorage } from './storage';
 
+/** Every night-mode switch on the page (header, float menu) hears a change made by any of them. */
+const nightListeners = new Set<(night: boolean) => void>();
+
 export function useNightMode(): [boolean, (night: boolean) => void] {
   const [night, setNight] = useState(false);
-  // Read after hydration: the server cannot know, and the head script has already painted the right theme.
-  useEffect(() => setNight(document.documentElement.classList.contains(DARK_CLASS)), []);
+  useEffect(() => {
+    // Read after hydration: the server cannot know, and the head script has already painted the right theme.
+    setNight(document.documentElement.classList.contains(DARK_CLASS));
+    nightListeners.add(setNight);
+    return () => {
+      nightListeners.delete(setNight);
+    };
+  }, []);
   const change = (next: boolean) => {
-    setNight(next);
     document.documentElement.classList.toggle(DARK_CLASS, next);
     writeStorage(THEME_KEY, next ? 'dark' : 'light');
+    for (const listener of nightListeners) listener(next);
   };
   return [night, change];
 }

@@ -16,6 +16,16 @@ import { reloadAfterError } from './error-reload';
 import { prefetchOnHover } from './prefetch';
 import { fetchPageData, rememberPage } from './page-data';
 
+/** The element a location's #hash names, if the page shown has it. */
+function hashTarget(hash: string): HTMLElement | null {
+  if (hash.length < 2) return null;
+  try {
+    return document.getElementById(decodeURIComponent(hash.slice(1)));
+  } catch {
+    return null;
+  }
+}
+
 function isRenderablePage(page: PageState['page']): page is Exclude<PageState['page'], 'not-found' | 'error'> {
   return page !== 'not-found' && page !== 'error';
 }
@@ -62,7 +72,7 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
         setState((previous) => ({ ...previous, page: response.page }));
         document.title = response.page.head.title;
         trackPageView(location.pathname + location.search);
-        if (navigationType !== 'POP') window.scrollTo(0, 0);
+        if (navigationType !== 'POP' && !hashTarget(location.hash)) window.scrollTo(0, 0);
       })
       .catch((error: unknown) => {
         if (ticket !== latest.current) return;
@@ -75,6 +85,13 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
       });
     // Only a new location starts a navigation; state.page.path is read to skip the one already shown.
   }, [location.pathname, location.search]);
+
+  // A link with a #hash (/about#recruitment) scrolls to its target once the page showing it is on screen, also
+  // when only the hash changed; the browser's own jump does not happen for client navigations.
+  useEffect(() => {
+    if (state.page.path !== location.pathname + location.search) return;
+    hashTarget(location.hash)?.scrollIntoView();
+  }, [location.hash, location.key, state.page.path]);
 
   return <PortalApp state={state} nonce="" resources={resources} navigating={navigating} updateUser={updateUser} />;
 }

@@ -1,12 +1,15 @@
 /** Article detail: the float menu beside the article (headline, time, source and author, sanitised body, tags). */
 import type { DetailData } from '../../shared/loaders/detail';
 import { ArticleContent } from '../blocks/ArticleContent';
+import { ArticleList } from '../blocks/ArticleList';
+import { Breadcrumb } from '../blocks/Breadcrumb';
 import { FloatMenu } from '../blocks/FloatMenu';
 
 export default function DetailPage({ data }: { data: DetailData }) {
-  const { article } = data;
+  const { article, related } = data;
   return (
     <div className="detail">
+      <Breadcrumb catid={article.catid} catname={article.catname} />
       <div className="detail__tools">
         <FloatMenu article={{ catid: article.catid, id: article.id, title: article.fullTitle }} mode="detail" />
       </div>
@@ -17,6 +20,14 @@ export default function DetailPage({ data }: { data: DetailData }) {
               <li key={tag.id}>{tag.name}</li>
             ))}
           </ul>
+        )}
+        {related.length > 0 && (
+          <section className="related" aria-labelledby="related-title">
+            <h2 id="related-title" className="block-title">
+              相关阅读
+            </h2>
+            <ArticleList items={related} />
+          </section>
         )}
       </ArticleContent>
     </div>

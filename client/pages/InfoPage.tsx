@@ -1,6 +1,6 @@
 /** About, contribute, seeking report and move-in: the editors' text, and on about the contact section. */
 import type { InfoPageData } from '../../shared/loaders/info-page';
-import { PORTAL_INFO } from '../../shared/portal-info';
+import { PORTAL_INFO, RECRUITMENT } from '../../shared/portal-info';
 
 function Contact() {
   return (
@@ -24,6 +24,29 @@ function Contact() {
   );
 }
 
+function Recruitment() {
+  return (
+    <section id="recruitment" className="info__contact info__recruitment" aria-labelledby="recruitment-title">
+      <h2 id="recruitment-title">招聘信息</h2>
+      <p>{RECRUITMENT.intro}</p>
+      <dl>
+        {RECRUITMENT.openings.map((opening) => (
+          <div key={opening.title} className="info__opening">
+            <dt>{opening.title}</dt>
+            <dd>
+              {opening.duty}
+              {opening.requirement}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p>
+        {RECRUITMENT.howToApply}招聘邮箱：<a href={`mailto:${PORTAL_INFO.recruitmentEmail}`}>{PORTAL_INFO.recruitmentEmail}</a>
+      </p>
+    </section>
+  );
+}
+
 export default function InfoPage({ data }: { data: InfoPageData }) {
   return (
     <article className="info" aria-labelledby="info-title">
@@ -37,6 +60,7 @@ export default function InfoPage({ data }: { data: InfoPageData }) {
         <p className="empty">内容整理中。</p>
       )}
       {data.kind === 'about' && <Contact />}
+      {data.kind === 'about' && <Recruitment />}
     </article>
   );
 }

@@ -1,6 +1,7 @@
 /** Site map: every menu category with its sub-categories, and the regional sites. */
 import type { SiteMapData } from '../../shared/loaders/simple-pages';
 import { menuTarget } from '../../shared/menu';
+import { SiteLink } from '../blocks/SiteLink';
 import { usePortal } from '../context';
 
 export default function SiteMapPage({ data }: { data: SiteMapData }) {
@@ -18,7 +19,7 @@ export default function SiteMapPage({ data }: { data: SiteMapData }) {
             <ul>
               {item.children.map((child) => {
                 const target = menuTarget(child, item, onMainSite);
-                return <li key={child.catid}>{target.kind === 'link' ? <a href={target.href}>{child.catname}</a> : child.catname}</li>;
+                return <li key={child.catid}>{target.kind === 'link' ? <SiteLink href={target.href}>{child.catname}</SiteLink> : child.catname}</li>;
               })}
             </ul>
           </section>

@@ -123,6 +123,11 @@ function sourceFor(rng: Rng, plan: ContentPlan): string {
   return rng.pick(SOURCES);
 }
 
+/** The desk editor who signed the article off (责任编辑); pages are the newsroom's own. */
+function editorFor(rng: Rng, plan: ContentPlan): string {
+  return plan.kind === 'page' ? '青年新闻网编辑部' : personName(rng);
+}
+
 function authorFor(rng: Rng, plan: ContentPlan): string {
   if (plan.kind === 'page') return '青年新闻网';
   return rng.chance(0.35) ? `${personName(rng)} ${personName(rng)}` : personName(rng);
@@ -200,6 +205,8 @@ function writeArticle(rng: Rng, id: number, slot: Slot, now: number): RawArticle
     content: written.content,
     views: viewsFor(rng),
     tags: slot.plan.kind === 'page' ? [] : tagsFor(rng, ctx.channel),
+    // Its own stream, so adding the field left every other generated value as it was.
+    editor: editorFor(rng.fork('editor'), slot.plan),
   };
 }
 

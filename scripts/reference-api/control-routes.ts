@@ -40,6 +40,7 @@ const articlePatch = z.strictObject({
   content: z.string().optional(),
   views: z.number().int().optional(),
   tags: z.array(tag).optional(),
+  editor: z.string().optional(),
 });
 const greyModeBody = z.strictObject({ mode: z.enum(['0', '1', '2']) });
 

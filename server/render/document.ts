@@ -5,7 +5,10 @@
  */
 import type { AppState } from '../../shared/app-state';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
+import { HOT_NEWS_ID } from '../../shared/constants';
 import { escapeHtml } from '../../shared/html';
+import type { PageHead } from '../../shared/loaders/types';
+import { href } from '../../shared/routes';
 import { PREFERENCES_HEAD_SCRIPT } from '../../shared/preferences';
 import { READER_HEAD_SCRIPT, READER_STYLE_PATH } from '../../shared/reader-cookie';
 import { serializeForScript } from '../../shared/serialize';
@@ -23,6 +26,8 @@ export interface DocumentParts {
 /** Open Graph and Twitter card tags: what a share in WeChat, Weibo or elsewhere shows. */
 function socialTags(state: AppState, canonicalUrl: string): string[] {
   const { head } = state.page;
+  // Every card has a raster picture: the page's own (loaders keep only absolute raster ones), else the logo.
+  const image = head.image ?? `${new URL(canonicalUrl).origin}/logo.png`;
   const meta = (attribute: 'property' | 'name', key: string, value: string) =>
     `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
   return [
@@ -32,12 +37,25 @@ function socialTags(state: AppState, canonicalUrl: string): string[] {
     meta('property', 'og:url', canonicalUrl),
     meta('property', 'og:site_name', state.layout.seo.title),
     meta('property', 'og:locale', 'zh_CN'),
-    ...(head.image ? [meta('property', 'og:image', head.image)] : []),
+    meta('property', 'og:image', image),
     meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'),
     meta('name', 'twitter:title', head.title),
     meta('name', 'twitter:description', head.description),
-    ...(head.image ? [meta('name', 'twitter:image', head.image)] : []),
+    meta('name', 'twitter:image', image),
   ];
+}
+
+/** Feed readers and browsers find the page's RSS feed here: its category's, else the site's hot news. */
+function feedLink(state: AppState): string {
+  const catid = state.page.head.feedCatid ?? HOT_NEWS_ID;
+  const title = `${state.layout.seo.title} RSS`;
+  return `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(title)}" href="${escapeHtml(href.rss(catid))}">`;
+}
+
+/** One script per structured-data item (an article and its breadcrumb trail, …). */
+function jsonLdList(jsonLd: PageHead['jsonLd']): ReadonlyArray<Record<string, unknown>> {
+  if (!jsonLd) return [];
+  return Array.isArray(jsonLd) ? jsonLd : [jsonLd as Record<string, unknown>];
 }
 
 /** The statistics counter, async so it never holds up the page; its queue exists before it loads. */
@@ -58,13 +76,14 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl, vis
     // A 404 or error page is not a document to index or share: no canonical URL, no share card.
     ...(state.page.status === 200 ? [`<link rel="canonical" href="${escapeHtml(canonicalUrl)}">`, ...socialTags(state, canonicalUrl)] : []),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    ...(state.page.status === 200 ? [feedLink(state)] : []),
     // Night mode and text size are applied before the first paint, so a reader never sees the wrong theme flash.
     `<script nonce="${n}">${PREFERENCES_HEAD_SCRIPT}</script>`,
     // The signed-in reader's menu from the first paint on a page cached for everyone: with script, from the
     // reader cookie before the body is parsed; without, from the reader's own stylesheet (after the site's,
     // so its rules win).
     `<script nonce="${n}">${READER_HEAD_SCRIPT}</script>`,
-    ...(head.jsonLd ? [`<script type="application/ld+json" nonce="${n}">${serializeForScript(head.jsonLd)}</script>`] : []),
+    ...jsonLdList(head.jsonLd).map((item) => `<script type="application/ld+json" nonce="${n}">${serializeForScript(item)}</script>`),
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     `<noscript><link rel="stylesheet" href="${READER_STYLE_PATH}"></noscript>`,
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),

@@ -106,7 +106,7 @@ export async function categoryRss(site: SiteConfig, protocol: string, catid: num
   const items = list.items.map((item) => {
     const link = `${base}${href.detail(item.catid, item.id)}`;
     return (
-      `<item><title>${xmlText(item.title)}</title><link>${xmlText(link)}</link>` +
+      `<item><title>${xmlText(item.fullTitle)}</title><link>${xmlText(link)}</link>` +
       `<description>${xmlText(item.description)}</description>` +
       `<pubDate>${new Date(item.adddate * 1000).toUTCString()}</pubDate>` +
       `<guid isPermaLink="true">${xmlText(link)}</guid>${item.source ? `<source url="${xmlText(base)}">${xmlText(item.source)}</source>` : ''}</item>`

@@ -103,13 +103,13 @@ function latestUpdate(report: SpecialReport): number {
 async function articleOf(raw: RawArticleDetail): Promise<Article> {
   return {
     ...normalise.articleSummary(raw),
-    fullTitle: raw.title,
     catname: raw.catname,
     author: raw.author,
     keywords: raw.keywords,
     contentHtml: await sanitiseArticleHtmlInSlices(raw.content),
     views: raw.views,
     tags: raw.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+    editor: raw.editor?.trim() ?? '',
   };
 }
 

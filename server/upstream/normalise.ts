@@ -34,6 +34,7 @@ export function articleSummary(raw: RawArticleListItem): ArticleSummary {
     id: raw.id,
     catid: raw.catid,
     title: raw.list_title.trim() !== '' ? raw.list_title : raw.title,
+    fullTitle: raw.title,
     description: raw.description,
     thumb: raw.thumb,
     adddate: raw.adddate,

@@ -41,6 +41,7 @@ export const loadCategoryList: Loader<CategoryListData> = async ({ params, query
       title: siteTitle(page > 1 ? `${catname}（第${page}页）` : catname, site),
       description: `${catname} - ${site.seo_description}`,
       keywords: `${catname},${site.seo_keywords}`,
+      feedCatid: catid,
     },
   };
 };

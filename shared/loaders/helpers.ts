@@ -1,5 +1,6 @@
 /** Small pieces several loaders share. */
 import type { ContentApi } from '../content-api';
+import { rasterImage } from '../share-image';
 import { homeCatidOf, type SiteConfig } from '../sites';
 import type { Category } from '../types/entities';
 
@@ -11,6 +12,12 @@ export function findCategory(menu: readonly Category[], catid: number): Category
     if (found) return found;
   }
   return undefined;
+}
+
+/** The head's share picture: the first raster candidate, absolute; none (the document shares the logo) otherwise. */
+export function shareImageOf(site: SiteConfig, candidates: ReadonlyArray<string | undefined>): { image?: string } {
+  const image = rasterImage(site, candidates);
+  return image ? { image } : {};
 }
 
 /** The one rule for a page's title: what it shows, then the site's SEO title. */

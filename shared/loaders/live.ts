@@ -1,7 +1,7 @@
 /** /liveStreamDetail/{id} and /videoLive/{catid?}/{id}: a live broadcast — the stream while on air, the start time before, recordings after. */
 import { idParam } from '../route-params';
 import type { Live, LivePlayback } from '../types/entities';
-import { siteTitle } from './helpers';
+import { shareImageOf, siteTitle } from './helpers';
 import type { Loader } from './types';
 
 const PLAYBACKS_SHOWN = 12;
@@ -21,6 +21,12 @@ export const loadLive: Loader<LiveData> = async ({ params, site, content }) => {
   return {
     kind: 'ok',
     data: { live, playbacks },
-    head: { title: siteTitle(live.title, site), description: live.description, keywords: `${live.title},直播`, ogType: 'video.other', image: live.cover },
+    head: {
+      title: siteTitle(live.title, site),
+      description: live.description,
+      keywords: `${live.title},直播`,
+      ogType: 'video.other',
+      ...shareImageOf(site, [live.cover]),
+    },
   };
 };

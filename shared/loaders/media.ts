@@ -4,7 +4,8 @@ import { lastPage, pageFromQuery } from '../paging';
 import { isoDateTime } from '../time';
 import type { SiteConfig } from '../sites';
 import type { ShikeCategory, Video, VideoAlbum } from '../types/entities';
-import { siteTitle } from './helpers';
+import { absoluteUrl, logoUrl, rasterImage } from '../share-image';
+import { shareImageOf, siteTitle } from './helpers';
 import type { Loader } from './types';
 
 export const SHIKE_PAGE_SIZE = 12;
@@ -31,15 +32,16 @@ export interface ShikeData {
 
 /** schema.org VideoObject: what search engines show as a video result. */
 export function videoJsonLd(video: Video, site: SiteConfig): Record<string, unknown> {
+  const contentUrl = absoluteUrl(video.hls_url, site);
   return {
     '@context': 'https://schema.org',
     '@type': 'VideoObject',
     name: video.title,
     description: video.description || video.title,
-    thumbnailUrl: [video.cover],
+    thumbnailUrl: [rasterImage(site, [video.cover]) ?? logoUrl(site)],
     uploadDate: isoDateTime(video.adddate),
     duration: `PT${Math.max(1, Math.round(video.duration))}S`,
-    contentUrl: video.hls_url,
+    ...(contentUrl ? { contentUrl } : {}),
     url: `https://${site.domain}/video/${video.catid}/${video.id}`,
     publisher: { '@type': 'Organization', name: site.seo_title },
   };
@@ -61,7 +63,7 @@ export const loadVideo: Loader<VideoData> = async ({ params, site, content }) =>
       description: video.description,
       keywords: `${video.title},视频`,
       ogType: 'video.other',
-      image: video.cover,
+      ...shareImageOf(site, [video.cover]),
       jsonLd: videoJsonLd(video, site),
     },
   };
@@ -83,7 +85,7 @@ export const loadVideoAlbum: Loader<VideoAlbumData> = async ({ params, query, si
       description: album.description,
       keywords: `${album.title},视频专辑`,
       ogType: 'video.other',
-      image: album.cover,
+      ...shareImageOf(site, [album.cover, current.cover]),
       jsonLd: videoJsonLd(current, site),
     },
   };

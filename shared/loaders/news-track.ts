@@ -1,7 +1,7 @@
 /** /newsTrack/{id}: a news-tracking report, its updates in the order the story unfolded. */
 import { idParam } from '../route-params';
 import type { SpecialReport } from '../types/entities';
-import { siteTitle } from './helpers';
+import { shareImageOf, siteTitle } from './helpers';
 import type { Loader } from './types';
 
 export const loadNewsTrack: Loader<SpecialReport> = async ({ params, site, content }) => {
@@ -12,6 +12,6 @@ export const loadNewsTrack: Loader<SpecialReport> = async ({ params, site, conte
   return {
     kind: 'ok',
     data: report,
-    head: { title: siteTitle(report.title, site), description: report.description, keywords: `${report.title},新闻追踪`, ...(report.cover ? { image: report.cover } : {}) },
+    head: { title: siteTitle(report.title, site), description: report.description, keywords: `${report.title},新闻追踪`, ...shareImageOf(site, [report.cover]) },
   };
 };

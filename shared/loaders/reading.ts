@@ -46,6 +46,7 @@ export const loadReading: Loader<ReadingData> = async ({ params, site, content }
       title: siteTitle(article.fullTitle, site),
       description: article.description,
       keywords: article.keywords || site.seo_keywords,
+      feedCatid: article.catid,
     },
   };
 };

@@ -24,8 +24,10 @@ export interface PageHead {
   ogType?: 'website' | 'article' | 'video.other';
   /** Picture for shares and previews (absolute URL). */
   image?: string;
+  /** The category whose RSS feed the page advertises (`/rss/{catid}.xml`); the site's hot-news feed when absent. */
+  feedCatid?: number;
   /** schema.org structured data (NewsArticle, VideoObject, …), written as JSON-LD. */
-  jsonLd?: Record<string, unknown>;
+  jsonLd?: Record<string, unknown> | ReadonlyArray<Record<string, unknown>>;
 }
 
 export type LoaderResult<T> =

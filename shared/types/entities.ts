@@ -14,6 +14,8 @@ export interface ArticleSummary {
   catid: number;
   /** list_title when the CMS set one, else title. */
   title: string;
+  /** The full headline (detail pages, feeds and share cards use it, not list_title). */
+  fullTitle: string;
   description: string;
   thumb: string;
   /** Unix seconds. */
@@ -36,8 +38,6 @@ export interface ArticlePage {
 }
 
 export interface Article extends ArticleSummary {
-  /** The full headline (detail pages show title, not list_title). */
-  fullTitle: string;
   catname: string;
   author: string;
   keywords: string;
@@ -45,6 +45,8 @@ export interface Article extends ArticleSummary {
   contentHtml: string;
   views: number;
   tags: Tag[];
+  /** 责任编辑; '' when the CMS sent none. */
+  editor: string;
 }
 
 export interface Tag {

@@ -62,6 +62,8 @@ export const RawArticleDetailSchema = RawArticleListItemSchema.extend({
   content: z.string(),
   views: count,
   tags: z.array(RawTagSchema),
+  /** 责任编辑: the editor responsible for the article. Optional: older CMS answers leave it out. */
+  editor: z.string().optional(),
 });
 export type RawArticleDetail = z.infer<typeof RawArticleDetailSchema>;
 

@@ -5,6 +5,8 @@ import { encodeKeyword, SEARCH_HISTORY_KEY } from '../../shared/search';
 import { launchBrowser } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
+import { HOME_CATID } from '../../shared/constants';
+import { articleList, homeCategories } from '../support/upstream-data';
 import { gotoHydrated, watchedPage, type WatchedPage } from '../support/browser';
 
 describeWithBrowser()('header', () => {
@@ -94,6 +96,44 @@ describeWithBrowser()('header', () => {
     await page.click('.search__submit');
     expect(await page.locator('.search__history a').allTextContents()).toEqual(['青年', '科技 创新']);
     await page.locator('.search-page__types, .search-results, h1').first().waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it.each(['Enter', 'the search button'])('after a search with %s, a click on the input reopens the 近期/全部 and history panel', async (how) => {
+    const { page, problems } = w;
+    await gotoHydrated(page, `${t.url}/`);
+    const input = page.locator('.search__input');
+    await page.click('.search__submit');
+    await input.fill('青年');
+    if (how === 'Enter') await input.press('Enter');
+    else await page.click('.search__submit');
+    await page.waitForURL(`**/search/${encodeKeyword('青年')}/1`);
+    await page.waitForFunction(() => document.querySelector('.search')?.getAttribute('data-open') === 'false');
+    await input.click();
+    await page.waitForFunction(() => document.querySelector('.search')?.getAttribute('data-open') === 'true');
+    await page.locator('.search__types').waitFor({ state: 'visible' });
+    expect(await page.locator('.search__history a').first().textContent()).toBe('青年');
+    expect(problems).toEqual([]);
+  });
+
+  it('the header 夜间 switch turns night mode on and off on any page, remembered, in step with the float menu', async () => {
+    const { page, problems } = w;
+    await gotoHydrated(page, `${t.url}/siteMap`);
+    const night = page.locator('.top-bar__night');
+    await night.click();
+    await page.waitForFunction(() => document.documentElement.classList.contains('theme-dark'));
+    expect(await night.textContent()).toBe('日间');
+    await page.reload();
+    await page.waitForSelector('html[data-hydrated="true"]');
+    expect(await page.evaluate(() => document.documentElement.classList.contains('theme-dark'))).toBe(true);
+    // On an article, the float menu's switch and the header's show the same state and either turns it off.
+    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
+    const first = (await articleList(t.upstream.url, category!.catid)).lists[0]!;
+    await gotoHydrated(page, `${t.url}/detail/${first.catid}/${first.id}`);
+    await page.waitForFunction(() => document.querySelector('.float-menu__night')?.getAttribute('aria-pressed') === 'true');
+    await page.locator('.float-menu__night').click();
+    await page.waitForFunction(() => !document.documentElement.classList.contains('theme-dark'));
+    expect(await night.textContent()).toBe('夜间');
     expect(problems).toEqual([]);
   });
 

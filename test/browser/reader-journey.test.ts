@@ -74,6 +74,15 @@ describeWithBrowser()('a reader signs in, likes, collects, subscribes, finds it 
 
     // Log out: home as a visitor; the personal center is the sign-in prompt again.
     await page.locator('.user-menu__trigger').focus();
+    // 退出登录 is an entry like 个人中心, not a default grey button.
+    const looks = await page.$$eval('.user-menu .tooltip__panel a, .user-menu .tooltip__panel button', (entries) =>
+      entries.map((entry) => {
+        const style = getComputedStyle(entry);
+        return [style.fontSize, style.fontFamily, style.color, style.backgroundColor, style.borderTopStyle, style.padding, style.textAlign, style.width].join('|');
+      }),
+    );
+    expect(looks).toHaveLength(2);
+    expect(looks[1]).toBe(looks[0]);
     await page.locator('.user-menu button', { hasText: '退出登录' }).click();
     await page.waitForURL(`${origin}/`);
     await page.locator('.top-bar__subscribe').waitFor();

@@ -78,6 +78,46 @@ describe('robots, sitemaps and feeds', () => {
     expect((await request(t.url).get(`/rss/${category!.catid}.xml`)).headers['x-cache']).toBe('HIT');
   });
 
+  it('titles every RSS item with the full headline, not the shorter list_title', async () => {
+    const [, category] = await homeCategories(t.upstream.url, HOME_CATID);
+    const list = await articleList(t.upstream.url, category!.catid, 1, 20);
+    const shortened = list.lists.filter((item) => item.list_title !== '' && item.list_title !== item.title);
+    expect(shortened.length).toBeGreaterThan(0);
+    const rss = validXml((await request(t.url).get(`/rss/${category!.catid}.xml`)).text).rss as { channel: { item: Array<{ title: string }> } };
+    expect(rss.channel.item.map((item) => String(item.title))).toEqual(list.lists.map((item) => item.title));
+  });
+
+  it('serves /favicon.ico as an icon', async () => {
+    const res = await request(t.url).get('/favicon.ico');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
+    // An ICO header: reserved 0, type 1, at least one image.
+    expect([...(res.body as Buffer).subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+  });
+
+  it('advertises on each page kind a feed that answers: the category feed on lists and articles, the site feed elsewhere', async () => {
+    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
+    const first = (await articleList(t.upstream.url, category!.catid)).lists[0]!;
+    const pages = [
+      { path: `/V1/${category!.catid}`, feed: `/rss/${category!.catid}.xml` },
+      { path: `/detail/${first.catid}/${first.id}`, feed: `/rss/${first.catid}.xml` },
+      { path: `/detailReading/${first.catid}/${first.id}`, feed: `/rss/${first.catid}.xml` },
+      { path: '/', feed: null },
+      { path: '/siteMap', feed: null },
+    ];
+    for (const { path, feed } of pages) {
+      for (const host of [MAIN_SITE.domain, REGIONAL.domain]) {
+        const html = (await request(t.url).get(path).set('Host', host)).text;
+        const links = [...html.matchAll(/<link rel="alternate" type="application\/rss\+xml" title="[^"]+" href="([^"]+)">/g)].map((m) => m[1]!);
+        expect([path, links.length]).toEqual([path, 1]);
+        if (feed) expect(links[0]).toBe(feed);
+        const answer = await request(t.url).get(links[0]!).set('Host', host);
+        expect([links[0], answer.status]).toEqual([links[0], 200]);
+        expect(validXml(answer.text).rss).toBeDefined();
+      }
+    }
+  });
+
   it.each(['/rss/abc.xml', '/rss/0.xml', '/rss/99999999.xml', '/rss/12'])('answers %s with 404', async (path) => {
     expect((await request(t.url).get(path)).status).toBe(404);
   });
