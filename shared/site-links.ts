@@ -17,6 +17,6 @@ export function appPathOf(href: string, siteDomain: string): string | null {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
   if (url.host !== siteDomain) return null;
   const match = matchRoute(url.pathname);
-  if (match.kind !== 'page' || !match.route.page || !match.route.loader) return null;
+  if (match.kind !== 'page') return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }

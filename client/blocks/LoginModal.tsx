@@ -20,6 +20,14 @@ export function signInHref(returnPath: string): string {
   return `/login/wechat?return=${encodeURIComponent(returnPath)}`;
 }
 
+/**
+ * Where a reader signing in from this page comes back to: the page itself, or home from a 404 or error page (there
+ * is nothing to come back to, and the page's path is whatever the request carried).
+ */
+export function returnPathOf(page: { path: string; status: number }): string {
+  return page.status === 200 ? page.path : '/';
+}
+
 /** WeChat's QR widget is 300 wide; the frame also holds its caption and the page's padding. */
 const QR_FRAME = { width: 320, height: 400 };
 
@@ -77,5 +85,5 @@ export function LoginDialogHost() {
     request?.onDismiss?.();
     setRequest(null);
   };
-  return <LoginModal open={request !== null} onClose={close} returnPath={state.page.path} />;
+  return <LoginModal open={request !== null} onClose={close} returnPath={returnPathOf(state.page)} />;
 }

@@ -8,7 +8,7 @@ import type { MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
-import { requestSignIn, signInHref } from './LoginModal';
+import { requestSignIn, returnPathOf, signInHref } from './LoginModal';
 import { NightModeSwitch } from './NightModeSwitch';
 import { QrImage } from './QrImage';
 import { SiteLink } from './SiteLink';
@@ -31,11 +31,11 @@ function Tooltip({ label, className, children }: { label: string; className: str
 function UserMenuLinks() {
   return (
     <div className="tooltip__panel">
-      <Link className="user-menu__entry" to="/personalCenter">
+      <Link className="account-entry" to="/personalCenter">
         个人中心
       </Link>
       <form method="post" action="/logout">
-        <button type="submit" className="user-menu__entry">
+        <button type="submit" className="account-entry">
           退出登录
         </button>
       </form>
@@ -116,7 +116,7 @@ export function TopBar() {
           ) : (
             <>
               <CachedPageReaderMenu />
-              <a className="top-bar__subscribe" href={signInHref(state.page.path)} onClick={openSignInDialog}>
+              <a className="top-bar__subscribe" href={signInHref(returnPathOf(state.page))} onClick={openSignInDialog}>
                 订阅
               </a>
             </>

@@ -24,6 +24,8 @@ export interface CanonicalTargetDeps {
 /** A spelling redirect is the same for every reader and every time: caches may keep it a day. */
 const REDIRECT_CACHE_CONTROL = 'public, max-age=86400';
 const MAX_TARGET_LENGTH = 8192;
+const API_PREFIX = '/api/';
+const API_NOT_FOUND = JSON.stringify({ code: 404, msg: 'Not Found', data: null });
 const HEADER_SAFE = /^[\x21-\x7e]*$/;
 
 type Verdict =
@@ -83,8 +85,11 @@ function answer(deps: CanonicalTargetDeps, req: IncomingMessage, res: ServerResp
   res.setHeader('Cache-Control', 'no-store');
   if (verdict.kind === 'not-found') {
     res.statusCode = 404;
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.end(req.method === 'HEAD' ? undefined : bareErrorDocument(404, 'This page could not be found'));
+    // The API proxy's clients read an envelope, whatever spelling they sent; readers get the 404 page.
+    const api = (req.url ?? '').startsWith(API_PREFIX);
+    res.setHeader('Content-Type', api ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8');
+    const body = api ? API_NOT_FOUND : bareErrorDocument(404, 'This page could not be found');
+    res.end(req.method === 'HEAD' ? undefined : body);
     return;
   }
   res.statusCode = 400;

@@ -67,25 +67,6 @@ describeWithBrowser()('client states', () => {
     });
   });
 
-  it('reloads once for a failed page chunk, and not again within 60 s', async () => {
-    const { page } = await watchedPage(browser);
-    await gotoHydrated(page, `${t.url}/`);
-    // The detail page's chunk is gone (as after a deploy under an open tab).
-    await page.route(/\/assets\/chunks\/DetailPage-[^/]+\.js$/, (route) => route.abort());
-    const documents: string[] = [];
-    page.on('request', (request) => {
-      if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname);
-    });
-    await page.click(`a[href="${articlePath}"]`);
-    // One full load of the article, which shows the server-rendered page even though it cannot hydrate.
-    await page.waitForSelector('h1.article__title');
-    await page.waitForFunction(() => sessionStorage.getItem('portal.chunkReloadAt') !== null);
-    await page.waitForTimeout(1500);
-    expect(documents).toEqual([articlePath]);
-    expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
-    await page.context().close();
-  });
-
   it('a reader arriving with parameters the page does not read (WeChat, utm) is not sent for the page again', async () => {
     const { page, problems } = await watchedPage(browser);
     const dataRequests: string[] = [];

@@ -121,7 +121,8 @@ describeWithBrowser()('look and accessibility', () => {
       report.push(...(await seriousViolations(page)).map((line) => `${target}: ${line}`));
     }
     expect(report).toEqual([]);
-    expect(problems).toEqual([]);
+    // The not-found page is one of the kinds: its own 404 is expected, nothing else may fail.
+    expect(problems.filter((line) => !/\/no-such-page|status of 404/.test(line))).toEqual([]);
     await page.context().close();
   }, 600_000);
 
