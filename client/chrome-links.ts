@@ -1,5 +1,5 @@
 /**
- * Fixed links and facts of the chrome (header top bar, footer). SPEC §2 names these entries but not their
+ * Fixed links and facts of the chrome (header top bar, footer). docs/product.md §2 names these entries but not their
  * targets; these are the newspaper's public accounts and registration data as the footer of such a site shows.
  */
 import { PORTAL_INFO } from '../shared/portal-info';

@@ -86,7 +86,7 @@ function onRebuild(name, after = () => undefined) {
 
 cleanClient();
 const contexts = await Promise.all([
-  context({ ...clientOptions, minify: false, plugins: [onRebuild('client', (result) => writeManifest(result.metafile))] }),
+  context({ ...clientOptions, minify: false, plugins: [...clientOptions.plugins, onRebuild('client', (result) => writeManifest(result.metafile))] }),
   context({ ...serverOptions, plugins: [...serverOptions.plugins, onRebuild('server')] }),
   context({ ...referenceApiOptions, plugins: [onRebuild('reference API')] }),
 ]);

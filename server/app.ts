@@ -1,5 +1,5 @@
 /**
- * The Express application: middleware in the order of DESIGN.md's request flow, then health, assets, data
+ * The Express application: middleware in the order of the request flow of docs/architecture.md, then health, assets, data
  * endpoints and pages. Dependencies come in ready-made (see portal.ts), so tests can build an app around
  * their own Redis and upstream.
  */

@@ -97,7 +97,7 @@ const schema = z.object({
     .trim()
     .default('https://m.qnnews.cn/detail')
     .refine((value) => isUrlWithProtocol(value, ['http:', 'https:']), { message: 'must be an http(s) URL' }),
-  // WeChat web sign-in (SPEC §7). The app id is public (it is in every QR URL); unset means sign-in is off.
+  // WeChat web sign-in (docs/product.md §7). The app id is public (it is in every QR URL); unset means sign-in is off.
   WECHAT_APP_ID: z
     .string()
     .trim()
@@ -112,7 +112,7 @@ const schema = z.object({
     { message: 'must be an origin (scheme, host, optional port; no path)' },
   ),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
-  // Visit statistics per host (SPEC §9): `www.qnnews.cn=<id>,bj.qnnews.cn=<id>`; a host without an id loads none.
+  // Visit statistics per host (docs/product.md §9): `www.qnnews.cn=<id>,bj.qnnews.cn=<id>`; a host without an id loads none.
   VISIT_STATS_IDS: z
     .string()
     .trim()
@@ -138,7 +138,7 @@ const schema = z.object({
     .refine((value) => value.includes('{id}') && isUrlWithProtocol(value.replace('{id}', 'x'), ['http:', 'https:']), {
       message: 'must be an http(s) URL containing {id}',
     }),
-  // The WeChat JS-SDK, loaded only by pages opened inside WeChat's browser to set the share card (SPEC §7).
+  // The WeChat JS-SDK, loaded only by pages opened inside WeChat's browser to set the share card (docs/product.md §7).
   WECHAT_JSSDK_URL: z
     .string()
     .trim()

@@ -1,5 +1,5 @@
 /**
- * The signed-in reader's own lists (SPEC §7 interaction calls), as the personal center's loader reads them. The
+ * The signed-in reader's own lists (docs/product.md §7 interaction calls), as the personal center's loader reads them. The
  * server implements it with the session's token (server/upstream/account-service.ts); the token never reaches a
  * loader, a page state or the browser. Never cached: each answer belongs to one reader.
  */

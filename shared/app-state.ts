@@ -45,7 +45,7 @@ export interface PublicSite {
   isMain: boolean;
 }
 
-/** What the page may know of a signed-in reader (SPEC §4: signed in means user_id is present). */
+/** What the page may know of a signed-in reader (docs/product.md §4: signed in means user_id is present). */
 export interface PublicUser {
   user_id: number;
   nickname: string;

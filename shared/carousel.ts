@@ -1,4 +1,4 @@
-/** Pure rules of the carousels and paged blocks (SPEC §4, §9). */
+/** Pure rules of the carousels and paged blocks (docs/product.md §4, §9). */
 
 export const AUTOPLAY_DELAYS_MS = [5000, 6000, 7000, 8000] as const;
 export const DEFAULT_SLIDE_HEIGHT_PX = 80;
@@ -13,7 +13,7 @@ export function autoplayDelay(set: number | undefined, random: () => number = Ma
   return AUTOPLAY_DELAYS_MS[index] ?? AUTOPLAY_DELAYS_MS[0];
 }
 
-/** The page to load after `page` of a list of `total` items: the next one, back to 1 after the last (SPEC §4). */
+/** The page to load after `page` of a list of `total` items: the next one, back to 1 after the last (docs/product.md §4). */
 export function nextPageIndex(page: number, total: number, pageSize: number): number {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return page >= pages ? 1 : page + 1;

@@ -1,6 +1,6 @@
 /**
  * A page chunk that fails to load (usually a deploy replaced the hashed files under an open tab) is repaired by
- * loading the page afresh, but at most once per 60 seconds (SPEC §4), so a chunk that keeps failing cannot
+ * loading the page afresh, but at most once per 60 seconds (docs/product.md §4), so a chunk that keeps failing cannot
  * put the tab in a reload loop.
  */
 export const CHUNK_RELOAD_KEY = 'portal.chunkReloadAt';

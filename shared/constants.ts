@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9. One place, imported by server, client and the reference API. */
+/** Business constants of docs/product.md §9. One place, imported by server, client and the reference API. */
 export const HOME_CATID = 2727;
 export const BANNER_CATID = 2788;
 export const DETAIL_SIDE_CATID = 2789;
@@ -14,9 +14,9 @@ export const SEEKING_REPORT_ID = 2991;
 export const ELECTRONIC_ID = 3094;
 export const COLUMN_INTRODUCE_ID = 3095;
 export const HOT_NEWS_ID = 3281;
-/** Parent category whose template-8 children live on a province domain (SPEC §2 menu clicks). */
+/** Parent category whose template-8 children live on a province domain (docs/product.md §2 menu clicks). */
 export const PROVINCE_PARENT_CATID = 3257;
-/** SPEC §9 says a theme office id exists but not its value; the reference API and config agree on this one. */
+/** docs/product.md §9 says a theme office id exists but not its value; the reference API and config agree on this one. */
 export const DEFAULT_THEME_OFFICE_ID = 1;
 export const PAGE_WIDTH_PX = 1296;
 export const BACK_TO_TOP_THRESHOLD_PX = 400;
@@ -33,7 +33,7 @@ export const HOME_CATEGORY_LIST_SIZE = 8;
 export const SEARCH_TYPE_RECENT = 1;
 export const SEARCH_TYPE_ALL = 2;
 
-/** Strings shown to readers exactly as SPEC.md writes them. */
+/** Strings shown to readers exactly as docs/product.md writes them. */
 export const TEXT = {
   notFound: 'This page could not be found',
   errorDefault: 'Error',

@@ -1,5 +1,5 @@
 /**
- * The typed content calls that loaders use (SPEC §7), in entities of ./types/entities. The server implements
+ * The typed content calls that loaders use (docs/product.md §7), in entities of ./types/entities. The server implements
  * it over the upstream client and the data cache; loaders never see HTTP, envelopes or cache keys.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * The reader's feedback (POST /api/common/feedback; SPEC §7 leaves the body open): the text, 5–500 characters,
+ * The reader's feedback (POST /api/common/feedback; docs/product.md §7 leaves the body open): the text, 5–500 characters,
  * and an optional way to reach the reader, at most 100. One rule set for the form, the portal's proxy and the
  * reference API, so the three never disagree on what is acceptable.
  */

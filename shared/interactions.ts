@@ -1,5 +1,5 @@
 /**
- * Pure rules of the reader interactions (like, collect, subscribe; SPEC §4, §5, §7, §8): which call each button
+ * Pure rules of the reader interactions (like, collect, subscribe; docs/product.md §4, §5, §7, §8): which call each button
  * makes, how answers are read (code 0 is success; anything else is a failure for a toggle and "nothing known"
  * for a read), the action a visitor asked for before signing in, and the per-group state the buttons show.
  */
@@ -84,7 +84,7 @@ export function readToggle(kind: InteractionKind, envelope: Envelope<unknown>): 
 }
 
 /**
- * Each asked id's mark. Null when the call failed (SPEC §8: nothing is known, state stays as it was); ids the
+ * Each asked id's mark. Null when the call failed (docs/product.md §8: nothing is known, state stays as it was); ids the
  * answer leaves out or garbles are simply not in the map.
  */
 export function readBatchExist(envelope: Envelope<unknown>, ids: readonly number[]): Map<number, boolean> | null {

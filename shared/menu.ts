@@ -1,5 +1,5 @@
 /**
- * Menu template rules of SPEC §2 (Header) and §5: which href a menu item gets and which warning a misconfigured
+ * Menu template rules of docs/product.md §2 (Header) and §5: which href a menu item gets and which warning a misconfigured
  * one raises. Pure, so the header renders real links on the server and crawlers follow them.
  */
 import { PROVINCE_PARENT_CATID } from './constants';

@@ -1,6 +1,6 @@
 /**
  * Who runs the portal: names, addresses and licence numbers shown in the footer and on the about, license and
- * site-map pages. SPEC §2 lists them without values; these are the publisher's.
+ * site-map pages. docs/product.md §2 lists them without values; these are the publisher's.
  */
 export const PORTAL_INFO = {
   name: '青年新闻网',

@@ -1,5 +1,5 @@
 /**
- * Prefetching the next page's data on hover spends the reader's bandwidth on a guess; SPEC §4 says not to on a
+ * Prefetching the next page's data on hover spends the reader's bandwidth on a guess; docs/product.md §4 says not to on a
  * 2g connection or when the reader asked to save data.
  */
 export interface ConnectionHints {

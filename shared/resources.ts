@@ -22,7 +22,7 @@ export const RESOURCES = {
   // Each value is what its block reads and no more: it is written into every page that shows the block.
   /** Hot news: links (rank, title). */
   hotNews: async (content: ContentApi) => (await content.articleList(HOT_NEWS_ID, 1, HOT_NEWS_SIZE)).items.map(articleLink),
-  /** Recommended topics: covers of the first 4 of the topic list (SPEC §2 detail layout). */
+  /** Recommended topics: covers of the first 4 of the topic list (docs/product.md §2 detail layout). */
   topics: async (content: ContentApi): Promise<TopicCover[]> =>
     (await content.topics(1, RECOMMENDED_TOPICS_SHOWN))
       .slice(0, RECOMMENDED_TOPICS_SHOWN)

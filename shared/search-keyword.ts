@@ -1,5 +1,5 @@
 /**
- * Search keywords in URLs (SPEC §2): UTF-8, then base64. Written URL-safe without padding (no '/' to split
+ * Search keywords in URLs (docs/product.md §2): UTF-8, then base64. Written URL-safe without padding (no '/' to split
  * the path, no '+' or '=' to be mangled by proxies); read in either alphabet, padded or not. Anything that is
  * not base64 of valid UTF-8 reads as null: the empty search page, never an error.
  */

@@ -1,5 +1,5 @@
 /**
- * Search rules of SPEC §2 and §5: the keyword travels in the URL as UTF-8 then base64 (URL-safe, no padding,
+ * Search rules of docs/product.md §2 and §5: the keyword travels in the URL as UTF-8 then base64 (URL-safe, no padding,
  * so it fits a path segment), the type is 1 (recent) or 2 (all), and past keywords are kept newest first,
  * without duplicates, at most 20.
  */
@@ -17,7 +17,7 @@ export function parseSearchType(value: string | null | undefined): SearchType {
   return value === String(SEARCH_TYPE_ALL) ? SEARCH_TYPE_ALL : SEARCH_TYPE_RECENT;
 }
 
-/** The search page of a keyword, or null for an empty one (SPEC §5: search submits only with a keyword). */
+/** The search page of a keyword, or null for an empty one (docs/product.md §5: search submits only with a keyword). */
 export function searchPath(keyword: string, type: SearchType): string | null {
   const word = keyword.trim();
   if (!word) return null;

@@ -1,5 +1,5 @@
 /**
- * What a page looks like when shared inside WeChat (SPEC §7: title, desc, link, image; the default title and
+ * What a page looks like when shared inside WeChat (docs/product.md §7: title, desc, link, image; the default title and
  * description are the site name). Articles and videos share their own headline and summary; every other page its
  * own name, or the site name on the home page. Pure, so server tests and the browser agree on it.
  */

@@ -1,5 +1,5 @@
 /**
- * The regional site table (SPEC §3: a stub of 22 province and city entries, with the main site '首页' as the
+ * The regional site table (docs/product.md §3: a stub of 22 province and city entries, with the main site '首页' as the
  * fallback). The site is chosen by the request's Host; the raw Host never leaves resolveSite.
  */
 import { HOME_CATID } from './constants';
@@ -89,7 +89,7 @@ export function normaliseHost(host: string | undefined): string {
   return /^[a-z0-9.-]{1,253}$/.test(withoutPort) ? withoutPort : '';
 }
 
-/** Host → site; unknown, malformed or missing hosts get the main site (SPEC §3 fallback). */
+/** Host → site; unknown, malformed or missing hosts get the main site (docs/product.md §3 fallback). */
 export function resolveSite(host: string | undefined): SiteConfig {
   return SITES_BY_DOMAIN.get(normaliseHost(host)) ?? MAIN_SITE;
 }

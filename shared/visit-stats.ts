@@ -1,5 +1,5 @@
 /**
- * Visit statistics (SPEC §9: keyed per host). Each site's host has its own statistics id; the page loads the
+ * Visit statistics (docs/product.md §9: keyed per host). Each site's host has its own statistics id; the page loads the
  * statistics script for that id (Baidu Tongji's `hm.js?{id}` by default, the usual counter of Chinese news
  * sites). Its command queue is `window._hmt`; client-side navigations are reported through it as page views.
  */

@@ -1,5 +1,5 @@
 /**
- * Advertising carousel (SPEC §2, §3): image or video slides. The server renders every slide in swiper's
+ * Advertising carousel (docs/product.md §2, §3): image or video slides. The server renders every slide in swiper's
  * markup with the first one showing; after hydration, a carousel of two or more slides loads swiper (its own
  * chunk) once it comes within a screen of the viewport (so a page whose carousels are below the fold does not
  * fetch or run swiper during load), and autoplays with a delay drawn from 5–8 s unless one is set, pausing while

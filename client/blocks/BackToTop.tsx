@@ -1,4 +1,4 @@
-/** Back-to-top button (SPEC §2, §9): shown once the reader has scrolled past 400px. */
+/** Back-to-top button (docs/product.md §2, §9): shown once the reader has scrolled past 400px. */
 import { useEffect, useState } from 'react';
 import { BACK_TO_TOP_THRESHOLD_PX } from '../../shared/constants';
 

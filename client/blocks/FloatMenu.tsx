@@ -1,6 +1,6 @@
 /**
- * The floating action menu of article pages (SPEC §2): reading mode, report, like (with its count) and collect
- * (shown: issue 6 turns them on; SPEC §4/§5 rules in ./InteractionButton), text size 0–2, night mode, share to
+ * The floating action menu of article pages (docs/product.md §2): reading mode, report, like (with its count) and collect
+ * (shown: issue 6 turns them on; docs/product.md §4/§5 rules in ./InteractionButton), text size 0–2, night mode, share to
  * Weibo and to WeChat. On the detail page it pins to the top of the viewport once the reader has scrolled past
  * the header, 30px and the top ad.
  */
@@ -22,7 +22,7 @@ export interface FloatMenuArticle {
   title: string;
 }
 
-/** Scroll offset after which the menu pins: header height + 30 + the top ad's height (SPEC §2 detail). */
+/** Scroll offset after which the menu pins: header height + 30 + the top ad's height (docs/product.md §2 detail). */
 function pinThreshold(): number {
   const header = document.querySelector<HTMLElement>('.site-header');
   const ad = document.querySelector<HTMLElement>('.detail-top-ad');

@@ -1,5 +1,5 @@
 /**
- * Footer (SPEC §2): logo, about, support links, the site's friendly links, media matrix and mobile-site QR
+ * Footer (docs/product.md §2): logo, about, support links, the site's friendly links, media matrix and mobile-site QR
  * codes, address and phone, report hotline, copyright (current year in Asia/Shanghai), licence, ICP record
  * and product matrix. `variant`: 'small' (contribute, seekingReport, moveInto) keeps only the legal lines;
  * 'siteMap' adds the company's details.

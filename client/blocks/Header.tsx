@@ -1,5 +1,5 @@
 /**
- * Header (SPEC §2): top bar, banner, logo with the site's name, the category menu and the search box. At
+ * Header (docs/product.md §2): top bar, banner, logo with the site's name, the category menu and the search box. At
  * 1500px and wider the menu sits on the logo's row; narrower screens move it to a row of its own (CSS).
  */
 import { Link } from 'react-router-dom';

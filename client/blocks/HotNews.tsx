@@ -1,4 +1,4 @@
-/** Hot news (SPEC §2 Other blocks): 5 ranked items, a skeleton while they stream in, ads above and below. */
+/** Hot news (docs/product.md §2 Other blocks): 5 ranked items, a skeleton while they stream in, ads above and below. */
 import { Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { HOT_NEWS_SIZE, TEXT } from '../../shared/constants';

@@ -1,5 +1,5 @@
 /**
- * Like, collect and subscribe buttons (SPEC §4, §5). Toggle buttons with aria-pressed; the label says the state
+ * Like, collect and subscribe buttons (docs/product.md §4, §5). Toggle buttons with aria-pressed; the label says the state
  * ('点赞' / '已点赞', '收藏' / '已收藏', '订阅' / '已订阅'). Rendered off on the server for everyone; the reader's
  * own state arrives after hydration (client/lib/use-interactions.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The navigation loading bar (SPEC §9: 5 s, 200 ms throttle): a navigation that finishes within 200 ms shows
+ * The navigation loading bar (docs/product.md §9: 5 s, 200 ms throttle): a navigation that finishes within 200 ms shows
  * no bar at all, so quick page changes do not flicker; a longer one shows a bar that fills over 5 s.
  */
 import { useEffect, useState } from 'react';

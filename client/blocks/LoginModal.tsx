@@ -1,5 +1,5 @@
 /**
- * WeChat sign-in dialog (SPEC §2: '微信登录', width 400) showing WeChat's QR widget (SPEC §7). The widget's frame
+ * WeChat sign-in dialog (docs/product.md §2: '微信登录', width 400) showing WeChat's QR widget (docs/product.md §7). The widget's frame
  * starts on the server (/login/wechat?embed=1), which mints the random state, keeps it in an httpOnly cookie and
  * redirects the frame to WeChat's QR page with the app id, snsapi_login and the main site's login page as
  * redirect; a state made in page script could be read or fixed by any script on the page. Scanning sends the

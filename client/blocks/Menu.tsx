@@ -1,7 +1,7 @@
 /**
- * The horizontal category menu: real links (SPEC §2 template rules), sub-menu panels that open on hover and
+ * The horizontal category menu: real links (docs/product.md §2 template rules), sub-menu panels that open on hover and
  * on keyboard focus and close on leave or Escape. Misconfigured items are buttons that say what is wrong
- * (SPEC §5 warnings). Before script, CSS :hover/:focus-within opens the panels.
+ * (docs/product.md §5 warnings). Before script, CSS :hover/:focus-within opens the panels.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { menuTarget } from '../../shared/menu';

@@ -1,4 +1,4 @@
-/** Recommended topics (SPEC §2): '热门专题' by default, the first 4 topics as a cover grid, an ad below. */
+/** Recommended topics (docs/product.md §2): '热门专题' by default, the first 4 topics as a cover grid, an ad below. */
 import { Suspense } from 'react';
 import { RECOMMENDED_TOPICS_SHOWN, TEXT } from '../../shared/constants';
 import type { Advertisement, TopicCover } from '../../shared/types/entities';

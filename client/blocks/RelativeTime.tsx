@@ -1,4 +1,4 @@
-/** A time shown by the SPEC §9 rule, against the render's "now" so server and browser agree. */
+/** A time shown by the docs/product.md §9 rule, against the render's "now" so server and browser agree. */
 import { formatRelativeTime, isoDateTime } from '../../shared/time';
 import { usePage } from '../context';
 

@@ -1,5 +1,5 @@
 /**
- * The header search (SPEC §2, §5). Without script it is a GET form to /search?q=&type= (the server redirects
+ * The header search (docs/product.md §2, §5). Without script it is a GET form to /search?q=&type= (the server redirects
  * it to /search/{base64url}/{type}). With script: a click with empty text opens the input, with text it
  * searches; Enter searches; the clear button empties it; the panel offers 近期/全部 and past keywords.
  */

@@ -1,4 +1,4 @@
-/** Share to WeChat (SPEC §2): '分享到微信朋友圈' with a 260x260 QR code of the page and '复制链接'. */
+/** Share to WeChat (docs/product.md §2): '分享到微信朋友圈' with a 260x260 QR code of the page and '复制链接'. */
 import { TEXT } from '../../shared/constants';
 import { Modal } from './Modal';
 import { QrCode } from './QrCode';

@@ -1,5 +1,5 @@
 /**
- * Special columns (SPEC §2, §4): 4 column authors at a time, each with a subscribe button; '换一换' shows the
+ * Special columns (docs/product.md §2, §4): 4 column authors at a time, each with a subscribe button; '换一换' shows the
  * next 4, back to the first page after the last. A signed-in reader's subscriptions to all the loaded authors
  * come in one batch_exist call after hydration. An ad below.
  */

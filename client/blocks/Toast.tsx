@@ -1,5 +1,5 @@
 /**
- * Short messages ('操作成功', the menu warnings of SPEC §5): any component calls showToast, the one
+ * Short messages ('操作成功', the menu warnings of docs/product.md §5): any component calls showToast, the one
  * <ToastHost> in the layout shows the latest for a few seconds in a polite live region. The region is a manual
  * popover, raised again with each message: the top layer is the only place above an open modal <dialog> (the
  * share dialog's '复制链接' → '操作成功'), which no z-index can beat.

@@ -1,5 +1,5 @@
 /**
- * The header's top-right bar (SPEC §2): media matrix (QR codes on hover or focus), recruitment, mobile site
+ * The header's top-right bar (docs/product.md §2): media matrix (QR codes on hover or focus), recruitment, mobile site
  * code, 'need report', 'move in', and either the signed-in reader's menu or 'subscribe', which opens the
  * WeChat sign-in dialog.
  */

@@ -1,5 +1,5 @@
 /**
- * The layouts of SPEC §2 around a page. Default: header, content, footer in the 1296px frame, back-to-top.
+ * The layouts of docs/product.md §2 around a page. Default: header, content, footer in the 1296px frame, back-to-top.
  * Detail: the top ad carousel, then the content beside a right column (hot news with its ads, the first 4
  * recommended topics, special columns). Reading: no header or side column, dark or light. Small footer on
  * contribute, seekingReport and moveInto; company info on siteMap.
@@ -57,7 +57,7 @@ function footerVariant(kind: LayoutKind): FooterVariant {
 
 export function Layout({ kind, children }: { kind: LayoutKind; children: ReactNode }) {
   const { navigating, state } = usePortal();
-  // Grey mode follows the page shown, so navigating away from home clears a home-only grey (SPEC §4).
+  // Grey mode follows the page shown, so navigating away from home clears a home-only grey (docs/product.md §4).
   const grey = state.layout.greyMode === 'layout' || (state.layout.greyMode === 'home' && state.page.page === 'home');
   const classes = ['app', grey ? 'app--grey' : '', kind === 'reading' ? 'app--reading' : ''].filter(Boolean).join(' ');
   return (

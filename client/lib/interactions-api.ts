@@ -1,6 +1,6 @@
 /**
  * The browser's calls to the CMS through the portal's same-origin proxy (/api/*, which adds the reader's token
- * server-side), and the interaction calls built on them. Every call resolves to a SPEC §8 envelope and never
+ * server-side), and the interaction calls built on them. Every call resolves to a docs/product.md §8 envelope and never
  * throws: no answer → {code:500, msg:'失败', data:null}; an HTTP error → its JSON body (the proxy answers its
  * own refusals and the CMS's errors as envelopes). Callers decide by `code`: 0 is success, anything else is a
  * failure for a toggle and "nothing known" for a read.

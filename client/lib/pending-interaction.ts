@@ -1,5 +1,5 @@
 /**
- * The like, collect or subscribe a visitor clicked before signing in (SPEC §5: the click raises the sign-in
+ * The like, collect or subscribe a visitor clicked before signing in (docs/product.md §5: the click raises the sign-in
  * dialog). It is kept in this tab's sessionStorage for the sign-in round trip (WeChat and back), and done once
  * the page it was clicked on is back, signed in. Read once: whatever the outcome, it is removed.
  */

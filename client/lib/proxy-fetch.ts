@@ -1,7 +1,7 @@
 /**
  * Typed shorthands over `callApi` (interactions-api.ts) for page script that reads its own calls' data: the
  * personal center, the feedback form, the WeChat share signature. Same rules: the session cookie goes along,
- * the proxy adds the token upstream, and the answer is always a SPEC §8 envelope.
+ * the proxy adds the token upstream, and the answer is always a docs/product.md §8 envelope.
  */
 import type { Envelope } from '../../shared/types/envelope';
 import { callApi } from './interactions-api';

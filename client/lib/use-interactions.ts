@@ -106,7 +106,7 @@ export function useLikeCount(catid: number, id: number, enabled = true): { count
     if (!enabled) return;
     let live = true;
     void fetchLikeCount(catid, id).then((num) => {
-      // A failed read keeps what is shown (SPEC §8: state does not change).
+      // A failed read keeps what is shown (docs/product.md §8: state does not change).
       if (live && num !== null) setCount(num);
     });
     return () => {

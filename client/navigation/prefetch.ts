@@ -1,6 +1,6 @@
 /**
  * Hovering (or focusing) a link to another portal page fetches that page's data ahead of the click, unless
- * the connection is 2g or the reader asked to save data (SPEC §4). One listener on the document covers every
+ * the connection is 2g or the reader asked to save data (docs/product.md §4). One listener on the document covers every
  * link, including those rendered later.
  */
 import { prefetchAllowed, type ConnectionHints } from '../../shared/prefetch';

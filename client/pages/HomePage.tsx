@@ -10,7 +10,7 @@ import { RecommendedTopics } from '../blocks/RecommendedTopics';
 import { SpecialColumns } from '../blocks/SpecialColumns';
 
 /**
- * Homepage ad slots by CMS position (SPEC §3): 1/2 around hot news, 3 under topics, 4 under columns, 5 after
+ * Homepage ad slots by CMS position (docs/product.md §3): 1/2 around hot news, 3 under topics, 4 under columns, 5 after
  * the lead block, 6 above it (home advertising); 8 (week hot bottom), 9 (recommend news bottom) and 10–16
  * (others) take turns between the rows of category blocks.
  */

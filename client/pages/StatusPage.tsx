@@ -1,4 +1,4 @@
-/** The 404 page and the error page (SPEC §2): the message (or 'Error'), the status, and a way home. */
+/** The 404 page and the error page (docs/product.md §2): the message (or 'Error'), the status, and a way home. */
 import { Link } from 'react-router-dom';
 import { TEXT } from '../../shared/constants';
 

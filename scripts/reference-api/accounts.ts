@@ -1,8 +1,8 @@
 /**
- * The account side of the CMS (SPEC §6–§7) and a stand-in for WeChat's web sign-in, so the whole QR flow runs
+ * The account side of the CMS (docs/product.md §6–§7) and a stand-in for WeChat's web sign-in, so the whole QR flow runs
  * locally: /__wechat/qrconnect is the page a phone would confirm, it redirects to redirect_uri?code=&state= like
  * open.weixin.qq.com does, and POST /api/user/third exchanges the single-use code for a token. Likes and
- * collections are kept in memory per user. Signed-in calls carry the token in a `token` header (SPEC §6).
+ * collections are kept in memory per user. Signed-in calls carry the token in a `token` header (docs/product.md §6).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -46,7 +46,7 @@ export interface FeedbackRecord extends FeedbackInput {
 const LIST_PATH = /^\/api\/(collection|collection_video)\/list_and_article_detail$/;
 const FEEDBACK_PATH = '/api/common/feedback';
 
-/** The interaction families of SPEC §7 that are toggled per article. */
+/** The interaction families of docs/product.md §7 that are toggled per article. */
 const TOGGLE_FAMILIES = ['thumbsup', 'collection', 'collection_video'] as const;
 type Family = (typeof TOGGLE_FAMILIES)[number];
 

@@ -1,6 +1,6 @@
 /**
  * Advertising: the detail-layout groups (GET /api/ad/top) and the homepage slots by position
- * (GET /api/ad/list_by_column_id). Slot 7 does not exist in the CMS (SPEC §3 lists 1–6 and 8–16).
+ * (GET /api/ad/list_by_column_id). Slot 7 does not exist in the CMS (docs/product.md §3 lists 1–6 and 8–16).
  */
 import type { AdType, RawAdGroups, RawAdSlot, RawAdvertisement, RawArticleListItem } from '../../shared/types/upstream';
 import { imagePath, videoPath } from './media';
@@ -95,7 +95,7 @@ const SIDE_POSITIONS: readonly number[] = [1, 2, 3, 4];
 const RECOMMEND_FIRST_AD_ID = 9001;
 
 /**
- * GET /api/ad/list_by_column_id?catid=-4: SPEC §7 says ads and recommended topics are also fetched for category -4,
+ * GET /api/ad/list_by_column_id?catid=-4: docs/product.md §7 says ads and recommended topics are also fetched for category -4,
  * the side column of pages that are not a home. Own random stream and id range, so the home slots stay unchanged.
  */
 export function generateRecommendAds(rng: Rng, pool: readonly RawArticleListItem[]): { slots: RawAdSlot[]; videoAdIds: Set<number> } {

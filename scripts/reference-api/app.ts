@@ -1,5 +1,5 @@
 /**
- * The reference content API as a request handler: the dataset, the SPEC §7 routes, generated media and the
+ * The reference content API as a request handler: the dataset, the docs/product.md §7 routes, generated media and the
  * control plane. Request pipeline for API paths: count → failure rule → latency → route.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

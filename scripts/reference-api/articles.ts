@@ -25,7 +25,7 @@ export const DAY_SECONDS = 86_400;
 export const TWO_YEARS_SECONDS = 730 * DAY_SECONDS;
 const FIRST_ARTICLE_ID = 30_001;
 
-/** About 60% of articles have no list_title (SPEC §3: title is used then). */
+/** About 60% of articles have no list_title (docs/product.md §3: title is used then). */
 const LIST_TITLE_RATE = 0.4;
 const THUMB_RATE = 0.8;
 const DIRTY_RATE = 0.02;

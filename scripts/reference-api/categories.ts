@@ -1,7 +1,7 @@
 /**
  * The CMS category tree and the header menu built from it. Catids the portal hard-codes (shared/constants.ts) and
  * the regional home catids (shared/sites.ts) are used verbatim; everything else is allocated in ranges that do not
- * collide with them. The menu deliberately contains the three misconfigured level-2 items SPEC §5 warns about.
+ * collide with them. The menu deliberately contains the three misconfigured level-2 items docs/product.md §5 warns about.
  */
 import type { RawCategory, RawMenuField } from '../../shared/types/upstream';
 import {

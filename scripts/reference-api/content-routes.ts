@@ -1,5 +1,5 @@
 /**
- * The content-and-discovery calls of SPEC §7 beyond the spine's: search, headlines, tag/author/topic lists, category
+ * The content-and-discovery calls of docs/product.md §7 beyond the spine's: search, headlines, tag/author/topic lists, category
  * chains, special reports, 精品, 视刻 videos, product details, lives, newspapers and the app skin. Paging follows the
  * CMS: totals over all pages, pages past the end are empty, page_size at most 50, bad values → 40000.
  */

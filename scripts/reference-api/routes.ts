@@ -1,5 +1,5 @@
 /**
- * The content API of SPEC §7 over the dataset. Every answer is HTTP 200 with a {code, msg, data} envelope, like the
+ * The content API of docs/product.md §7 over the dataset. Every answer is HTTP 200 with a {code, msg, data} envelope, like the
  * CMS it stands in for: 0 success, 40004 not found, 40000 bad parameters.
  */
 import type { RawArticleList, RawColumnAuthorList, RawTopicList } from '../../shared/types/upstream';
@@ -73,7 +73,7 @@ function articleDetail(ctx: RouteContext, req: ApiRequest): Reply {
   return article ? ok(article) : fail(CODE_NOT_FOUND, MSG.noArticle);
 }
 
-/** SPEC §7: recommended topics and side-column ads are fetched for the pseudo-category -4. */
+/** docs/product.md §7: recommended topics and side-column ads are fetched for the pseudo-category -4. */
 export const RECOMMEND_CATID = '-4';
 
 function topicList(ctx: RouteContext, req: ApiRequest): Reply {

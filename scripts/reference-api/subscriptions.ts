@@ -1,5 +1,5 @@
 /**
- * Subscriptions of SPEC §7, per signed-in user, in memory: column authors (column_subscribe/* and
+ * Subscriptions of docs/product.md §7, per signed-in user, in memory: column authors (column_subscribe/* and
  * special_column_author/toggle|subscribe_list share one set, as both subscribe to an author) and tags. Accounts
  * checks the token first; this module only keeps the sets. The lists a reader reads (subscribe_list,
  * get_subscribe_list) carry the authors' and tags' details, and leave out ids the dataset does not know.

@@ -133,7 +133,7 @@ export function composeHeadline(rng: Rng, ctx: StoryContext, facts: StoryFacts =
     const [text, shorts] = rng.pick(headlineCandidates(rng, ctx, source));
     const title = prefix + text;
     if (!withinTitleLimits(title)) continue;
-    // An editor's list headline: a tighter phrasing of the same story (SPEC §3 list_title).
+    // An editor's list headline: a tighter phrasing of the same story (docs/product.md §3 list_title).
     const options = shorts.filter((short) => short.length >= 6 && short.length < title.length);
     if (options.length > 0) return { title, short: rng.pick(options), facts: source };
   }

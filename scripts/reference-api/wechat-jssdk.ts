@@ -1,7 +1,7 @@
 /**
  * WeChat JS-SDK sharing, simulated with WeChat's real protocol so the portal's side is exercised as in production:
  *
- * - GET /api/wechat/get_jssdk_signature?url — the CMS's call (SPEC §7): signs the page address with the official
+ * - GET /api/wechat/get_jssdk_signature?url — the CMS's call (docs/product.md §7): signs the page address with the official
  *   account's jsapi_ticket as WeChat's JS-SDK documentation says: signature = sha1 of
  *   `jsapi_ticket=…&noncestr=…&timestamp=…&url=…` (fields in that order, url without its #hash).
  * - GET /__wechat/jweixin-1.6.0.js — stands in for res.wx.qq.com's script: the same `wx` interface (config, ready,

@@ -174,7 +174,7 @@ export const SUBHEADINGS: readonly string[] = [
 
 export const PHOTO_AGENCIES: readonly string[] = ['新华社记者', '中国青年报·中青在线记者', '本报记者', '通讯员', '青年新闻网记者'];
 
-/** Tags shown on article pages and tag detail pages (~60, SPEC: tagDetail route). */
+/** Tags shown on article pages and tag detail pages (~60, docs/product.md: tagDetail route). */
 export const TAGS: readonly string[] = [
   '乡村振兴', '高质量发展', '新时代青年', '人工智能', '碳达峰碳中和', '航天', '全国两会', '高考', '考研', '非遗',
   '文化遗产', '奥运会', '全运会', '志愿服务', '科技创新', '数字经济', '新能源汽车', '一带一路', '医保', '养老服务',
@@ -309,7 +309,7 @@ export const PAGE_TITLES: Readonly<Record<string, readonly string[]>> = {
   columnIntro: ['专栏介绍', '名家专栏导读', '专栏作者招募', '专栏投稿方式', '专栏更新说明', '青年说专栏介绍', '冰点时评专栏介绍', '锐评专栏介绍', '青年观察专栏介绍', '专栏订阅说明', '专栏年度盘点', '专栏常见问题'],
 };
 
-/** Friendly links every site lists (SPEC footer), real outlets and government portals. */
+/** Friendly links every site lists (docs/product.md §2, footer), real outlets and government portals. */
 export const FRIENDLY_LINKS: ReadonlyArray<readonly [string, string]> = [
   ['人民网', 'https://www.people.com.cn'],
   ['新华网', 'https://www.xinhuanet.com'],

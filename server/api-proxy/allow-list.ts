@@ -1,6 +1,6 @@
 /**
  * The only /api paths the browser may reach through the portal: the account, interaction and discovery calls of
- * SPEC §7, each with its method. Sign-in and logout are not here (the server does them itself, so the token is
+ * docs/product.md §7, each with its method. Sign-in and logout are not here (the server does them itself, so the token is
  * never in a browser request or answer), nor is /api/oss/sts (upload credentials have no reader-facing use yet).
  */
 export type ProxyMethod = 'GET' | 'POST';

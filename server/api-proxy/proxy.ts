@@ -1,8 +1,8 @@
 /**
  * The same-origin API proxy: the browser calls /api/* on the portal, the portal calls the CMS with the session's
- * token in the `token` header (SPEC §6), so page script never holds the token. Only allow-listed paths pass;
+ * token in the `token` header (docs/product.md §6), so page script never holds the token. Only allow-listed paths pass;
  * state-changing calls must come from the portal's own pages (CSRF); answers are never cached anywhere.
- * Upstream failures follow SPEC §8: no response → {code:500, msg:'失败', data:null}; an error response → its body.
+ * Upstream failures follow docs/product.md §8: no response → {code:500, msg:'失败', data:null}; an error response → its body.
  */
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { checkFeedback } from '../../shared/feedback';

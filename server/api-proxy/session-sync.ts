@@ -1,6 +1,6 @@
 /**
  * Keeps the server's session in step with what the CMS says through the proxy: a profile answer refreshes the
- * reader's name and avatar (SPEC §7: /api/user/profile refreshes the profile), and 'please sign in' (40101) to a
+ * reader's name and avatar (docs/product.md §7: /api/user/profile refreshes the profile), and 'please sign in' (40101) to a
  * call made with the session's token means the CMS ended that token, so the session ends here too.
  */
 import { z } from 'zod';

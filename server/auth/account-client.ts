@@ -1,5 +1,5 @@
 /**
- * The CMS account calls the server makes itself (SPEC §7): the code exchange at sign-in, and logout. (Profile
+ * The CMS account calls the server makes itself (docs/product.md §7): the code exchange at sign-in, and logout. (Profile
  * refreshes go through the proxy, which updates the session; see api-proxy/session-sync.ts.)
  * Answers are validated: a CMS answer without a usable user and token is a failed sign-in, not a half session.
  */

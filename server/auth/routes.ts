@@ -1,5 +1,5 @@
 /**
- * Sign-in by WeChat QR (SPEC §4, §7) and logout:
+ * Sign-in by WeChat QR (docs/product.md §4, §7) and logout:
  *   GET  /login/wechat?return=…           → state cookie + pending sign-in, 302 to WeChat's qrconnect page
  *   GET  /login/wechat/callback?code&state → state checked and consumed, code exchanged, session + reader cookies, 302 back
  *   POST /logout                          → CSRF-checked; CMS logout, session deleted, both cookies cleared, 302 home
@@ -79,7 +79,7 @@ export function authRoutes(deps: AuthDeps): Router {
       const returnTo = safeReturnAddress(queryString(req, 'return'));
       const state = await sessions.startLogin(returnTo);
       setStateCookie(req, res, state, secure);
-      // SPEC §7: the redirect goes to the main site's login page carrying the current address.
+      // docs/product.md §7: the redirect goes to the main site's login page carrying the current address.
       const callback = new URL(CALLBACK_PATH, settings.callbackOrigin);
       callback.searchParams.set('return', returnTo);
       const target = new URL(settings.qrconnectUrl);

@@ -24,7 +24,7 @@ const pendingSchema = z.object({ returnTo: z.string().max(4096) });
 
 /** WeChat's page waits for a scan; ten minutes is plenty and keeps stale states from piling up. */
 export const LOGIN_STATE_TTL_SECONDS = 600;
-/** 64 characters, as SPEC §7 asks of the state. */
+/** 64 characters, as docs/product.md §7 asks of the state. */
 const STATE_BYTES = 32;
 
 export function randomSecret(): string {

@@ -14,7 +14,7 @@ export interface AuthSettings {
   /** null: sign-in is not configured here, /login/wechat says so instead of sending readers to a broken page. */
   appId: string | null;
   qrconnectUrl: string;
-  /** Origin of the main site's login callback (SPEC §7: the redirect goes to the main site's login page). */
+  /** Origin of the main site's login callback (docs/product.md §7: the redirect goes to the main site's login page). */
   callbackOrigin: string;
   secureCookies: boolean;
   sessionTtlSeconds: number;

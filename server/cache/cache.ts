@@ -1,5 +1,5 @@
 /**
- * Read-through cache with the freshness rules of DESIGN.md: fresh → serve; stale within grace → serve and
+ * Read-through cache with the freshness rules of docs/cache.md: fresh → serve; stale within grace → serve and
  * refresh once in the background; missing → load once, however many requests are waiting for the same key.
  * Past grace an entry is reloaded; if the reload fails while the entry is within its stale-if-error window, the
  * old entry is served (stale-if-error) instead of an error.

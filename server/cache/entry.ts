@@ -1,4 +1,4 @@
-/** What every cache entry knows about itself (DESIGN.md cache contract), and how fresh that makes it. */
+/** What every cache entry knows about itself (docs/cache.md), and how fresh that makes it. */
 export interface CachePolicy {
   /** Seconds the entry is served as fresh. */
   ttl: number;

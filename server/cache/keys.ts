@@ -1,5 +1,5 @@
 /**
- * Cache keys: `{prefix}:{build}:{kind}:{siteId}:{...}` (DESIGN.md). The site is its numeric id from the site
+ * Cache keys: `{prefix}:{build}:{kind}:{siteId}:{...}` (docs/architecture.md). The site is its numeric id from the site
  * table, never the request's Host, so no header can create or poison an entry for another site.
  */
 export type KeyKind = 'data' | 'page';

@@ -1,5 +1,5 @@
 /**
- * One interface, two stores (DESIGN.md): Redis when configured, an in-process LRU otherwise. Reads and writes
+ * One interface, two stores (docs/architecture.md): Redis when configured, an in-process LRU otherwise. Reads and writes
  * never throw to their caller: a store that cannot answer behaves as a miss and reports itself unavailable, so
  * the site keeps serving when Redis is down. The operator side (key listing, tag lookup, bulk delete) does
  * throw, because a purge that silently did nothing would be worse than one that says it failed.

@@ -1,5 +1,5 @@
 /**
- * SPEC §2: on a mobile device, article detail goes to the mobile site with catid and id as query parameters.
+ * docs/product.md §2: on a mobile device, article detail goes to the mobile site with catid and id as query parameters.
  * The answer depends on the User-Agent, so detail responses say `Vary: User-Agent` and the redirect itself is
  * never stored by a shared cache; desktop readers keep getting the (cached) page.
  */

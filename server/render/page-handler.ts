@@ -45,7 +45,7 @@ export interface PageHandlerDeps {
   logger: Logger;
   renderTimeoutMs: number;
   publicProtocol: 'http' | 'https';
-  /** The visit statistics script of a site's host (SPEC §9), or null when it has no statistics id. */
+  /** The visit statistics script of a site's host (docs/product.md §9), or null when it has no statistics id. */
   visitStatsScript: (site: SiteConfig) => string | null;
   /** The signed-in reader's account calls (null for anonymous requests). */
   accountFor: AccountFor;

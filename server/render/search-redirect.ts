@@ -1,6 +1,6 @@
 /**
  * The search box without script is a plain GET form (`/search?q=&type=`); the search route keeps the keyword
- * base64 in the path (SPEC §2), so that form is redirected to `/search/{base64url}/{type}`. An empty keyword
+ * base64 in the path (docs/product.md §2), so that form is redirected to `/search/{base64url}/{type}`. An empty keyword
  * has nothing to search and goes to the bare search page.
  */
 import { parseSearchType, searchPath } from '../../shared/search';

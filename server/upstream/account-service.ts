@@ -1,6 +1,6 @@
 /**
  * AccountApi for one signed-in request: the reader's lists from the CMS, asked with the session's token in the
- * `token` header (SPEC §6), on the server only. Nothing here goes through the data cache (every answer is one
+ * `token` header (docs/product.md §6), on the server only. Nothing here goes through the data cache (every answer is one
  * reader's). Answers are checked before use: a CMS answer of the wrong shape is 'unavailable', never a crash or
  * half a list; '40101 please sign in' means the CMS ended the token, so the session is ended too.
  */

@@ -1,6 +1,6 @@
 /**
  * The one way the portal talks to the content API: node-fetch over keep-alive sockets, a timeout on every
- * call, and the envelope rules of SPEC §8 applied in one place.
+ * call, and the envelope rules of docs/product.md §8 applied in one place.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { Envelope } from '../../shared/types/envelope';
 import { isEnvelope, NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
 
-/** An upstream answer that arrived but was not a success: the promise rejects with the server's body (SPEC §8). */
+/** An upstream answer that arrived but was not a success: the promise rejects with the server's body (docs/product.md §8). */
 export class UpstreamHttpError extends Error {
   constructor(
     readonly status: number,
@@ -24,7 +24,7 @@ export class UpstreamHttpError extends Error {
 /**
  * ok: code 0 (and, when the caller gave a schema, data of that shape). empty: a well-formed non-zero code (the
  * CMS said no; what a code means is the caller's to decide). unavailable: no usable response at all (none, too
- * large, or code 0 with data of the wrong shape), which SPEC §8 turns into {code:500, msg:'失败'}; callers must
+ * large, or code 0 with data of the wrong shape), which docs/product.md §8 turns into {code:500, msg:'失败'}; callers must
  * not mistake it for 'not found'.
  */
 export type UpstreamOutcome = 'ok' | 'empty' | 'unavailable';
@@ -32,7 +32,7 @@ export type UpstreamOutcome = 'ok' | 'empty' | 'unavailable';
 /** What the metrics see: the outcome, or why an answer was refused at the boundary. */
 export type UpstreamCallOutcome = UpstreamOutcome | 'http-error' | 'invalid' | 'too-large';
 
-/** Only an 'ok' result's data is the caller's type; any other carries the envelope as it came (or SPEC §8's). */
+/** Only an 'ok' result's data is the caller's type; any other carries the envelope as it came (or docs/product.md §8's). */
 export type UpstreamResult<T> =
   | { outcome: 'ok'; envelope: Envelope<T>; durationMs: number }
   | {

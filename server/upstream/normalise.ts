@@ -58,7 +58,7 @@ export function templateOf(raw: RawCategory): TemplateCode | null {
   return (TEMPLATE_CODES as readonly number[]).includes(code) && field.desc.trim() !== '' ? (code as TemplateCode) : null;
 }
 
-/** The template field is distinguished from a missing one, because SPEC §5 warns differently for each. */
+/** The template field is distinguished from a missing one, because docs/product.md §5 warns differently for each. */
 export function hasTemplateField(raw: RawCategory): boolean {
   return raw.newfield.some((item) => item.name === 'template');
 }

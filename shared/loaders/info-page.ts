@@ -1,5 +1,5 @@
 /**
- * Pages whose text editors keep in a CMS category (SPEC §9 ids): about (with its #contact section), contribute,
+ * Pages whose text editors keep in a CMS category (docs/product.md §9 ids): about (with its #contact section), contribute,
  * seekingReport and moveInto show the category's newest article as the page body.
  */
 import { ABOUT_ID, CONTRIBUTE_ID, MOVE_INTO_ID, SEEKING_REPORT_ID } from '../constants';

@@ -1,5 +1,5 @@
 /**
- * The e-paper (SPEC §2): /readNewspapers/{catid} and /readNewspapers_v2/{catid} show one issue of a paper, a page
+ * The e-paper (docs/product.md §2): /readNewspapers/{catid} and /readNewspapers_v2/{catid} show one issue of a paper, a page
  * (版面) at a time with its article areas (?date=YYYY-MM-DD&page=N); /electronic lists the papers with their
  * latest issues; /newspaperBoard shows every page of the latest issue of the first paper.
  */

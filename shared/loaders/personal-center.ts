@@ -1,5 +1,5 @@
 /**
- * The personal center (SPEC §1, §6). A visitor gets the same page as every other visitor (cached like any
+ * The personal center (docs/product.md §1, §6). A visitor gets the same page as every other visitor (cached like any
  * anonymous page): what signing in gives. A signed-in reader gets one section at a time, chosen by `?tab=` and
  * paged by `?page=`: collected articles (the default), collected videos, subscribed column authors, subscribed
  * tags, or the feedback form. The lists are read here, on the server, with the session's token (see

@@ -1,6 +1,6 @@
 /**
  * Reading mode (/detailReading/{catid}/{id}): the article, and its neighbours in the category's list of 10
- * (page 1, size 10; SPEC §2). Previous only when the article is not first, next only when it is not last; an
+ * (page 1, size 10; docs/product.md §2). Previous only when the article is not first, next only when it is not last; an
  * article outside that list has neither.
  */
 import { READING_LIST_SIZE } from '../constants';

@@ -1,4 +1,4 @@
-/** Entities as the portal renders them (SPEC §3), normalised from ./upstream.ts by server/upstream. */
+/** Entities as the portal renders them (docs/product.md §3), normalised from ./upstream.ts by server/upstream. */
 import type { AdType } from './upstream';
 import type {
   RawBoutiqueItem,
@@ -61,9 +61,9 @@ export interface Category {
   catname: string;
   parentid: number;
   categoryDirectory: string;
-  /** From newfield {name:'template'}; null when the CMS left it out (SPEC §5 warnings). */
+  /** From newfield {name:'template'}; null when the CMS left it out (docs/product.md §5 warnings). */
   template: TemplateCode | null;
-  /** Whether the CMS set a template field at all (a missing one and a bad one warn differently, SPEC §5). */
+  /** Whether the CMS set a template field at all (a missing one and a bad one warn differently, docs/product.md §5). */
   templateField: boolean;
   children: Category[];
 }

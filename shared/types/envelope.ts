@@ -1,4 +1,4 @@
-/** Every upstream answer (SPEC §7, §8): code 0 is success, anything else is an empty result. */
+/** Every upstream answer (docs/product.md §7, §8): code 0 is success, anything else is an empty result. */
 export interface Envelope<T> {
   code: number;
   msg: string;
@@ -12,5 +12,5 @@ export function isEnvelope(value: unknown): value is Envelope<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
 }
 
-/** What a request that never got a response becomes (SPEC §8). */
+/** What a request that never got a response becomes (docs/product.md §8). */
 export const NO_RESPONSE_ENVELOPE: Envelope<null> = Object.freeze({ code: 500, msg: '失败', data: null });

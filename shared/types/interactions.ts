@@ -1,5 +1,5 @@
 /**
- * The reader interactions of SPEC §4/§7 as the CMS takes and answers them: likes and collections are marks on an
+ * The reader interactions of docs/product.md §4/§7 as the CMS takes and answers them: likes and collections are marks on an
  * article (or a video) keyed by category and id; subscriptions are marks on a column author or a tag. Every call
  * needs a signed-in reader (the portal's /api proxy adds the token); the shapes are the reference API's.
  */

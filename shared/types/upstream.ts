@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the upstream content API (SPEC §7): what the CMS sends and what the reference API in
+ * Wire shapes of the upstream content API (docs/product.md §7): what the CMS sends and what the reference API in
  * scripts/reference-api emits. The portal never renders these directly; server/upstream normalises them
  * into the entities of ./entities.ts.
  *
@@ -31,7 +31,7 @@ export const RawArticleListItemSchema = z.object({
   id,
   catid: id,
   title: z.string(),
-  /** Editors' shorter headline for lists; replaces title when not empty (SPEC §3). */
+  /** Editors' shorter headline for lists; replaces title when not empty (docs/product.md §3). */
   list_title: z.string(),
   description: z.string(),
   thumb: z.string(),
@@ -76,7 +76,7 @@ export interface RawCategory {
   catname: string;
   parentid: number;
   categoryDirectory: string;
-  /** {name:'template', desc:'1'..'8'} holds the template code (SPEC §3); other names are free-form settings. */
+  /** {name:'template', desc:'1'..'8'} holds the template code (docs/product.md §3); other names are free-form settings. */
   newfield: RawMenuField[];
   children: RawCategory[];
 }
@@ -101,7 +101,7 @@ export const RawMenuListSchema = z.array(RawCategorySchema);
 export const RawCategoryIndexSchema = z.object({ children: z.array(RawCategorySchema).default([]) });
 export type RawCategoryIndex = z.infer<typeof RawCategoryIndexSchema>;
 
-/** 1 image, 2 video (SPEC §3). */
+/** 1 image, 2 video (docs/product.md §3). */
 export const AdTypeSchema = z.union([z.literal(1), z.literal(2)]);
 export type AdType = z.infer<typeof AdTypeSchema>;
 
@@ -115,7 +115,7 @@ export const RawAdvertisementSchema = z.object({
 });
 export type RawAdvertisement = z.infer<typeof RawAdvertisementSchema>;
 
-/** GET /api/ad/top?catid → data: the ad groups of the detail layout (SPEC §3). */
+/** GET /api/ad/top?catid → data: the ad groups of the detail layout (docs/product.md §3). */
 export const RawAdGroupsSchema = z.object({
   detailTop: z.array(RawAdvertisementSchema),
   hotNewsTop: z.array(RawAdvertisementSchema),
@@ -125,7 +125,7 @@ export const RawAdGroupsSchema = z.object({
 });
 export type RawAdGroups = z.infer<typeof RawAdGroupsSchema>;
 
-/** Homepage slot by position 1–6 and 8–16 (SPEC §3). */
+/** Homepage slot by position 1–6 and 8–16 (docs/product.md §3). */
 export const RawAdSlotSchema = z.object({ position: z.number().int(), list: z.array(RawAdvertisementSchema) });
 export type RawAdSlot = z.infer<typeof RawAdSlotSchema>;
 
@@ -137,7 +137,7 @@ export const RawTopicSchema = z.object({
   title: z.string(),
   description: z.string(),
   cover_image: z.string(),
-  /** JSON text, e.g. '{"switch_value_android":"https://…"}' (SPEC §3: jump.switch_value_android from extend). */
+  /** JSON text, e.g. '{"switch_value_android":"https://…"}' (docs/product.md §3: jump.switch_value_android from extend). */
   extend: z.string(),
   adddate: unixSeconds,
 });
@@ -160,7 +160,7 @@ export const RawColumnAuthorSchema = z.object({
 });
 export type RawColumnAuthor = z.infer<typeof RawColumnAuthorSchema>;
 
-/** GET /api/special_column_author/list?page&page_size → data (SPEC §3: list and count). */
+/** GET /api/special_column_author/list?page&page_size → data (docs/product.md §3: list and count). */
 export const RawColumnAuthorListSchema = z.object({ list: z.array(RawColumnAuthorSchema), count });
 export type RawColumnAuthorList = z.infer<typeof RawColumnAuthorListSchema>;
 
@@ -168,8 +168,8 @@ export const RawFriendlyLinkSchema = z.object({ name: z.string(), link: z.string
 export type RawFriendlyLink = z.infer<typeof RawFriendlyLinkSchema>;
 
 /**
- * GET /api/common/get_site_info?site_id → envelope with `time` and data (SPEC §3: seo and friendly_link_list).
- * The path is not in SPEC; this is the reference API's and the portal's agreed one.
+ * GET /api/common/get_site_info?site_id → envelope with `time` and data (docs/product.md §3: seo and friendly_link_list).
+ * The path is not given in docs/product.md §7; this is the reference API's and the portal's agreed one.
  */
 export const RawSiteInfoSchema = z.object({
   seo: z.object({ seo_title: z.string(), seo_keywords: z.string(), seo_description: z.string() }),
@@ -177,11 +177,11 @@ export const RawSiteInfoSchema = z.object({
 });
 export type RawSiteInfo = z.infer<typeof RawSiteInfoSchema>;
 
-/** Grey-mode flag (path not in SPEC; GET /api/common/grey_mode): '1' whole layout, '2' home only, else off. */
+/** Grey-mode flag (path not given in docs/product.md §7; GET /api/common/grey_mode): '1' whole layout, '2' home only, else off. */
 export const RawGreyModeSchema = z.enum(['0', '1', '2']);
 export type RawGreyMode = z.infer<typeof RawGreyModeSchema>;
 
-// ---- Content and discovery calls (SPEC §7). Paths and parameters are SPEC's; shapes are the reference API's. ----
+// ---- Content and discovery calls (docs/product.md §7). Paths and parameters are the product's; shapes are the reference API's. ----
 
 /** GET /api/rmt/search_all?q&type&page&page_size → data (type 1 last 30 days, 2 all; newest first; empty q → empty list). */
 export const RawSearchResultSchema = rawPagedListSchema(RawArticleListItemSchema).extend({
@@ -317,7 +317,7 @@ export const RawVideoAlbumSchema = z.object({
 });
 export type RawVideoAlbum = z.infer<typeof RawVideoAlbumSchema>;
 
-/** 1 live now, 2 upcoming, 3 ended (SPEC: live/list show_type). */
+/** 1 live now, 2 upcoming, 3 ended (docs/product.md: live/list show_type). */
 export const LiveStatusSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 export type LiveStatus = z.infer<typeof LiveStatusSchema>;
 
@@ -412,7 +412,7 @@ export interface RawAppSkin {
   end_time: number;
 }
 
-// ---- Signed-in reader's lists and the account-side calls (SPEC §7). Shapes are the reference API's. ----
+// ---- Signed-in reader's lists and the account-side calls (docs/product.md §7). Shapes are the reference API's. ----
 
 /** GET /api/collection/list_and_article_detail?page&page_size → data: the reader's collected articles, newest first. */
 export type RawCollectedArticles = RawPagedList<RawArticleListItem>;
@@ -432,7 +432,7 @@ export interface RawSubscribedTags {
 }
 
 /**
- * GET /api/wechat/get_jssdk_signature?url → data: what wx.config needs (SPEC §3 WeChat share config, less `debug`,
+ * GET /api/wechat/get_jssdk_signature?url → data: what wx.config needs (docs/product.md §3 WeChat share config, less `debug`,
  * which the page chooses). signature = sha1("jsapi_ticket=…&noncestr=…&timestamp=…&url=…"), url without its hash.
  */
 export interface RawJsSdkSignature {
@@ -443,7 +443,7 @@ export interface RawJsSdkSignature {
   signature: string;
 }
 
-/** POST /api/common/feedback {content, contact} → data (SPEC leaves the body open; shared/feedback.ts has the rules). */
+/** POST /api/common/feedback {content, contact} → data (docs/product.md §7 leaves the body open; shared/feedback.ts has the rules). */
 export interface RawFeedbackReceipt {
   id: number;
 }

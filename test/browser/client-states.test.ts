@@ -1,4 +1,4 @@
-/** Client states of SPEC §4 in a real browser: grey mode from the flag call, and the chunk-error reload guard. */
+/** Client states of docs/product.md §4 in a real browser: grey mode from the flag call, and the chunk-error reload guard. */
 import type { Browser } from 'playwright-core';
 import { HOME_CATID } from '../../shared/constants';
 import { launchBrowser } from '../support/browser';

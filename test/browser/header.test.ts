@@ -54,7 +54,7 @@ describeWithBrowser()('header', () => {
     await panel.waitFor({ state: 'hidden' });
   });
 
-  it('shows the SPEC §5 warning when a misconfigured item is clicked', async () => {
+  it('shows the docs/product.md §5 warning when a misconfigured item is clicked', async () => {
     const { page } = w;
     await gotoHydrated(page, `${t.url}/`);
     const broken = page.locator('.menu__item--misconfigured').first();

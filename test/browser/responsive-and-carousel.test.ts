@@ -1,4 +1,4 @@
-/** SPEC §9 layout and carousel rules in a browser: the menu's row under 1500px, carousels started near the viewport, autoplay paused on hover. */
+/** docs/product.md §9 layout and carousel rules in a browser: the menu's row under 1500px, carousels started near the viewport, autoplay paused on hover. */
 import type { Browser } from 'playwright-core';
 import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';

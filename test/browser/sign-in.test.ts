@@ -1,6 +1,6 @@
 /**
  * Sign-in in a real browser: 订阅 opens the dialog showing WeChat's QR widget (the simulated QR page, framed,
- * reached through the portal with SPEC §7's parameters); '模拟扫码确认' takes the whole page back signed in on
+ * reached through the portal with docs/product.md §7's parameters); '模拟扫码确认' takes the whole page back signed in on
  * the same address (without code/state), the header shows the reader's menu, and 退出登录 signs out and goes
  * home. The portal runs on localhost with a plain-http callback origin, the way `npm start` runs locally.
  */

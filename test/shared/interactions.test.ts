@@ -1,5 +1,5 @@
 /**
- * The interaction rules without a browser: the call each button makes, how answers are read (SPEC §8), the
+ * The interaction rules without a browser: the call each button makes, how answers are read (docs/product.md §8), the
  * pending action a visitor leaves before signing in, and the group state the buttons show.
  */
 import {
@@ -59,7 +59,7 @@ describe('calls', () => {
   });
 });
 
-describe('answers (SPEC §8: code 0 is success, anything else is nothing)', () => {
+describe('answers (docs/product.md §8: code 0 is success, anything else is nothing)', () => {
   it('reads a toggle answer per kind, null on failure or garbage', () => {
     expect(readToggle('thumbsup', ok({ status: 1 }))).toBe(true);
     expect(readToggle('collection', ok({ status: 0 }))).toBe(false);

@@ -15,7 +15,7 @@ function node(catid: number, template: TemplateCode | null, extra: Partial<Categ
   };
 }
 
-describe('menu template rules (SPEC §2 Header, §5)', () => {
+describe('menu template rules (docs/product.md §2 Header, §5)', () => {
   it('does nothing for level-1 items with template 1, 2 or 5', () => {
     for (const template of [1, 2, 5] as const) expect(menuTarget(node(1, template), null, true)).toEqual({ kind: 'none' });
   });

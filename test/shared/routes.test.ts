@@ -7,7 +7,7 @@ function pageOf(path: string): { id: string; name: string | undefined; params: R
 }
 
 describe('route table', () => {
-  it('matches every SPEC §2 route to the route it names', () => {
+  it('matches every docs/product.md §2 route to the route it names', () => {
     const cases: Array<[string, string]> = [
       ['/', 'home'],
       ['/home', 'home-alias'],

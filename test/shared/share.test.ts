@@ -13,7 +13,7 @@ describe('WeChat share card', () => {
     expect(card).toEqual({ title: '青年志愿者走进社区', desc: '摘要', link: 'https://www.qnnews.cn/detail/1/2?from=timeline', imgUrl: 'https://img.cn/a.jpg' });
   });
 
-  it('the home page and other pages default to the site name (SPEC §7)', () => {
+  it('the home page and other pages default to the site name (docs/product.md §7)', () => {
     const home = shareCard({ ...base, head: { title: SITE_TITLE, description: '站点描述', keywords: '' }, href: 'https://www.qnnews.cn/' });
     expect(home).toEqual({ title: '青年新闻网', desc: '青年新闻网', link: 'https://www.qnnews.cn/', imgUrl: base.fallbackImage });
     const about = shareCard({ ...base, head: { title: `关于我们 - ${SITE_TITLE}`, description: '站点描述', keywords: '' }, href: 'https://www.qnnews.cn/about' });

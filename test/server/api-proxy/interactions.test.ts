@@ -1,7 +1,7 @@
 /**
  * The interaction calls exactly as the browser module makes them (client/lib/interactions-api.ts, over real
  * HTTP), through the portal's /api proxy to the reference API: likes with their count, collections of articles
- * and videos, subscriptions to column authors and tags, each reader's state apart, and SPEC §8 failures.
+ * and videos, subscriptions to column authors and tags, each reader's state apart, and docs/product.md §8 failures.
  */
 import { callApi, fetchGroupStates, fetchLikeCount, toggleInteraction, type ApiTransport } from '../../../client/lib/interactions-api';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
@@ -86,7 +86,7 @@ describe('interaction calls through the proxy', () => {
     expect(await fetchGroupStates({ kind: 'tag', ids: [12] }, visitor)).toBeNull();
   });
 
-  it('a CMS failure code is a failed toggle and an unknown state (SPEC §8)', async () => {
+  it('a CMS failure code is a failed toggle and an unknown state (docs/product.md §8)', async () => {
     upstream.api.control.setFailures([
       { path: '/api/tag/toggle', mode: 'code', code: 50000 },
       { path: '/api/column_subscribe/batch_exist', mode: 'code', code: 50000 },

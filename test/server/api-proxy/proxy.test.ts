@@ -1,6 +1,6 @@
 /**
  * The same-origin /api proxy against the reference API: the allow-list, the session's token going upstream (and
- * never back), CSRF on state-changing calls, body limits and validation, and SPEC §8 failure envelopes.
+ * never back), CSRF on state-changing calls, body limits and validation, and docs/product.md §8 failure envelopes.
  */
 import { createHash } from 'node:crypto';
 import request from 'supertest';

@@ -1,4 +1,4 @@
-/** SPEC §2: article detail on a phone goes to the mobile site; desktop readers keep the cached page. */
+/** docs/product.md §2: article detail on a phone goes to the mobile site; desktop readers keep the cached page. */
 import request from 'supertest';
 import { HOME_CATID } from '../../../shared/constants';
 import { isMobileUserAgent } from '../../../server/render/mobile-redirect';

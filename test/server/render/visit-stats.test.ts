@@ -1,4 +1,4 @@
-/** SPEC §9: visit statistics keyed per host. Each site's pages load the counter with its own host's id. */
+/** docs/product.md §9: visit statistics keyed per host. Each site's pages load the counter with its own host's id. */
 import request from 'supertest';
 import { REGIONAL_SITES } from '../../../shared/sites';
 import { startTestPortal, type TestPortal } from '../../support/portal';

@@ -1,4 +1,4 @@
-/** The envelope rules of SPEC §8 against the reference content API's real failure modes. */
+/** The envelope rules of docs/product.md §8 against the reference content API's real failure modes. */
 import { UpstreamClient, UpstreamHttpError } from '../../../server/upstream/http-client';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { RawCategoryIndexSchema, RawMenuListSchema } from '../../../shared/types/upstream';

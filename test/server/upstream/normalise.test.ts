@@ -4,7 +4,7 @@ import type { RawCategory } from '../../../shared/types/upstream';
 
 const item = { id: 1, catid: 2, title: '完整标题', list_title: '', description: '', thumb: '', adddate: 0, source: '' };
 
-describe('normalisation (SPEC §3)', () => {
+describe('normalisation (docs/product.md §3)', () => {
   it('replaces title with list_title when list_title is not empty', () => {
     expect(articleSummary(item).title).toBe('完整标题');
     expect(articleSummary({ ...item, list_title: '短标题' }).title).toBe('短标题');
