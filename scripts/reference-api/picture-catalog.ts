@@ -17,10 +17,10 @@ const CHANNEL_SUBJECTS: readonly PictureKind[] = ['landscape', 'skyline', 'crowd
 /** Subjects by key prefix for the pictures that are not an article's, an author's or a newspaper page. */
 const KIND_BY_PREFIX: ReadonlyArray<readonly [RegExp, PictureKind]> = [
   [/^(av|u)\d/, 'portrait'],
-  [/^ad\d/, 'chart'],
   [/^(tp|sr|skin)/, 'skyline'],
   [/^(va|v|l|p|sk)\d/, 'crowd'],
-  [/^bq\d/, 'landscape'],
+  // Ads and 精品 posters are scenery, as travel and brand advertising mostly is.
+  [/^(ad|bq)\d/, 'landscape'],
 ];
 
 function articleSpec(dataset: Dataset, key: string, articleId: number): PictureSpec {
