@@ -107,7 +107,8 @@ function paintSkyline(raster: Raster, rng: Rng, hue: number, horizon: number): v
 }
 
 function paintWindows(raster: Raster, rng: Rng, x: number, y: number, width: number, height: number, color: Rgb): void {
-  const size = Math.max(2, Math.round(width / 9));
+  // Windows keep a storey's proportion to the picture, however wide a building is.
+  const size = Math.max(2, Math.round(Math.min(width / 9, raster.height / 28)));
   for (let row = y + size; row < y + height - size; row += size * 2) {
     for (let column = x + size; column < x + width - size; column += size * 2) {
       if (rng.chance(0.45)) raster.fillRect(column, row, size, size, color);
