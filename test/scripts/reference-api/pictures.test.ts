@@ -3,6 +3,7 @@
  * its URL names, the same bytes on every request and from a fresh instance with the same seed, different between
  * articles and between categories, and the e-paper page images draw a block exactly where each clickable area is.
  */
+import { get as httpGet } from 'node:http';
 import { decode } from 'jpeg-js';
 import type { Envelope } from '../../../shared/types/envelope';
 import type { RawArticleDetail, RawNewspaperArea, RawNewspaperSearch } from '../../../shared/types/upstream';
@@ -15,9 +16,17 @@ interface Fetched {
   bytes: Buffer;
 }
 
-async function get(url: string): Promise<Fetched> {
-  const response = await fetch(url);
-  return { status: response.status, type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
+/** A fresh connection per request (agent: false): no race with the server closing an idle keep-alive socket. */
+function get(url: string): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(url, { agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? null, bytes: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
 }
 
 interface Decoded {
@@ -56,6 +65,9 @@ function meanColour(image: Decoded): [number, number, number] {
 function colourDistance(left: readonly number[], right: readonly number[]): number {
   return Math.hypot(...left.map((value, index) => value - (right[index] ?? 0)));
 }
+
+/** Painting and encoding a full broadsheet takes a few hundred milliseconds; a busy machine needs far more room. */
+jest.setTimeout(60_000);
 
 describe('reference API pictures', () => {
   let server: RunningReferenceApi;
@@ -141,7 +153,7 @@ describe('reference API pictures', () => {
     let pages: Array<{ image: string; width: number; height: number; areas: RawNewspaperArea[] }>;
 
     beforeAll(async () => {
-      const search = (await (await fetch(`${server.url}/api/rmt/read_newspapers_search?page=1`)).json()) as Envelope<RawNewspaperSearch>;
+      const search = JSON.parse((await get(`${server.url}/api/rmt/read_newspapers_search?page=1`)).bytes.toString('utf8')) as Envelope<RawNewspaperSearch>;
       pages = search.data.list.slice(0, 2).flatMap((issue) => issue.pages.slice(0, 2));
       expect(pages.length).toBeGreaterThanOrEqual(3);
     });
