@@ -155,7 +155,7 @@ export class Accounts {
     if (known !== undefined) return known;
     const userId = FIRST_USER_ID + this.users.size;
     this.userByNickname.set(nickname, userId);
-    this.users.set(userId, { user_id: userId, nickname, avatar: `${this.mediaUrl()}/media/img/u${userId}-64x64.svg` });
+    this.users.set(userId, { user_id: userId, nickname, avatar: `${this.mediaUrl()}/media/img/u${userId}-64x64.jpg` });
     return userId;
   }
 

@@ -11,6 +11,7 @@ import { BadBodyError, delay, json, readBody, send, sendTruncated, type BodyFiel
 import { initSegment, mediaSegment, parseHlsPath, playlist, PLAYLIST_TYPE, SEGMENT_TYPE } from './hls';
 import { MEDIA_CACHE_CONTROL, parseImagePath, parseVideoPath, renderSvg, videoBytes } from './media';
 import { newspaperPageLabel } from './newspapers';
+import { pictureJpeg } from './picture-catalog';
 import { Presenter } from './present';
 import { CODE_BAD_PARAMS, fail, matchRoute, MSG, type RouteContext } from './routes';
 import { presentVideo } from './videos';
@@ -111,6 +112,9 @@ function videoReply(bytes: Buffer, range: string | undefined): Reply {
 
 function mediaReply(dataset: Dataset, path: string, range: string | undefined): Reply {
   const image = parseImagePath(path);
+  if (image?.format === 'jpg') {
+    return { kind: 'raw', status: 200, contentType: 'image/jpeg', body: pictureJpeg(dataset, image), headers: { 'Cache-Control': MEDIA_CACHE_CONTROL } };
+  }
   if (image) {
     return {
       kind: 'raw',

@@ -204,7 +204,7 @@ function appSkin(now: number): RawAppSkin {
     enabled: 0,
     theme_color: '#c8161d',
     header_background: imagePath('skin1', 1920, 200),
-    logo: imagePath('skinlogo', 360, 80),
+    logo: imagePath('skinlogo', 360, 80, 'svg'),
     start_time: now - 10 * 86_400,
     end_time: now + 20 * 86_400,
   };

@@ -1,10 +1,14 @@
 /**
  * Images and videos served by the reference API itself, so the portal's pages, tests and benchmarks never reach
- * the internet. Images are deterministic SVGs (gradient + short label) whose size is part of the URL, which lets
- * layout tests check aspect ratios; the one video is a generated H.264 MP4 (./mp4.ts).
+ * the internet. Pictures are deterministic JPEGs painted on request (./pictures.ts) whose size is part of the URL,
+ * which lets layout tests check aspect ratios; the older '.svg' form of every path (a gradient with a label) is still
+ * served. The one video is a generated H.264 MP4 (./mp4.ts).
  */
+import { encode as encodeJpeg } from 'jpeg-js';
+import { LRUCache } from 'lru-cache';
 import { hashString } from './random';
 import { buildMp4 } from './mp4';
+import type { Raster } from './raster';
 
 export const IMAGE_PREFIX = '/media/img/';
 export const VIDEO_PREFIX = '/media/video/';
@@ -12,12 +16,21 @@ export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 const MIN_SIDE = 16;
 const MAX_SIDE = 4000;
+/** Painting and encoding cost grows with the area; 2.6 megapixels covers the largest picture the dataset names. */
+const MAX_RASTER_PIXELS = 2_600_000;
 const KEY_PATTERN = /^[a-z][a-z0-9]{0,39}$/;
+/** Modest quality: pictures stay small and quick to encode, and they are illustrations, not evidence. */
+const JPEG_QUALITY = 72;
 
-/** Path of a generated image; keys are lowercase letters and digits only, so the '-' before the size is unambiguous. */
-export function imagePath(key: string, width: number, height: number): string {
+export type ImageFormat = 'jpg' | 'svg';
+
+/**
+ * Path of a generated image; keys are lowercase letters and digits only, so the '-' before the size is unambiguous.
+ * SVG is kept for wordmarks (the skin's logo), where a label is the picture.
+ */
+export function imagePath(key: string, width: number, height: number, format: ImageFormat = 'jpg'): string {
   if (!KEY_PATTERN.test(key)) throw new Error(`bad image key ${key}`);
-  return `${IMAGE_PREFIX}${key}-${width}x${height}.svg`;
+  return `${IMAGE_PREFIX}${key}-${width}x${height}.${format}`;
 }
 
 export function videoPath(adId: number): string {
@@ -28,16 +41,41 @@ export interface ImageRequest {
   key: string;
   width: number;
   height: number;
+  format: ImageFormat;
 }
 
 export function parseImagePath(pathname: string): ImageRequest | null {
   if (!pathname.startsWith(IMAGE_PREFIX)) return null;
-  const match = /^([a-z][a-z0-9]{0,39})-(\d{1,4})x(\d{1,4})\.svg$/.exec(pathname.slice(IMAGE_PREFIX.length));
+  const match = /^([a-z][a-z0-9]{0,39})-(\d{1,4})x(\d{1,4})\.(jpg|svg)$/.exec(pathname.slice(IMAGE_PREFIX.length));
   if (!match) return null;
   const width = Number(match[2]);
   const height = Number(match[3]);
+  const format = match[4] === 'jpg' ? 'jpg' : 'svg';
   const inRange = (side: number): boolean => side >= MIN_SIDE && side <= MAX_SIDE;
-  return inRange(width) && inRange(height) ? { key: match[1] ?? '', width, height } : null;
+  if (!inRange(width) || !inRange(height)) return null;
+  if (format === 'jpg' && width * height > MAX_RASTER_PIXELS) return null;
+  return { key: match[1] ?? '', width, height, format };
+}
+
+export type PictureCache = LRUCache<string, Buffer>;
+
+/**
+ * Encoded pictures by key and size, bounded by bytes: pages ask for the same few hundred pictures again and again.
+ * One per API instance, since what a key shows depends on the dataset (an article's category).
+ */
+export function createPictureCache(maxBytes = 48 * 1024 * 1024): PictureCache {
+  return new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (bytes) => bytes.length });
+}
+
+/** The JPEG for a request, painted and encoded once; `paint` is only called on a cache miss. */
+export function jpegBytes(cache: PictureCache, request: ImageRequest, paint: () => Raster): Buffer {
+  const cacheKey = `${request.key}-${request.width}x${request.height}`;
+  const cached = cache.get(cacheKey);
+  if (cached) return cached;
+  const raster = paint();
+  const bytes = encodeJpeg({ width: raster.width, height: raster.height, data: raster.data }, JPEG_QUALITY).data;
+  cache.set(cacheKey, bytes);
+  return bytes;
 }
 
 export function parseVideoPath(pathname: string): number | null {

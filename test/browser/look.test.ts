@@ -127,6 +127,30 @@ describeWithBrowser()('look and accessibility', () => {
   }, 600_000);
 
   for (const theme of ['day', 'night'] as const) {
+    it(`e-paper and video pages by ${theme}: the painted pictures load at their size, a screenshot`, async () => {
+      const { page, problems } = await watchedPage(browser);
+      if (theme === 'night') await page.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_KEY);
+      for (const target of [{ name: 'epaper', path: '/readNewspapers/2761' }, { name: 'video', path: '/video' }]) {
+        await gotoHydrated(page, `${t.url}${target.path}`);
+        await page.waitForLoadState('networkidle');
+        // Pictures loaded so far decoded: a broken image is complete with naturalWidth 0. Lazy ones may not have started.
+        const sizes = await page.$$eval('img[src*="/media/img/"]', (images) =>
+          images.map((image) => ({ src: (image as HTMLImageElement).src, width: (image as HTMLImageElement).naturalWidth, complete: (image as HTMLImageElement).complete })),
+        );
+        expect(sizes.filter((size) => size.width > 0).length).toBeGreaterThan(0);
+        expect(sizes.filter((size) => size.complete && size.width === 0)).toEqual([]);
+        if (target.name === 'epaper') {
+          expect(await page.locator('.newspaper__sheet img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1200);
+          expect(await page.locator('.newspaper__area').count()).toBeGreaterThan(0);
+        }
+        await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${target.name}-${theme}.png`), fullPage: true });
+      }
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }, 120_000);
+  }
+
+  for (const theme of ['day', 'night'] as const) {
     it(`home, detail and reading by ${theme}: no serious axe violation, no console problem, a screenshot`, async () => {
       // bypassCSP: axe is injected as an inline script, which the portal's CSP rightly refuses.
       const { page, problems } = await watchedPage(browser, { bypassCSP: true });

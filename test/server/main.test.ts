@@ -138,7 +138,7 @@ describe('server process', () => {
       expect(image).toBeDefined();
       const media = await timedGet(`${server.url}${image}`);
       expect(media.status).toBe(200);
-      expect(media.headers['content-type']).toContain('image/svg+xml');
+      expect(media.headers['content-type']).toBe('image/jpeg');
       const ready = await timedGet(`${server.url}/readyz`);
       expect(JSON.parse(ready.body)).toMatchObject({ status: 'ready', checks: { redis: 'not-configured', upstream: 'up', cache: 'memory' } });
     } finally {

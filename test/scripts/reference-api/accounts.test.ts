@@ -60,7 +60,7 @@ describe('simulated WeChat sign-in', () => {
     const first = await request(api.handler).post('/api/user/third').send({ platform: 'wechat_webapp', code });
     expect(first.body).toMatchObject({ code: 0, data: { userinfo: { nickname: '小明' } } });
     expect(first.body.data.user_id).toBe(first.body.data.userinfo.user_id);
-    expect(first.body.data.userinfo.avatar).toMatch(/^http:\/\/media\.test:8080\/media\/img\/u\d+-64x64\.svg$/);
+    expect(first.body.data.userinfo.avatar).toMatch(/^http:\/\/media\.test:8080\/media\/img\/u\d+-64x64\.jpg$/);
     const replay = await request(api.handler).post('/api/user/third').send({ platform: 'wechat_webapp', code });
     expect(replay.body).toEqual({ code: CODE_LOGIN_FAILED, msg: MSG_LOGIN_FAILED, data: null });
     const unknown = await request(api.handler).post('/api/user/third').send({ platform: 'wechat_webapp', code: 'nope' });

@@ -16,7 +16,7 @@ import { createReferenceApi, type ReferenceApi } from '../../../scripts/referenc
 import { NOW, SEED } from './fixtures';
 
 const PUBLIC = 'http://media.test:8080';
-const MEDIA_URL = /^http:\/\/media\.test:8080\/media\/img\/[a-z][a-z0-9]*-\d+x\d+\.svg$/;
+const MEDIA_URL = /^http:\/\/media\.test:8080\/media\/img\/[a-z][a-z0-9]*-\d+x\d+\.(?:jpg|svg)$/;
 
 let api: ReferenceApi;
 

@@ -4,7 +4,7 @@ import type { Envelope } from '../../../shared/types/envelope';
 import type { ReferenceApi } from '../../../scripts/reference-api/app';
 
 export const PUBLIC = 'http://media.test:8080';
-export const MEDIA_URL = /^http:\/\/media\.test:8080\/media\/img\/[a-z][a-z0-9]*-\d+x\d+\.svg$/;
+export const MEDIA_URL = /^http:\/\/media\.test:8080\/media\/img\/[a-z][a-z0-9]*-\d+x\d+\.(?:jpg|svg)$/;
 export const HLS_URL = /^http:\/\/media\.test:8080\/media\/hls\/[a-z][a-z0-9]*\/index\.m3u8$/;
 export const BAD_PARAMS = { code: 40000, msg: '参数错误', data: null };
 

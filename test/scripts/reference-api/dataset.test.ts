@@ -282,7 +282,7 @@ describe('topics, authors, sites', () => {
   it('has at least 20 column authors with square avatars, not subscribed', () => {
     expect(dataset.columnAuthors.length).toBeGreaterThanOrEqual(20);
     for (const author of dataset.columnAuthors) {
-      expect(author.avatar).toMatch(/^\/media\/img\/av\d+-(\d+)x\1\.svg$/);
+      expect(author.avatar).toMatch(/^\/media\/img\/av\d+-(\d+)x\1\.jpg$/);
       expect(author.description.length).toBeGreaterThan(10);
       expect(author.subscribe_status).toBe(0);
     }

@@ -296,7 +296,7 @@ describe('GET /api/rmt/read_newspapers_search', () => {
       expect(issue.pages.length).toBeLessThanOrEqual(8);
       issue.pages.forEach((page, index) => {
         expect(page.page_no).toBe(index + 1);
-        expect(page.image).toMatch(/^http:\/\/media\.test:8080\/media\/img\/np\d+p\d+-1200x1700\.svg$/);
+        expect(page.image).toMatch(/^http:\/\/media\.test:8080\/media\/img\/np\d+p\d+-1200x1700\.jpg$/);
         expect(page.areas.length).toBeGreaterThanOrEqual(2);
         for (const area of page.areas) {
           const article = api.dataset.articleById.get(area.article_id);
@@ -332,11 +332,14 @@ describe('GET /api/rmt/read_newspapers_search', () => {
     expect((await get<RawNewspaperSearch>(`/api/rmt/read_newspapers_search?q=${encodeURIComponent('不存在的关键词😀')}`)).data.total).toBe(0);
   });
 
-  it('serves the page images labelled with the paper and page', async () => {
+  it('serves the page images as JPEGs, and their older SVG form labelled with the paper and page', async () => {
     const issue = (await get<RawNewspaperSearch>('/api/rmt/read_newspapers_search?page_size=1')).data.list[0];
-    const image = await getRaw(api, localPath(issue?.pages[1]?.image ?? ''));
+    const path = localPath(issue?.pages[1]?.image ?? '');
+    const image = await getRaw(api, path);
     expect(image.status).toBe(200);
-    expect(image.body.toString('utf8')).toContain(`${issue?.paper_name} 第2版`);
+    expect([...image.body.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const svg = await getRaw(api, path.replace(/\.jpg$/, '.svg'));
+    expect(svg.body.toString('utf8')).toContain(`${issue?.paper_name} 第2版`);
   });
 });
 

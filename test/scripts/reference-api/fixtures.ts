@@ -4,7 +4,7 @@ export const SEED = 424_242;
 export const DAY = 86_400;
 export const TWO_YEARS = 730 * DAY;
 
-export const IMAGE_PATH = /^\/media\/img\/[a-z][a-z0-9]*-\d+x\d+\.svg$/;
+export const IMAGE_PATH = /^\/media\/img\/[a-z][a-z0-9]*-\d+x\d+\.(?:jpg|svg)$/;
 
 /** Counts non-overlapping matches of a pattern (global flag added). */
 export function countMatches(text: string, pattern: RegExp): number {
