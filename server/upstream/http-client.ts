@@ -82,6 +82,14 @@ export class UpstreamClient {
   /** With a schema, code-0 data of another shape is a failed call ('unavailable'), never a half-filled value. */
   request<T>(req: UpstreamRequest, schema: z.ZodType<T, unknown>): Promise<UpstreamResult<T>>;
   async request<T>(req: UpstreamRequest, schema?: z.ZodType<T, unknown>): Promise<UpstreamResult<T | unknown>> {
+    const result = await this.attempt(req, schema);
+    // A kept-alive socket the upstream closed while idle fails the next request sent on it before any answer: a
+    // GET is safe to send once more, on a fresh socket (what browsers and undici do).
+    if (result.outcome === 'unavailable' && result.staleSocket && req.method === 'GET') return this.attempt(req, schema);
+    return result;
+  }
+
+  private async attempt<T>(req: UpstreamRequest, schema?: z.ZodType<T, unknown>): Promise<UpstreamResult<T | unknown> & { staleSocket?: boolean }> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     const controller = new AbortController();
@@ -126,7 +134,8 @@ export class UpstreamClient {
         controller.abort();
         return refuse('too-large', `answer larger than ${this.options.maxBodyBytes} bytes (UPSTREAM_MAX_BODY_BYTES)`);
       }
-      return refuse('unavailable', error instanceof Error ? error.message : String(error));
+      const reset = error instanceof FetchError && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      return { ...refuse('unavailable', error instanceof Error ? error.message : String(error)), ...(reset ? { staleSocket: true } : {}) };
     } finally {
       clearTimeout(timer);
     }

@@ -57,8 +57,9 @@ describeWithBrowser()('every page in a browser', () => {
 
   async function open(path: string): Promise<{ page: Page; problems: string[] }> {
     const { page, problems } = await watchedPage(browser);
-    await page.goto(t.url + path);
-    await page.waitForSelector('html[data-hydrated="true"]', { timeout: 15_000 });
+    // Hydration needs the document and its scripts, not every picture: 'load' would wait for them all.
+    await page.goto(t.url + path, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('html[data-hydrated="true"]', { timeout: 30_000 });
     return { page, problems };
   }
 
@@ -78,7 +79,7 @@ describeWithBrowser()('every page in a browser', () => {
   it('plays the video page stream', async () => {
     const path = routes.find((route) => route.startsWith('/video/'))!;
     const { page, problems } = await open(path);
-    await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 2, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 2, undefined, { timeout: 30_000 });
     const state = await page.evaluate(() => {
       const video = document.querySelector('video')!;
       return { duration: video.duration, source: video.currentSrc };
@@ -102,8 +103,8 @@ describeWithBrowser()('every page in a browser', () => {
       const report: string[] = [];
       for (const path of routes.filter((route) => route !== '/no-such-page').slice(0, 12)) {
         const { page, problems } = await watchedPage(regional);
-        await page.goto(`http://${site.domain}:${port}${path}`);
-        await page.waitForSelector('html[data-hydrated="true"]', { timeout: 15_000 });
+        await page.goto(`http://${site.domain}:${port}${path}`, { waitUntil: 'domcontentloaded' });
+        await page.waitForSelector('html[data-hydrated="true"]', { timeout: 30_000 });
         if (path === '/') expect(await page.textContent('.logo__site')).toBe(site.name);
         for (const problem of problems) report.push(`${path}: ${problem}`);
         await page.close();

@@ -45,6 +45,7 @@ export async function watchedPage(browser: Browser, options: BrowserContextOptio
 }
 
 export async function gotoHydrated(page: Page, url: string): Promise<void> {
-  await page.goto(url);
+  // Hydration needs the document and its scripts, not every picture: 'load' would also wait for each image.
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('html[data-hydrated="true"]');
 }
