@@ -73,7 +73,7 @@ describeWithBrowser()('every page in a browser', () => {
       await page.close();
     }
     expect(report).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   // Chromium now plays HLS natively and other browsers go through hls.js; either way the stream must play.
   it('plays the video page stream', async () => {
@@ -113,5 +113,5 @@ describeWithBrowser()('every page in a browser', () => {
     } finally {
       await regional.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
