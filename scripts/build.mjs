@@ -112,11 +112,12 @@ function pageWeightTable(entryFiles, modules) {
 
 /**
  * The reference content API as its own Node bundles: main.cjs runs it apart (`docker compose`, `npm run upstream`);
- * server.cjs is what `npm start` loads in-process when no UPSTREAM_URL is set (server/embedded-upstream.ts).
+ * server.cjs is what `npm start` loads in-process when no UPSTREAM_URL is set (server/embedded-upstream.ts);
+ * picture-worker.cjs is the thread that paints its pictures (scripts/reference-api/picture-painter.ts).
  */
 export const referenceApiOptions = {
   absWorkingDir: root,
-  entryPoints: ['scripts/reference-api/main.ts', 'scripts/reference-api/server.ts'],
+  entryPoints: ['scripts/reference-api/main.ts', 'scripts/reference-api/server.ts', 'scripts/reference-api/picture-worker.ts'],
   bundle: true,
   platform: 'node',
   target: 'node20',

@@ -110,10 +110,11 @@ function videoReply(bytes: Buffer, range: string | undefined): Reply {
   };
 }
 
-function mediaReply(dataset: Dataset, path: string, range: string | undefined): Reply {
+async function mediaReply(dataset: Dataset, path: string, range: string | undefined): Promise<Reply> {
   const image = parseImagePath(path);
   if (image?.format === 'jpg') {
-    return { kind: 'raw', status: 200, contentType: 'image/jpeg', body: pictureJpeg(dataset, image), headers: { 'Cache-Control': MEDIA_CACHE_CONTROL } };
+    const body = await pictureJpeg(dataset, image);
+    return { kind: 'raw', status: 200, contentType: 'image/jpeg', body, headers: { 'Cache-Control': MEDIA_CACHE_CONTROL } };
   }
   if (image) {
     return {

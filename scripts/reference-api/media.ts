@@ -4,11 +4,8 @@
  * which lets layout tests check aspect ratios; the older '.svg' form of every path (a gradient with a label) is still
  * served. The one video is a generated H.264 MP4 (./mp4.ts).
  */
-import { encode as encodeJpeg } from 'jpeg-js';
-import { LRUCache } from 'lru-cache';
 import { hashString } from './random';
 import { buildMp4 } from './mp4';
-import type { Raster } from './raster';
 
 export const IMAGE_PREFIX = '/media/img/';
 export const VIDEO_PREFIX = '/media/video/';
@@ -19,8 +16,6 @@ const MAX_SIDE = 4000;
 /** Painting and encoding cost grows with the area; 2.6 megapixels covers the largest picture the dataset names. */
 const MAX_RASTER_PIXELS = 2_600_000;
 const KEY_PATTERN = /^[a-z][a-z0-9]{0,39}$/;
-/** Modest quality: pictures stay small and quick to encode, and they are illustrations, not evidence. */
-const JPEG_QUALITY = 72;
 
 export type ImageFormat = 'jpg' | 'svg';
 
@@ -55,27 +50,6 @@ export function parseImagePath(pathname: string): ImageRequest | null {
   if (!inRange(width) || !inRange(height)) return null;
   if (format === 'jpg' && width * height > MAX_RASTER_PIXELS) return null;
   return { key: match[1] ?? '', width, height, format };
-}
-
-export type PictureCache = LRUCache<string, Buffer>;
-
-/**
- * Encoded pictures by key and size, bounded by bytes: pages ask for the same few hundred pictures again and again.
- * One per API instance, since what a key shows depends on the dataset (an article's category).
- */
-export function createPictureCache(maxBytes = 48 * 1024 * 1024): PictureCache {
-  return new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (bytes) => bytes.length });
-}
-
-/** The JPEG for a request, painted and encoded once; `paint` is only called on a cache miss. */
-export function jpegBytes(cache: PictureCache, request: ImageRequest, paint: () => Raster): Buffer {
-  const cacheKey = `${request.key}-${request.width}x${request.height}`;
-  const cached = cache.get(cacheKey);
-  if (cached) return cached;
-  const raster = paint();
-  const bytes = encodeJpeg({ width: raster.width, height: raster.height, data: raster.data }, JPEG_QUALITY).data;
-  cache.set(cacheKey, bytes);
-  return bytes;
 }
 
 export function parseVideoPath(pathname: string): number | null {

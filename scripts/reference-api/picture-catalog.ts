@@ -5,10 +5,11 @@
  * picture is the same on every request and every run with the same seed.
  */
 import type { Dataset } from './dataset';
-import { createPictureCache, jpegBytes, type ImageRequest, type PictureCache } from './media';
-import { paintNewspaperPage, paintPicture, type PictureKind, type PictureSpec } from './pictures';
+import type { ImageRequest } from './media';
+import type { PictureJob } from './picture-job';
+import { paintPictureJob } from './picture-painter';
+import type { PictureKind, PictureSpec } from './pictures';
 import { hashString } from './random';
-import type { Raster } from './raster';
 
 const ARTICLE_KINDS: readonly PictureKind[] = ['landscape', 'skyline', 'crowd', 'chart'];
 /** A channel's usual subject; charts are rarer, as they are on a news site. */
@@ -50,23 +51,17 @@ function newspaperPage(dataset: Dataset, key: string) {
   return issue?.pages.find((page) => page.page_no === Number(match[2]));
 }
 
-export function paintFor(dataset: Dataset, request: ImageRequest): Raster {
+/** The painting job for a picture request: a newspaper page's layout, or a photograph's subject and palette. */
+export function pictureJobFor(dataset: Dataset, request: ImageRequest): PictureJob {
+  const { width, height } = request;
   const page = newspaperPage(dataset, request.key);
   if (page) {
-    const spec = { seed: hashString(request.key), pageWidth: page.width, pageHeight: page.height, blocks: page.areas };
-    return paintNewspaperPage(spec, request.width, request.height);
+    return { kind: 'page', spec: { seed: hashString(request.key), pageWidth: page.width, pageHeight: page.height, blocks: page.areas }, width, height };
   }
-  return paintPicture(pictureSpec(dataset, request.key), request.width, request.height);
+  return { kind: 'picture', spec: pictureSpec(dataset, request.key), width, height };
 }
 
-const caches = new WeakMap<Dataset, PictureCache>();
-
-/** The JPEG bytes of a picture, from the dataset's own bounded cache. */
-export function pictureJpeg(dataset: Dataset, request: ImageRequest): Buffer {
-  let cache = caches.get(dataset);
-  if (!cache) {
-    cache = createPictureCache();
-    caches.set(dataset, cache);
-  }
-  return jpegBytes(cache, request, () => paintFor(dataset, request));
+/** The JPEG bytes of a picture, painted off the API's thread (./picture-painter.ts). */
+export function pictureJpeg(dataset: Dataset, request: ImageRequest): Promise<Buffer> {
+  return paintPictureJob(pictureJobFor(dataset, request));
 }

@@ -93,6 +93,7 @@ export function apiProxy({ upstream, sessions, secureCookies, sessionTtlSeconds,
           call: 'proxy',
         });
         if (result.outcome === 'unavailable') {
+          logger.warn({ path: req.path, reason: result.reason }, 'proxied call got no answer');
           res.status(502).json(NO_RESPONSE_ENVELOPE);
           return;
         }
