@@ -5,11 +5,10 @@
 import type { Browser } from 'playwright-core';
 import { HOME_CATID, READING_LIST_SIZE } from '../../shared/constants';
 import { qrMatrix } from '../../shared/qr';
-import { launchBrowser } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, watchedPage, type WatchedPage } from '../support/browser';
+import { gotoHydrated, launchBrowser, scrollAndSettle, watchedPage, type WatchedPage } from '../support/browser';
 
 describeWithBrowser()('article tools', () => {
   let t: TestPortal;
@@ -102,11 +101,9 @@ describeWithBrowser()('article tools', () => {
       return header + 30 + ad;
     });
     expect(await page.locator('.back-to-top').count()).toBe(0);
-    await page.evaluate(() => window.scrollTo(0, 390));
-    await page.waitForTimeout(100);
+    await scrollAndSettle(page, 390);
     expect(await page.locator('.back-to-top').count()).toBe(0);
-    await page.evaluate((y) => window.scrollTo(0, y - 5), threshold);
-    await page.waitForTimeout(100);
+    await scrollAndSettle(page, threshold - 5);
     expect(await page.getAttribute('.float-menu', 'class')).not.toContain('float-menu--pinned');
     await page.evaluate((y) => window.scrollTo(0, y + 50), threshold);
     await page.locator('.float-menu--pinned').waitFor();

@@ -4,11 +4,10 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { HOME_CATID } from '../../shared/constants';
-import { launchBrowser } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, watchedPage } from '../support/browser';
+import { gotoHydrated, launchBrowser, requestsSettled, watchedPage } from '../support/browser';
 
 describeWithBrowser()('loading', () => {
   let t: TestPortal;
@@ -59,7 +58,7 @@ describeWithBrowser()('loading', () => {
     const requests = pageDataRequests(page);
     await gotoHydrated(page, `${t.url}/`);
     await page.hover(`.home-lead a[href="${articlePath}"]`);
-    await page.waitForTimeout(300);
+    await requestsSettled(page);
     expect(requests).toEqual([]);
     await page.click(`.home-lead a[href="${articlePath}"]`);
     await page.waitForSelector('h1.article__title');

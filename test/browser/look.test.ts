@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { HOME_CATID } from '../../shared/constants';
 import { THEME_KEY } from '../../shared/preferences';
@@ -14,27 +14,9 @@ import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
 import { gotoHydrated, watchedPage } from '../support/browser';
+import { seriousAxeViolations } from '../support/axe';
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-results/screenshots');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[] }>;
-}
-
-/** Serious and critical axe-core violations of the page shown, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return (violations as AxeViolation[])
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.help}) at ${JSON.stringify(violation.nodes.slice(0, 3).map((node) => node.target))}`);
-}
 
 /** The first link on `from` whose path matches `pattern` (a real id of the dataset, as a reader would reach it). */
 async function firstLink(base: string, from: string, pattern: RegExp): Promise<string> {
@@ -118,7 +100,7 @@ describeWithBrowser()('look and accessibility', () => {
     for (const target of paths) {
       await gotoHydrated(page, `${t.url}${target}`);
       expect(await page.evaluate(() => document.documentElement.classList.contains('theme-dark'))).toBe(true);
-      report.push(...(await seriousViolations(page)).map((line) => `${target}: ${line}`));
+      report.push(...(await seriousAxeViolations(page)).map((line) => `${target}: ${line}`));
     }
     expect(report).toEqual([]);
     // The not-found page is one of the kinds: its own 404 is expected, nothing else may fail.
@@ -160,7 +142,7 @@ describeWithBrowser()('look and accessibility', () => {
         // Suspense blocks and images settled, so the screenshot and the scan see the finished page.
         await page.waitForLoadState('networkidle');
         await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${target.name}-${theme}.png`), fullPage: true });
-        expect((await seriousViolations(page)).map((line) => `${target.name}: ${line}`)).toEqual([]);
+        expect((await seriousAxeViolations(page)).map((line) => `${target.name}: ${line}`)).toEqual([]);
       }
       expect(problems).toEqual([]);
       await page.context().close();

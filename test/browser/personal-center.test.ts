@@ -10,27 +10,9 @@ import { PERSONAL_PAGE_SIZE } from '../../shared/loaders/personal-center';
 import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { signInBrowserSuite, signInInBrowser } from '../support/sign-in';
+import { seriousAxeViolations } from '../support/axe';
 
 const PROMPT = '登录后可查看您的收藏';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-/** Serious or critical axe-core findings on the page as it is now. */
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return (violations as AxeViolation[])
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.help}) at ${JSON.stringify(violation.nodes.slice(0, 3).map((node) => node.target))}`);
-}
 
 /** A proxied POST from the page's own context: same origin, the session cookie, no token in sight. */
 async function postFromPage(page: Page, path: string, body: Record<string, number>): Promise<{ code: number }> {

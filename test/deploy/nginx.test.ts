@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../support/free-port';
+import { freePort } from '../../scripts/free-port';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithNginx } from '../support/requirements';
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../support/free-port';
+import { freePort } from '../../scripts/free-port';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FOOTER = 'client/blocks/Footer.tsx';

@@ -50,6 +50,22 @@ function stderrOf(env: Record<string, string>): Promise<{ code: number | null; s
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
 }
 
+type UpstreamControl = { stats(): { byPath: Record<string, number> } };
+
+/** How many calls the reference API has recorded to paths containing `fragment`. */
+function upstreamCalls(control: UpstreamControl, fragment: string): number {
+  return Object.entries(control.stats().byPath).reduce((sum, [key, count]) => (key.includes(fragment) ? sum + count : sum), 0);
+}
+
+/** Resolves once the reference API has recorded more than `before` calls to paths containing `fragment`. */
+async function untilUpstreamCalled(control: UpstreamControl, fragment: string, before: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (upstreamCalls(control, fragment) <= before) {
+    if (Date.now() > deadline) throw new Error(`no new upstream call to ${fragment} within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** /readyz polled until it fails (or the listener's 2 s delay is nearly over): what a load balancer sees. */
 async function readinessAfterSignal(url: string): Promise<{ status: number }> {
   const deadline = Date.now() + 1500;
@@ -153,8 +169,10 @@ describe('server process', () => {
     try {
       const raw = await firstHomeArticle(upstream.url, HOME_CATID);
       upstream.api.control.setLatency([{ path: '/show/', ms: 1000 }]);
+      const before = upstreamCalls(upstream.api.control, '/show/');
       const inflight = timedGet(`${server.url}/detail/${raw.catid}/${raw.id}`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The signal lands once the page's slow upstream call is under way: the request is in flight.
+      await untilUpstreamCalled(upstream.api.control, '/show/', before);
       server.child.kill('SIGTERM');
       const res = await inflight;
       expect(res.status).toBe(200);
@@ -211,8 +229,8 @@ describe('server process', () => {
       server.child.kill('SIGTERM');
       // The signal is handled on the server's next turn: readiness flips within the delay, not necessarily at once.
       const ready = await readinessAfterSignal(server.url);
-      // A balancer stops sending once readiness fails; this one stops inside the 2 s delay.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // A balancer stops sending once readiness fails; this one sends a few more requests inside the 2 s delay.
+      await untilAnswered(load, load.figures.total + 4);
       load.stop();
       const figures = await load.done;
       const code = await server.exit;

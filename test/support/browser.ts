@@ -49,3 +49,30 @@ export async function gotoHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('html[data-hydrated="true"]');
 }
+
+/**
+ * Scrolls to `y` and returns once the page has seen the scroll event and painted twice since: a scroll listener's
+ * state change has rendered by then, so a test can assert what is absent without sleeping.
+ */
+export async function scrollAndSettle(page: Page, y: number): Promise<void> {
+  await page.evaluate(async (top) => {
+    if (Math.round(window.scrollY) !== Math.round(top)) {
+      const scrolled = new Promise((resolve) => window.addEventListener('scroll', resolve, { once: true }));
+      window.scrollTo(0, top);
+      await scrolled;
+    }
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  }, y);
+}
+
+/**
+ * Returns once every request the page issued before this call has been reported: the page fetches a marker after
+ * them and the browser reports requests in the order they are sent, so seeing the marker means nothing earlier is
+ * still to come. For asserting that an action sent no request, without a fixed wait.
+ */
+export async function requestsSettled(page: Page): Promise<void> {
+  const marker = `/favicon.ico?settled=${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const seen = page.waitForRequest((request) => request.url().endsWith(marker));
+  await page.evaluate((path) => void fetch(path, { cache: 'no-store' }).catch(() => undefined), marker);
+  await seen;
+}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
-import { freePort } from './free-port';
+import { freePort } from '../../scripts/free-port';
 import { OwnRedis, waitUntil } from './redis-server';
 
 const run = promisify(execFile);

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { redisAnswers } from '../../scripts/redis-ping.cjs';
-import { freePort } from './free-port';
+import { freePort } from '../../scripts/free-port';
 
 function answers(port: number): Promise<boolean> {
   return redisAnswers({ port, timeoutMs: 300 });

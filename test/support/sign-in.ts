@@ -11,7 +11,7 @@ import { MAIN_DOMAIN } from '../../shared/sites';
 import { startTestPortal, type ReferenceServer, type TestPortal } from './portal';
 import { testRedisUrl } from './requirements';
 import { launchBrowser } from './browser';
-import { freePort } from './free-port';
+import { freePort } from '../../scripts/free-port';
 
 export const TEST_APP_ID = 'wxtestapp';
 

@@ -1,6 +1,6 @@
 import net from 'node:net';
 
-/** A free loopback port, for servers that must know their port before they start (Redis nodes, login callbacks). */
+/** A free loopback port, for servers that must know their port before they start (Redis nodes, login callbacks, the bench's peers). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
