@@ -26,7 +26,8 @@ import { RedisSecretStore } from '../server/auth/secret-store';
 import { Sessions } from '../server/auth/sessions';
 import { PROJECT_ROOT } from '../server/render/assets';
 import { HOME_CATID } from '../shared/constants';
-import { loadFrom, startBareServer, startNginx, startPortalProcess, type LoadSpec, type Running } from './bench/processes';
+import { READER_COOKIE } from '../shared/reader-cookie';
+import { loadFrom, startBareServer, startNginx, startPortalProcess, startRedisServer, type LoadSpec, type Running } from './bench/processes';
 import { renderFloor, type Floor } from './bench/render-floor';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -179,6 +180,9 @@ async function main(): Promise<void> {
     const signedHome = await get(withL1.url + '/home', cookie);
     const signedDetail = await get(withL1.url + DETAIL, cookie);
     if (signedHome.cache !== 'PASS' || signedDetail.cache !== 'PASS') throw new Error('signed-in pages were not rendered per request');
+    // With the reader cookie that first render set, the same reader's pages come from the shared entry.
+    const signedInHit = { cookie: `${cookie.cookie}; ${readerCookieOf(signedHome)}` };
+    if ((await get(withL1.url + '/home', signedInHit)).cache !== 'HIT') throw new Error('a signed-in reader with the reader cookie was not served the shared page');
     // Anonymous misses, data cached: article pages fetched once signed in (data cached, no page stored).
     const missPaths = await articlePaths(upstream, MISS_PAGES);
     for (const missPath of missPaths) await get(withL1.url + missPath, cookie);
@@ -186,6 +190,7 @@ async function main(): Promise<void> {
     const hitTargets: Target[] = [
       { label: 'bare', spec: { url: bareHome.url, connections: CONNECTIONS, seconds: 0 }, server: bareHome },
       { label: 'l1', spec: { url: withL1.url + '/home', connections: CONNECTIONS, seconds: 0 }, server: withL1 },
+      { label: 'l1 signed-in', spec: { url: withL1.url + '/home', connections: CONNECTIONS, seconds: 0, headers: signedInHit }, server: withL1 },
       { label: 'redis', spec: { url: redisOnly.url + '/home', connections: CONNECTIONS, seconds: 0 }, server: redisOnly },
       { label: 'bare gzip', spec: { url: bareHomeGzip.url, connections: CONNECTIONS, seconds: 0, headers: gzip }, server: bareHomeGzip },
       { label: 'l1 gzip', spec: { url: withL1.url + '/home', connections: CONNECTIONS, seconds: 0, headers: gzip }, server: withL1 },
@@ -216,6 +221,8 @@ async function main(): Promise<void> {
     else if ('missing' in nginx) rows.push(['nginx, same bytes as a file', nginx.missing, '']);
     const l1 = hit('l1')!;
     rows.push(['page HIT from L1', rate(l1), `${cpuRatio(ceiling, l1)} (target ≥ 0.8)${nginxHit ? `; ${(l1.cpuMicros / nginxHit.cpuMicros).toFixed(1)}× nginx (target ≤ 3)` : ''}`]);
+    const signedIn = hit('l1 signed-in')!;
+    rows.push(['page HIT from L1, signed-in reader (session + reader cookie)', rate(signedIn), `${cpuRatio(l1, signedIn)} of the anonymous L1 HIT (target ≥ 0.7)`]);
     const redis = hit('redis')!;
     rows.push(['page HIT from Redis (L1 off)', rate(redis), `${cpuRatio(ceiling, redis)} (target ≥ 0.5)`]);
     const gzipCeiling = hit('bare gzip')!;
@@ -238,7 +245,7 @@ async function main(): Promise<void> {
     rows.push(renderRow(`render per request ${DETAIL} (signed-in, data cached)`, renderDetail!, floorDetail, detailCeiling, 0.15));
     rows.push(renderRow(`render per request, anonymous MISS (${missPaths.length} articles, data cached, stored)`, miss, floorDetail, detailCeiling, 0.15));
     rows.push(htmlSizeRow('/home', home.identity.body, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail.identity.body, HTML_TARGETS.detail));
-    rows.push(await streamingRow(upstream, prefix), await coldRow(upstream));
+    rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)));
   } finally {
     for (const server of running.reverse()) await server.stop();
     await upstream.close();
@@ -251,6 +258,51 @@ function htmlSizeRow(label: string, body: Buffer, target: number): Row {
   const gzipped = gzipSync(body).length;
   const within = body.length <= target && gzipped <= HTML_TARGETS.gzipped;
   return [`HTML size ${label}`, `${(body.length / KB).toFixed(1)} KiB, ${(gzipped / KB).toFixed(1)} KiB gzipped`, `target ≤ ${target / KB} / ${HTML_TARGETS.gzipped / KB} KiB${within ? '' : ' (over)'}`];
+}
+
+/** The reader cookie (`portal_reader=…`) from the Set-Cookie of a signed-in reader's first render. */
+function readerCookieOf(page: Fetched): string {
+  const lines = page.headers['set-cookie'] ?? [];
+  const line = lines.find((entry) => entry.startsWith(`${READER_COOKIE}=`));
+  if (!line) throw new Error(`the signed-in render set no ${READER_COOKIE} cookie`);
+  return line.split(';')[0]!;
+}
+
+/**
+ * L1 hits through a Redis outage: a portal on a Redis of the bench's own, /home measured with Redis up, then with
+ * that Redis stopped (the portal reporting it degraded). loadFrom fails the bench on any non-2xx or error.
+ */
+async function redisOutageRows(common: Record<string, string>): Promise<Row[]> {
+  const redis = await startRedisServer();
+  let portal: Running | null = null;
+  try {
+    portal = await startPortalProcess({ ...common, REDIS_URL: redis.url, CACHE_PREFIX: `${common.CACHE_PREFIX}o` });
+    await cachedPage(portal, '/home');
+    const spec = { url: portal.url + '/home', connections: CONNECTIONS, seconds: Math.max(1, Math.round(SECONDS / ROUNDS)) };
+    const up = await loadFrom(spec, portal.pid);
+    await redis.stop();
+    await untilDegraded(portal.url);
+    const down = await loadFrom(spec, portal.pid);
+    const perSecond = (load: { requests: number; seconds: number }) => load.requests / load.seconds;
+    const asLoad = (load: Awaited<ReturnType<typeof loadFrom>>): Load => ({ rps: perSecond(load), p99: load.p99, cpuMicros: load.serverMicros / Math.max(1, load.requests) });
+    return [
+      ['page HIT from L1, own Redis up', rate(asLoad(up)), 'outage baseline'],
+      ['page HIT from L1, that Redis stopped (/readyz degraded)', rate(asLoad(down)), `${(perSecond(down) / perSecond(up)).toFixed(2)}× the rate with Redis up (target ≥ 0.5), 0 failed`],
+    ];
+  } finally {
+    await portal?.stop();
+    await redis.stop();
+  }
+}
+
+async function untilDegraded(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const status = await fetch(`${url}/readyz`).then((res) => res.json() as Promise<{ status?: string }>, () => ({ status: 'unreachable' }));
+    if (status.status === 'degraded') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the portal did not report Redis down within 30 s');
 }
 
 /** A signed-in reader's session, written where the portals of the prefix look sessions up. */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../server/render/assets';
 import { freePort } from '../free-port';
+import { redisAnswers } from '../redis-ping.cjs';
 
 export interface Running {
   url: string;
@@ -52,6 +53,23 @@ export async function startPortalProcess(env: Record<string, string>): Promise<R
   });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilAnswering(`${url}/healthz`, child, 'the portal');
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/**
+ * A redis-server of the bench's own on a free loopback port, no persistence: a Redis the outage row may stop
+ * without touching the one at REDIS_URL. `stop` ends it by its PID.
+ */
+export async function startRedisServer(): Promise<Running> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  while (!(await redisAnswers({ port, timeoutMs: 300 }))) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${port} within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
