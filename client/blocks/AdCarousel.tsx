@@ -34,7 +34,7 @@ function Slide({ ad, height, eager }: { ad: Advertisement; height: number; eager
     </>
   );
   return (
-    <div className="swiper-slide ad-slide" style={{ height }}>
+    <div className="swiper-slide ad-slide">
       {ad.href ? (
         <SiteLink href={ad.href} newTab="noopener noreferrer sponsored" className="ad-slide__body">
           {body}
