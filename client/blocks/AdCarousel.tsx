@@ -4,27 +4,43 @@
  * chunk) once it comes within a screen of the viewport (so a page whose carousels are below the fold does not
  * fetch or run swiper during load), and autoplays with a delay drawn from 5–8 s unless one is set, pausing while
  * the pointer is on it.
+ *
+ * The CMS gives an ad's picture or video without its size (docs/product.md §3), and one slot may hold a 16:9 video
+ * poster as well as a wide banner. So a slide never crops its media: the picture keeps its own aspect at the
+ * slot's height (narrowed, letterboxed, when it is wider than the slot), and the ad's title fills the room beside
+ * a picture narrower than the slot, as portals show a picture-and-text ad in a banner.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { autoplayDelay, DEFAULT_SLIDE_HEIGHT_PX } from '../../shared/carousel';
 import type { Advertisement } from '../../shared/types/entities';
 import { SiteLink } from './SiteLink';
 
+function AdMedia({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {
+  // Unlabelled: the title beside it names the ad (the link's text), so a screen reader hears it once.
+  return ad.type === 2 && ad.video ? (
+    <video src={ad.video} poster={ad.image} muted loop playsInline autoPlay preload="none" height={height} />
+  ) : (
+    <img src={ad.image} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />
+  );
+}
+
 function Slide({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {
-  const media =
-    ad.type === 2 && ad.video ? (
-      <video src={ad.video} poster={ad.image} muted loop playsInline autoPlay preload="none" height={height} aria-label={ad.title} />
-    ) : (
-      <img src={ad.image} alt={ad.title} width={400} height={height} loading={eager ? 'eager' : 'lazy'} />
-    );
+  const body: ReactNode = (
+    <>
+      <AdMedia ad={ad} height={height} eager={eager} />
+      <span className="ad-slide__title">
+        <span>{ad.title}</span>
+      </span>
+    </>
+  );
   return (
-    <div className="swiper-slide ad-slide" style={{ height }}>
+    <div className="swiper-slide ad-slide">
       {ad.href ? (
-        <SiteLink href={ad.href} newTab="noopener noreferrer sponsored">
-          {media}
+        <SiteLink href={ad.href} newTab="noopener noreferrer sponsored" className="ad-slide__body">
+          {body}
         </SiteLink>
       ) : (
-        media
+        <span className="ad-slide__body">{body}</span>
       )}
       <span className="ad-slide__mark">广告</span>
     </div>
@@ -49,8 +65,18 @@ function whenNearViewport(element: Element, then: () => void): () => void {
   return () => observer.disconnect();
 }
 
-export function AdCarousel(props: { ads: readonly Advertisement[]; height?: number; delayMs?: number; label?: string; eager?: boolean }) {
-  const { ads, height = DEFAULT_SLIDE_HEIGHT_PX, delayMs, label = '广告', eager = false } = props;
+export interface AdCarouselProps {
+  ads: readonly Advertisement[];
+  height?: number;
+  delayMs?: number;
+  label?: string;
+  eager?: boolean;
+  /** The CMS position of a home slot (docs/product.md §3), written as data-ad-slot. */
+  slot?: number;
+}
+
+export function AdCarousel(props: AdCarouselProps) {
+  const { ads, height = DEFAULT_SLIDE_HEIGHT_PX, delayMs, label = '广告', eager = false, slot } = props;
   const root = useRef<HTMLDivElement>(null);
   const multiple = ads.length > 1;
   useEffect(() => {
@@ -72,7 +98,7 @@ export function AdCarousel(props: { ads: readonly Advertisement[]; height?: numb
   }, [multiple, delayMs, ads]);
   if (ads.length === 0) return null;
   return (
-    <section className="ad-carousel" aria-label={label}>
+    <section className="ad-carousel" aria-label={label} data-ad-slot={slot}>
       <div ref={root} className="swiper" style={{ height }}>
         <div className="swiper-wrapper">
           {ads.map((ad, index) => (

@@ -1,7 +1,8 @@
 /** Home: the site's home categories with their latest articles, hot news beside them. */
 import { Fragment } from 'react';
 import { Link } from 'react-router-dom';
-import type { HomeData } from '../../shared/loaders/home';
+import { BETWEEN_ROW_SLOTS, FIXED_HOME_SLOTS as SLOT, dealToGaps } from '../../shared/home-ad-slots';
+import type { HomeBlock, HomeData } from '../../shared/loaders/home';
 import { ArticleList } from '../blocks/ArticleList';
 import { AdCarousel } from '../blocks/AdCarousel';
 import { HomeLives, HomeNewsTracks } from '../blocks/HomeLiveAndTracks';
@@ -9,22 +10,44 @@ import { HotNews } from '../blocks/HotNews';
 import { RecommendedTopics } from '../blocks/RecommendedTopics';
 import { SpecialColumns } from '../blocks/SpecialColumns';
 
-/**
- * Homepage ad slots by CMS position (docs/product.md §3): 1/2 around hot news, 3 under topics, 4 under columns, 5 after
- * the lead block, 6 above it (home advertising); 8 (week hot bottom), 9 (recommend news bottom) and 10–16
- * (others) take turns between the rows of category blocks.
- */
-const SLOT = { hotNewsTop: 1, hotNewsBottom: 2, hotTopicBottom: 3, specialColumnBottom: 4, mainMiddle: 5, homeAdvertising: 6 } as const;
-const BETWEEN_ROWS = [8, 9, 10, 11, 12, 13, 14, 15, 16] as const;
 const BLOCKS_PER_ROW = 2;
+const BANNER_HEIGHT_PX = 90;
+
+function rowsOf(blocks: readonly HomeBlock[]): HomeBlock[][] {
+  const rows: HomeBlock[][] = [];
+  for (let start = 0; start < blocks.length; start += BLOCKS_PER_ROW) rows.push(blocks.slice(start, start + BLOCKS_PER_ROW));
+  return rows;
+}
+
+function CategoryBlock({ block }: { block: HomeBlock }) {
+  return (
+    <section className="home-block" aria-labelledby={`block-${block.catid}`}>
+      <h2 id={`block-${block.catid}`} className="block-title">
+        {block.catname}
+      </h2>
+      <ArticleList items={block.items} />
+    </section>
+  );
+}
 
 export default function HomePage({ data }: { data: HomeData }) {
   const [lead, ...rest] = data.blocks;
   const slot = (position: number) => data.adSlots.find((entry) => entry.position === position)?.ads ?? [];
+  const rows = rowsOf(rest);
+  // Slots 8–16 the site has, spread over the gaps after each row (the last gap is below the last row), so every
+  // slot the CMS fills is shown however few category blocks the site has (docs/product.md §3).
+  const bannerSlots = BETWEEN_ROW_SLOTS.filter((position) => slot(position).length > 0);
+  const gaps = dealToGaps(bannerSlots, rows.length);
+  const banners = (positions: readonly number[] = []) =>
+    positions.map((position) => (
+      <div className="home-grid__ad" key={`ad-${position}`}>
+        <AdCarousel ads={slot(position)} height={BANNER_HEIGHT_PX} label="广告" slot={position} />
+      </div>
+    ));
   return (
     <div className="columns">
       <div className="columns__main home">
-        <AdCarousel ads={slot(SLOT.homeAdvertising)} height={90} label="首页通栏广告" />
+        <AdCarousel ads={slot(SLOT.homeAdvertising)} height={BANNER_HEIGHT_PX} label="首页通栏广告" slot={SLOT.homeAdvertising} />
         {lead && (
           <section className="home-lead" aria-labelledby={`block-${lead.catid}`}>
             <h2 id={`block-${lead.catid}`} className="block-title">
@@ -33,28 +56,17 @@ export default function HomePage({ data }: { data: HomeData }) {
             <ArticleList items={lead.items} className="article-list article-list--lead" />
           </section>
         )}
-        <AdCarousel ads={slot(SLOT.mainMiddle)} height={120} label="首页广告" />
+        <AdCarousel ads={slot(SLOT.mainMiddle)} height={120} label="首页广告" slot={SLOT.mainMiddle} />
         <div className="home-grid">
-          {rest.map((block, index) => {
-            const rowEnds = index % BLOCKS_PER_ROW === BLOCKS_PER_ROW - 1;
-            const position = BETWEEN_ROWS[Math.floor(index / BLOCKS_PER_ROW)];
-            const ads = rowEnds && position !== undefined ? slot(position) : [];
-            return (
-              <Fragment key={block.catid}>
-                <section className="home-block" aria-labelledby={`block-${block.catid}`}>
-                  <h2 id={`block-${block.catid}`} className="block-title">
-                    {block.catname}
-                  </h2>
-                  <ArticleList items={block.items} />
-                </section>
-                {ads.length > 0 && (
-                  <div className="home-grid__ad">
-                    <AdCarousel ads={ads} height={90} label="广告" />
-                  </div>
-                )}
-              </Fragment>
-            );
-          })}
+          {rows.map((row, index) => (
+            <Fragment key={row[0]!.catid}>
+              {row.map((block) => (
+                <CategoryBlock key={block.catid} block={block} />
+              ))}
+              {banners(gaps[index])}
+            </Fragment>
+          ))}
+          {rows.length === 0 && banners(gaps[0])}
         </div>
         {data.blocks.length === 0 && (
           <p className="empty">

@@ -1,6 +1,7 @@
 /** Home (/ and /home): the site's home categories with their latest articles, and the homepage ad slots. */
 import { HOME_CATEGORY_LIST_SIZE } from '../constants';
 import type { HomeAdSlot } from '../content-api';
+import { placedHomeSlots } from '../home-ad-slots';
 import { homeCatidOf } from '../sites';
 import type { ContentApi } from '../content-api';
 import { articleLink, type ArticleLink, type Live } from '../types/entities';
@@ -26,6 +27,7 @@ export interface HomeNewsTrack {
 
 export interface HomeData {
   blocks: HomeBlock[];
+  /** Only the slots home places (shared/home-ad-slots.ts): an ad in the state is an ad on the page. */
   adSlots: HomeAdSlot[];
   /** On air first, then the soonest upcoming (at most HOME_LIVES). */
   lives: HomeLive[];
@@ -68,7 +70,7 @@ export const loadHome: Loader<HomeData> = async ({ site, content }) => {
     .filter((block) => block.items.length > 0);
   return {
     kind: 'ok',
-    data: { blocks, adSlots, lives, newsTracks },
+    data: { blocks, adSlots: placedHomeSlots(adSlots), lives, newsTracks },
     head: { title: site.seo_title, description: site.seo_description, keywords: site.seo_keywords },
   };
 };

@@ -1,7 +1,8 @@
 /**
  * Home, detail and reading pages as a reader sees them: axe-core finds no serious or critical accessibility
  * violation, no console error or hydration warning shows, and screenshots of each page by day and by night are
- * written to test-results/screenshots/ for people to look at.
+ * written to test-results/screenshots/ for people to look at (with e-paper, video and live: home-day.png,
+ * live-night.png, …; home with every banner slot's picture loaded).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -51,6 +52,29 @@ async function everyPageKind(base: string): Promise<string[]> {
     '/personalCenter',
     '/no-such-page',
   ];
+}
+
+/**
+ * Scrolls every home banner slot (8–16) into view and waits for its first picture, so the full-page screenshot
+ * shows the ads between the rows instead of lazy pictures not yet loaded.
+ */
+async function showAllBanners(page: Page): Promise<void> {
+  const banners = page.locator('.home-grid__ad');
+  const count = await banners.count();
+  expect(count).toBeGreaterThan(0);
+  for (let index = 0; index < count; index += 1) {
+    const banner = banners.nth(index);
+    await banner.scrollIntoViewIfNeeded();
+    await banner.locator('.ad-slide img, .ad-slide video').first().evaluate(
+      (media) =>
+        new Promise<void>((resolve) => {
+          const ready = () => (media instanceof HTMLImageElement ? media.complete && media.naturalWidth > 0 : true);
+          if (ready()) return resolve();
+          media.addEventListener('load', () => resolve(), { once: true });
+        }),
+    );
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
 }
 
 describeWithBrowser()('look and accessibility', () => {
@@ -109,17 +133,24 @@ describeWithBrowser()('look and accessibility', () => {
   }, 600_000);
 
   for (const theme of ['day', 'night'] as const) {
-    it(`e-paper and video pages by ${theme}: the painted pictures load at their size, a screenshot`, async () => {
+    it(`e-paper, video and live pages by ${theme}: the painted pictures load at their size, a screenshot`, async () => {
       const { page, problems } = await watchedPage(browser);
       if (theme === 'night') await page.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_KEY);
-      for (const target of [{ name: 'epaper', path: '/readNewspapers/2761' }, { name: 'video', path: '/video' }]) {
+      const targets = [
+        { name: 'epaper', path: '/readNewspapers/2761' },
+        { name: 'video', path: await firstLink(t.url, '/shike/2839', /^\/video\/\d+\/\d+$/) },
+        // A live as home lists it (直播): on air, else the next to start.
+        { name: 'live', path: await firstLink(t.url, '/', /^\/liveStreamDetail\/\d+$/) },
+      ];
+      for (const target of targets) {
         await gotoHydrated(page, `${t.url}${target.path}`);
         await page.waitForLoadState('networkidle');
         // Pictures loaded so far decoded: a broken image is complete with naturalWidth 0. Lazy ones may not have started.
         const sizes = await page.$$eval('img[src*="/media/img/"]', (images) =>
           images.map((image) => ({ src: (image as HTMLImageElement).src, width: (image as HTMLImageElement).naturalWidth, complete: (image as HTMLImageElement).complete })),
         );
-        expect(sizes.filter((size) => size.width > 0).length).toBeGreaterThan(0);
+        // A live on air or ended shows its picture as the player's poster, not an <img>.
+        if (target.name !== 'live') expect(sizes.filter((size) => size.width > 0).length).toBeGreaterThan(0);
         expect(sizes.filter((size) => size.complete && size.width === 0)).toEqual([]);
         if (target.name === 'epaper') {
           expect(await page.locator('.newspaper__sheet img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1200);
@@ -141,6 +172,7 @@ describeWithBrowser()('look and accessibility', () => {
         await gotoHydrated(page, `${t.url}${target.path}`);
         // Suspense blocks and images settled, so the screenshot and the scan see the finished page.
         await page.waitForLoadState('networkidle');
+        if (target.name === 'home') await showAllBanners(page);
         await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${target.name}-${theme}.png`), fullPage: true });
         expect((await seriousAxeViolations(page)).map((line) => `${target.name}: ${line}`)).toEqual([]);
       }

@@ -3,16 +3,44 @@
  * content API, each checked for its own main content.
  */
 import request from 'supertest';
+import { PAGE_DATA_ENDPOINT } from '../../../shared/app-state';
 import { ABOUT_ID, CONTRIBUTE_ID, HOME_CATID } from '../../../shared/constants';
 import { escapeHtml } from '../../../shared/html';
+import type { HomeData } from '../../../shared/loaders/home';
 import { PORTAL_INFO } from '../../../shared/portal-info';
 import { MAIN_SITE, REGIONAL_SITES, homeCatidOf, resolveSite } from '../../../shared/sites';
-import type { RawAdSlot, RawColumnAuthorList, RawTopicDetail, RawTopicList } from '../../../shared/types/upstream';
+import type { RawAdSlot, RawArticleListItem, RawColumnAuthorList, RawTopicDetail, RawTopicList } from '../../../shared/types/upstream';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { articleList, homeCategories, upstreamData } from '../../support/upstream-data';
 
 
 const REGIONAL = REGIONAL_SITES[0]!;
+
+/** Each card of the page's card list, by the article it links to. */
+function cardsByLink(html: string): Map<string, string> {
+  const list = /<ul class="article-cards">([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '';
+  const cards = [...list.matchAll(/<li class="article-card[^"]*">[\s\S]*?<\/li>/g)].map((match) => match[0]);
+  return new Map(cards.map((card) => [/href="([^"]+)"/.exec(card)?.[1] ?? '', card]));
+}
+
+/** A thumbnail is a picture card; no thumbnail is a text card with the summary and the time and no picture box at all. */
+function expectCards(html: string, items: readonly RawArticleListItem[]): void {
+  const cards = cardsByLink(html);
+  expect(cards.size).toBe(items.length);
+  for (const item of items) {
+    const card = cards.get(`/detail/${item.catid}/${item.id}`)!;
+    expect(card).toBeDefined();
+    expect(card).toContain('<time');
+    if (item.thumb) {
+      expect(card).toContain(`src="${escapeHtml(item.thumb)}"`);
+      continue;
+    }
+    expect(card).toMatch(/^<li class="article-card article-card--text">/);
+    expect(card).not.toMatch(/<img|placeholder/);
+    expect(card).toContain(escapeHtml(item.list_title || item.title));
+    if (item.description) expect(card).toContain(`<p class="article-card__summary">${escapeHtml(item.description)}</p>`);
+  }
+}
 
 describe.each([
   ['main site', MAIN_SITE.domain],
@@ -39,6 +67,19 @@ describe.each([
     const v2 = await get(`/xinwen/guonei/V2/${category!.catid}`);
     expect(v2.status).toBe(200);
     expect(v2.text).toContain('class="article-cards"');
+  });
+
+  it('V2 and topicDetail show an article without a thumbnail as a text card: title, summary, time, no picture box', async () => {
+    const categories = await homeCategories(t.upstream.url, homeCatid);
+    const lists = await Promise.all(categories.map((category) => articleList(t.upstream.url, category.catid, 1, 20)));
+    const v2 = lists.find((list) => list.lists.some((item) => item.thumb === '') && list.lists.some((item) => item.thumb !== ''));
+    expect(v2).toBeDefined();
+    expectCards((await get(`/V2/${v2!.lists[0]!.catid}`)).text, v2!.lists);
+    const topics = await upstreamData<RawTopicList>(t.upstream.url, '/theme/list/1?officeId=1&pageSize=12');
+    const details = await Promise.all(topics.list.map((topic) => upstreamData<RawTopicDetail>(t.upstream.url, `/theme/get/${topic.id}`)));
+    const topic = details.find((detail) => detail.articles.some((item) => item.thumb === ''));
+    expect(topic).toBeDefined();
+    expectCards((await get(`/topicDetail/${topic!.id}`)).text, topic!.articles);
   });
 
   it('V1 page 2 shows the second page, and a page past the end is a 404', async () => {
@@ -114,12 +155,30 @@ describe.each([
     expect(personal.text).toContain('个人中心');
   });
 
-  it('places the homepage ad slots 1–6 and 8–16 that the site has', async () => {
+  it('places every homepage ad slot the API returns (1–6 and 8–16), each ad with its picture and link', async () => {
     const slots = await upstreamData<RawAdSlot[]>(t.upstream.url, `/api/ad/list_by_column_id?catid=${homeCatid}`);
-    const home = await get('/');
-    const placed = slots.filter((slot) => slot.list.length > 0 && home.text.includes(escapeHtml(slot.list[0]!.image)));
-    // 1–6 have fixed places; 8, 9, … follow the rows of two category blocks (both sites have at least two rows).
-    expect(placed.map((slot) => slot.position)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5, 6, 8, 9]));
-    expect(placed.every((slot) => slot.position !== 7)).toBe(true);
+    expect(slots.map((slot) => slot.position)).toEqual(expect.arrayContaining([11, 12, 13, 14, 15, 16]));
+    const home = (await get('/')).text;
+    for (const slot of slots.filter((entry) => entry.list.length > 0)) {
+      for (const ad of slot.list) {
+        const media = ad.ad_type === 2 && ad.video ? `src="${escapeHtml(ad.video)}" poster="${escapeHtml(ad.image)}"` : `src="${escapeHtml(ad.image)}"`;
+        expect([slot.position, home.includes(media)]).toEqual([slot.position, true]);
+        expect([slot.position, home.includes(`href="${escapeHtml(ad.jump_url)}"`)]).toEqual([slot.position, true]);
+      }
+    }
+    // The main-column slots name their position: 5, 6 and every banner 8–16 between the rows of category blocks.
+    const banners = [...home.matchAll(/data-ad-slot="(\d+)"/g)].map((match) => Number(match[1]));
+    expect(banners).toEqual([6, 5, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+  });
+
+  it('carries in the page state only ads the home page shows', async () => {
+    const res = await request(t.url).get(`${PAGE_DATA_ENDPOINT}?path=/`).set('Host', host);
+    expect(res.status).toBe(200);
+    const state = (res.body as { page: { data: HomeData } }).page.data;
+    const home = (await get('/')).text;
+    const carried = state.adSlots.flatMap((slot) => slot.ads);
+    expect(carried.length).toBeGreaterThan(15);
+    expect(carried.filter((ad) => !home.includes(`src="${escapeHtml(ad.type === 2 && ad.video ? ad.video : ad.image)}"`))).toEqual([]);
+    expect(state.adSlots.map((slot) => slot.position).filter((position) => position === 7 || position > 16)).toEqual([]);
   });
 });
