@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { HOME_CATID } from '../../shared/constants';
 import { THEME_KEY } from '../../shared/preferences';
