@@ -213,18 +213,39 @@ function decodeParams(raw: Readonly<Record<string, string | undefined>>): RouteP
 }
 
 /**
+ * Every link a page renders asks which route its path is (shared/site-links.ts), and React Router's matchPath
+ * compiles a pattern's RegExp on each call: one route table walk per distinct path, then a Map lookup. A match
+ * is a pure function of the path and the table, and nothing writes to one (params are frozen). Paths
+ * are kept only up to MEMO_PATH_LENGTH, so the memo stays small whatever is asked for.
+ */
+const MATCH_MEMO_SIZE = 4096;
+const MEMO_PATH_LENGTH = 200;
+const matches = new Map<string, RouteMatch>();
+
+/**
  * Pathname → what to serve. The first route whose pattern matches and whose params pass their rules wins; a
  * pattern that matches with bad params does not stop the search (`/V1/abc` may still be a `/{menu}/V1`-less
  * miss), and when nothing wins the answer is 404.
  */
 export function matchRoute(pathname: string): RouteMatch {
+  const known = matches.get(pathname);
+  if (known) return known;
+  const match = firstMatch(pathname);
+  if (pathname.length > MEMO_PATH_LENGTH) return match;
+  // Bounded: a crawler's stream of distinct paths empties it now and then instead of growing it.
+  if (matches.size >= MATCH_MEMO_SIZE) matches.clear();
+  matches.set(pathname, match);
+  return match;
+}
+
+function firstMatch(pathname: string): RouteMatch {
   for (const route of ROUTES) {
     const found = matchPath({ path: route.path, caseSensitive: true, end: true }, pathname);
     if (!found) continue;
     const params = decodeParams(found.params);
     if (!params || !paramsAreValid(route, params)) continue;
     if (route.page === undefined) return { kind: 'redirect', location: '/' };
-    return { kind: 'page', route, params };
+    return { kind: 'page', route, params: Object.freeze(params) };
   }
   return { kind: 'not-found' };
 }

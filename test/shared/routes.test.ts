@@ -106,3 +106,27 @@ describe('route table', () => {
     expect(pageOf(href.search('5paw6Ze7', 1)).id).toBe('search');
   });
 });
+
+describe('matchRoute remembers what it found', () => {
+  it('answers a path it has seen with the same match, whose params cannot be changed', () => {
+    const first = matchRoute('/detail/2728/33727');
+    expect(matchRoute('/detail/2728/33727')).toBe(first);
+    if (first.kind !== 'page') throw new Error('the detail path did not match a page');
+    expect(Object.isFrozen(first.params)).toBe(true);
+    expect(first.params).toEqual({ catid: '2728', id: '33727' });
+  });
+
+  it('matches long paths without keeping them, with the same answer each time', () => {
+    const long = `/tagDetail/12/${'长'.repeat(300)}`;
+    const first = matchRoute(long);
+    const second = matchRoute(long);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
+  });
+
+  it('keeps answering correctly after thousands of distinct paths', () => {
+    for (let id = 1; id <= 5000; id += 1) expect(matchRoute(`/detail/2728/${id}`).kind).toBe('page');
+    expect(matchRoute('/no/such/page').kind).toBe('not-found');
+    expect(matchRoute('/detail/2728/33727').kind).toBe('page');
+  });
+});
