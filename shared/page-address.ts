@@ -32,11 +32,6 @@ function queryKeysOfMatch(match: RouteMatch): readonly string[] {
   return match.kind === 'page' ? (match.route.query ?? []) : [];
 }
 
-/** The query parameters the page at `pathname` reads (none for anything that is not a page). */
-export function queryKeysOf(pathname: string): readonly string[] {
-  return queryKeysOfMatch(matchRoute(pathname));
-}
-
 /** The address of the page at `pathname` asked for with `search`: the route matched once, the query kept once. */
 export function addressOf(pathname: string, search: URLSearchParams | string): PageAddress {
   const params = typeof search === 'string' ? new URLSearchParams(search) : search;
