@@ -34,7 +34,14 @@ function knownOf(context: PageContext, req: Request): Known {
 }
 
 /** A page rendered for this signed-in reader alone: fresh, private, never stored (PASS). */
-async function renderForReader(context: PageContext, req: Request, res: Response, document: DocumentRequest, reader: PublicUser, perReader: boolean): Promise<void> {
+async function renderForReader(
+  context: PageContext,
+  req: Request,
+  res: Response,
+  document: DocumentRequest,
+  reader: PublicUser,
+  perReader: boolean,
+): Promise<void> {
   if (!perReader) context.deps.rememberReader(req, res, reader);
   // Only the public profile goes into the render; the token stays in the session store.
   const { user_id, nickname, avatar } = reader;
@@ -42,7 +49,13 @@ async function renderForReader(context: PageContext, req: Request, res: Response
 }
 
 /** The shared page: from the cache as page-decision.ts says, or rendered and stored (MISS). */
-async function serveShared(context: PageContext, req: Request, res: Response, document: DocumentRequest, known: Known): Promise<void> {
+async function serveShared(
+  context: PageContext,
+  req: Request,
+  res: Response,
+  document: DocumentRequest,
+  known: Known,
+): Promise<void> {
   const { pageCache, cachePolicy } = context.deps;
   const page = document.page;
   const lookup = known.lookup !== undefined ? known.lookup : await pageCache.lookup(page.key);
