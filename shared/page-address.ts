@@ -2,8 +2,20 @@
  * A page's address: its path and only the query parameters its route reads, sorted and encoded one way. It is
  * what the page's cache key holds, so it is all a stored page may hold of the request (`?utm_source=…` or
  * `?from=singlemessage` never reach a stored page), and the browser compares its own location by the same rule.
+ * The server works it out once per request (`addressOf`) and passes it along: to the cache key, to the page's
+ * loader and to the state the page is rendered from.
  */
-import { matchRoute } from './routes';
+import { matchRoute, type RouteMatch } from './routes';
+
+export interface PageAddress {
+  pathname: string;
+  /** The route table's answer for `pathname`. */
+  match: RouteMatch;
+  /** The query its page reads, normalised: '' or `?name=value&…`. */
+  query: string;
+  /** `pathname` + `query`: what the page's cache key and its state's `path` hold. */
+  path: string;
+}
 
 /** Only the names a page reads are kept, sorted, and re-encoded one way. */
 export function normaliseQuery(search: URLSearchParams, allowed: readonly string[]): string {
@@ -15,14 +27,20 @@ export function normaliseQuery(search: URLSearchParams, allowed: readonly string
   return kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
 }
 
-/** The query parameters the page at `pathname` reads (none for anything that is not a page). */
-export function queryKeysOf(pathname: string): readonly string[] {
-  const match = matchRoute(pathname);
+/** The query parameters a matched page reads (none for anything that is not a page). */
+function queryKeysOfMatch(match: RouteMatch): readonly string[] {
   return match.kind === 'page' ? (match.route.query ?? []) : [];
+}
+
+/** The address of the page at `pathname` asked for with `search`: the route matched once, the query kept once. */
+export function addressOf(pathname: string, search: URLSearchParams | string): PageAddress {
+  const params = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const match = matchRoute(pathname);
+  const query = normaliseQuery(params, queryKeysOfMatch(match));
+  return { pathname, match, query, path: pathname + query };
 }
 
 /** `pathname` plus the parameters of `search` its page reads. */
 export function pageAddress(pathname: string, search: URLSearchParams | string): string {
-  const params = typeof search === 'string' ? new URLSearchParams(search) : search;
-  return pathname + normaliseQuery(params, queryKeysOf(pathname));
+  return addressOf(pathname, search).path;
 }

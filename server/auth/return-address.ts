@@ -44,7 +44,7 @@ function samePathOrRoot(raw: string): string {
 }
 
 /** What a browser reads as a path of the current origin: one leading slash, no scheme, no host. */
-export function isOwnPath(address: string): boolean {
+function isOwnPath(address: string): boolean {
   if (!address.startsWith('/') || address.startsWith('//') || address.startsWith('/\\')) return false;
   return new URL(address, SENTINEL_ORIGIN).origin === SENTINEL_ORIGIN;
 }

@@ -103,8 +103,8 @@ export function parsePageUrl(text: string): URL | null {
  */
 async function pageQueryOf(pathname: string, params: URLSearchParams): Promise<string> {
   if ([...params.keys()].length === 0) return '';
-  const { normaliseQuery, queryKeysOf } = await import('../../shared/page-address');
-  return normaliseQuery(params, queryKeysOf(pathname));
+  const { addressOf } = await import('../../shared/page-address');
+  return addressOf(pathname, params).query;
 }
 
 export class Invalidator {

@@ -11,7 +11,6 @@ import { freshnessOf } from './entry';
 import type { KeySpace } from './keys';
 import type { KeyLock } from './redis-lock';
 import { cacheKey } from './keys';
-import { normaliseQuery } from '../../shared/page-address';
 import { decodePage, encodePage, precompressPage, type PrecompressedPage } from './precompressed-page';
 
 export type CachedPage = PrecompressedPage;
@@ -65,9 +64,12 @@ export class PageCache {
     private readonly lock: KeyLock | null = null,
   ) {}
 
-  /** `readsQuery`: the parameters the route's page reads; all others (utm_*, spm, …) are dropped from the key. */
-  keyFor(siteId: number, pathname: string, search: URLSearchParams, readsQuery: readonly string[]): string {
-    return cacheKey(this.keys, 'page', siteId, `${pathname}${normaliseQuery(search, readsQuery)}`);
+  /**
+   * The key of the page at `path`, a page address (shared/page-address.ts): the path and only the parameters its
+   * page reads, so utm_*, spm and the like never make a new entry.
+   */
+  keyFor(siteId: number, path: string): string {
+    return cacheKey(this.keys, 'page', siteId, path);
   }
 
   async lookup(key: string): Promise<PageLookup | null> {

@@ -11,8 +11,8 @@ import type { AccountFor } from '../auth/reader-account';
 import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../logger';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
-import { preparePage } from './prepare-page';
-import { unixNow } from './page-handler';
+import { addressOf } from '../../shared/page-address';
+import { preparePage, unixNow } from './prepare-page';
 
 const MAX_PATH_LENGTH = 2048;
 
@@ -52,8 +52,7 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
       const account = accountFor(req, res);
       const answer = await preparePage({
         site: resolveSite(req.headers.host),
-        pathname: target.pathname,
-        search: target.search,
+        address: addressOf(target.pathname, target.searchParams),
         content: content.forRequest(recorder, 'throw'),
         now: unixNow(),
         account,

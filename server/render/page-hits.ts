@@ -3,8 +3,9 @@
  * and Express's own request handling (prototypes, router, a dozen middlewares) cost more than that on every
  * hit. This path answers exactly what the middleware chain and the page handler would for the same request —
  * request id and access log, metrics, security headers with a fresh CSP nonce, the page's cache
- * headers — reusing their functions; anything else goes to Express unchanged, carrying the lookup already made
- * so the page handler does not ask the cache twice.
+ * headers (page-response.ts, the one response path both use); anything else goes to Express unchanged,
+ * carrying the page request and the lookup already made (page-request.ts), so the page handler neither works
+ * out the page address nor asks the cache a second time.
  *
  * It only takes requests whose answer the chain decides from the path alone: GET/HEAD of a page route (a
  * signed-in reader's too, since pages are the same for everyone, except where rendersForReader says the page
@@ -15,8 +16,6 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import vary from 'vary';
-import { matchRoute } from '../../shared/routes';
-import { resolveSite } from '../../shared/sites';
 import type { PageCache, PageLookup } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
@@ -26,8 +25,9 @@ import { newNonce, type SecurityHeaders } from '../middleware/security';
 import { READER_COOKIE } from '../../shared/reader-cookie';
 import { SESSION_COOKIE } from '../session';
 import { acceptsGzip } from './accept-encoding';
-import { sendCachedPage } from './cached-response';
 import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
+import { carryLookup, pageKind, pageRequestOf, routeLabel, type PageRequest } from './page-request';
+import { notePage, pageFactsOf, sendHeld } from './page-response';
 import { searchFormRedirect } from './search-redirect';
 
 export interface PageHitsDeps {
@@ -39,22 +39,10 @@ export interface PageHitsDeps {
 }
 
 interface Candidate {
-  key: string;
+  request: PageRequest;
+  /** What Express's req.path is: the path as sent, without the query. */
   path: string;
-  routeId: string;
-  page: string;
-  siteId: number;
   variesByUserAgent: boolean;
-}
-
-/** Lookups made here for requests then passed to Express, for the page handler (lookupOnce). */
-const looked = new WeakMap<IncomingMessage, { key: string; lookup: PageLookup | null }>();
-
-/** The page cache's answer for `key`: the one this path already got for the request, or a new lookup. */
-export function lookupOnce(req: IncomingMessage, key: string, pageCache: PageCache): Promise<PageLookup | null> {
-  const earlier = looked.get(req);
-  looked.delete(req);
-  return earlier?.key === key ? Promise.resolve(earlier.lookup) : pageCache.lookup(key);
 }
 
 export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestListener {
@@ -66,10 +54,10 @@ export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestList
       next(req, res);
       return;
     }
-    deps.pageCache.lookup(candidate.key).then(
+    deps.pageCache.lookup(candidate.request.key).then(
       (lookup) => {
         if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, started)) return;
-        looked.set(req, { key: candidate.key, lookup });
+        carryLookup(req, { request: candidate.request, lookup });
         next(req, res);
       },
       () => next(req, res),
@@ -86,31 +74,22 @@ function candidateOrNull(req: IncomingMessage, pageCache: PageCache): Candidate 
   }
 }
 
-/** The request's cache key when this path may answer it; null for anything the middleware chain must see. */
+/** The request's page when this path may answer it; null for anything the middleware chain must see. */
 function candidateOf(req: IncomingMessage, pageCache: PageCache): Candidate | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
   const target = req.url ?? '';
   if (!target.startsWith('/')) return null;
   const encoding = req.headers['accept-encoding'];
   if (encoding !== undefined && !acceptsGzip(encoding)) return null;
-  const url = new URL(target, 'http://portal.invalid');
-  if (searchFormRedirect(url)) return null;
-  const match = matchRoute(url.pathname);
+  const request = pageRequestOf(target, req.headers.host, pageCache);
+  if (searchFormRedirect(request.url)) return null;
+  const { match } = request.address;
   if (match.kind !== 'page') return null;
   if (rendersForReader(req.headers.cookie, match.route.perReader === true)) return null;
   const byUserAgent = variesByUserAgent(match);
   if (byUserAgent && isMobileUserAgent(req.headers['user-agent'])) return null;
-  const site = resolveSite(req.headers.host);
   const query = target.indexOf('?');
-  return {
-    key: pageCache.keyFor(site.id, url.pathname, url.searchParams, match.route.query ?? []),
-    // What Express's req.path is: the path as sent, without the query.
-    path: query < 0 ? target : target.slice(0, query),
-    routeId: match.route.id,
-    page: match.route.page ?? '',
-    siteId: site.id,
-    variesByUserAgent: byUserAgent,
-  };
+  return { request, path: query < 0 ? target : target.slice(0, query), variesByUserAgent: byUserAgent };
 }
 
 /**
@@ -133,7 +112,8 @@ function serveHit(
 ): boolean {
   const finished = () => {
     logRequest(deps.logger, req, res, id, candidate.path, started);
-    deps.metrics.requestFinished(res, candidate.routeId, candidate.siteId, started);
+    const facts = pageFactsOf(res);
+    deps.metrics.requestFinished(res, facts.route, facts.siteId, started);
   };
   const id = requestIdOf(req);
   try {
@@ -143,8 +123,9 @@ function serveHit(
     deps.security.apply(res, nonce);
     if (candidate.variesByUserAgent) vary(res, 'User-Agent');
     res.once('finish', finished);
-    const age = Math.max(0, Math.floor((Date.now() - lookup.storedAt) / 1000));
-    sendCachedPage(req, res, lookup, 'HIT', age, deps.cachePolicy.page(candidate.page), nonce);
+    const { request } = candidate;
+    notePage(res, { route: routeLabel(request), siteId: request.site.id });
+    sendHeld(req, res, 'HIT', lookup, deps.cachePolicy.page(pageKind(request)), nonce);
     return true;
   } catch (error) {
     if (res.headersSent) throw error;

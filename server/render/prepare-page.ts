@@ -9,17 +9,21 @@ import type { ContentApi } from '../../shared/content-api';
 import { ContentUnavailableError } from '../../shared/content-api';
 import { siteTitle } from '../../shared/loaders/helpers';
 import type { LoaderResult, PageHead } from '../../shared/loaders/types';
-import { normaliseQuery } from '../../shared/page-address';
-import { matchRoute, type PageOfRoute, type PageRouteId, type PageRoute, type RouteParams } from '../../shared/routes';
+import type { PageAddress } from '../../shared/page-address';
+import type { PageOfRoute, PageRouteId, PageRoute, RouteParams } from '../../shared/routes';
 import type { SiteConfig } from '../../shared/sites';
 import { loaderOf } from './page-loaders';
 
 export const UNAVAILABLE_MESSAGE = '服务暂时不可用，请稍后再试';
 
+export function unixNow(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
 export interface PrepareInput {
   site: SiteConfig;
-  pathname: string;
-  search: string;
+  /** Worked out once per request (shared/page-address.ts): the route it matched and the query its page reads. */
+  address: PageAddress;
   content: ContentApi;
   now: number;
   /** The signed-in reader's lists; null (anonymous) unless the request carries a live session. */
@@ -31,16 +35,20 @@ function siteHead(site: SiteConfig, title: string): PageHead {
   return { title: siteTitle(title, site), description: site.seo_description, keywords: site.seo_keywords };
 }
 
-function statusPage(input: PrepareInput, status: number, message: string | undefined): StatusPageState {
+/**
+ * The one builder of the 404 and error pages' state, for every place a page ends on one: a route its loader
+ * did not find, a loader that failed, a page with no data (503), a shell that failed to render (500).
+ */
+export function statusPage(site: SiteConfig, path: string, status: number, message: string | undefined, now: number): StatusPageState {
   return {
-    path: input.pathname,
+    path,
     routeId: null,
     page: status === 404 ? 'not-found' : 'error',
     params: {},
     status,
     data: null,
-    head: siteHead(input.site, message ?? TEXT.notFound),
-    now: input.now,
+    head: siteHead(site, message ?? TEXT.notFound),
+    now,
     ...(message ? { message } : {}),
   };
 }
@@ -55,7 +63,7 @@ async function loadRoutePage<Id extends PageRouteId>(
   input: PrepareInput,
 ): Promise<LoaderResult<LoadedPageState<PageOfRoute<Id>>>> {
   // The page sees only the query its route reads: that is all its cache key holds, so all a stored page may hold.
-  const query = normaliseQuery(new URLSearchParams(input.search), route.query ?? []);
+  const { query } = input.address;
   const result = await loaderOf<Id>(route.id)({
     params,
     query: new URLSearchParams(query),
@@ -66,7 +74,7 @@ async function loadRoutePage<Id extends PageRouteId>(
   });
   if (result.kind !== 'ok') return result;
   const page: LoadedPageState<PageOfRoute<Id>> = {
-    path: input.pathname + query,
+    path: input.address.path,
     routeId: route.id,
     page: route.page,
     params,
@@ -79,17 +87,21 @@ async function loadRoutePage<Id extends PageRouteId>(
 }
 
 export async function preparePage(input: PrepareInput): Promise<PageDataResponse> {
-  const match = matchRoute(input.pathname);
+  const { match, path } = input.address;
+  const endsOn = (status: number, message?: string): PageDataResponse => ({
+    kind: 'page',
+    page: statusPage(input.site, path, status, message, input.now),
+  });
   if (match.kind === 'redirect') return { kind: 'redirect', location: match.location };
-  if (match.kind === 'not-found') return { kind: 'page', page: statusPage(input, 404, undefined) };
+  if (match.kind === 'not-found') return endsOn(404);
   try {
     const result = await loadRoutePage(match.route, match.params, input);
     if (result.kind === 'redirect') return { kind: 'redirect', location: result.location };
-    if (result.kind === 'not-found') return { kind: 'page', page: statusPage(input, 404, undefined) };
+    if (result.kind === 'not-found') return endsOn(404);
     return { kind: 'page', page: result.data };
   } catch (error) {
     input.onLoaderError?.(error);
-    if (error instanceof ContentUnavailableError) return { kind: 'page', page: statusPage(input, 503, UNAVAILABLE_MESSAGE) };
-    return { kind: 'page', page: statusPage(input, 500, TEXT.errorDefault) };
+    if (error instanceof ContentUnavailableError) return endsOn(503, UNAVAILABLE_MESSAGE);
+    return endsOn(500, TEXT.errorDefault);
   }
 }

@@ -14,7 +14,8 @@ import { pagePolicyFor } from '../../../server/cache/policy';
 import { createLogger } from '../../../server/logger';
 import { Metrics } from '../../../server/metrics';
 import { newNonce, securityHeaders } from '../../../server/middleware/security';
-import { lookupOnce, pageHits } from '../../../server/render/page-hits';
+import { pageHits } from '../../../server/render/page-hits';
+import { takeLookup } from '../../../server/render/page-request';
 import { REGIONAL_SITES } from '../../../shared/sites';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
@@ -90,11 +91,11 @@ describe('page hits in front of Express', () => {
 
   const fallback = (req: IncomingMessage, res: ServerResponse) => {
     fellThrough.push(`${req.method} ${req.url}`);
-    // What the page handler does with the lookup this path already made.
-    void lookupOnce(req, pageCache.keyFor(0, '/home', new URLSearchParams(), []), countingCache).then((lookup) => {
-      res.setHeader('X-Fallback', lookup ? lookup.freshness : 'none');
-      res.end('fallback');
-    });
+    // What the page handler does with the page request and lookup this path already made.
+    const carried = takeLookup(req);
+    res.setHeader('X-Fallback', carried ? (carried.lookup?.freshness ?? 'none') : 'not looked up');
+    if (carried) res.setHeader('X-Fallback-Key', carried.request.key);
+    res.end('fallback');
   };
 
   beforeAll(async () => {
@@ -111,9 +112,9 @@ describe('page hits in front of Express', () => {
     server = http.createServer(handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    await pageCache.store(pageCache.keyFor(0, '/home', new URLSearchParams(), []), pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
-    await pageCache.store(pageCache.keyFor(0, '/detail/2728/33727', new URLSearchParams(), []), pagePolicyFor('detail'), PAGE_HTML, RENDER_NONCE, ['page:detail']);
-    await pageCache.store(pageCache.keyFor(0, '/personalCenter', new URLSearchParams(), []), pagePolicyFor('personalCenter'), PAGE_HTML, RENDER_NONCE, ['page:personalCenter']);
+    await pageCache.store(pageCache.keyFor(0, '/home'), pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
+    await pageCache.store(pageCache.keyFor(0, '/detail/2728/33727'), pagePolicyFor('detail'), PAGE_HTML, RENDER_NONCE, ['page:detail']);
+    await pageCache.store(pageCache.keyFor(0, '/personalCenter'), pagePolicyFor('personalCenter'), PAGE_HTML, RENDER_NONCE, ['page:personalCenter']);
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
@@ -177,12 +178,13 @@ describe('page hits in front of Express', () => {
   });
 
   it('hands a stale page to Express with the lookup it made, so the cache is asked once', async () => {
-    const key = pageCache.keyFor(0, '/home', new URLSearchParams(), []);
+    const key = pageCache.keyFor(0, '/home');
     await pageCache.store(key, { ttl: 0, grace: 60, staleIfError: 0 }, PAGE_HTML, RENDER_NONCE, []);
     try {
       const answer = await send(`${base}/home`);
       expect(fellThrough).toEqual(['GET /home']);
       expect(answer.headers['x-fallback']).toBe('stale');
+      expect(answer.headers['x-fallback-key']).toBe(key);
       expect(lookups).toBe(1);
     } finally {
       await pageCache.store(key, pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);

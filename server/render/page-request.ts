@@ -1,0 +1,68 @@
+/**
+ * One page request as both answering paths see it (docs/architecture.md, "How a request is served"): the site
+ * (from the site table, never the raw Host), the URL, the page address (route matched once, query kept once)
+ * and its page-cache key. It is made once per request: the cached-hit path in front of Express makes it, and
+ * when it leaves the request to the chain it carries it on the request with the lookup it made, so the page
+ * handler neither matches the route nor asks the cache a second time.
+ */
+import type { IncomingMessage } from 'node:http';
+import { addressOf, type PageAddress } from '../../shared/page-address';
+import { resolveSite, type SiteConfig } from '../../shared/sites';
+import type { PageCache, PageLookup } from '../cache/page-cache';
+
+export interface PageRequest {
+  site: SiteConfig;
+  /** The path and query, parsed against a fixed origin: the Host header never shapes a URL. */
+  url: URL;
+  address: PageAddress;
+  /** Where the shared (anonymous) page for this address is held. */
+  key: string;
+}
+
+/** A request the hit path looked up and left to the chain: what it worked out, and what the cache said. */
+export interface LookedUp {
+  request: PageRequest;
+  lookup: PageLookup | null;
+}
+
+/** The route id for metrics and logs (a bounded label), or the kind of match for anything that is not a page. */
+export function routeLabel(request: PageRequest): string {
+  const { match } = request.address;
+  return match.kind === 'page' ? match.route.id : match.kind;
+}
+
+/** The page kind whose cache policy applies ('' for anything that is not a page: the default policy). */
+export function pageKind(request: PageRequest): string {
+  const { match } = request.address;
+  return match.kind === 'page' ? (match.route.page ?? '') : '';
+}
+
+/** The request's path and query, parsed against a fixed origin: the Host header never shapes a URL. */
+export function requestUrl(target: string): URL {
+  return new URL(target, 'http://portal.invalid');
+}
+
+export function pageRequestOf(target: string, host: string | undefined, pageCache: PageCache): PageRequest {
+  const site = resolveSite(host);
+  const url = requestUrl(target);
+  const address = addressOf(url.pathname, url.searchParams);
+  return { site, url, address, key: pageCache.keyFor(site.id, address.path) };
+}
+
+/** Kept on the request object itself, so it lives and goes with the request. */
+const CARRIED = Symbol('page request looked up before the chain');
+
+type Carrying = IncomingMessage & { [CARRIED]?: LookedUp };
+
+/** The hit path leaves the request to the chain with what it already worked out. */
+export function carryLookup(req: IncomingMessage, lookedUp: LookedUp): void {
+  (req as Carrying)[CARRIED] = lookedUp;
+}
+
+/** What the hit path worked out for this request, if it did (taken once: a second ask asks the cache again). */
+export function takeLookup(req: IncomingMessage): LookedUp | undefined {
+  const carrying = req as Carrying;
+  const lookedUp = carrying[CARRIED];
+  delete carrying[CARRIED];
+  return lookedUp;
+}

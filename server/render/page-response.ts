@@ -1,0 +1,197 @@
+/**
+ * The one response path for pages (docs/architecture.md, "One response path"): which headers a page response
+ * carries (X-Cache, ETag, Age, Cache-Control, Surrogate-Key, Server-Timing, Retry-After), what it tells the
+ * access log and the metrics, and how a held page is written. The cached-hit path in front of Express
+ * (page-hits.ts) and the page handler's every branch (HIT, STALE, an expired page re-rendered, a streamed MISS
+ * or PASS, the error page) answer through these functions, so both paths answer alike by construction.
+ * Works on plain node:http objects: the hit path has no Express request or response.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fresh from 'fresh';
+import vary from 'vary';
+import type { CachePolicy } from '../cache/entry';
+import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
+import type { CachedPage, PageLookup } from '../cache/page-cache';
+import { byteLength, gzipBody, plainBody } from '../cache/precompressed-page';
+import { acceptsGzip } from './accept-encoding';
+
+/** How a page was served, as X-Cache and the access log say it (docs/cache.md). */
+export type HeldState = 'HIT' | 'STALE';
+export type RenderedState = 'MISS' | 'PASS';
+
+/** What shared caches (a CDN) may keep: the page under its policy with its tags, or nothing (`private, no-store`). */
+export type Sharing = { policy: CachePolicy; tags: Iterable<string> } | null;
+
+export type Header = readonly [name: string, value: string];
+
+/** Seconds since a held page was stored: its `Age`. */
+export function ageOf(lookup: PageLookup, now = Date.now()): number {
+  return Math.max(0, Math.floor((now - lookup.storedAt) / 1000));
+}
+
+export function serverTiming(parts: Record<string, number | string>): string {
+  return Object.entries(parts)
+    .map(([name, value]) => (typeof value === 'number' ? `${name};dur=${value.toFixed(1)}` : `${name};desc="${value}"`))
+    .join(', ');
+}
+
+const HELD_TIMING: Record<HeldState, string> = { HIT: serverTiming({ cache: 'HIT' }), STALE: serverTiming({ cache: 'STALE' }) };
+
+/** Surrogate-Key of a held entry's tags: the same array on every L1 hit, so the header is built once. */
+const surrogateKeys = new WeakMap<readonly string[], string | undefined>();
+
+function heldSurrogateKey(tags: readonly string[]): string | undefined {
+  if (surrogateKeys.has(tags)) return surrogateKeys.get(tags);
+  const value = surrogateKey(tags);
+  surrogateKeys.set(tags, value);
+  return value;
+}
+
+/** Cache-Control and Surrogate-Key: public under the page's policy with its tags, else private with none. */
+function sharingHeaders(sharing: Sharing, keys = sharing ? surrogateKey(sharing.tags) : undefined): Header[] {
+  if (!sharing) return [['Cache-Control', PRIVATE_NO_STORE]];
+  const headers: Header[] = [['Cache-Control', sharedCacheControl(sharing.policy)]];
+  if (keys) headers.push(['Surrogate-Key', keys]);
+  return headers;
+}
+
+/** A page served from the cache: always shareable (the portal holds it as sent), with its age. */
+export function heldHeaders(state: HeldState, lookup: PageLookup, ageSeconds: number, policy: CachePolicy): Header[] {
+  return [
+    ['X-Cache', state],
+    ['ETag', lookup.page.etag],
+    ['Age', String(ageSeconds)],
+    ...sharingHeaders({ policy, tags: lookup.tags }, heldSurrogateKey(lookup.tags)),
+    ['Server-Timing', HELD_TIMING[state]],
+  ];
+}
+
+export interface StreamedPage {
+  /** MISS: anonymous, stored if the render ends clean; PASS: rendered for one reader, never stored. */
+  state: RenderedState;
+  status: number;
+  /** Decided when the headers go out (downstream-caching.ts): only a clean anonymous 200 is shared. */
+  sharing: Sharing;
+  upstreamMs: number;
+  renderMs: number;
+}
+
+/** A page rendered for this request and streamed: its headers go out with the shell. */
+export function streamedHeaders(page: StreamedPage): Header[] {
+  const headers: Header[] = [
+    ['X-Cache', page.state],
+    ...sharingHeaders(page.sharing),
+    ['Server-Timing', serverTiming({ cache: page.state, upstream: page.upstreamMs, render: page.renderMs })],
+  ];
+  // The page's own data could not be had: say when to come back.
+  if (page.status === 503) headers.push(['Retry-After', '30']);
+  return headers;
+}
+
+/** An expired page rendered again, whole, and stored before it is sent: a MISS that is already held. */
+export function storedHeaders(page: CachedPage, policy: CachePolicy, tags: readonly string[]): Header[] {
+  return [['X-Cache', 'MISS'], ['ETag', page.etag], ...sharingHeaders({ policy, tags }), ['Server-Timing', serverTiming({ cache: 'MISS' })]];
+}
+
+/** The error page (a shell that failed, or an error the handler caught): never kept by anyone. */
+export function errorHeaders(): Header[] {
+  return [['Cache-Control', PRIVATE_NO_STORE]];
+}
+
+export function setHeaders(res: ServerResponse, headers: readonly Header[]): void {
+  for (const [name, value] of headers) res.setHeader(name, value);
+}
+
+/** The cached page's headers, then a 304 when the reader's copy is current, else the page with `nonce`. */
+export function sendHeld(
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: HeldState,
+  lookup: PageLookup,
+  policy: CachePolicy,
+  nonce: string,
+): void {
+  setHeaders(res, heldHeaders(state, lookup, ageOf(lookup), policy));
+  // Before the 304 decision: a 304 carries the Vary, ETag and Cache-Control its 200 would (RFC 9110 §15.4.5).
+  vary(res, 'Accept-Encoding');
+  if (isNotModified(req, lookup.page.etag)) {
+    // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
+    res.removeHeader('Content-Security-Policy');
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  sendPage(req, res, lookup.page, nonce);
+}
+
+/** A page just stored (an expired page rendered again): sent as it was stored, with the nonce it was rendered with. */
+export function sendStored(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: CachedPage,
+  policy: CachePolicy,
+  tags: readonly string[],
+  nonce: string,
+): void {
+  setHeaders(res, storedHeaders(page, policy, tags));
+  sendPage(req, res, page, nonce);
+}
+
+/**
+ * If-None-Match by `fresh` (Express's own freshness check): weak comparison, a list of tags, `*`; a request
+ * saying `Cache-Control: no-cache` (an end-to-end reload) gets the page.
+ */
+function isNotModified(req: IncomingMessage, etag: string): boolean {
+  return fresh(req.headers, { etag });
+}
+
+/**
+ * The stored page with this response's nonce, as it was compressed when stored: gzip for any client taking
+ * gzip (also one preferring br, which would cost a compression per response), identity otherwise, left to
+ * the compression middleware only for clients that take neither identity nor gzip as offered.
+ */
+function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage, nonce: string): void {
+  const nonceBytes = Buffer.from(nonce, 'utf8');
+  const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipBody(page, nonceBytes) : null;
+  const chunks = gzip ?? plainBody(page, nonceBytes);
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  vary(res, 'Accept-Encoding');
+  // Already encoded: the compression middleware leaves the response alone.
+  if (gzip) res.setHeader('Content-Encoding', 'gzip');
+  res.setHeader('Content-Length', byteLength(chunks));
+  // Headers and every chunk in one writev. Uncorked before end(): when the compression middleware does take
+  // over (a br-only client), its stream waits for the socket to drain, which a corked socket never does.
+  res.cork();
+  for (const chunk of chunks) res.write(chunk);
+  res.uncork();
+  res.end();
+}
+
+/**
+ * What a page response tells the access log and the metrics (middleware/request-context.ts, metrics.ts): its
+ * route label, its site, and the upstream time its loaders waited for (rendered pages only). Kept in the
+ * response's locals, where the chain's log and metrics read them; the hit path gives its response locals too.
+ */
+export interface PageFacts {
+  route: string;
+  siteId: number;
+  upstreamMs?: number;
+}
+
+type WithLocals = ServerResponse & { locals?: Record<string, unknown> };
+
+export function notePage(res: ServerResponse, facts: Partial<PageFacts>): void {
+  const target = res as WithLocals;
+  const locals = (target.locals ??= {});
+  if (facts.route !== undefined) locals.metricsRoute = facts.route;
+  if (facts.siteId !== undefined) locals.siteId = facts.siteId;
+  // Rounded to a tenth of a millisecond, as the log prints every time.
+  if (facts.upstreamMs !== undefined) locals.upstreamMs = Math.round(facts.upstreamMs * 10) / 10;
+}
+
+/** The facts noted for this response (for the hit path's own log line and metrics). */
+export function pageFactsOf(res: ServerResponse): { route: string; siteId: unknown } {
+  const locals = (res as WithLocals).locals ?? {};
+  return { route: typeof locals.metricsRoute === 'string' ? locals.metricsRoute : 'other', siteId: locals.siteId };
+}

@@ -1,0 +1,111 @@
+/**
+ * A page rendered for this request and streamed (docs/architecture.md, "Streaming"): MISS for an anonymous
+ * reader, whose clean 200 is stored as it streams; PASS for a page rendered for one signed-in reader, never
+ * stored. Its headers (page-response.ts) go out with the shell; a shell that fails becomes the error page.
+ */
+import type { Response } from 'express';
+import type { AppState } from '../../shared/app-state';
+import type { RenderOutcome } from '../metrics';
+import { CallRecorder } from '../upstream/content-service';
+import type { ResourceLoads } from './downstream-caching';
+import { maySharedCachesKeep } from './downstream-caching';
+import { sendErrorPage } from './error-page';
+import { pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
+import { notePage, setHeaders, streamedHeaders, type Sharing } from './page-response';
+import { renderDocument, type DocumentSink } from './render-document';
+
+interface Streaming {
+  context: PageContext;
+  request: DocumentRequest;
+  /** Where the page is stored if it ends clean; null for a page rendered for one reader (PASS). */
+  key: string | null;
+  state: AppState;
+  recorder: CallRecorder;
+  loads: ResourceLoads;
+  started: number;
+}
+
+/** Whether this render may be offered to shared caches, decided the moment its headers go out. */
+function sharingOf(streaming: Streaming, status: number): Sharing {
+  const { context, key, recorder, loads, state, request } = streaming;
+  const shared = maySharedCachesKeep({ cacheable: key !== null, status, degraded: recorder.degraded, resourcesSettled: loads.settled });
+  if (!shared) return null;
+  return { policy: context.deps.cachePolicy.page(state.page.page), tags: pageTags(recorder, request.page.site, state.page.page) };
+}
+
+/** Stores the streamed page once it ended clean, from every call answered cleanly, as an anonymous 200. */
+async function storeIfCacheable(streaming: Streaming, html: Buffer[] | null, clean: boolean): Promise<void> {
+  const { context, key, recorder, state, request } = streaming;
+  if (!html || !key || !clean || recorder.degraded) return;
+  const { pageCache, cachePolicy, logger } = context.deps;
+  try {
+    const page = await pageCache.compress(Buffer.concat(html).toString('utf8'), request.nonce);
+    // Issued before the response ends: the next request on this instance queues behind this write on the
+    // same Redis connection, so it finds the page.
+    pageCache
+      .put(key, cachePolicy.page(state.page.page), page, pageTags(recorder, request.page.site, state.page.page))
+      .catch((error: unknown) => logger.warn({ err: error, key }, 'page store failed'));
+  } catch (error) {
+    logger.warn({ err: error, key }, 'page compression failed');
+  }
+}
+
+/** Writes the document to the response, keeping a copy of its bytes when it may be stored. */
+function streamingSink(streaming: Streaming, res: Response, onShellFailed: (error: unknown) => void): DocumentSink {
+  const capture = streaming.key !== null && streaming.state.page.status === 200 ? ([] as Buffer[]) : null;
+  return {
+    start: (status) => {
+      res.status(status).type('html');
+      setHeaders(
+        res,
+        streamedHeaders({
+          state: streaming.key ? 'MISS' : 'PASS',
+          status,
+          sharing: sharingOf(streaming, status),
+          upstreamMs: streaming.recorder.upstreamMs,
+          renderMs: performance.now() - streaming.started,
+        }),
+      );
+    },
+    write: (chunk) => {
+      res.write(chunk);
+      capture?.push(Buffer.from(chunk));
+    },
+    end: (clean) => {
+      void storeIfCacheable(streaming, capture, clean).finally(() => res.end());
+    },
+    shellFailed: onShellFailed,
+  };
+}
+
+function outcomeOf(shellFailed: boolean, rendered: { clean: boolean; aborted: boolean }): RenderOutcome {
+  if (shellFailed) return 'shell-error';
+  if (rendered.aborted) return 'aborted';
+  return rendered.clean ? 'clean' : 'error';
+}
+
+export async function renderMiss(context: PageContext, res: Response, request: DocumentRequest, key: string | null): Promise<void> {
+  const started = performance.now();
+  const recorder = new CallRecorder();
+  const content = context.deps.content.forRequest(recorder);
+  const state = await stateFor(context, request, content, recorder);
+  if ('redirect' in state) {
+    res.redirect(302, state.redirect);
+    return;
+  }
+  const streaming: Streaming = { context, request, key, state, recorder, loads: resourceLoads(content), started };
+  let shellError: unknown = null;
+  let shellFailed = false;
+  const sink = streamingSink(streaming, res, (error) => {
+    shellFailed = true;
+    shellError = error;
+  });
+  const rendered = await renderDocument(renderOptions(context, state, request, streaming.loads), sink);
+  // The access log's upstream time: what this request's loaders waited for (cached calls cost nothing).
+  notePage(res, { upstreamMs: recorder.upstreamMs });
+  context.deps.onRender?.(String(res.locals.metricsRoute ?? 'other'), (performance.now() - started) / 1000, outcomeOf(shellFailed, rendered));
+  if (!shellFailed) return;
+  context.deps.logger.error({ err: shellError, path: request.page.url.pathname }, 'shell failed; sending the error page');
+  await sendErrorPage(context, res, request, content, 500);
+}
+

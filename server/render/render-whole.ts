@@ -1,0 +1,44 @@
+/**
+ * A page rendered whole into a string, for the cache rather than for a reader: the background refresh of a
+ * stale page and the re-render of an expired one. Anonymous and complete (every block in place), so the
+ * result is either a clean page to store, or says why not.
+ */
+import { CallRecorder } from '../upstream/content-service';
+import { pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
+import { renderDocument, type DocumentSink } from './render-document';
+
+/**
+ * 'ok' only for a clean, cacheable 200; 'unavailable' when the upstream could not supply the page's data, so a
+ * held copy should be served instead (stale-if-error); 'other' for anything else (a redirect, a 404 now, a
+ * render that failed).
+ */
+export type WholeRender = { kind: 'ok'; html: string; tags: string[] } | { kind: 'unavailable' } | { kind: 'other' };
+
+/** Collects the document's bytes; `failed` once the shell failed. */
+function collectingSink(): { sink: DocumentSink; parts: Buffer[]; failed: () => boolean } {
+  const parts: Buffer[] = [];
+  let failed = false;
+  const sink: DocumentSink = {
+    start: () => undefined,
+    write: (chunk) => parts.push(Buffer.from(chunk)),
+    end: () => undefined,
+    shellFailed: () => {
+      failed = true;
+    },
+  };
+  return { sink, parts, failed: () => failed };
+}
+
+export async function renderWhole(context: PageContext, request: DocumentRequest): Promise<WholeRender> {
+  const recorder = new CallRecorder();
+  const content = context.deps.content.forRequest(recorder);
+  const state = await stateFor(context, { ...request, waitForAll: true, user: null, account: null }, content, recorder);
+  if ('redirect' in state) return { kind: 'other' };
+  if (state.page.status === 503) return { kind: 'unavailable' };
+  if (state.page.status !== 200) return { kind: 'other' };
+  const collected = collectingSink();
+  const outcome = await renderDocument(renderOptions(context, state, { ...request, waitForAll: true }, resourceLoads(content)), collected.sink);
+  if (recorder.degraded) return { kind: 'unavailable' };
+  if (collected.failed() || !outcome.clean) return { kind: 'other' };
+  return { kind: 'ok', html: Buffer.concat(collected.parts).toString('utf8'), tags: pageTags(recorder, request.page.site, state.page.page) };
+}

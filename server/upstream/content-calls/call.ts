@@ -1,0 +1,33 @@
+/**
+ * One content call as data: what it is cached under and for how long, what it depends on, what it asks the
+ * upstream, how its answer is checked and normalised, and what it yields when there is nothing (docs/cache.md,
+ * "What counts as a failed call"). The call modules beside this one only describe calls; running them (the data
+ * cache, recording, failures) is content-service.ts's.
+ */
+import type { z } from 'zod';
+import type { DataFamily } from '../../cache/policy';
+import type { UpstreamRequest } from '../http-client';
+
+export interface CallSpec<Raw, T> {
+  family: DataFamily;
+  /** Key suffix after the kind and site segments, e.g. `list:3281:1:5`. */
+  key: string;
+  tags: string[];
+  request: UpstreamRequest;
+  /** The answer's data is checked against this where it enters; another shape is a failed call. */
+  schema: z.ZodType<Raw, unknown>;
+  /** May be async: long work (sanitising a body) yields to other readers. */
+  normalise: (raw: Raw) => T | Promise<T>;
+  /** What the CMS's 'not found' (or, for optional calls, a failure) yields. */
+  empty: T;
+  /** Required calls throw ContentUnavailableError on a failure instead of yielding `empty`, whoever asks. */
+  required?: boolean;
+  /**
+   * What is around a page rather than its content (ads, grey mode, site SEO): a failure yields `empty` even for
+   * a page's own loader, so a missing ad never turns an article into a 503.
+   */
+  decoration?: boolean;
+}
+
+/** Runs one call for a request (through the data cache, recorded, its failure handled as the request asked). */
+export type Call = <Raw, T>(spec: CallSpec<Raw, T>) => Promise<T>;

@@ -1,0 +1,145 @@
+/**
+ * Video, live streams, the boutique lists and the e-paper.
+ * Each call says its cache key, policy family, tags, upstream request, schema and what 'not found' yields
+ * (call.ts); content-service.ts runs them through the data cache.
+ */
+import type { ContentApi } from '../../../shared/content-api';
+import type {
+  BoutiqueItem,
+  Live,
+  LivePlayback,
+  NewspaperIssue,
+  Paged,
+  ShikeCategory,
+  Video,
+  VideoAlbum,
+} from '../../../shared/types/entities';
+import type {
+  RawBoutiqueList,
+  RawLive,
+  RawLivePlayback,
+  RawNewspaperSearch,
+  RawPagedList,
+  RawShikeCategory,
+  RawShikeCategoryItems,
+  RawVideo,
+  RawVideoAlbum,
+} from '../../../shared/types/upstream';
+import {
+  RawBoutiqueListSchema,
+  RawLiveListSchema,
+  RawLivePlaybackListSchema,
+  RawLiveSchema,
+  RawNewspaperSearchSchema,
+  RawShikeCategoriesSchema,
+  RawShikeCategoryItemsSchema,
+  RawVideoAlbumSchema,
+  RawVideoSchema,
+} from '../../../shared/types/upstream';
+import * as normalise from '../normalise';
+import type { Call } from './call';
+
+export type MediaApi = Pick<ContentApi, 'boutique' | 'video' | 'videoAlbum' | 'shikeCategories' | 'shikeVideos' | 'live' | 'lives' | 'livePlaybacks' | 'newspapers'>;
+
+export function mediaCalls(call: Call): MediaApi {
+  return {
+    boutique: (type, page, pageSize) =>
+      call<RawBoutiqueList, Paged<BoutiqueItem>>({
+        family: 'media',
+        key: `boutique:${type}:${page}:${pageSize}`,
+        tags: ['boutique'],
+        request: { method: 'GET', path: `/api/boutique/list?type=${type}&page=${page}&page_size=${pageSize}`, call: 'boutique_list' },
+        schema: RawBoutiqueListSchema,
+        normalise: (raw) => normalise.paged(raw, (item) => item),
+        empty: { list: [], total: 0, page, pageSize },
+      }),
+    video: (id) =>
+      call<RawVideo, Video | null>({
+        family: 'media',
+        key: `video:${id}`,
+        tags: [`video:${id}`],
+        request: { method: 'GET', path: `/api/video/detail?id=${id}`, call: 'video_detail' },
+        schema: RawVideoSchema,
+        normalise: (raw) => raw,
+        empty: null,
+      }),
+    videoAlbum: (id) =>
+      call<RawVideoAlbum, VideoAlbum | null>({
+        family: 'media',
+        key: `video_album:${id}`,
+        tags: [`album:${id}`],
+        request: { method: 'GET', path: `/api/video_album/detail?id=${id}`, call: 'video_album_detail' },
+        schema: RawVideoAlbumSchema,
+        normalise: (raw) => raw,
+        empty: null,
+      }),
+    shikeCategories: () =>
+      call<RawShikeCategory[], ShikeCategory[]>({
+        family: 'media',
+        key: 'shike_categories',
+        tags: ['shike'],
+        request: { method: 'GET', path: '/api/video_album/shike_video_category', call: 'shike_video_category' },
+        schema: RawShikeCategoriesSchema,
+        normalise: (raw) => raw,
+        empty: [],
+      }),
+    shikeVideos: (categoryId, page, pageSize) =>
+      call<RawShikeCategoryItems, (Paged<Video> & { category: ShikeCategory }) | null>({
+        family: 'media',
+        key: `shike_items:${categoryId}:${page}:${pageSize}`,
+        tags: ['shike', `shike:${categoryId}`],
+        request: {
+          method: 'GET',
+          path: `/api/video_album/shike_video_category_item?id=${categoryId}&page=${page}&page_size=${pageSize}`,
+          call: 'shike_video_category_item',
+        },
+        schema: RawShikeCategoryItemsSchema,
+        normalise: (raw) => ({ ...normalise.paged(raw, (item) => item), category: raw.category }),
+        empty: null,
+      }),
+    live: (id) =>
+      call<RawLive, Live | null>({
+        family: 'live',
+        key: `live:${id}`,
+        tags: [`live:${id}`],
+        request: { method: 'GET', path: `/api/live/info?id=${id}`, call: 'live_info' },
+        schema: RawLiveSchema,
+        normalise: (raw) => raw,
+        empty: null,
+      }),
+    lives: (status, page, pageSize) =>
+      call<RawPagedList<RawLive>, Paged<Live>>({
+        family: 'live',
+        key: `live_list:${status}:${page}:${pageSize}`,
+        tags: ['lives'],
+        request: { method: 'GET', path: `/api/live/list?show_type=${status}&page=${page}&page_size=${pageSize}`, call: 'live_list' },
+        schema: RawLiveListSchema,
+        normalise: (raw) => normalise.paged(raw, (item) => item),
+        empty: { list: [], total: 0, page, pageSize },
+      }),
+    livePlaybacks: (liveId, page, pageSize) =>
+      call<RawPagedList<RawLivePlayback>, Paged<LivePlayback>>({
+        family: 'live',
+        key: `live_playback:${liveId}:${page}:${pageSize}`,
+        tags: [`live:${liveId}`],
+        request: { method: 'GET', path: `/api/live/playback_list?id=${liveId}&page=${page}&page_size=${pageSize}`, call: 'live_playback_list' },
+        schema: RawLivePlaybackListSchema,
+        normalise: (raw) => normalise.paged(raw, (item) => item),
+        empty: { list: [], total: 0, page, pageSize },
+      }),
+    newspapers: (catid, query, page, pageSize) =>
+      call<RawNewspaperSearch, Paged<NewspaperIssue>>({
+        family: 'newspaper',
+        key: `newspapers:${catid}:${page}:${pageSize}:${encodeURIComponent(query)}`,
+        tags: ['newspaper', `cat:${catid}`],
+        request: {
+          method: 'GET',
+          path: `/api/rmt/read_newspapers_search?${new URLSearchParams({ q: query, catid: String(catid), page: String(page), page_size: String(pageSize) })}`,
+          call: 'read_newspapers_search',
+        },
+        schema: RawNewspaperSearchSchema,
+        normalise: (raw) => normalise.paged(raw, (item) => item),
+        empty: { list: [], total: 0, page, pageSize },
+      }),
+  };
+}

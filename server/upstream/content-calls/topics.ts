@@ -1,0 +1,109 @@
+/**
+ * Topics, news-tracking reports and special columns.
+ * Each call says its cache key, policy family, tags, upstream request, schema and what 'not found' yields
+ * (call.ts); content-service.ts runs them through the data cache.
+ */
+import type { ContentApi } from '../../../shared/content-api';
+import { DEFAULT_THEME_OFFICE_ID } from '../../../shared/constants';
+import type { ColumnAuthor, Topic, TopicDetail, ColumnAuthorInfo, SpecialReport } from '../../../shared/types/entities';
+import type {
+  RawColumnAuthorInfo,
+  RawColumnAuthorList,
+  RawSpecialReport,
+  RawTopicDetail,
+  RawTopicList,
+} from '../../../shared/types/upstream';
+import {
+  RawColumnAuthorInfoSchema,
+  RawColumnAuthorListSchema,
+  RawSpecialReportsSchema,
+  RawTopicDetailSchema,
+  RawTopicListSchema,
+} from '../../../shared/types/upstream';
+import * as normalise from '../normalise';
+import type { Call } from './call';
+
+/** When a news-tracking report last moved: its newest update, else when it started. */
+function latestUpdate(report: SpecialReport): number {
+  return report.timeline.at(-1)?.article.adddate ?? report.adddate;
+}
+
+export type TopicApi = Pick<ContentApi, 'topics' | 'topicPage' | 'topic' | 'specialReport' | 'specialReports' | 'columnAuthors' | 'columnAuthor'>;
+
+export function topicCalls(call: Call): TopicApi {
+  const topicPage = (page: number, pageSize: number) =>
+    call<RawTopicList, { list: Topic[]; total: number }>({
+      family: 'topics',
+      key: `theme_list:${page}:${pageSize}`,
+      tags: ['topics'],
+      request: {
+        method: 'GET',
+        path: `/theme/list/${page}?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${pageSize}`,
+        call: 'theme_list',
+      },
+      schema: RawTopicListSchema,
+      normalise: (raw) => ({ list: raw.list.map(normalise.topic), total: raw.total }),
+      empty: { list: [], total: 0 },
+    });
+  return {
+    topics: async (page, pageSize) => (await topicPage(page, pageSize)).list,
+    topicPage,
+    topic: (id) =>
+      call<RawTopicDetail, TopicDetail | null>({
+        family: 'topics',
+        key: `theme:${id}`,
+        tags: ['topics', `topic:${id}`],
+        request: { method: 'GET', path: `/theme/get/${id}`, call: 'theme_get' },
+        schema: RawTopicDetailSchema,
+        normalise: (raw) => ({ topic: normalise.topic(raw), articles: raw.articles.map(normalise.articleSummary) }),
+        empty: null,
+      }),
+    specialReport: (id) =>
+      call<RawSpecialReport[], SpecialReport | null>({
+        family: 'topics',
+        key: `special:${id}`,
+        tags: [`special:${id}`],
+        request: { method: 'GET', path: `/api/special/list_by_catid?catid=0&id=${id}`, call: 'special_list_by_catid' },
+        schema: RawSpecialReportsSchema,
+        normalise: (raw) => {
+          const report = raw.find((item) => item.id === id);
+          return report ? normalise.specialReport(report) : null;
+        },
+        empty: null,
+      }),
+    specialReports: () =>
+      call<RawSpecialReport[], SpecialReport[]>({
+        family: 'topics',
+        key: 'specials:all',
+        tags: ['specials'],
+        request: { method: 'GET', path: '/api/special/list_by_catid?catid=0', call: 'special_list_by_catid' },
+        schema: RawSpecialReportsSchema,
+        normalise: (raw) => raw.map(normalise.specialReport).sort((left, right) => latestUpdate(right) - latestUpdate(left) || right.id - left.id),
+        empty: [],
+      }),
+    columnAuthors: (page, pageSize) =>
+      call<RawColumnAuthorList, { list: ColumnAuthor[]; count: number }>({
+        family: 'columns',
+        key: `column_authors:${page}:${pageSize}`,
+        tags: ['columns'],
+        request: {
+          method: 'GET',
+          path: `/api/special_column_author/list?page=${page}&page_size=${pageSize}`,
+          call: 'special_column_author_list',
+        },
+        schema: RawColumnAuthorListSchema,
+        normalise: (raw) => ({ list: raw.list.map(normalise.columnAuthor), count: raw.count }),
+        empty: { list: [], count: 0 },
+      }),
+    columnAuthor: (id) =>
+      call<RawColumnAuthorInfo, ColumnAuthorInfo | null>({
+        family: 'columns',
+        key: `column_author:${id}`,
+        tags: ['columns', `columnist:${id}`],
+        request: { method: 'GET', path: `/api/special_column_author/info?id=${id}`, call: 'special_column_author_info' },
+        schema: RawColumnAuthorInfoSchema,
+        normalise: normalise.columnAuthorInfo,
+        empty: null,
+      }),
+  };
+}

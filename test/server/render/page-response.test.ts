@@ -1,0 +1,159 @@
+/**
+ * The one response path for pages (server/render/page-response.ts): which headers a HIT, a STALE, a stored
+ * re-render, a streamed MISS or PASS and an error page get, decided in one place for the hit path and the chain.
+ * The chain-versus-hit-path comparison of whole answers is in page-hits.test.ts.
+ */
+import http from 'node:http';
+import { Socket, type AddressInfo } from 'node:net';
+import { Cache } from '../../../server/cache/cache';
+import type { CachePolicy } from '../../../server/cache/entry';
+import { MemoryStore } from '../../../server/cache/memory-store';
+import { PageCache, type PageLookup } from '../../../server/cache/page-cache';
+import { pagePolicyFor } from '../../../server/cache/policy';
+import {
+  ageOf,
+  errorHeaders,
+  heldHeaders,
+  notePage,
+  pageFactsOf,
+  sendHeld,
+  storedHeaders,
+  streamedHeaders,
+  type Header,
+} from '../../../server/render/page-response';
+
+const NONCE = 'cmVuZGVyLW5vbmNlLTAwMDE=';
+const HTML = `<!DOCTYPE html><html><head><script nonce="${NONCE}">1</script></head><body>青年新闻网</body></html>`;
+const POLICY: CachePolicy = pagePolicyFor('detail');
+const SHARED = `public, max-age=0, s-maxage=${POLICY.ttl}, stale-while-revalidate=${POLICY.grace}, stale-if-error=${POLICY.staleIfError}`;
+
+function asObject(headers: readonly Header[]): Record<string, string> {
+  return Object.fromEntries(headers);
+}
+
+async function heldLookup(tags: string[], storedAt = Date.now()): Promise<PageLookup> {
+  const pageCache = new PageCache(new Cache(new MemoryStore(1024 * 1024)), { prefix: 'response', buildId: 'b1' });
+  const key = pageCache.keyFor(0, '/detail/2728/33727');
+  await pageCache.store(key, POLICY, HTML, NONCE, tags);
+  const lookup = await pageCache.lookup(key);
+  if (!lookup) throw new Error('the page was not held');
+  return { ...lookup, storedAt };
+}
+
+describe('page response headers', () => {
+  it('gives a HIT and a STALE the same shareable headers, told apart by X-Cache and Server-Timing', async () => {
+    const lookup = await heldLookup(['article:33727', 'page:detail']);
+    const hit = heldHeaders('HIT', lookup, 12, POLICY);
+    const stale = heldHeaders('STALE', lookup, 12, POLICY);
+    expect(hit.map(([name]) => name)).toEqual(['X-Cache', 'ETag', 'Age', 'Cache-Control', 'Surrogate-Key', 'Server-Timing']);
+    expect(asObject(hit)).toEqual({
+      'X-Cache': 'HIT',
+      ETag: lookup.page.etag,
+      Age: '12',
+      'Cache-Control': SHARED,
+      'Surrogate-Key': 'article:33727 page:detail',
+      'Server-Timing': 'cache;desc="HIT"',
+    });
+    expect(asObject(stale)).toMatchObject({ 'X-Cache': 'STALE', 'Server-Timing': 'cache;desc="STALE"', 'Cache-Control': SHARED });
+  });
+
+  it('leaves Surrogate-Key out when a held page has no tags', async () => {
+    const names = heldHeaders('HIT', await heldLookup([]), 0, POLICY).map(([name]) => name);
+    expect(names).not.toContain('Surrogate-Key');
+  });
+
+  it('counts Age in whole seconds since the page was stored, never below 0', async () => {
+    const lookup = await heldLookup([], 1_000_000);
+    expect(ageOf(lookup, 1_000_000 + 2_999)).toBe(2);
+    expect(ageOf(lookup, 1_000_000 - 5_000)).toBe(0);
+  });
+
+  it('shares a streamed MISS only when told it may, with the page tags', () => {
+    const shared = streamedHeaders({ state: 'MISS', status: 200, sharing: { policy: POLICY, tags: ['page:detail', 'site:0'] }, upstreamMs: 3.25, renderMs: 10 });
+    expect(asObject(shared)).toEqual({
+      'X-Cache': 'MISS',
+      'Cache-Control': SHARED,
+      'Surrogate-Key': 'page:detail site:0',
+      'Server-Timing': 'cache;desc="MISS", upstream;dur=3.3, render;dur=10.0',
+    });
+    const unshared = asObject(streamedHeaders({ state: 'MISS', status: 200, sharing: null, upstreamMs: 0, renderMs: 1 }));
+    expect(unshared['Cache-Control']).toBe('private, no-store');
+    expect(unshared['Surrogate-Key']).toBeUndefined();
+  });
+
+  it('marks a PASS private and a 503 with Retry-After', () => {
+    const pass = asObject(streamedHeaders({ state: 'PASS', status: 200, sharing: null, upstreamMs: 0, renderMs: 1 }));
+    expect(pass).toMatchObject({ 'X-Cache': 'PASS', 'Cache-Control': 'private, no-store' });
+    expect(pass['Retry-After']).toBeUndefined();
+    const unavailable = asObject(streamedHeaders({ state: 'MISS', status: 503, sharing: null, upstreamMs: 0, renderMs: 1 }));
+    expect(unavailable['Retry-After']).toBe('30');
+  });
+
+  it('gives a re-rendered expired page its new ETag, shared, as a MISS', async () => {
+    const lookup = await heldLookup([]);
+    expect(asObject(storedHeaders(lookup.page, POLICY, ['page:detail']))).toEqual({
+      'X-Cache': 'MISS',
+      ETag: lookup.page.etag,
+      'Cache-Control': SHARED,
+      'Surrogate-Key': 'page:detail',
+      'Server-Timing': 'cache;desc="MISS"',
+    });
+  });
+
+  it('never lets anyone keep the error page', () => {
+    expect(errorHeaders()).toEqual([['Cache-Control', 'private, no-store']]);
+  });
+});
+
+describe('page facts for the log and the metrics', () => {
+  it('are kept where the access log and the metrics read them, also on a response without Express locals', () => {
+    const socket = new Socket();
+    const res = new http.ServerResponse(new http.IncomingMessage(socket));
+    notePage(res, { route: 'detail', siteId: 3 });
+    notePage(res, { upstreamMs: 12.345 });
+    expect(pageFactsOf(res)).toEqual({ route: 'detail', siteId: 3 });
+    expect((res as http.ServerResponse & { locals?: Record<string, unknown> }).locals?.upstreamMs).toBe(12.3);
+    socket.destroy();
+  });
+});
+
+/** A plain GET (fetch would add `Cache-Control: no-cache` beside If-None-Match, which asks for the page). */
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => parts.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('a held page on the wire', () => {
+  let server: http.Server;
+  let base = '';
+  let lookup: PageLookup;
+
+  beforeAll(async () => {
+    lookup = await heldLookup(['page:detail']);
+    server = http.createServer((req, res) => sendHeld(req, res, 'HIT', lookup, POLICY, 'cmVzcG9uc2Utbm9uY2UtMDAwMQ=='));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('carries the response nonce, and answers a current copy with a 304 that keeps the 200 headers', async () => {
+    const page = await get(`${base}/`);
+    expect(page.status).toBe(200);
+    expect(page.body).toBe(HTML.split(NONCE).join('cmVzcG9uc2Utbm9uY2UtMDAwMQ=='));
+    const revalidated = await get(`${base}/`, { 'if-none-match': lookup.page.etag });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body).toBe('');
+    for (const name of ['etag', 'cache-control', 'surrogate-key', 'x-cache', 'vary']) expect([name, revalidated.headers[name]]).toEqual([name, page.headers[name]]);
+    // A reload (Cache-Control: no-cache) gets the page even with a matching tag.
+    expect((await get(`${base}/`, { 'if-none-match': lookup.page.etag, 'cache-control': 'no-cache' })).status).toBe(200);
+  });
+});
