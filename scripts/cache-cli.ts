@@ -28,6 +28,7 @@ const EXAMPLES = `
 Examples:
   portal-cache stats --portal http://127.0.0.1:3000
   portal-cache inspect https://www.qnnews.cn/detail/2728/33727
+  portal-cache inspect /about --portal http://10.0.0.7:3000
   portal-cache purge --tag article:33727
   portal-cache purge --url https://bj.qnnews.cn/ --every-query --dry-run
   portal-cache purge --site bj.qnnews.cn
@@ -60,7 +61,8 @@ function program(): Command {
     .command('inspect')
     .description('why a page is served as it is: serve decision, windows, lock, tags, and the data entries it was built from')
     .argument('<url-or-key>', 'a page URL (https://host/path or /path, any spelling) or an exact cache key')
-    .action(async (target: string) => (await import('./cache-cli/inspect-command')).inspectCommand(globals(), target));
+    .option('--portal <url>', 'also ask this portal for its in-memory (L1) copy, besides the instances announced in Redis (repeatable)', portals, [])
+    .action(async (target: string, options) => (await import('./cache-cli/inspect-command')).inspectCommand(globals(), target, options));
   cli
     .command('purge')
     .description('drop entries everywhere (Redis and every instance’s memory) by key, URL, tag, site or all')

@@ -42,6 +42,7 @@ const browser = await chromium.launch({
 async function render(size) {
   const page = await browser.newPage({ viewport: { width: size, height: size } });
   await page.setContent(`<html><body style="margin:0">${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}</body></html>`);
+  // eslint-disable-next-line no-undef -- runs in the page, where document exists
   await page.evaluate(() => document.fonts.ready);
   const png = await page.screenshot({ clip: { x: 0, y: 0, width: size, height: size }, omitBackground: true });
   await page.close();

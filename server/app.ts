@@ -24,6 +24,7 @@ import type { Sessions } from './auth/sessions';
 import type { AuthSettings } from './auth/settings';
 import type { Config } from './config';
 import { healthRoutes, type ReadinessDeps } from './health';
+import { internalRoutes, type InternalDeps } from './internal-routes';
 import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
@@ -62,6 +63,8 @@ export interface AppDeps {
   auth: { settings: AuthSettings; sessions: Sessions; accounts: AccountClient };
   /** The content API client the same-origin /api proxy forwards through. */
   upstream: UpstreamClient;
+  /** /_internal/l1, for the cache CLI. */
+  internal: InternalDeps;
 }
 
 const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
@@ -87,6 +90,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(healthRoutes(deps.readiness));
   app.use(deps.metrics.routes());
+  app.use(internalRoutes(deps.internal));
   app.use(qrImageRoutes());
   app.use(
     '/assets',

@@ -70,6 +70,11 @@ const schema = z.object({
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   // How long one instance's load of a key may keep the others waiting (cross-instance coalescing with Redis).
   CACHE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  // Where `portal-cache inspect` reaches this instance (announced in Redis); unset: the listener's address, with
+  // the host name for 0.0.0.0 (docs/operations.md "Cache CLI").
+  INTERNAL_URL: optionalUrl(['http:', 'https:']),
+  // A shared secret that opens /_internal to requests from other machines (the CLI sends it); unset: loopback only.
+  INTERNAL_TOKEN: z.string().trim().min(16, 'at least 16 characters').max(256).optional(),
   RENDER_TIMEOUT_MS: positiveMs.default(10_000),
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
   /** After SIGTERM, keep serving this long with /readyz at 503, so the load balancer stops sending first. */
@@ -177,8 +182,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const problems = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.');
-    // A Redis URL may carry a password: the line names the value without it.
-    const value = name === 'REDIS_URL' || name === 'SESSION_REDIS_URL' ? redactRedisUrl(env[name] ?? '') : (env[name] ?? '');
+    // A Redis URL may carry a password: the line names the value without it. The token is not shown at all.
+    const value =
+      name === 'REDIS_URL' || name === 'SESSION_REDIS_URL' ? redactRedisUrl(env[name] ?? '') : name === 'INTERNAL_TOKEN' ? '(hidden)' : (env[name] ?? '');
     return `${name}=${JSON.stringify(value)}: ${issue.message}`;
   });
   throw new ConfigError(problems);

@@ -19,6 +19,7 @@ function isReferenceApiModule(value: unknown): value is { startReferenceApi: typ
 /** Starts the reference API on a loopback port; media URLs stay site-relative (the portal serves /media). */
 export async function startEmbeddedUpstream(): Promise<EmbeddedUpstream> {
   // A plain require of a path computed at run time: esbuild leaves it alone, so the API stays out of this bundle.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import() would be bundled by esbuild
   const loaded: unknown = require(EMBEDDED_UPSTREAM_BUNDLE);
   if (!isReferenceApiModule(loaded)) throw new Error(`${EMBEDDED_UPSTREAM_BUNDLE} does not export startReferenceApi: run \`npm run build\``);
   return loaded.startReferenceApi({ port: 0, host: '127.0.0.1', publicUrl: '' });

@@ -92,6 +92,7 @@ export async function listen(
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  portal.listening(url);
 
   let closing: Promise<void> | null = null;
   const shutdown = () => {

@@ -4,6 +4,7 @@
  * Redis client (plain, Sentinel or Cluster: server/redis/client.ts) serves the store, the lock, the policy,
  * sessions and publishing; the coherence bus opens its own subscriber from it.
  */
+import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import { Cache } from './cache/cache';
@@ -12,6 +13,7 @@ import { PageCache } from './cache/page-cache';
 import { RedisStore, type CommandObserver } from './cache/redis-store';
 import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
+import { InstanceAnnouncer, internalUrlOf } from './cache/instances';
 import { TieredStore } from './cache/tiered-store';
 import { RuntimePolicy } from './cache/runtime-policy';
 import { recordRefreshError } from './cache/refresh-errors';
@@ -46,6 +48,8 @@ export interface Portal {
   assets: Assets;
   /** Marks the portal as draining: /readyz answers 503 from now on. */
   startDraining(): void;
+  /** The server listens at `url`: with Redis, announce this instance there for `portal-cache inspect`. */
+  listening(url: string): void;
   close(): Promise<void>;
 }
 
@@ -59,6 +63,8 @@ export interface PortalOptions {
   embeddedUpstream?: boolean;
   /** false: every request goes through the Express chain (tests compare both ways of answering a hit). */
   pageHits?: boolean;
+  /** How often the instance's announcement is refreshed (server/cache/instances.ts); tests shorten it. */
+  announceEveryMs?: number;
 }
 
 interface Stores {
@@ -206,7 +212,18 @@ export function createPortal(options: PortalOptions): Portal {
   const mediaOrigins = [...config.MEDIA_ORIGINS, ...(options.embeddedUpstream ? [] : originOf(options.upstreamUrl))];
   // Made once: the Express chain and the cached-hit path in front of it send the same headers.
   const security = securityHeaders(securityOptionsOf(mediaOrigins, config.PUBLIC_ORIGIN_PROTOCOL, settings));
+  const instance = { id: bus?.instanceId ?? randomUUID(), build: assets.buildId };
+  const l1 = tiered ?? (store instanceof MemoryStore ? store : null);
+  let announcer: InstanceAnnouncer | null = null;
   const app = createApp({
+    internal: {
+      l1: l1 && {
+        peek: (key) => (l1 instanceof TieredStore ? l1.peekL1(key) : l1.peek(key)),
+        trusted: () => (l1 instanceof TieredStore ? l1.trustsL1() : true),
+      },
+      token: config.INTERNAL_TOKEN,
+      instance,
+    },
     auth: {
       settings,
       sessions: new Sessions(secretStore('session'), secretStore('login'), settings.sessionTtlSeconds),
@@ -258,7 +275,19 @@ export function createPortal(options: PortalOptions): Portal {
     startDraining: () => {
       draining = true;
     },
+    listening: (url) => {
+      if (!redis || announcer) return;
+      announcer = new InstanceAnnouncer({
+        client: redis.client,
+        prefix: config.CACHE_PREFIX,
+        record: { ...instance, url: internalUrlOf(url, config.INTERNAL_URL) },
+        ...(options.announceEveryMs ? { everyMs: options.announceEveryMs } : {}),
+        onError: (error) => logger.warn({ err: error }, 'instance announcement not written (portal-cache inspect may not list it)'),
+      });
+      announcer.start();
+    },
     close: async () => {
+      announcer?.stop();
       upstream.close();
       policy?.stop();
       bus?.close();

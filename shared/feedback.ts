@@ -27,6 +27,7 @@ export function charCount(text: string): number {
 }
 
 /** Control characters other than line breaks and tabs have no place in a message to the editors. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** Trims both fields and checks them; `contact` may be missing or null. */

@@ -3,22 +3,19 @@
  * next 4, back to the first page after the last. A signed-in reader's subscriptions to all the loaded authors
  * come in one batch_exist call after hydration. An ad below.
  */
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { nextPageIndex } from '../../shared/carousel';
 import { SPECIAL_COLUMN_PAGE_SIZE } from '../../shared/constants';
 import { href } from '../../shared/routes';
 import type { Advertisement, ColumnAuthor } from '../../shared/types/entities';
 import { Resource } from '../data/Resource';
-import { useInteractionGroup } from '../lib/use-interactions';
+import { useAuthorGroup, useInteractionGroup } from '../lib/use-interactions';
 import { AdCarousel } from './AdCarousel';
 import { InteractionButton } from './InteractionButton';
 
 function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
   const [page, setPage] = useState(1);
-  // Keyed by the ids, not the array: the same authors after a re-render are the same group.
-  const ids = authors.map((author) => author.id).join(',');
-  const group = useMemo(() => ({ kind: 'author' as const, ids: authors.map((author) => author.id) }), [ids]);
-  const subscriptions = useInteractionGroup(group);
+  const subscriptions = useInteractionGroup(useAuthorGroup(authors));
   const shown = authors.slice((page - 1) * SPECIAL_COLUMN_PAGE_SIZE, page * SPECIAL_COLUMN_PAGE_SIZE);
   return (
     <>

@@ -67,13 +67,17 @@ async function configureShare(sdkUrl: string, card: ShareCard, isCurrent: () => 
 export function WechatShare() {
   const { state } = usePortal();
   const { page, site, layout, wechatJsSdkUrl } = state;
+  const head = page.head;
+  const siteTitle = layout.seo.title;
+  const siteName = siteShareName(site);
+  // One card per page shown: a new page brings a new head; the site's title and name do not change under it.
   useEffect(() => {
     if (!isWechatBrowser(navigator.userAgent)) return;
     let current = true;
     const card = shareCard({
-      head: page.head,
-      siteTitle: layout.seo.title,
-      siteName: siteShareName(site),
+      head,
+      siteTitle,
+      siteName,
       href: window.location.href,
       fallbackImage: new URL('/logo.png', window.location.origin).toString(),
     });
@@ -82,7 +86,6 @@ export function WechatShare() {
     return () => {
       current = false;
     };
-    // One card per page shown; the rest of the state does not change what is shared.
-  }, [page.path]);
+  }, [head, siteTitle, siteName, wechatJsSdkUrl]);
   return null;
 }

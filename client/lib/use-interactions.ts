@@ -4,7 +4,7 @@
  * server's HTML, which is cached for everyone). A click flips the button at once and settles it with the CMS's
  * answer, or flips it back with a toast. A visitor's click opens the sign-in dialog and is done after sign-in.
  */
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import {
   EMPTY_GROUP_STATE,
   failureMessage,
@@ -24,6 +24,15 @@ export interface InteractionControls {
   isOn(id: number): boolean;
   isBusy(id: number): boolean;
   toggle(id: number): void;
+}
+
+/**
+ * The subscribe group of a list of columnists, keyed by their ids rather than the array: the same authors after a
+ * re-render are the same group, a new page of authors is a new one.
+ */
+export function useAuthorGroup(authors: readonly { id: number }[]): InteractionGroup {
+  const ids = authors.map((author) => author.id).join(',');
+  return useMemo(() => ({ kind: 'author', ids: ids === '' ? [] : ids.split(',').map(Number) }), [ids]);
 }
 
 export function useInteractionGroup(group: InteractionGroup, onSettled?: (id: number, on: boolean) => void): InteractionControls {

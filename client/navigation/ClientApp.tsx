@@ -2,7 +2,7 @@
  * The browser side of the router: React Router owns the URL and history; on each location change this loads
  * the next page's state and module, keeps the current page on screen meanwhile, then swaps them in.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import { trackPageView } from '../../shared/visit-stats';
 import { READER_ATTRIBUTE, readerFromCookieHeader } from '../../shared/reader-cookie';
@@ -55,9 +55,11 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
     else if (!initial.user) updateUser(reader);
   }, [initial, updateUser]);
 
-  useEffect(() => {
+  // Only a new location starts a navigation (the effect below). What else it reads (the page shown, how the
+  // location changed, its hash) is read as it is then, and a change to any of it starts none.
+  const startNavigation = useEffectEvent((pathname: string, search: string) => {
     // Parameters the page does not read (utm_*, from=singlemessage) do not make it another page.
-    const path = pageAddress(location.pathname, location.search);
+    const path = pageAddress(pathname, search);
     if (path === state.page.path) return;
     const ticket = ++latest.current;
     setNavigating(true);
@@ -71,10 +73,10 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
         if (ticket !== latest.current) return;
         setState((previous) => ({ ...previous, page: response.page }));
         document.title = response.page.head.title;
-        trackPageView(location.pathname + location.search);
+        trackPageView(pathname + search);
         if (navigationType !== 'POP' && !hashTarget(location.hash)) window.scrollTo(0, 0);
       })
-      .catch((error: unknown) => {
+      .catch(() => {
         if (ticket !== latest.current) return;
         // A page chunk failed (often a deploy under an open tab) or its data could not be had (429, 5xx, not
         // JSON): load the page the ordinary way, but not more than once a minute, so no answer can loop the tab.
@@ -83,15 +85,15 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
       .finally(() => {
         if (ticket === latest.current) setNavigating(false);
       });
-    // Only a new location starts a navigation; state.page.path is read to skip the one already shown.
-  }, [location.pathname, location.search]);
+  });
+  useEffect(() => startNavigation(location.pathname, location.search), [location.pathname, location.search]);
 
   // A link with a #hash (/about#recruitment) scrolls to its target once the page showing it is on screen, also
   // when only the hash changed; the browser's own jump does not happen for client navigations.
   useEffect(() => {
     if (state.page.path !== location.pathname + location.search) return;
     hashTarget(location.hash)?.scrollIntoView();
-  }, [location.hash, location.key, state.page.path]);
+  }, [location.pathname, location.search, location.hash, location.key, state.page.path]);
 
   return <PortalApp state={state} nonce="" resources={resources} navigating={navigating} updateUser={updateUser} />;
 }

@@ -2,20 +2,16 @@
  * Column authors (专栏): avatar, name and introduction, page by page, each with a subscribe button. A signed-in
  * reader's subscriptions for the whole page come in one batch_exist call after hydration.
  */
-import { useMemo } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { SpecialColumnData } from '../../shared/loaders/special-column';
 import { href } from '../../shared/routes';
 import { InteractionButton } from '../blocks/InteractionButton';
 import { Pagination } from '../blocks/Pagination';
-import { useInteractionGroup } from '../lib/use-interactions';
+import { useAuthorGroup, useInteractionGroup } from '../lib/use-interactions';
 
 export default function SpecialColumnPage({ data }: { data: SpecialColumnData }) {
   const { pathname } = useLocation();
-  // Keyed by the ids, not the array: a new page of authors is a new group, a re-render is not.
-  const ids = data.authors.map((author) => author.id).join(',');
-  const group = useMemo(() => ({ kind: 'author' as const, ids: data.authors.map((author) => author.id) }), [ids]);
-  const subscriptions = useInteractionGroup(group);
+  const subscriptions = useInteractionGroup(useAuthorGroup(data.authors));
   return (
     <section className="columnists" aria-labelledby="columnists-title">
       <h1 id="columnists-title" className="page-title">

@@ -2,7 +2,8 @@
  * `inspect <url-or-key>`: "why is this page stale?" in one command. For each build's entry of the page: the
  * serve decision its age makes (fresh, grace, stale-if-error, gone), its windows, tags and size, any lock held
  * on it (a refresh under way), the last failed refresh and when, and the data entries its tags name, each with
- * its own freshness and last failed refresh.
+ * its own freshness and last failed refresh. Then each running instance's in-memory (L1) copy of the page: the
+ * instances announced in Redis and any named with --portal (instances.ts).
  */
 import type { Freshness } from '../../server/cache/entry';
 import { PurgeInputError, urlSelector } from '../../server/cache/invalidation';
@@ -12,6 +13,7 @@ import { readRefreshError, type RefreshError } from '../../server/cache/refresh-
 import { inspectKey, scanKeys, type EntryReport } from '../../server/cache/stats';
 import { tagSetKey } from '../../server/cache/tags';
 import type { RedisClient } from '../../server/redis/client';
+import { surveyL1, type AskedInstance, type L1Copy } from './instances';
 import { CliError, EXIT, formatDuration, kib, print, type Globals } from './output';
 import { withRedis } from './redis';
 import { siteOfHost } from './sites';
@@ -36,16 +38,27 @@ interface Explained extends EntryReport {
 interface PageReport extends Explained {
   lock: { held: boolean; expiresInMs: number | null };
   data: Explained[];
+  /** Each instance's in-memory copy of this key, in the order of the document's `instances`. */
+  l1: L1Copy[];
 }
 
-export async function inspectCommand(globals: Globals, target: string): Promise<void> {
-  const reports = await withRedis(globals, async (client) => {
+export interface InspectOptions {
+  /** Portals to ask besides the announced instances. */
+  portal: string[];
+}
+
+export async function inspectCommand(globals: Globals, target: string, options: InspectOptions): Promise<void> {
+  const { reports, instances } = await withRedis(globals, async (client) => {
     const keys = target.startsWith(`${globals.prefix}:`) ? [target] : await keysForUrl(client, globals.prefix, target);
-    const found = await Promise.all(keys.map((key) => pageReport(client, globals.prefix, key)));
-    return found.filter((report): report is PageReport => report !== null);
+    const found = (await Promise.all(keys.map((key) => pageReport(client, globals.prefix, key)))).filter((report) => report !== null);
+    if (found.length === 0) return { reports: [], instances: [] };
+    const survey = await surveyL1(client, globals.prefix, found.map((report) => report.key), options.portal);
+    return { reports: found.map((report): PageReport => ({ ...report, l1: survey.copies.get(report.key) ?? [] })), instances: survey.instances };
   });
   if (reports.length === 0) throw new CliError(`nothing cached for ${target} under prefix ${globals.prefix}`, EXIT.notFound, { target, found: false, entries: [] });
-  print(globals, 'inspect', { target, found: true, entries: reports }, () => reports.map(humanReport).join('\n\n'));
+  print(globals, 'inspect', { target, found: true, entries: reports, instances }, () =>
+    [...reports.map((report) => humanReport(report, instances)), humanInstances(instances)].join('\n\n'),
+  );
 }
 
 /** Page keys of a URL in every build of the prefix (newest deploy and any older one still held). */
@@ -61,7 +74,7 @@ async function keysForUrl(client: RedisClient, prefix: string, target: string): 
   return scanKeys(client, `${escapeGlob(prefix)}:*:page:${selector.siteId}:${escapeGlob(`${selector.pathname}${selector.search ?? ''}`)}`);
 }
 
-async function pageReport(client: RedisClient, prefix: string, key: string): Promise<PageReport | null> {
+async function pageReport(client: RedisClient, prefix: string, key: string): Promise<Omit<PageReport, 'l1'> | null> {
   const report = await inspectKey(client, key);
   if (!report) return null;
   const [lockTtl, data, explained] = await Promise.all([client.pttl(lockKey(key)), dataEntries(client, prefix, key, report.tags), explain(client, report)]);
@@ -100,7 +113,32 @@ function failure(entry: Explained, now = Date.now()): string {
   return failed ? `last refresh failed ${formatDuration(Math.max(0, Math.round((now - failed.at) / 1000)))} ago (${failed.isoTime}): ${failed.error}` : 'no failed refresh on record';
 }
 
-function humanReport(r: PageReport): string {
+function instanceName(instance: AskedInstance): string {
+  return instance.id ? `${instance.id.slice(0, 8)} ${instance.url}` : instance.url;
+}
+
+function humanCopy(copy: L1Copy, instance: AskedInstance | undefined): string {
+  const name = instance ? instanceName(instance) : copy.url;
+  if (copy.copy === 'present') return `    present  age ${formatDuration(copy.ageSeconds ?? 0).padEnd(8)} ${(copy.freshness ?? '').padEnd(7)} ${name}`;
+  if (copy.copy === 'absent') return `    absent   ${''.padEnd(21)} ${name}`;
+  return `    ${copy.copy.padEnd(8)} ${(instance?.error ?? '').padEnd(21)} ${name}`;
+}
+
+function humanInstances(instances: AskedInstance[]): string {
+  if (instances.length === 0) return 'instances: none announced in Redis (start a portal with REDIS_URL, or name one with --portal)';
+  return [
+    `instances (${instances.length}):`,
+    ...instances.map((i) => {
+      const about = [i.host && `host ${i.host}`, i.pid !== null && `pid ${i.pid}`, i.build && `build ${i.build}`, i.startedAt && `started ${i.startedAt}`]
+        .filter(Boolean)
+        .join(', ');
+      const state = i.state === 'answered' ? `L1 ${i.l1 ?? 'off'}` : `${i.state}${i.error ? ` (${i.error})` : ''}`;
+      return `  ${instanceName(i)} [${i.source}] ${state}${about ? `; ${about}` : ''}`;
+    }),
+  ].join('\n');
+}
+
+function humanReport(r: PageReport, instances: AskedInstance[]): string {
   const windows = `ttl ${formatDuration(r.ttl)}, grace ${formatDuration(r.grace)}, stale-if-error ${formatDuration(r.staleIfError)}`;
   return [
     r.key,
@@ -114,5 +152,7 @@ function humanReport(r: PageReport): string {
       `    ${d.freshness.padEnd(7)} age ${formatDuration(d.ageSeconds).padEnd(8)} ttl ${formatDuration(d.ttl).padEnd(6)} ${d.key}`,
       ...(d.lastRefreshError ? [`      ${failure(d)}`] : []),
     ]),
+    `  in memory (L1) of ${r.l1.length} instance${r.l1.length === 1 ? '' : 's'}${r.l1.length > 0 ? ':' : ''}`,
+    ...r.l1.map((copy, index) => humanCopy(copy, instances[index])),
   ].join('\n');
 }

@@ -50,7 +50,7 @@ export async function readBody(req: IncomingMessage): Promise<BodyFields> {
     // fall through: not JSON
   }
   // Untyped bodies that look like a form are accepted too, like PHP's $_POST does.
-  if (!type.includes('json') && /^[^{\[]*=/.test(raw)) return Object.fromEntries(new URLSearchParams(raw));
+  if (!type.includes('json') && /^[^{[]*=/.test(raw)) return Object.fromEntries(new URLSearchParams(raw));
   throw new BadBodyError('unreadable body');
 }
 

@@ -51,6 +51,11 @@ export class MemoryStore implements CacheStore {
     }
   }
 
+  /** The entry without counting it as used (the LRU order stays), for /_internal/l1. */
+  peek(key: string): CacheEntry | null {
+    return this.lru.peek(key) ?? null;
+  }
+
   async delete(key: string): Promise<void> {
     this.lru.delete(key);
   }

@@ -44,6 +44,11 @@ export class TieredStore implements CacheStore {
     return this.options.l1.bytes;
   }
 
+  /** L1's copy of a key, whether or not L1 is trusted now (for /_internal/l1). */
+  peekL1(key: string): CacheEntry | null {
+    return this.options.l1.peek(key);
+  }
+
   /** Whether L1 may answer and be written now (see the comment at the top). */
   trustsL1(): boolean {
     const since = this.options.unsubscribedSince();

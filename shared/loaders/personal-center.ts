@@ -17,7 +17,6 @@ import {
   type ListTab,
   type PersonalCenterData,
   type PersonalSection,
-  type PersonalTab,
 } from '../personal-center';
 
 export { PERSONAL_PAGE_SIZE, type PersonalCenterData } from '../personal-center';

@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -59,7 +60,7 @@ describe('Dockerfile', () => {
 
 describe('the image’s runtime packages', () => {
   const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-  const builtins = new Set(require('node:module').builtinModules as string[]);
+  const builtins = new Set(builtinModules);
 
   it('leaves build-time and browser-only packages out of the production dependencies', () => {
     for (const name of ['esbuild', 'hls.js', 'swiper']) {
@@ -160,7 +161,7 @@ describeWithCompose()('Compose accepts docker-compose.yml', () => {
 
   it('rejects a file with a misspelt option (so the check above can fail)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'compose-'));
-    writeFileSync(path.join(dir, 'docker-compose.yml'), read('docker-compose.yml').replace(/^  redis:\n/m, '  redis:\n    restrat: always\n'));
+    writeFileSync(path.join(dir, 'docker-compose.yml'), read('docker-compose.yml').replace(/^ {2}redis:\n/m, '  redis:\n    restrat: always\n'));
     const result = await compose(dir, 'config', '-q');
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/restrat/);

@@ -1,6 +1,6 @@
 /**
  * deploy/nginx.conf with Debian's nginx: `nginx -t` accepts it, and run on a loopback port in front of a real
- * portal it passes pages and refuses the operations endpoints (/metrics, /readyz) in every spelling the
+ * portal it passes pages and refuses the operations endpoints (/metrics, /readyz, /_internal) in every spelling the
  * portal's router would still match. The file is used as it is, with only the instance addresses and the
  * listening port substituted (compose's service names do not resolve here).
  */
@@ -130,14 +130,42 @@ describeWithNginx()('deploy/nginx.conf', () => {
       expect((await get(port, '/')).body).toContain('<html');
     });
 
-    it.each(['/metrics', '/readyz', '/METRICS', '/Metrics', '/metrics/', '/readyz/', '/metrics?x=1', '/ReadyZ?probe=1', '//metrics', '/%6Detrics', '/./metrics'])(
-      'refuses %s from the public while the portal itself answers it',
-      async (spelling) => {
-        const res = await get(port, spelling);
-        expect(res.status).toBe(404);
-        expect(res.body).not.toMatch(/portal_http_requests_total|"checks"/);
-      },
-    );
+    it.each([
+      '/metrics',
+      '/readyz',
+      '/METRICS',
+      '/Metrics',
+      '/metrics/',
+      '/readyz/',
+      '/metrics?x=1',
+      '/ReadyZ?probe=1',
+      '//metrics',
+      '/%6Detrics',
+      '/./metrics',
+      '/_internal/l1?key=x',
+      '/_INTERNAL/l1?key=x',
+      '//_internal/l1?key=x',
+      '/%5Finternal/l1?key=x',
+      '/_internal/../_internal/l1?key=x',
+    ])('refuses %s from the public while the portal itself answers it', async (spelling) => {
+      const res = await get(port, spelling);
+      expect(res.status).toBe(404);
+      expect(res.body).not.toMatch(/portal_http_requests_total|"checks"|"entries"/);
+    });
+
+    it('even an nginx on the portal’s own machine does not reach /_internal: the portal refuses relayed requests', async () => {
+      // Were the location above missing, nginx's request would come from loopback but carry X-Forwarded-For.
+      const relayed = await new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port: Number(new URL(t.url).port), path: '/_internal/l1?key=x', headers: { 'x-forwarded-for': '203.0.113.9' } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', reject);
+      });
+      expect(relayed).toBe(403);
+      expect((await get(Number(new URL(t.url).port), '/_internal/l1?key=x')).status).toBe(200);
+    });
 
     it('is what the portal would otherwise answer (the refusal is nginx’s, not the portal’s)', async () => {
       const direct = await get(Number(new URL(t.url).port), '/METRICS');

@@ -33,6 +33,8 @@ export interface TestPortalOptions {
   port?: number;
   /** false: cached hits go through the Express chain too (see server/render/page-hits.ts). */
   pageHits?: boolean;
+  /** How often the instance re-announces itself in Redis (default 10 s; its key lives three times that). */
+  announceEveryMs?: number;
 }
 
 /** Tests start asking at once; a real instance would have connected long before its first reader. */
@@ -69,7 +71,13 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
     },
   });
   const logger = createLogger(config.LOG_LEVEL, sink);
-  const portal = createPortal({ config, logger, upstreamUrl: upstream.url, ...(options.pageHits === false ? { pageHits: false } : {}) });
+  const portal = createPortal({
+    config,
+    logger,
+    upstreamUrl: upstream.url,
+    ...(options.pageHits === false ? { pageHits: false } : {}),
+    ...(options.announceEveryMs ? { announceEveryMs: options.announceEveryMs } : {}),
+  });
   const server = await listen(portal, options.port ?? 0, '127.0.0.1', logger, 2000);
   if (options.redisUrl) await waitForStore(portal);
   return {

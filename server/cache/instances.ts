@@ -1,0 +1,119 @@
+/**
+ * Running instances announce themselves in Redis, so `portal-cache inspect` can ask each one what its L1 holds
+ * (docs/operations.md "Cache CLI"). Each instance keeps one key, `{prefix}:instance:{id}`, holding where it can be
+ * reached on the internal network and what it runs; the key expires unless refreshed, so an instance that died
+ * disappears on its own (a stopped one is listed as unreachable until then). The key has no build or kind
+ * segment, so no entry scan (`{prefix}:*:page:*`, stats.ts's parseEntryKey) counts it.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import type { RedisClient } from '../redis/client';
+import { scanAll } from '../redis/commands';
+import { escapeGlob } from './keys';
+
+/** Refreshed this often; the key lives three times as long, so one late refresh never hides a live instance. */
+export const ANNOUNCE_EVERY_MS = 10_000;
+
+/** The request header carrying INTERNAL_TOKEN to /_internal endpoints (docs/operations.md). */
+export const INTERNAL_TOKEN_HEADER = 'x-portal-internal-token';
+
+const announcement = z.object({
+  id: z.string().min(1).max(100),
+  /** The machine's (container's) host name. */
+  host: z.string().max(255),
+  pid: z.number().int(),
+  /** Where the CLI reaches it: INTERNAL_URL, or http://{host}:{port} of its listener. */
+  url: z.string().url(),
+  build: z.string().max(100),
+  startedAt: z.string(),
+});
+
+export type Announcement = z.infer<typeof announcement>;
+
+export function instanceKey(prefix: string, id: string): string {
+  return `${prefix}:instance:${id}`;
+}
+
+/**
+ * The address other machines reach this instance at: INTERNAL_URL when set, else the listener's own address,
+ * with the machine's host name in place of a wildcard (0.0.0.0 or ::, as in a container).
+ */
+export function internalUrlOf(listening: string, configured: string | undefined): string {
+  if (configured) return new URL(configured).origin;
+  const url = new URL(listening);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = hostname();
+  return url.origin;
+}
+
+export interface AnnouncerOptions {
+  client: RedisClient;
+  prefix: string;
+  record: Omit<Announcement, 'host' | 'pid' | 'startedAt'>;
+  everyMs?: number;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Writes this instance's announcement now, every `everyMs` and whenever the Redis connection is (re)established
+ * (a portal starts listening before its client has connected, and a restarted Redis has lost the key), until
+ * stopped; stopping leaves it to expire.
+ */
+export class InstanceAnnouncer {
+  private timer: NodeJS.Timeout | null = null;
+  private readonly onReady = (): void => this.write();
+  private readonly value: string;
+  private readonly everyMs: number;
+
+  constructor(private readonly options: AnnouncerOptions) {
+    this.everyMs = options.everyMs ?? ANNOUNCE_EVERY_MS;
+    const record: Announcement = { ...options.record, host: hostname(), pid: process.pid, startedAt: new Date().toISOString() };
+    this.value = JSON.stringify(record);
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.options.client.on('ready', this.onReady);
+    this.write();
+    this.timer = setInterval(() => this.write(), this.everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.options.client.off('ready', this.onReady);
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private write(): void {
+    const { client, prefix, record, onError } = this.options;
+    // Not connected yet: 'ready' writes it as soon as it is, without a warning for the wait.
+    if (client.status !== 'ready') return;
+    client.set(instanceKey(prefix, record.id), this.value, 'PX', this.everyMs * 3).catch(onError);
+  }
+}
+
+/** Every instance announced under the prefix (on a cluster: from every master), oldest start first. */
+export async function announcedInstances(client: RedisClient, prefix: string): Promise<Announcement[]> {
+  const keys = await scanAll(client, instanceKey(escapeGlob(prefix), '*'));
+  const values = await Promise.all(keys.map((key) => client.get(key)));
+  return values
+    .flatMap((value) => {
+      if (value === null) return [];
+      try {
+        const parsed = announcement.safeParse(JSON.parse(value));
+        return parsed.success ? [parsed.data] : [];
+      } catch {
+        return []; // Not an announcement of this version: nothing to ask.
+      }
+    })
+    .sort((left, right) => left.startedAt.localeCompare(right.startedAt) || left.id.localeCompare(right.id));
+}
+
+/** Whether a request carries the shared INTERNAL_TOKEN (compared in constant time). */
+export function carriesToken(sent: string | undefined, token: string | undefined): boolean {
+  if (!token || sent === undefined) return false;
+  const left = Buffer.from(sent);
+  const right = Buffer.from(token);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

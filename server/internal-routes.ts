@@ -1,0 +1,88 @@
+/**
+ * /_internal/l1?key=K[&key=K…]: whether this instance's in-process tier (L1) holds those cache keys, each copy's
+ * age and freshness, for `portal-cache inspect` (docs/operations.md "Cache CLI"). Looking does not touch the
+ * LRU's order. Answered only to a request made on this machine (loopback, not relayed by a proxy: a proxy on
+ * the same machine sends X-Forwarded-For) or carrying INTERNAL_TOKEN in X-Portal-Internal-Token; anyone else
+ * gets 403. deploy/nginx.conf also refuses /_internal from the public.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Router } from 'express';
+import { z } from 'zod';
+import { ageSeconds, freshnessOf, type CacheEntry } from './cache/entry';
+import { carriesToken, INTERNAL_TOKEN_HEADER } from './cache/instances';
+
+/** What /_internal/l1 reads of the store: null when this instance has no L1 (L1_CACHE_MAX_MB=0 with Redis). */
+export interface L1View {
+  peek(key: string): CacheEntry | null;
+  /** false while L1 is bypassed (docs/cache.md "Redis down"): its copies are then not served. */
+  trusted(): boolean;
+}
+
+export interface InternalDeps {
+  l1: L1View | null;
+  /** INTERNAL_TOKEN; unset: only loopback requests are answered. */
+  token: string | undefined;
+  instance: { id: string; build: string };
+}
+
+const l1Copy = z.object({
+  key: z.string(),
+  present: z.boolean(),
+  ageSeconds: z.number().optional(),
+  freshness: z.enum(['fresh', 'stale', 'expired', 'gone']).optional(),
+  bytes: z.number().optional(),
+});
+
+/** The answer of /_internal/l1; the CLI checks what it receives against this. */
+export const l1Answer = z.object({
+  instance: z.object({ id: z.string(), build: z.string() }),
+  /** on: L1 answers; bypassed: it holds copies but does not serve them now; off: this instance has none. */
+  l1: z.enum(['on', 'bypassed', 'off']),
+  entries: z.array(l1Copy),
+});
+
+export type L1Copy = z.infer<typeof l1Copy>;
+export type L1Answer = z.infer<typeof l1Answer>;
+
+const MAX_KEYS = 100;
+const MAX_KEY_LENGTH = 2048;
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+function isLocal(req: IncomingMessage): boolean {
+  const relayed = req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined;
+  return !relayed && LOOPBACK.has(req.socket.remoteAddress ?? '');
+}
+
+function copyOf(l1: L1View, key: string, now: number): L1Copy {
+  const entry = l1.peek(key);
+  if (!entry) return { key, present: false };
+  const bytes = typeof entry.value === 'string' ? Buffer.byteLength(entry.value) : entry.value.length;
+  return { key, present: true, ageSeconds: ageSeconds(entry, now), freshness: freshnessOf(entry, now), bytes };
+}
+
+export function internalRoutes(deps: InternalDeps): Router {
+  const router = Router();
+  router.use('/_internal', (req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const header = req.headers[INTERNAL_TOKEN_HEADER];
+    if (isLocal(req) || carriesToken(typeof header === 'string' ? header : undefined, deps.token)) return next();
+    res.status(403).json({ error: `internal endpoint: only from this machine, or with the ${INTERNAL_TOKEN_HEADER} header` });
+  });
+  router.get('/_internal/l1', (req, res) => {
+    const raw = req.query.key;
+    const keys = (Array.isArray(raw) ? raw : [raw]).filter((key): key is string => typeof key === 'string' && key !== '');
+    if (keys.length === 0 || keys.length > MAX_KEYS || keys.some((key) => key.length > MAX_KEY_LENGTH)) {
+      res.status(400).json({ error: `key: 1 to ${MAX_KEYS} cache keys of at most ${MAX_KEY_LENGTH} characters` });
+      return;
+    }
+    const { l1 } = deps;
+    const now = Date.now();
+    const answer: L1Answer = {
+      instance: deps.instance,
+      l1: l1 === null ? 'off' : l1.trusted() ? 'on' : 'bypassed',
+      entries: keys.map((key) => (l1 === null ? { key, present: false } : copyOf(l1, key, now))),
+    };
+    res.json(answer);
+  });
+  return router;
+}
