@@ -1,7 +1,7 @@
 /** Browser entry: read the server's state, load the page's module, hydrate, and take over navigation. */
 import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from './navigation/router';
 import type { AppState } from '../shared/app-state';
 import { RESOURCE_ENDPOINT, STATE_SCRIPT_ID } from '../shared/app-state';
 import type { ResourceName } from '../shared/resources';

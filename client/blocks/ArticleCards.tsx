@@ -1,5 +1,5 @@
 /** Articles as cards with their picture (the V2 template and topic pages). */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { href } from '../../shared/routes';
 import type { ArticleSummary } from '../../shared/types/entities';
 import { RelativeTime } from './RelativeTime';

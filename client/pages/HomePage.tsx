@@ -1,6 +1,6 @@
 /** Home: the site's home categories with their latest articles, hot news beside them. */
 import { Fragment } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import type { HomeData } from '../../shared/loaders/home';
 import { ArticleList } from '../blocks/ArticleList';
 import { AdCarousel } from '../blocks/AdCarousel';

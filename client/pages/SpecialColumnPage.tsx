@@ -3,7 +3,7 @@
  * reader's subscriptions for the whole page come in one batch_exist call after hydration.
  */
 import { useMemo } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../navigation/router';
 import type { SpecialColumnData } from '../../shared/loaders/special-column';
 import { href } from '../../shared/routes';
 import { InteractionButton } from '../blocks/InteractionButton';
