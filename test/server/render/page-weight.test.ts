@@ -7,6 +7,7 @@ import QRCode from 'qrcode';
 import request from 'supertest';
 import { gzipSync } from 'node:zlib';
 import { MEDIA_MATRIX, MOBILE_SITE_URL } from '../../../client/chrome-links';
+import type { AppState } from '../../../shared/app-state';
 import { MAIN_SITE, REGIONAL_SITES, homeCatidOf, resolveSite } from '../../../shared/sites';
 import { qrImagePath, qrTextOfImageName } from '../../../shared/qr-image-path';
 import { startTestPortal, type TestPortal } from '../../support/portal';
@@ -50,6 +51,25 @@ describe.each([MAIN_SITE.domain, REGIONAL_SITES[0]!.domain])('page weight on %s'
       expect(res.status).toBe(200);
       expect(Buffer.byteLength(res.text)).toBeLessThanOrEqual(BUDGET.detail);
       expect(gzipSync(res.text).length).toBeLessThanOrEqual(BUDGET.gzipped);
+    }
+  });
+});
+
+describe('the hydration state of an article page', () => {
+  it('carries the article body and the JSON-LD once (in the document), and the menu as names and targets', async () => {
+    const [path] = await articlePaths(MAIN_SITE.domain, 1);
+    const res = await get(MAIN_SITE.domain, path!);
+    const json = /<script type="application\/json" id="__PORTAL_STATE__"[^>]*>(.*?)<\/script>/s.exec(res.text)?.[1];
+    const state = JSON.parse(json!) as AppState;
+    expect(state.page.page).toBe('detail');
+    if (state.page.page !== 'detail') return;
+    expect(state.page.data.article.contentHtml).toBe('');
+    expect(res.text).toMatch(/<div class="article__body"><p>/);
+    expect(state.page.head.jsonLd).toBeUndefined();
+    expect(res.text).toContain('<script type="application/ld+json"');
+    expect(state.layout.menu.length).toBeGreaterThan(0);
+    for (const item of state.layout.menu.flatMap((entry) => [entry, ...(entry.children ?? [])])) {
+      expect(Object.keys(item).every((key) => ['catid', 'catname', 'href', 'warning', 'children'].includes(key))).toBe(true);
     }
   });
 });
