@@ -1,9 +1,10 @@
 /** Browser entry: read the server's state, load the page's module, hydrate, and take over navigation. */
 import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from './navigation/router';
 import type { AppState } from '../shared/app-state';
 import { RESOURCE_ENDPOINT, STATE_SCRIPT_ID } from '../shared/app-state';
+import { ARTICLE_BODY_SELECTOR, hasArticleBody, withArticleBody } from '../shared/article-body';
 import type { ResourceName } from '../shared/resources';
 import { RESOURCE_ATTRIBUTE } from './data/Resource';
 import { createResourceStore } from './data/resource-store';
@@ -16,7 +17,11 @@ import './styles/main.css';
 function readState(): AppState {
   const element = document.getElementById(STATE_SCRIPT_ID);
   if (!element?.textContent) throw new Error('portal state missing from the document');
-  return JSON.parse(element.textContent) as AppState;
+  const state = JSON.parse(element.textContent) as AppState;
+  // The article body is in the document only (shared/article-body.ts): read it back before hydrating.
+  if (!hasArticleBody(state.page)) return state;
+  const body = document.querySelector(ARTICLE_BODY_SELECTOR);
+  return { ...state, page: withArticleBody(state.page, body?.innerHTML ?? '') };
 }
 
 function resourceFromDocument(name: ResourceName): { found: true; value: unknown } | { found: false } {

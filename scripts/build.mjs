@@ -11,7 +11,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, write
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildState } from './build-state.mjs';
-import { PRODUCTION_DEFINE, assertProductionBundle, reactRouterProduction, serverExternals } from './production-bundle.mjs';
+import { PRODUCTION_DEFINE, assertProductionBundle, serverExternals } from './production-bundle.mjs';
 import { assertNoServerCode, formatPageWeights, gzippedSizes, pageWeights } from './client-bundle-check.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,7 +55,7 @@ export const clientOptions = {
   metafile: true,
   jsx: 'automatic',
   define: PRODUCTION_DEFINE,
-  plugins: [reactRouterProduction],
+  plugins: [],
   logLevel: 'warning',
 };
 
@@ -162,9 +162,9 @@ export const serverOptions = {
   outfile: 'dist/server/main.cjs',
   sourcemap: 'linked',
   jsx: 'automatic',
-  // React, React DOM and React Router bundled in their production builds; every other package stays external.
+  // React and React DOM bundled in their production builds; every other package stays external.
   define: PRODUCTION_DEFINE,
-  plugins: [browserOnlyPackages, serverExternals, reactRouterProduction],
+  plugins: [browserOnlyPackages, serverExternals],
   metafile: true,
   logLevel: 'warning',
 };

@@ -73,3 +73,35 @@ export function menuTarget(item: Category, parent: Category | null, onMainSite: 
   if (!onMainSite && MAIN_DOMAIN_ONLY.has(template)) return { kind: 'link', href: mainSiteUrl(path), external: true };
   return { kind: 'link', href: path, external: false };
 }
+
+/**
+ * A menu item as the header and the site map show it: its name and where a click goes, worked out on the server.
+ * This is what the page state carries (docs/build.md, page weight: the state holds what the client reads): half the
+ * bytes of the CMS's categories, whose directory and template fields only served to compute the target.
+ */
+export interface MenuEntry {
+  catid: number;
+  catname: string;
+  /** A link's address; absent when the item is a label or misconfigured. */
+  href?: string;
+  /** What a click on a misconfigured item says (docs/product.md §5 warnings). */
+  warning?: string;
+  /** Sub-items; absent for a leaf. */
+  children?: MenuEntry[];
+}
+
+function menuEntry(item: Category, parent: Category | null, onMainSite: boolean): MenuEntry {
+  const target = menuTarget(item, parent, onMainSite);
+  return {
+    catid: item.catid,
+    catname: item.catname,
+    ...(target.kind === 'link' ? { href: target.href } : {}),
+    ...(target.kind === 'warning' ? { warning: target.message } : {}),
+    ...(item.children.length > 0 ? { children: item.children.map((child) => menuEntry(child, item, onMainSite)) } : {}),
+  };
+}
+
+/** The CMS's two-level menu tree as the site shows it. */
+export function menuEntries(menu: readonly Category[], onMainSite: boolean): MenuEntry[] {
+  return menu.map((item) => menuEntry(item, null, onMainSite));
+}

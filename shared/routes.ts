@@ -1,13 +1,13 @@
 /**
- * The one route table shared by the Express server and the client router. Patterns use React
- * Router's syntax and are matched with its matchPath; each param has a rule, so `/detail/12/abc` is not a
- * detail page but a 404, whatever the page code would have done with it.
+ * The one route table shared by the Express server and the client router. Patterns use React Router's
+ * syntax (`/:param`, `/:param?`) and are matched as its matchPath did, by a small compiler of our own (compiled
+ * once per route, and no router library in the browser bundle: docs/build.md); each param has a rule, so
+ * `/detail/12/abc` is not a detail page but a 404, whatever the page code would have done with it.
  *
  * Browser-safe by design: a route says which page it shows, never how its data is loaded. The loaders are
  * server code (they read the content API), mapped by route id in server/render/page-loaders.ts, and
  * scripts/build.mjs fails when one of them becomes reachable from the browser entry.
  */
-import { matchPath } from 'react-router-dom';
 import type { PageId } from './page-data';
 import type { RouteParams } from './route-params';
 
@@ -212,9 +212,46 @@ function decodeParams(raw: Readonly<Record<string, string | undefined>>): RouteP
   return decoded;
 }
 
+interface CompiledPattern {
+  matcher: RegExp;
+  params: ReadonlyArray<{ name: string; optional: boolean }>;
+}
+
 /**
- * Every link a page renders asks which route its path is (shared/site-links.ts), and React Router's matchPath
- * compiles a pattern's RegExp on each call: one route table walk per distinct path, then a Map lookup. A match
+ * A pattern as a case-sensitive regular expression matching the whole pathname (trailing slashes allowed), the
+ * way React Router's matchPath compiled it: `/:name` is one non-empty segment, `/:name?` an optional one.
+ */
+export function compilePattern(path: string): CompiledPattern {
+  const params: Array<{ name: string; optional: boolean }> = [];
+  const source = path
+    .replace(/\/*$/, '')
+    .replace(/^\/*/, '/')
+    .replace(/[\\.*+^${}|()[\]]/g, '\\$&')
+    .replace(/\/:([\w-]+)(\?)?/g, (_match, name: string, optional: string | undefined) => {
+      params.push({ name, optional: optional !== undefined });
+      return optional !== undefined ? '(?:/([^\\/]*))?' : '/([^\\/]+)';
+    });
+  return { matcher: new RegExp(`^${source}\\/*$`), params };
+}
+
+/** The raw (still percent-encoded) params of a pathname the pattern matches, or null. */
+function matchPattern(pattern: CompiledPattern, pathname: string): Record<string, string | undefined> | null {
+  const found = pattern.matcher.exec(pathname);
+  if (!found) return null;
+  const params: Record<string, string | undefined> = {};
+  pattern.params.forEach(({ name, optional }, index) => {
+    const value = found[index + 1];
+    params[name] = optional && !value ? undefined : (value ?? '').replace(/%2F/g, '/');
+  });
+  return params;
+}
+
+/** The table with each pattern compiled once, in the table's order. */
+const COMPILED_ROUTES = ROUTES.map((route) => ({ route, pattern: compilePattern(route.path) }));
+
+/**
+ * Every link a page renders asks which route its path is (shared/site-links.ts), the same few hundred paths on
+ * page after page: one walk of the table's patterns per distinct path, then a Map lookup. A match
  * is a pure function of the path and the table, and nothing writes to one (params are frozen). Paths
  * are kept only up to MEMO_PATH_LENGTH, so the memo stays small whatever is asked for.
  */
@@ -239,10 +276,10 @@ export function matchRoute(pathname: string): RouteMatch {
 }
 
 function firstMatch(pathname: string): RouteMatch {
-  for (const route of ROUTES) {
-    const found = matchPath({ path: route.path, caseSensitive: true, end: true }, pathname);
+  for (const { route, pattern } of COMPILED_ROUTES) {
+    const found = matchPattern(pattern, pathname);
     if (!found) continue;
-    const params = decodeParams(found.params);
+    const params = decodeParams(found);
     if (!params || !paramsAreValid(route, params)) continue;
     if (route.page === undefined) return { kind: 'redirect', location: '/' };
     return { kind: 'page', route, params: Object.freeze(params) };

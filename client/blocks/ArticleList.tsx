@@ -1,5 +1,5 @@
 /** A list of article links with their relative times. */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { href } from '../../shared/routes';
 import type { ArticleLink } from '../../shared/types/entities';
 import { RelativeTime } from './RelativeTime';

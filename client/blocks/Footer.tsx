@@ -4,7 +4,7 @@
  * and product matrix. `variant`: 'small' (contribute, seekingReport, moveInto) keeps only the legal lines;
  * 'siteMap' adds the company's details.
  */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { yearOf } from '../../shared/time';
 import { COMPANY, MEDIA_MATRIX, MOBILE_SITE_URL, PRODUCT_MATRIX, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';

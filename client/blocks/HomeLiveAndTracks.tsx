@@ -2,7 +2,7 @@
  * Home's way into what is happening now: the lives on air or about to start (直播, each to its live page) and the
  * news-tracking reports updated last (新闻追踪, each to its timeline).
  */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import type { HomeLive, HomeNewsTrack } from '../../shared/loaders/home';
 import { href } from '../../shared/routes';
 import { formatDateTime } from '../../shared/time';

@@ -1,6 +1,6 @@
 /** Hot news (docs/product.md §2 Other blocks): 5 ranked items, a skeleton while they stream in, ads above and below. */
 import { Suspense } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { HOT_NEWS_SIZE, TEXT } from '../../shared/constants';
 import { href } from '../../shared/routes';
 import type { Advertisement } from '../../shared/types/entities';

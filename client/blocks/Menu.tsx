@@ -4,26 +4,25 @@
  * (docs/product.md §5 warnings). Before script, CSS :hover/:focus-within opens the panels.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { menuTarget } from '../../shared/menu';
-import type { Category } from '../../shared/types/entities';
+import type { MenuEntry } from '../../shared/menu';
 import { SPECIAL_TOPICS_URL } from '../chrome-links';
 import { usePortal } from '../context';
 import { SiteLink } from './SiteLink';
 import { showToast } from './Toast';
 
-function MenuEntry({ item, parent, onMainSite }: { item: Category; parent: Category | null; onMainSite: boolean }) {
-  const target = menuTarget(item, parent, onMainSite);
-  if (target.kind === 'link') return <SiteLink href={target.href}>{item.catname}</SiteLink>;
-  if (target.kind === 'warning') {
+function MenuItemTarget({ item }: { item: MenuEntry }) {
+  if (item.href !== undefined) return <SiteLink href={item.href}>{item.catname}</SiteLink>;
+  const warning = item.warning;
+  if (warning !== undefined) {
     return (
-      <button type="button" className="menu__item--misconfigured" title={target.message} onClick={() => showToast(target.message)}>
+      <button type="button" className="menu__item--misconfigured" title={warning} onClick={() => showToast(warning)}>
         {item.catname}
       </button>
     );
   }
   // Level-1 items with templates 1, 2, 5 do nothing on click; focusable so the keyboard reaches their panel.
   return (
-    <span className="menu__label" tabIndex={item.children.length > 0 ? 0 : undefined}>
+    <span className="menu__label" tabIndex={item.children ? 0 : undefined}>
       {item.catname}
     </span>
   );
@@ -31,7 +30,6 @@ function MenuEntry({ item, parent, onMainSite }: { item: Category; parent: Categ
 
 export function Menu() {
   const { state } = usePortal();
-  const onMainSite = state.site.isMain;
   const [open, setOpen] = useState<number | null>(null);
   const [scripted, setScripted] = useState(false);
   // After Escape, focus goes back to the item's own link; that focus must not reopen the panel just closed.
@@ -52,7 +50,8 @@ export function Menu() {
     <nav className={scripted ? 'menu menu--scripted' : 'menu'} aria-label="栏目导航" onKeyDown={onKeyDown}>
       <ul className="menu__level1">
         {state.layout.menu.map((item) => {
-          const hasPanel = item.children.length > 0;
+          const children = item.children ?? [];
+          const hasPanel = children.length > 0;
           const isOpen = open === item.catid;
           return (
             <li
@@ -69,12 +68,12 @@ export function Menu() {
                 setOpen(null);
               }}
             >
-              <MenuEntry item={item} parent={null} onMainSite={onMainSite} />
+              <MenuItemTarget item={item} />
               {hasPanel && (
                 <ul className="menu__level2" aria-label={`${item.catname}子栏目`}>
-                  {item.children.map((child) => (
+                  {children.map((child) => (
                     <li key={child.catid}>
-                      <MenuEntry item={child} parent={item} onMainSite={onMainSite} />
+                      <MenuItemTarget item={child} />
                     </li>
                   ))}
                 </ul>

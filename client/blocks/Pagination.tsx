@@ -1,5 +1,5 @@
 /** Previous / numbered / next page links: real hrefs with ?page=N, so crawlers and script-less readers can page. */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { href } from '../../shared/routes';
 
 const WINDOW = 2;

@@ -4,7 +4,7 @@
  * searches; Enter searches; the clear button empties it; the panel offers 近期/全部 and past keywords.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from '../navigation/router';
 import { SEARCH_TYPE_ALL, SEARCH_TYPE_RECENT } from '../../shared/constants';
 import { addToHistory, parseHistory, SEARCH_HISTORY_KEY, searchPath, type SearchType } from '../../shared/search';
 import type { PageState } from '../../shared/app-state';

@@ -4,7 +4,7 @@
  * a plain anchor (new tab for other origins when `newTab` is set).
  */
 import type { AnchorHTMLAttributes, ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { appPathOf } from '../../shared/site-links';
 import { usePortal } from '../context';
 

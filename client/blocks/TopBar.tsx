@@ -5,7 +5,7 @@
  */
 import type { PublicUser } from '../../shared/app-state';
 import type { MouseEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
 import { requestSignIn, returnPathOf, signInHref } from './LoginModal';

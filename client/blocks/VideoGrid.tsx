@@ -1,5 +1,5 @@
 /** Video thumbnails with duration, each linking to its video page. */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { href } from '../../shared/routes';
 import type { Video } from '../../shared/types/entities';
 

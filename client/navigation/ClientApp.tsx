@@ -3,7 +3,7 @@
  * the next page's state and module, keeps the current page on screen meanwhile, then swaps them in.
  */
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
+import { useLocation, useNavigate, useNavigationType } from './router';
 import { trackPageView } from '../../shared/visit-stats';
 import { READER_ATTRIBUTE, readerFromCookieHeader } from '../../shared/reader-cookie';
 import type { AppState, PageState, PublicUser } from '../../shared/app-state';

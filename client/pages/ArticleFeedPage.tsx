@@ -2,7 +2,7 @@
  * Headline news, a tag's articles, a column author's articles: a header (with a subscribe button for a tag or
  * an author), then the list with paging.
  */
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '../navigation/router';
 import type { ArticleFeedData } from '../../shared/loaders/article-feeds';
 import { ArticleList } from '../blocks/ArticleList';
 import { HotNews } from '../blocks/HotNews';

@@ -1,5 +1,5 @@
 /** A category's articles, newest first, with sub-category tabs and paging. V2 shows cards, V1 a text list. */
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../navigation/router';
 import type { CategoryListData } from '../../shared/loaders/category-list';
 import { href } from '../../shared/routes';
 import { ArticleCards } from '../blocks/ArticleCards';

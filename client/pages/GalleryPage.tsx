@@ -1,5 +1,5 @@
 /** /hd picture stories and /poster posters: a grid of covers; each story's pictures with captions below it. */
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '../navigation/router';
 import type { GalleryData } from '../../shared/loaders/gallery';
 import { Pagination } from '../blocks/Pagination';
 

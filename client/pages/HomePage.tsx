@@ -1,6 +1,6 @@
 /** Home: the site's home categories with their latest articles, hot news beside them. */
 import { Fragment } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { BETWEEN_ROW_SLOTS, FIXED_HOME_SLOTS as SLOT, dealToGaps } from '../../shared/home-ad-slots';
 import type { HomeBlock, HomeData } from '../../shared/loaders/home';
 import { ArticleList } from '../blocks/ArticleList';

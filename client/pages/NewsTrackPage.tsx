@@ -1,5 +1,5 @@
 /** News tracking: the story's updates as a timeline, oldest first, each with its stage and time. */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { href } from '../../shared/routes';
 import { formatDateTime, isoDateTime } from '../../shared/time';
 import type { SpecialReport } from '../../shared/types/entities';

@@ -1,5 +1,5 @@
 /** One newspaper page (版面): the page image with its article areas as links, page and date navigation, and the page's articles. */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import type { NewspaperData } from '../../shared/loaders/newspaper';
 import { href } from '../../shared/routes';
 

@@ -1,5 +1,5 @@
 /** /electronic and /newspaperBoard: each paper's latest issue, its front page and all its pages. */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import type { NewspaperShelfData } from '../../shared/loaders/newspaper';
 import { href } from '../../shared/routes';
 

@@ -6,7 +6,7 @@
  * from the server (shared/loaders/personal-center.ts; the sections and addresses are in shared/personal-center.ts).
  */
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import type { PublicUser } from '../../shared/app-state';
 import {
   personalCenterHref,

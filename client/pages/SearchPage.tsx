@@ -1,5 +1,5 @@
 /** Search results: the keyword highlighted (as text, never as HTML), recent/all tabs, paging, an empty state. */
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../navigation/router';
 import type { SearchData } from '../../shared/loaders/search';
 import { href } from '../../shared/routes';
 import { encodeKeyword, splitForHighlight } from '../../shared/search-keyword';

@@ -1,5 +1,5 @@
 /** 视刻: short videos of one category, with the other categories as tabs. */
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../navigation/router';
 import type { ShikeData } from '../../shared/loaders/media';
 import { Pagination } from '../blocks/Pagination';
 import { VideoGrid } from '../blocks/VideoGrid';

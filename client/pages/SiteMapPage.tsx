@@ -1,12 +1,10 @@
 /** Site map: every menu category with its sub-categories, and the regional sites. */
 import type { SiteMapData } from '../../shared/loaders/simple-pages';
-import { menuTarget } from '../../shared/menu';
 import { SiteLink } from '../blocks/SiteLink';
 import { usePortal } from '../context';
 
 export default function SiteMapPage({ data }: { data: SiteMapData }) {
   const { state } = usePortal();
-  const onMainSite = state.site.isMain;
   return (
     <article className="site-map" aria-labelledby="site-map-title">
       <h1 id="site-map-title" className="page-title">
@@ -17,10 +15,9 @@ export default function SiteMapPage({ data }: { data: SiteMapData }) {
           <section key={item.catid} aria-labelledby={`map-${item.catid}`}>
             <h2 id={`map-${item.catid}`}>{item.catname}</h2>
             <ul>
-              {item.children.map((child) => {
-                const target = menuTarget(child, item, onMainSite);
-                return <li key={child.catid}>{target.kind === 'link' ? <SiteLink href={target.href}>{child.catname}</SiteLink> : child.catname}</li>;
-              })}
+              {(item.children ?? []).map((child) => (
+                <li key={child.catid}>{child.href !== undefined ? <SiteLink href={child.href}>{child.catname}</SiteLink> : child.catname}</li>
+              ))}
             </ul>
           </section>
         ))}

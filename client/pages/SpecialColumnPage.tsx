@@ -2,7 +2,7 @@
  * Column authors (专栏): avatar, name and introduction, page by page, each with a subscribe button. A signed-in
  * reader's subscriptions for the whole page come in one batch_exist call after hydration.
  */
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../navigation/router';
 import type { SpecialColumnData } from '../../shared/loaders/special-column';
 import { href } from '../../shared/routes';
 import { InteractionButton } from '../blocks/InteractionButton';

@@ -1,5 +1,5 @@
 /** The 404 page and the error page (docs/product.md §2): the message (or 'Error'), the status, and a way home. */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import { TEXT } from '../../shared/constants';
 
 export function NotFoundPage() {

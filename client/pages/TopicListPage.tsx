@@ -1,5 +1,5 @@
 /** Special topics (专题), a grid of covers, page by page. */
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../navigation/router';
 import type { TopicListData } from '../../shared/loaders/topics';
 import { href } from '../../shared/routes';
 import { Pagination } from '../blocks/Pagination';

@@ -1,5 +1,5 @@
 /** One video: the player, its details (and a collect button), and more from the same 视刻 category. */
-import { Link } from 'react-router-dom';
+import { Link } from '../navigation/router';
 import type { VideoData } from '../../shared/loaders/media';
 import { href } from '../../shared/routes';
 import { formatDateTime, isoDateTime } from '../../shared/time';

@@ -5,7 +5,7 @@
  */
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router-dom';
+import { StaticRouter } from '../../client/navigation/router';
 import { PortalApp } from '../../client/App';
 import { createResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../client/pages/registry';
@@ -43,7 +43,7 @@ export async function renderFloor(html: string, seconds: number): Promise<Floor>
       () => Promise.reject(new Error('every block is in the page')),
       (name) => (isResourceName(name) && resources.has(name) ? { found: true, value: resources.get(name) } : { found: false }),
     );
-    const tree = createElement(StaticRouter, { location: state.page.path }, createElement(PortalApp, { state, nonce: 'floor', resources: store, navigating: false }));
+    const tree = createElement(StaticRouter, { location: state.page.path, children: createElement(PortalApp, { state, nonce: 'floor', resources: store, navigating: false }) });
     return renderToString(tree).length;
   };
   for (let warm = 0; warm < 30; warm++) render();

@@ -5,6 +5,7 @@
  */
 import type { AppState } from '../../shared/app-state';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
+import { hasArticleBody, withArticleBody } from '../../shared/article-body';
 import { HOT_NEWS_ID } from '../../shared/constants';
 import { escapeHtml } from '../../shared/html';
 import type { PageHead } from '../../shared/loaders/types';
@@ -64,6 +65,17 @@ function visitStatsTags(script: string | null, n: string): string[] {
   return [`<script nonce="${n}">window.${VISIT_STATS_QUEUE}=window.${VISIT_STATS_QUEUE}||[]</script>`, `<script async src="${escapeHtml(script)}" nonce="${n}"></script>`];
 }
 
+/**
+ * The state as the browser gets it (docs/build.md, page weight): without the JSON-LD, which the head carries
+ * already and no component reads, and without the article body, which the entry reads back from the document
+ * (shared/article-body.ts).
+ */
+export function stateForBrowser(state: AppState): AppState {
+  const { jsonLd: _inHead, ...head } = state.page.head;
+  const page = hasArticleBody(state.page) ? withArticleBody(state.page, '') : state.page;
+  return { ...state, page: { ...page, head } };
+}
+
 export function documentHead({ state, nonce, styles, preloads, canonicalUrl, visitStatsScript }: DocumentParts): string {
   const { head } = state.page;
   const n = escapeHtml(nonce);
@@ -87,7 +99,7 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl, vis
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     `<noscript><link rel="stylesheet" href="${READER_STYLE_PATH}"></noscript>`,
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),
-    `<script type="application/json" id="${STATE_SCRIPT_ID}" nonce="${n}">${serializeForScript(state)}</script>`,
+    `<script type="application/json" id="${STATE_SCRIPT_ID}" nonce="${n}">${serializeForScript(stateForBrowser(state))}</script>`,
     ...visitStatsTags(visitStatsScript, n),
     '</head><body><div id="root">',
   ].join('');

@@ -6,7 +6,7 @@
  */
 import { Writable } from 'node:stream';
 import { renderToPipeableStream } from 'react-dom/server';
-import { StaticRouter } from 'react-router-dom';
+import { StaticRouter } from '../../client/navigation/router';
 import type { AppState } from '../../shared/app-state';
 import { PortalApp } from '../../client/App';
 import type { ResourceStore } from '../../client/data/resource-store';

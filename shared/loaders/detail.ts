@@ -4,15 +4,15 @@ import { href } from '../routes';
 import { bodyImages, logoUrl, rasterImage, siteOrigin } from '../share-image';
 import type { SiteConfig } from '../sites';
 import { isoDateTime } from '../time';
-import type { AdGroups, Article, ArticleSummary } from '../types/entities';
+import { articleLink, type AdGroups, type Article, type ArticleLink } from '../types/entities';
 import { idParam } from '../route-params';
 import { siteTitle } from './helpers';
 import type { Loader } from './types';
 
 export interface DetailData {
   article: Article;
-  /** 相关阅读: the newest other articles of the same category. */
-  related: ArticleSummary[];
+  /** 相关阅读: the newest other articles of the same category, as the links the list shows. */
+  related: ArticleLink[];
   ads: AdGroups;
 }
 
@@ -28,7 +28,7 @@ export const loadDetail: Loader<DetailData> = async ({ params, site, content }) 
     content.articleList(catid, 1, RELATED_SIZE + 1),
   ]);
   if (!article) return { kind: 'not-found' };
-  const related = sameCategory.items.filter((item) => item.id !== article.id).slice(0, RELATED_SIZE);
+  const related = sameCategory.items.filter((item) => item.id !== article.id).slice(0, RELATED_SIZE).map(articleLink);
   const image = rasterImage(site, [article.thumb, ...bodyImages(article.contentHtml)]);
   return {
     kind: 'ok',

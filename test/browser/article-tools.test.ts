@@ -79,11 +79,19 @@ describeWithBrowser()('article tools', () => {
     const dialog = page.locator('dialog.share-modal');
     await dialog.waitFor({ state: 'visible' });
     expect(await dialog.locator('.modal__title').textContent()).toBe('分享到微信朋友圈');
-    const qr = dialog.locator('svg.qr-code');
+    const qr = dialog.locator('img.qr-code');
     expect(await qr.getAttribute('width')).toBe('260');
     expect(await qr.getAttribute('height')).toBe('260');
-    // The drawn modules are exactly the QR library's encoding of this page's address.
-    expect(await qr.locator('path').getAttribute('d')).toBe(qrMatrix(page.url()).path);
+    // The image shows, and its modules are exactly the QR library's encoding of this page's address.
+    await page.waitForFunction(() => {
+      const image = document.querySelector<HTMLImageElement>('dialog.share-modal img.qr-code');
+      return image !== null && image.complete && image.naturalWidth > 0;
+    });
+    const svg = await page.evaluate(async () => {
+      const image = document.querySelector<HTMLImageElement>('dialog.share-modal img.qr-code')!;
+      return (await fetch(image.src)).text();
+    });
+    expect(svg).toContain(`<path d="${qrMatrix(page.url()).path}"`);
     await dialog.locator('button', { hasText: '复制链接' }).click();
     await page.locator('.toast', { hasText: '操作成功' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());

@@ -4,7 +4,6 @@
  * with each production setting taken away, which the check must name.
  */
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { PROJECT_ROOT } from '../../server/render/assets';
 
 /** Development inputs the check finds in each variant, and the message the build would fail with. */
@@ -13,14 +12,13 @@ type Findings = Record<string, { found: string[]; error: string }>;
 const VARIANTS = `
 import { build } from 'esbuild';
 import { clientOptions as clientBuildOptions, serverOptions as serverBuildOptions } from './scripts/build.mjs';
-import { assertProductionBundle, developmentBuildsIn, reactRouterProduction } from './scripts/production-bundle.mjs';
+import { assertProductionBundle, developmentBuildsIn } from './scripts/production-bundle.mjs';
 const inMemory = { write: false, sourcemap: false, minify: false, metafile: true, logLevel: 'silent' };
 const variants = {
   client: clientBuildOptions,
   server: serverBuildOptions,
   clientWithoutDefine: { ...clientBuildOptions, define: {} },
-  clientWithRouterExports: { ...clientBuildOptions, plugins: [] },
-  serverWithPackagesExternal: { ...serverBuildOptions, plugins: [reactRouterProduction], packages: 'external' },
+  serverWithPackagesExternal: { ...serverBuildOptions, plugins: [], packages: 'external' },
   serverWithoutDefine: { ...serverBuildOptions, define: {} },
 };
 const findings = {};
@@ -59,12 +57,6 @@ describe('production builds in both bundles', () => {
       expect(found.some((file) => /react-dom.*\.development\.js$/.test(file))).toBe(true);
       expect(error).toContain('bundles development builds');
     }
-  });
-
-  it("names React Router's development build when its package exports are followed", () => {
-    const { found, error } = findings.clientWithRouterExports!;
-    expect(found.some((file) => file.includes(path.join('react-router', 'dist', 'development')))).toBe(true);
-    expect(error).toContain('react-router');
   });
 
   it('refuses React left external in the server, where NODE_ENV at run time would choose its build', () => {

@@ -1,4 +1,4 @@
-import { MENU_WARNINGS, menuTarget } from '../../shared/menu';
+import { MENU_WARNINGS, menuEntries, menuTarget } from '../../shared/menu';
 import { REGIONAL_SITES } from '../../shared/sites';
 import type { Category, TemplateCode } from '../../shared/types/entities';
 
@@ -82,5 +82,31 @@ describe('menu template rules (docs/product.md §2 Header, §5)', () => {
       href: '/zhuanti/xiangcun/topicDetail/2754',
       external: false,
     });
+  });
+});
+
+describe('the menu the page state carries', () => {
+  it('keeps each item name with its worked-out target, and children only where there are some', () => {
+    const menu = [
+      node(1, 7),
+      node(10, 1, {
+        categoryDirectory: 'shizheng',
+        children: [node(11, 1, { categoryDirectory: 'guonei', parentid: 10 }), node(12, null, { parentid: 10 }), node(13, 4, { parentid: 10 })],
+      }),
+    ];
+    expect(menuEntries(menu, true)).toEqual([
+      { catid: 1, catname: '栏目1', href: '/' },
+      {
+        catid: 10,
+        catname: '栏目10',
+        children: [
+          { catid: 11, catname: '栏目11', href: '/shizheng/guonei/V1/11' },
+          { catid: 12, catname: '栏目12', warning: MENU_WARNINGS.noTemplate },
+          { catid: 13, catname: '栏目13', warning: MENU_WARNINGS.noHomepage },
+        ],
+      },
+    ]);
+    // A regional site links home on the main domain.
+    expect(menuEntries([node(1, 7)], false)).toEqual([{ catid: 1, catname: '栏目1', href: 'https://www.qnnews.cn/' }]);
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * The JS each kind of page load fetches, gzipped, from the real browser build (npm test builds it first): every
+ * page's first load (the entry and the chunks it imports; the article page loads nothing else until a carousel
+ * or a player comes near), and what a carousel or a player adds. The issue's target for the article page is
+ * 60 KB; React DOM alone is about 60 KB of it, so the budgets are what this build reaches, against growth
+ * (docs/build.md).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { CLIENT_DIST } from '../../server/render/assets';
+
+const KIB = 1024;
+const BUDGET_KIB = { firstLoad: 97, carousel: 25, player: 116 };
+
+interface Manifest {
+  entry: { js: string[] };
+  modules: Record<string, string[]>;
+}
+
+const manifest = JSON.parse(readFileSync(path.join(CLIENT_DIST, 'manifest.json'), 'utf8')) as Manifest;
+
+function gzippedBytes(publicPath: string): number {
+  return gzipSync(readFileSync(path.join(CLIENT_DIST, publicPath.replace(/^\//, ''))), { level: 9 }).length;
+}
+
+/** Gzipped KiB of the files a module fetches beyond what every page's first load has fetched already. */
+function addedKiB(files: readonly string[]): number {
+  return files.filter((file) => !manifest.entry.js.includes(file)).reduce((sum, file) => sum + gzippedBytes(file), 0) / KIB;
+}
+
+function onDemand(source: RegExp): string[] {
+  const found = Object.entries(manifest.modules).find(([module]) => source.test(module));
+  if (!found) throw new Error(`no on-demand module ${source} in the build`);
+  return found[1];
+}
+
+describe('JS per page load, gzipped', () => {
+  it(`every page's first load (the article page's JS) is within ${BUDGET_KIB.firstLoad} KiB`, () => {
+    const kib = manifest.entry.js.reduce((sum, file) => sum + gzippedBytes(file), 0) / KIB;
+    expect(kib).toBeLessThanOrEqual(BUDGET_KIB.firstLoad);
+  });
+
+  it('keeps React Router and the QR encoder out of the browser bundle', () => {
+    const metafile = JSON.parse(readFileSync(path.join(CLIENT_DIST, 'metafile.json'), 'utf8')) as { inputs: Record<string, unknown> };
+    const libraries = Object.keys(metafile.inputs).filter((input) => /node_modules\/(react-router|qrcode)\//.test(input));
+    expect(libraries).toEqual([]);
+  });
+
+  it(`adds swiper (${BUDGET_KIB.carousel} KiB) only with a carousel and hls.js light (${BUDGET_KIB.player} KiB) only with a player`, () => {
+    expect(onDemand(/carousel-engine/).some((file) => manifest.entry.js.includes(file) && /swiper|carousel/.test(file))).toBe(false);
+    expect(addedKiB(onDemand(/carousel-engine/))).toBeLessThanOrEqual(BUDGET_KIB.carousel);
+    const player = onDemand(/hls\.js/);
+    expect(player.some((file) => file.includes('hls.light'))).toBe(true);
+    expect(addedKiB(player)).toBeLessThanOrEqual(BUDGET_KIB.player);
+  });
+});
