@@ -4,10 +4,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   transform: {
-    '^.+\\.tsx?$': [
-      'ts-jest',
-      { tsconfig: { module: 'commonjs', jsx: 'react-jsx', esModuleInterop: true, isolatedModules: true } },
-    ],
+    '^.+\\.tsx?$': ['ts-jest', { tsconfig: { module: 'commonjs', jsx: 'react-jsx', esModuleInterop: true, isolatedModules: true } }],
   },
   // Limits are for hangs, not speed: a busy machine (stress-ng beside the run, see the README) must not fail a test.
   testTimeout: 120_000,

@@ -132,7 +132,10 @@ async function cachedPage(portal: Running, path: string): Promise<{ identity: Fe
 /** Article pages of the home categories: each a page the cache has not seen. */
 async function articlePaths(upstream: Upstream, count: number): Promise<string[]> {
   const post = async <T>(apiPath: string, body?: unknown): Promise<T> => {
-    const res = await fetch(upstream.url + apiPath, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {});
+    const res = await fetch(
+      upstream.url + apiPath,
+      body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {},
+    );
     return ((await res.json()) as { data: T }).data;
   };
   const { children } = await post<{ children: Array<{ catid: number }> }>('/mobile/index/category_index', { catid: HOME_CATID });
@@ -182,7 +185,8 @@ async function main(): Promise<void> {
     if (signedHome.cache !== 'PASS' || signedDetail.cache !== 'PASS') throw new Error('signed-in pages were not rendered per request');
     // With the reader cookie that first render set, the same reader's pages come from the shared entry.
     const signedInHit = { cookie: `${cookie.cookie}; ${readerCookieOf(signedHome)}` };
-    if ((await get(withL1.url + '/home', signedInHit)).cache !== 'HIT') throw new Error('a signed-in reader with the reader cookie was not served the shared page');
+    if ((await get(withL1.url + '/home', signedInHit)).cache !== 'HIT')
+      throw new Error('a signed-in reader with the reader cookie was not served the shared page');
     // Anonymous misses, data cached: article pages fetched once signed in (data cached, no page stored).
     const missPaths = await articlePaths(upstream, MISS_PAGES);
     for (const missPath of missPaths) await get(withL1.url + missPath, cookie);
@@ -220,9 +224,17 @@ async function main(): Promise<void> {
     if (nginxHit) rows.push(['nginx, same bytes as a file (1 worker)', rate(nginxHit), `${cpuRatio(ceiling, nginxHit)} of bare's CPU cost`]);
     else if ('missing' in nginx) rows.push(['nginx, same bytes as a file', nginx.missing, '']);
     const l1 = hit('l1')!;
-    rows.push(['page HIT from L1', rate(l1), `${cpuRatio(ceiling, l1)} (target ≥ 0.8)${nginxHit ? `; ${(l1.cpuMicros / nginxHit.cpuMicros).toFixed(1)}× nginx (target ≤ 3)` : ''}`]);
+    rows.push([
+      'page HIT from L1',
+      rate(l1),
+      `${cpuRatio(ceiling, l1)} (target ≥ 0.8)${nginxHit ? `; ${(l1.cpuMicros / nginxHit.cpuMicros).toFixed(1)}× nginx (target ≤ 3)` : ''}`,
+    ]);
     const signedIn = hit('l1 signed-in')!;
-    rows.push(['page HIT from L1, signed-in reader (session + reader cookie)', rate(signedIn), `${cpuRatio(l1, signedIn)} of the anonymous L1 HIT (target ≥ 0.7)`]);
+    rows.push([
+      'page HIT from L1, signed-in reader (session + reader cookie)',
+      rate(signedIn),
+      `${cpuRatio(l1, signedIn)} of the anonymous L1 HIT (target ≥ 0.7)`,
+    ]);
     const redis = hit('redis')!;
     rows.push(['page HIT from Redis (L1 off)', rate(redis), `${cpuRatio(ceiling, redis)} (target ≥ 0.5)`]);
     const gzipCeiling = hit('bare gzip')!;
@@ -230,10 +242,18 @@ async function main(): Promise<void> {
     rows.push([`bare node:http, same gzip bytes (${(home.gzip.body.length / KB).toFixed(0)} KiB)`, rate(gzipCeiling), '1.00× (gzip ceiling)']);
     if (nginxGzip) rows.push(['nginx, same gzip bytes (gzip_static)', rate(nginxGzip), `${cpuRatio(gzipCeiling, nginxGzip)}`]);
     const l1Gzip = hit('l1 gzip')!;
-    rows.push(['page HIT from L1, gzip', rate(l1Gzip), `${cpuRatio(gzipCeiling, l1Gzip)}${nginxGzip ? `; ${(l1Gzip.cpuMicros / nginxGzip.cpuMicros).toFixed(1)}× nginx` : ''}`]);
+    rows.push([
+      'page HIT from L1, gzip',
+      rate(l1Gzip),
+      `${cpuRatio(gzipCeiling, l1Gzip)}${nginxGzip ? `; ${(l1Gzip.cpuMicros / nginxGzip.cpuMicros).toFixed(1)}× nginx` : ''}`,
+    ]);
     const detailCeiling = hit('bare detail')!;
     rows.push([`bare node:http, ${DETAIL} bytes (${(detail.identity.body.length / KB).toFixed(0)} KiB)`, rate(detailCeiling), '1.00× (detail ceiling)']);
-    const floorRow = (label: string, floor: Floor): Row => [label, `${floor.perSecond.toFixed(0)} renders/s, ${floor.cpuMicros.toFixed(0)} µs CPU/render`, 'floor'];
+    const floorRow = (label: string, floor: Floor): Row => [
+      label,
+      `${floor.perSecond.toFixed(0)} renders/s, ${floor.cpuMicros.toFixed(0)} µs CPU/render`,
+      'floor',
+    ];
     rows.push(floorRow('React floor: renderToString of /home (same state)', floorHome));
     rows.push(floorRow(`React floor: renderToString of ${DETAIL}`, floorDetail));
     const renderRow = (label: string, load: Load, floor: Floor, of: Load, target: number): Row => [
@@ -257,7 +277,11 @@ async function main(): Promise<void> {
 function htmlSizeRow(label: string, body: Buffer, target: number): Row {
   const gzipped = gzipSync(body).length;
   const within = body.length <= target && gzipped <= HTML_TARGETS.gzipped;
-  return [`HTML size ${label}`, `${(body.length / KB).toFixed(1)} KiB, ${(gzipped / KB).toFixed(1)} KiB gzipped`, `target ≤ ${target / KB} / ${HTML_TARGETS.gzipped / KB} KiB${within ? '' : ' (over)'}`];
+  return [
+    `HTML size ${label}`,
+    `${(body.length / KB).toFixed(1)} KiB, ${(gzipped / KB).toFixed(1)} KiB gzipped`,
+    `target ≤ ${target / KB} / ${HTML_TARGETS.gzipped / KB} KiB${within ? '' : ' (over)'}`,
+  ];
 }
 
 /** The reader cookie (`portal_reader=…`) from the Set-Cookie of a signed-in reader's first render. */
@@ -284,10 +308,18 @@ async function redisOutageRows(common: Record<string, string>): Promise<Row[]> {
     await untilDegraded(portal.url);
     const down = await loadFrom(spec, portal.pid);
     const perSecond = (load: { requests: number; seconds: number }) => load.requests / load.seconds;
-    const asLoad = (load: Awaited<ReturnType<typeof loadFrom>>): Load => ({ rps: perSecond(load), p99: load.p99, cpuMicros: load.serverMicros / Math.max(1, load.requests) });
+    const asLoad = (load: Awaited<ReturnType<typeof loadFrom>>): Load => ({
+      rps: perSecond(load),
+      p99: load.p99,
+      cpuMicros: load.serverMicros / Math.max(1, load.requests),
+    });
     return [
       ['page HIT from L1, own Redis up', rate(asLoad(up)), 'outage baseline'],
-      ['page HIT from L1, that Redis stopped (/readyz degraded)', rate(asLoad(down)), `${(perSecond(down) / perSecond(up)).toFixed(2)}× the rate with Redis up (target ≥ 0.5), 0 failed`],
+      [
+        'page HIT from L1, that Redis stopped (/readyz degraded)',
+        rate(asLoad(down)),
+        `${(perSecond(down) / perSecond(up)).toFixed(2)}× the rate with Redis up (target ≥ 0.5), 0 failed`,
+      ],
     ];
   } finally {
     await portal?.stop();
@@ -298,7 +330,10 @@ async function redisOutageRows(common: Record<string, string>): Promise<Row[]> {
 async function untilDegraded(url: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const status = await fetch(`${url}/readyz`).then((res) => res.json() as Promise<{ status?: string }>, () => ({ status: 'unreachable' }));
+    const status = await fetch(`${url}/readyz`).then(
+      (res) => res.json() as Promise<{ status?: string }>,
+      () => ({ status: 'unreachable' }),
+    );
     if (status.status === 'degraded') return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -341,10 +376,12 @@ async function coldRow(upstream: Upstream): Promise<Row> {
     upstream.api.control.setLatency([{ path: '/', ms: 50 }]);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 250 });
     await Promise.all(
-      Array.from({ length: 500 }, (_, index) =>
-        new Promise<void>((resolve, reject) => {
-          http.get(`${index % 2 === 0 ? a.url : b.url}/detail/2728/33727`, { agent }, (res) => res.resume().on('end', () => resolve())).on('error', reject);
-        }),
+      Array.from(
+        { length: 500 },
+        (_, index) =>
+          new Promise<void>((resolve, reject) => {
+            http.get(`${index % 2 === 0 ? a.url : b.url}/detail/2728/33727`, { agent }, (res) => res.resume().on('end', () => resolve())).on('error', reject);
+          }),
       ),
     );
     agent.destroy();

@@ -4,8 +4,25 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** What the bundles are built from: source folders (walked) and single files. */
-const SOURCES = ['client', 'server', 'shared', 'scripts/reference-api', 'scripts/cache-cli.ts', 'scripts/cache-cli', 'scripts/build.mjs', 'package-lock.json', 'tsconfig.json'];
-export const OUTPUTS = ['dist/client/manifest.json', 'dist/server/main.cjs', 'dist/reference-api/main.cjs', 'dist/reference-api/server.cjs', 'dist/reference-api/picture-worker.cjs', 'dist/cli/portal-cache.cjs'];
+const SOURCES = [
+  'client',
+  'server',
+  'shared',
+  'scripts/reference-api',
+  'scripts/cache-cli.ts',
+  'scripts/cache-cli',
+  'scripts/build.mjs',
+  'package-lock.json',
+  'tsconfig.json',
+];
+export const OUTPUTS = [
+  'dist/client/manifest.json',
+  'dist/server/main.cjs',
+  'dist/reference-api/main.cjs',
+  'dist/reference-api/server.cjs',
+  'dist/reference-api/picture-worker.cjs',
+  'dist/cli/portal-cache.cjs',
+];
 
 function newestUnder(file) {
   const stat = statSync(file, { throwIfNoEntry: false });

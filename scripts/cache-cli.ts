@@ -137,7 +137,10 @@ async function main(argv: string[]): Promise<number> {
     const code = error instanceof CliError ? error.code : EXIT.failed;
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`portal-cache: ${message}\n`);
-    if (json) process.stdout.write(`${JSON.stringify(jsonDocument(commandOf(argv), { ...(error instanceof CliError ? error.document : {}), error: message, exitCode: code }), null, 2)}\n`);
+    if (json)
+      process.stdout.write(
+        `${JSON.stringify(jsonDocument(commandOf(argv), { ...(error instanceof CliError ? error.document : {}), error: message, exitCode: code }), null, 2)}\n`,
+      );
     return code;
   }
 }

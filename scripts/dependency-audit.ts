@@ -40,9 +40,7 @@ const reportSchema = z.object({
   vulnerabilities: z.record(z.string(), z.object({ via: z.array(z.unknown()) })),
 });
 
-type AuditOutcome =
-  | { kind: 'unavailable'; reason: string }
-  | { kind: 'report'; failing: Advisory[]; allowed: Advisory[]; tolerated: Advisory[] };
+type AuditOutcome = { kind: 'unavailable'; reason: string } | { kind: 'report'; failing: Advisory[]; allowed: Advisory[]; tolerated: Advisory[] };
 
 /** The distinct advisories of a report; packages that are only vulnerable *through* another list its name, not an advisory. */
 function advisoriesOf(report: z.infer<typeof reportSchema>): Advisory[] {
@@ -95,9 +93,7 @@ function readAllowances(file: string): Allowance[] {
 function runNpmAudit(npmArgs: readonly string[]): Promise<string> {
   return new Promise((resolve) => {
     // npm audit exits 1 when it finds anything; the JSON on stdout is what matters.
-    execFile('npm', ['audit', '--omit=dev', '--json', ...npmArgs], { maxBuffer: 64 * 1024 * 1024 }, (_error, stdout) =>
-      resolve(String(stdout)),
-    );
+    execFile('npm', ['audit', '--omit=dev', '--json', ...npmArgs], { maxBuffer: 64 * 1024 * 1024 }, (_error, stdout) => resolve(String(stdout)));
   });
 }
 

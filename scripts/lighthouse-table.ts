@@ -98,8 +98,9 @@ export function missedTargets(figures: RunFigures, form: FormFactor, article: bo
 export function formatTable(rows: readonly Row[], targets: Targets = TARGETS): string {
   const header = '| page | form | Performance | TBT ms | A11y | BP | SEO | JS KiB | targets missed |';
   const rule = '|---|---|---:|---:|---:|---:|---:|---:|---|';
-  const lines = rows.map(({ page, form, figures, missed }) =>
-    `| ${page} | ${form} | ${figures.performance} | ${figures.tbtMs} | ${figures.accessibility} | ${figures.bestPractices} | ${figures.seo} | ${figures.jsKiB.toFixed(1)} | ${missed.length > 0 ? missed.join(', ') : 'none'} |`,
+  const lines = rows.map(
+    ({ page, form, figures, missed }) =>
+      `| ${page} | ${form} | ${figures.performance} | ${figures.tbtMs} | ${figures.accessibility} | ${figures.bestPractices} | ${figures.seo} | ${figures.jsKiB.toFixed(1)} | ${missed.length > 0 ? missed.join(', ') : 'none'} |`,
   );
   const legend =
     `targets: Performance ≥ ${targets.performance.mobile} mobile / ≥ ${targets.performance.desktop} desktop; ` +

@@ -61,7 +61,21 @@ async function purgeAll(): Promise<void> {
 async function main(): Promise<void> {
   const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
   const portals = [await startPortal(upstream.url), await startPortal(upstream.url)];
-  const paths = ['/', '/home', '/detail/2728/33727', '/V1/2728', '/V2/2729?page=2', '/topic/2751', '/about', '/specialColumn', '/headlineNews', '/shike/2839', '/search/5paw6Ze7/2', '/nope', '/electronic'];
+  const paths = [
+    '/',
+    '/home',
+    '/detail/2728/33727',
+    '/V1/2728',
+    '/V2/2729?page=2',
+    '/topic/2751',
+    '/about',
+    '/specialColumn',
+    '/headlineNews',
+    '/shike/2839',
+    '/search/5paw6Ze7/2',
+    '/nope',
+    '/electronic',
+  ];
   const urls = portals.flatMap((portal) => paths.map((p) => portal.url + p));
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -106,7 +120,10 @@ async function main(): Promise<void> {
   await upstream.close();
 
   console.log('second  requests  errors  rss MB  heap MB  lag p99 ms');
-  for (const s of samples) console.log(`${String(s.second).padStart(6)}  ${String(s.requests).padStart(8)}  ${String(s.errors).padStart(6)}  ${String(s.rssMb).padStart(6)}  ${String(s.heapMb).padStart(7)}  ${String(s.lagP99Ms).padStart(10)}`);
+  for (const s of samples)
+    console.log(
+      `${String(s.second).padStart(6)}  ${String(s.requests).padStart(8)}  ${String(s.errors).padStart(6)}  ${String(s.rssMb).padStart(6)}  ${String(s.heapMb).padStart(7)}  ${String(s.lagP99Ms).padStart(10)}`,
+    );
   // Flat means: the last third's RSS within 25% of the middle third's (the first third is warm-up).
   const third = Math.max(1, Math.floor(samples.length / 3));
   const mean = (list: Sample[]) => list.reduce((sum, s) => sum + s.rssMb, 0) / Math.max(1, list.length);

@@ -117,11 +117,7 @@ async function ensureRedis() {
     return { ok: false, started: null, why: 'Redis suites need redis-server: apt-get install -y redis-server' };
   }
   log(`no Redis answers on ${REDIS_HOST}:${REDIS_PORT}; starting redis-server there for this run`);
-  const child = spawn(
-    'redis-server',
-    ['--bind', REDIS_HOST, '--port', String(REDIS_PORT), '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
+  const child = spawn('redis-server', ['--bind', REDIS_HOST, '--port', String(REDIS_PORT), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   if (await waitForRedis(REDIS_PORT)) return { ok: true, started: child };
   child.kill('SIGTERM');
   return { ok: false, started: null, why: `redis-server did not answer on ${REDIS_HOST}:${REDIS_PORT}` };

@@ -45,7 +45,14 @@ import { visitStatsScriptUrl } from '../shared/visit-stats';
 export interface AppDeps {
   config: Pick<
     Config,
-    'RENDER_TIMEOUT_MS' | 'PUBLIC_ORIGIN_PROTOCOL' | 'MOBILE_DETAIL_URL' | 'DATA_RATE_LIMIT_PER_MINUTE' | 'TRUST_PROXY' | 'WECHAT_JSSDK_URL' | 'VISIT_STATS_IDS' | 'VISIT_STATS_SCRIPT_URL'
+    | 'RENDER_TIMEOUT_MS'
+    | 'PUBLIC_ORIGIN_PROTOCOL'
+    | 'MOBILE_DETAIL_URL'
+    | 'DATA_RATE_LIMIT_PER_MINUTE'
+    | 'TRUST_PROXY'
+    | 'WECHAT_JSSDK_URL'
+    | 'VISIT_STATS_IDS'
+    | 'VISIT_STATS_SCRIPT_URL'
   >;
   cache: Cache;
   keys: KeySpace;
@@ -92,10 +99,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(deps.metrics.routes());
   app.use(internalRoutes(deps.internal));
   app.use(qrImageRoutes());
-  app.use(
-    '/assets',
-    express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }),
-  );
+  app.use('/assets', express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }));
   if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));
   app.use(publicFiles(PUBLIC_DIR));
   // Per-client limits where scripts and bots hammer: navigation data, the API proxy, the sign-in flow.
@@ -141,7 +145,10 @@ export function createApp(deps: AppDeps): Express {
   app.get(/.*/, pages);
 
   app.use((req, res) => {
-    res.status(405).setHeader('Allow', 'GET, HEAD').json({ error: `${req.method} is not allowed here` });
+    res
+      .status(405)
+      .setHeader('Allow', 'GET, HEAD')
+      .json({ error: `${req.method} is not allowed here` });
   });
   app.use(errorHandler(logger));
   return app;

@@ -87,13 +87,20 @@ const schema = z.object({
     .string()
     .trim()
     .default('')
-    .refine((value) => value === '' || /^[\w.:/,\s-]+$/.test(value), { message: 'a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal' }),
+    .refine((value) => value === '' || /^[\w.:/,\s-]+$/.test(value), {
+      message: 'a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal',
+    }),
   /** Comma-separated origins readers load images and video from, besides the portal (CSP img/media/connect). */
   MEDIA_ORIGINS: z
     .string()
     .trim()
     .default('')
-    .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
     .refine((origins) => origins.every((origin) => isUrlWithProtocol(origin, ['http:', 'https:']) && new URL(origin).origin === origin), {
       message: 'must be comma-separated origins like https://img.example.cn (no path)',
     }),
@@ -112,11 +119,15 @@ const schema = z.object({
   WECHAT_QRCONNECT_URL: optionalUrl(['http:', 'https:']),
   // Where WeChat sends the reader back (the main site's origin). Unset: PUBLIC_ORIGIN_PROTOCOL://www.qnnews.cn,
   // or http://localhost:PORT when the reference API runs in-process (a local run).
-  LOGIN_CALLBACK_ORIGIN: optionalUrl(['http:', 'https:']).refine(
-    (value) => value === undefined || new URL(value).origin === value.replace(/\/$/, ''),
-    { message: 'must be an origin (scheme, host, optional port; no path)' },
-  ),
-  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  LOGIN_CALLBACK_ORIGIN: optionalUrl(['http:', 'https:']).refine((value) => value === undefined || new URL(value).origin === value.replace(/\/$/, ''), {
+    message: 'must be an origin (scheme, host, optional port; no path)',
+  }),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
   // Visit statistics per host (docs/product.md §9): `www.qnnews.cn=<id>,bj.qnnews.cn=<id>`; a host without an id loads none.
   VISIT_STATS_IDS: z
     .string()
@@ -150,7 +161,6 @@ const schema = z.object({
     .default('https://res.wx.qq.com/open/js/jweixin-1.6.0.js')
     .refine((value) => isUrlWithProtocol(value, ['http:', 'https:']), { message: 'must be an http(s) URL' }),
 });
-
 
 export type Config = z.infer<typeof schema>;
 

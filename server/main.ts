@@ -28,10 +28,7 @@ async function main(): Promise<void> {
 
   const portal = createPortal({ config, logger, upstreamUrl, embeddedUpstream: reference !== null });
   const running = await listen(portal, config.PORT, config.HOST, logger, config.SHUTDOWN_TIMEOUT_MS, config.SHUTDOWN_DELAY_MS);
-  logger.info(
-    { url: running.url, cache: portal.store.kind, build: portal.assets.buildId },
-    `portal listening on ${running.url}`,
-  );
+  logger.info({ url: running.url, cache: portal.store.kind, build: portal.assets.buildId }, `portal listening on ${running.url}`);
 
   const stop = (signal: string) => {
     logger.info({ signal }, 'draining');

@@ -94,7 +94,8 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
       observers.onInvalidation(event.kind, event.kind === 'evict' ? event.keys.length : 0);
       if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
       if (event.kind === 'policy') onPolicyChange();
-      if (event.kind === 'audit') logger.info({ audit: event.action }, `cache operator ${event.action.who}: ${event.action.what} (${event.action.entries} entries)`);
+      if (event.kind === 'audit')
+        logger.info({ audit: event.action }, `cache operator ${event.action.who}: ${event.action.what} (${event.action.entries} entries)`);
     },
     // Announcements sent while unsubscribed were missed: start L1 again from empty.
     onResubscribed: () => void tiered?.clearLocal(),
@@ -245,9 +246,7 @@ export function createPortal(options: PortalOptions): Portal {
       store,
       redisUp: health ? () => health.isUp() : null,
       isDraining: () => draining,
-      upstreamAnswers: async () =>
-        (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !==
-        'unavailable',
+      upstreamAnswers: async () => (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !== 'unavailable',
     },
   });
   const chain =

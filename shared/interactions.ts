@@ -4,14 +4,7 @@
  * for a read), the action a visitor asked for before signing in, and the per-group state the buttons show.
  */
 import type { Envelope } from './types/envelope';
-import type {
-  ApiCall,
-  BatchExistBody,
-  InteractionGroup,
-  InteractionKind,
-  InteractionTarget,
-  ToggleBody,
-} from './types/interactions';
+import type { ApiCall, BatchExistBody, InteractionGroup, InteractionKind, InteractionTarget, ToggleBody } from './types/interactions';
 
 /** The CMS takes at most this many ids in one batch_exist. */
 export const BATCH_EXIST_MAX = 100;

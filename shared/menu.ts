@@ -23,10 +23,7 @@ export const MENU_WARNINGS = {
   noHomepageTemplate: '二级菜单未指定主页模版，请联系后台管理人员',
 } as const;
 
-export type MenuTarget =
-  | { kind: 'none' }
-  | { kind: 'link'; href: string; external: boolean }
-  | { kind: 'warning'; message: string };
+export type MenuTarget = { kind: 'none' } | { kind: 'link'; href: string; external: boolean } | { kind: 'warning'; message: string };
 
 /** Segments that have a /{menu}/{sub}/… form in the route table. */
 const MENU_PREFIXED = new Set(['V1', 'V2', 'topicDetail']);

@@ -38,4 +38,3 @@ export function qrTextOfImageName(fileName: string): string | null {
   if (text.length === 0 || text.length > QR_IMAGE_TEXT_MAX || toBase64Url(text) !== payload) return null;
   return text;
 }
-

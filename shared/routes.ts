@@ -180,10 +180,7 @@ export type PageRouteId = TablePageRoute['id'];
 /** The page a route of the table shows, by the route's id. */
 export type PageOfRoute<Id extends PageRouteId> = Extract<TablePageRoute, { id: Id }>['page'];
 
-export type RouteMatch =
-  | { kind: 'page'; route: TablePageRoute; params: RouteParams }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'not-found' };
+export type RouteMatch = { kind: 'page'; route: TablePageRoute; params: RouteParams } | { kind: 'redirect'; location: string } | { kind: 'not-found' };
 
 function paramsAreValid(route: RouteDef, params: RouteParams): boolean {
   return Object.entries(route.params).every(([name, rule]) => {

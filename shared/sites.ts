@@ -85,7 +85,11 @@ SITES_BY_DOMAIN.set(BASE_DOMAIN, MAIN_SITE);
 /** Lower-cases, drops the port and a trailing dot; returns '' for anything that is not a plain host name. */
 export function normaliseHost(host: string | undefined): string {
   if (!host) return '';
-  const withoutPort = host.trim().toLowerCase().replace(/:\d{1,5}$/, '').replace(/\.$/, '');
+  const withoutPort = host
+    .trim()
+    .toLowerCase()
+    .replace(/:\d{1,5}$/, '')
+    .replace(/\.$/, '');
   return /^[a-z0-9.-]{1,253}$/.test(withoutPort) ? withoutPort : '';
 }
 

@@ -9,7 +9,10 @@ export const VISIT_STATS_ID_PATTERN = /^[A-Za-z0-9]{1,64}$/;
 /** `host=id,host=id` → host → id; null and the offending item when one is malformed. */
 export function parseVisitStatsIds(value: string): { ids: Map<string, string> } | { bad: string } {
   const ids = new Map<string, string>();
-  for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [host, id, ...rest] = item.split('=').map((part) => part.trim());
     if (!host || !id || rest.length > 0 || !VISIT_STATS_ID_PATTERN.test(id)) return { bad: item };
     ids.set(host.toLowerCase(), id);

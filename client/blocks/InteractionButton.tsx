@@ -39,13 +39,7 @@ export function InteractionButton({ kind, id, controls, className, subject, coun
 }
 
 /** An article's (or video's) like and collect buttons; the like count is read again after each change. */
-export function ArticleMarkButtons(props: {
-  catid: number;
-  id: number;
-  collectKind: 'collection' | 'collection_video';
-  withLike: boolean;
-  className: string;
-}) {
+export function ArticleMarkButtons(props: { catid: number; id: number; collectKind: 'collection' | 'collection_video'; withLike: boolean; className: string }) {
   const { catid, id, collectKind, withLike, className } = props;
   const likeGroup = useMemo(() => ({ kind: 'thumbsup' as const, catid, ids: withLike ? [id] : [] }), [catid, id, withLike]);
   const collectGroup = useMemo(() => ({ kind: collectKind, catid, ids: [id] }), [collectKind, catid, id]);

@@ -42,15 +42,7 @@ export function LoginModal({ open, onClose, returnPath }: { open: boolean; onClo
           <p className="login-modal__closed">微信登录暂未开放</p>
         ) : (
           // Mounted only while the dialog is open: each opening starts one sign-in (one state) on the server.
-          open && (
-            <iframe
-              className="login-modal__qr"
-              src={signInUrl}
-              title="微信扫码登录"
-              width={QR_FRAME.width}
-              height={QR_FRAME.height}
-            />
-          )
+          open && <iframe className="login-modal__qr" src={signInUrl} title="微信扫码登录" width={QR_FRAME.width} height={QR_FRAME.height} />
         )}
       </div>
     </Modal>

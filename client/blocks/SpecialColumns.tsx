@@ -27,7 +27,13 @@ function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
               <span className="column-list__name">{author.name}</span>
               <span className="column-list__desc">{author.description}</span>
             </a>
-            <InteractionButton kind="author" id={author.id} controls={subscriptions} className="subscribe-button subscribe-button--small" subject={author.name} />
+            <InteractionButton
+              kind="author"
+              id={author.id}
+              controls={subscriptions}
+              className="subscribe-button subscribe-button--small"
+              subject={author.name}
+            />
           </li>
         ))}
       </ul>

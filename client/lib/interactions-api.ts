@@ -5,14 +5,7 @@
  * own refusals and the CMS's errors as envelopes). Callers decide by `code`: 0 is success, anything else is a
  * failure for a toggle and "nothing known" for a read.
  */
-import {
-  batchExistCall,
-  likeCountCall,
-  readBatchExist,
-  readCount,
-  readToggle,
-  toggleCall,
-} from '../../shared/interactions';
+import { batchExistCall, likeCountCall, readBatchExist, readCount, readToggle, toggleCall } from '../../shared/interactions';
 import { isEnvelope, NO_RESPONSE_ENVELOPE, type Envelope } from '../../shared/types/envelope';
 import type { ApiCall, InteractionGroup, InteractionTarget } from '../../shared/types/interactions';
 
@@ -46,7 +39,12 @@ async function envelopeOf(response: Response): Promise<Envelope<unknown>> {
 export async function callApi<Body extends object>(call: ApiCall<Body>, transport: ApiTransport = browserTransport): Promise<Envelope<unknown>> {
   const init: RequestInit =
     call.method === 'POST'
-      ? { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(call.body) }
+      ? {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(call.body),
+        }
       : { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } };
   try {
     return await envelopeOf(await transport.fetch(transport.base + call.path, init));

@@ -5,13 +5,7 @@
  * answer, or flips it back with a toast. A visitor's click opens the sign-in dialog and is done after sign-in.
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import {
-  EMPTY_GROUP_STATE,
-  failureMessage,
-  groupReducer,
-  isOn,
-  targetOf,
-} from '../../shared/interactions';
+import { EMPTY_GROUP_STATE, failureMessage, groupReducer, isOn, targetOf } from '../../shared/interactions';
 import { NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
 import type { InteractionGroup } from '../../shared/types/interactions';
 import { requestSignIn } from '../blocks/LoginModal';

@@ -4,17 +4,7 @@
  * resolved its path again on every render; this one is a fraction of its size in the article page's JS
  * (docs/build.md). `Link` is a plain anchor whose click, for an unmodified primary click, navigates in the app.
  */
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-  type AnchorHTMLAttributes,
-  type MouseEvent,
-  type ReactNode,
-} from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
 export interface PortalLocation {
   pathname: string;
@@ -76,10 +66,7 @@ const ignoreNavigation: Navigate = () => undefined;
 
 /** The server's router: one fixed location (the page being rendered); navigating does nothing there. */
 export function StaticRouter({ location, children }: { location: string; children: ReactNode }) {
-  const value = useMemo<RouterValue>(
-    () => ({ location: parsePath(location, 'default'), navigationType: 'POP', navigate: ignoreNavigation }),
-    [location],
-  );
+  const value = useMemo<RouterValue>(() => ({ location: parsePath(location, 'default'), navigationType: 'POP', navigate: ignoreNavigation }), [location]);
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
 

@@ -15,7 +15,14 @@ export default function GalleryPage({ data }: { data: GalleryData }) {
           <li key={item.id} className="gallery__item">
             <details>
               <summary>
-                <img src={item.cover} alt="" width={data.kind === 'poster' ? 375 : 400} height={data.kind === 'poster' ? 667 : 267} loading="lazy" decoding="async" />
+                <img
+                  src={item.cover}
+                  alt=""
+                  width={data.kind === 'poster' ? 375 : 400}
+                  height={data.kind === 'poster' ? 667 : 267}
+                  loading="lazy"
+                  decoding="async"
+                />
                 <span className="gallery__title">{item.title}</span>
               </summary>
               <p>{item.description}</p>

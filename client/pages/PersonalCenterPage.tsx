@@ -8,13 +8,7 @@
 import { useState } from 'react';
 import { Link } from '../navigation/router';
 import type { PublicUser } from '../../shared/app-state';
-import {
-  personalCenterHref,
-  type ListSection,
-  type PersonalCenterData,
-  type PersonalSection,
-  type PersonalTab,
-} from '../../shared/personal-center';
+import { personalCenterHref, type ListSection, type PersonalCenterData, type PersonalSection, type PersonalTab } from '../../shared/personal-center';
 import { href } from '../../shared/routes';
 import type { ArticleSummary, ColumnAuthor, Tag } from '../../shared/types/entities';
 import { ArticleList } from '../blocks/ArticleList';
@@ -144,10 +138,7 @@ function TagList({ tags }: { tags: readonly Tag[] }) {
 }
 
 type AnyList =
-  | ListSection<'articles', ArticleSummary>
-  | ListSection<'videos', CollectedVideo>
-  | ListSection<'columns', ColumnAuthor>
-  | ListSection<'tags', Tag>;
+  ListSection<'articles', ArticleSummary> | ListSection<'videos', CollectedVideo> | ListSection<'columns', ColumnAuthor> | ListSection<'tags', Tag>;
 
 function ListItems({ section }: { section: AnyList }) {
   if (section.tab === 'articles') {

@@ -7,11 +7,7 @@ import { Pagination } from '../blocks/Pagination';
 import { RelativeTime } from '../blocks/RelativeTime';
 
 function Highlighted({ text, keyword }: { text: string; keyword: string }) {
-  return (
-    <>
-      {splitForHighlight(text, keyword).map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : part.text))}
-    </>
-  );
+  return <>{splitForHighlight(text, keyword).map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : part.text))}</>;
 }
 
 export default function SearchPage({ data }: { data: SearchData }) {

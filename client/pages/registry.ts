@@ -56,7 +56,6 @@ const PAGES: { [P in PageId]: PageComponent<P> } = {
   newspaperShelf: NewspaperShelfPage,
 };
 
-
 export async function loadPage<P extends PageId>(id: P): Promise<PageComponent<P>> {
   return PAGES[id];
 }

@@ -43,7 +43,10 @@ export async function renderFloor(html: string, seconds: number): Promise<Floor>
       () => Promise.reject(new Error('every block is in the page')),
       (name) => (isResourceName(name) && resources.has(name) ? { found: true, value: resources.get(name) } : { found: false }),
     );
-    const tree = createElement(StaticRouter, { location: state.page.path, children: createElement(PortalApp, { state, nonce: 'floor', resources: store, navigating: false }) });
+    const tree = createElement(StaticRouter, {
+      location: state.page.path,
+      children: createElement(PortalApp, { state, nonce: 'floor', resources: store, navigating: false }),
+    });
     return renderToString(tree).length;
   };
   for (let warm = 0; warm < 30; warm++) render();

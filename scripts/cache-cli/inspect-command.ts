@@ -52,10 +52,16 @@ export async function inspectCommand(globals: Globals, target: string, options: 
     const keys = target.startsWith(`${globals.prefix}:`) ? [target] : await keysForUrl(client, globals.prefix, target);
     const found = (await Promise.all(keys.map((key) => pageReport(client, globals.prefix, key)))).filter((report) => report !== null);
     if (found.length === 0) return { reports: [], instances: [] };
-    const survey = await surveyL1(client, globals.prefix, found.map((report) => report.key), options.portal);
+    const survey = await surveyL1(
+      client,
+      globals.prefix,
+      found.map((report) => report.key),
+      options.portal,
+    );
     return { reports: found.map((report): PageReport => ({ ...report, l1: survey.copies.get(report.key) ?? [] })), instances: survey.instances };
   });
-  if (reports.length === 0) throw new CliError(`nothing cached for ${target} under prefix ${globals.prefix}`, EXIT.notFound, { target, found: false, entries: [] });
+  if (reports.length === 0)
+    throw new CliError(`nothing cached for ${target} under prefix ${globals.prefix}`, EXIT.notFound, { target, found: false, entries: [] });
   print(globals, 'inspect', { target, found: true, entries: reports, instances }, () =>
     [...reports.map((report) => humanReport(report, instances)), humanInstances(instances)].join('\n\n'),
   );
@@ -110,7 +116,9 @@ async function explain(client: RedisClient, report: EntryReport): Promise<Explai
 
 function failure(entry: Explained, now = Date.now()): string {
   const failed = entry.lastRefreshError;
-  return failed ? `last refresh failed ${formatDuration(Math.max(0, Math.round((now - failed.at) / 1000)))} ago (${failed.isoTime}): ${failed.error}` : 'no failed refresh on record';
+  return failed
+    ? `last refresh failed ${formatDuration(Math.max(0, Math.round((now - failed.at) / 1000)))} ago (${failed.isoTime}): ${failed.error}`
+    : 'no failed refresh on record';
 }
 
 function instanceName(instance: AskedInstance): string {

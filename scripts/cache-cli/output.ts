@@ -62,7 +62,12 @@ export function formatDuration(seconds: number): string {
   if (seconds === 0) return '0s';
   const parts: string[] = [];
   let rest = seconds;
-  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (rest < size) continue;
     parts.push(`${Math.floor(rest / size)}${unit}`);
     rest %= size;

@@ -44,7 +44,8 @@ function fieldsOf(options: PolicySetOptions): Partial<CachePolicy> {
     if (raw === undefined) continue;
     const seconds = parseDuration(raw);
     if (seconds === null) throw new CliError(`${option} "${raw}" is not a duration (e.g. 90, 90s, 10m, 1h, 2d)`, EXIT.usage);
-    if (seconds < min || seconds > max) throw new CliError(`${option} must be from ${formatDuration(min)} to ${formatDuration(max)}, not ${formatDuration(seconds)}`, EXIT.usage);
+    if (seconds < min || seconds > max)
+      throw new CliError(`${option} must be from ${formatDuration(min)} to ${formatDuration(max)}, not ${formatDuration(seconds)}`, EXIT.usage);
     fields[field] = seconds;
   }
   if (Object.keys(fields).length === 0) throw new CliError('give at least one of --ttl, --grace, --stale-if-error', EXIT.usage);
@@ -64,7 +65,12 @@ export async function policySet(globals: Globals, options: PolicySetOptions): Pr
     await audit(client, globals.prefix, `policy set --${section} ${name} ${describeFields(change[section]![name]!)}`, 1);
     return next;
   });
-  print(globals, 'policy set', { overrides, policy: effectivePolicy(overrides) }, () => `policy of ${section} ${name} updated; every instance applies it within seconds\n${policyTable(overrides)}`);
+  print(
+    globals,
+    'policy set',
+    { overrides, policy: effectivePolicy(overrides) },
+    () => `policy of ${section} ${name} updated; every instance applies it within seconds\n${policyTable(overrides)}`,
+  );
 }
 
 export async function policyUnset(globals: Globals, options: PolicyTarget & { field?: string[] }): Promise<void> {
@@ -76,7 +82,12 @@ export async function policyUnset(globals: Globals, options: PolicyTarget & { fi
     return outcome;
   });
   if (!removed) throw new CliError(`${section} ${name} has no override to remove`, EXIT.notFound, { removed: false, overrides });
-  print(globals, 'policy unset', { removed, overrides, policy: effectivePolicy(overrides) }, () => `override of ${section} ${name} removed\n${policyTable(overrides)}`);
+  print(
+    globals,
+    'policy unset',
+    { removed, overrides, policy: effectivePolicy(overrides) },
+    () => `override of ${section} ${name} removed\n${policyTable(overrides)}`,
+  );
 }
 
 export async function policyReset(globals: Globals): Promise<void> {

@@ -45,7 +45,16 @@ function optionOf(options: PurgeOptions): string {
 }
 
 function describe(options: PurgeOptions): string {
-  const what = options.key !== undefined ? `--key ${options.key}` : options.url !== undefined ? `--url ${options.url}${options.everyQuery ? ' --every-query' : ''}` : options.tag !== undefined ? `--tag ${options.tag}` : options.site !== undefined ? `--site ${options.site}` : '--all';
+  const what =
+    options.key !== undefined
+      ? `--key ${options.key}`
+      : options.url !== undefined
+        ? `--url ${options.url}${options.everyQuery ? ' --every-query' : ''}`
+        : options.tag !== undefined
+          ? `--tag ${options.tag}`
+          : options.site !== undefined
+            ? `--site ${options.site}`
+            : '--all';
   return `purge ${what}${options.build === '*' ? '' : ` --build ${options.build}`}`;
 }
 
@@ -68,12 +77,17 @@ export async function purgeCommand(globals: Globals, options: PurgeOptions): Pro
     const document = { selector, dryRun: result.dryRun, count: result.keys.length, deleted: result.deleted, keys: result.keys, build: options.build };
     if (result.keys.length === 0) {
       const builds = options.build === '*' ? [] : await buildsOf(client, globals.prefix);
-      const hint = options.build !== '*' && !builds.includes(options.build) ? `; build "${options.build}" holds no entries (builds of prefix ${globals.prefix}: ${builds.join(', ') || 'none'})` : '';
+      const hint =
+        options.build !== '*' && !builds.includes(options.build)
+          ? `; build "${options.build}" holds no entries (builds of prefix ${globals.prefix}: ${builds.join(', ') || 'none'})`
+          : '';
       throw new CliError(`nothing to purge: no entry of prefix ${globals.prefix} matches ${describe(options)}${hint}`, EXIT.notFound, { ...document, builds });
     }
     if (!result.dryRun) await audit(client, globals.prefix, describe(options), result.deleted);
     print(globals, 'purge', document, () =>
-      result.dryRun ? `would purge ${result.keys.length} entries (dry run: nothing changed)` : `purged ${result.deleted} entries (every instance told to drop its copies)`,
+      result.dryRun
+        ? `would purge ${result.keys.length} entries (dry run: nothing changed)`
+        : `purged ${result.deleted} entries (every instance told to drop its copies)`,
     );
   } finally {
     await store.close();

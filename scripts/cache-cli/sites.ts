@@ -7,7 +7,13 @@ export function siteOfHost(host: string, option: string): SiteConfig {
   const name = normaliseHost(host);
   if (name === BASE_DOMAIN) return MAIN_SITE;
   const site = ALL_SITES.find((candidate) => candidate.domain === name);
-  if (!site) throw new CliError(`${option}: "${host}" is not one of the portal's sites (${ALL_SITES.map((s) => s.domain).slice(0, 3).join(', ')}, … see purge --help)`, EXIT.usage);
+  if (!site)
+    throw new CliError(
+      `${option}: "${host}" is not one of the portal's sites (${ALL_SITES.map((s) => s.domain)
+        .slice(0, 3)
+        .join(', ')}, … see purge --help)`,
+      EXIT.usage,
+    );
   return site;
 }
 

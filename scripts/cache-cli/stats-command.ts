@@ -16,7 +16,8 @@ export async function statsCommand(globals: Globals, options: { portal: string[]
     ratiosOf(options),
   ]);
   const { entries, overrides, otherPrefixes } = held;
-  const hint = otherPrefixes.length > 0 ? `no entries under prefix "${globals.prefix}"; this Redis holds entries of: ${otherPrefixes.join(', ')} (--prefix)` : null;
+  const hint =
+    otherPrefixes.length > 0 ? `no entries under prefix "${globals.prefix}"; this Redis holds entries of: ${otherPrefixes.join(', ')} (--prefix)` : null;
   print(
     globals,
     'stats',

@@ -85,12 +85,23 @@ async function pageUrls(text: string, portal: string): Promise<string[]> {
     const pages: string[] = [];
     for (const sitemap of locs) {
       const answer = await get(portal, sitemap, true);
-      if (answer.status !== 200) throw new CliError(`sub-sitemap ${sitemap}: ${answer.status === 0 ? `no answer from ${portal} (${answer.error})` : `HTTP ${answer.status}`}`, EXIT.failed);
+      if (answer.status !== 200)
+        throw new CliError(
+          `sub-sitemap ${sitemap}: ${answer.status === 0 ? `no answer from ${portal} (${answer.error})` : `HTTP ${answer.status}`}`,
+          EXIT.failed,
+        );
       pages.push(...[...(answer.body ?? '').matchAll(LOC)].map((match) => unescapeXml(match[1]!)));
     }
     return checked(pages);
   }
-  return checked(locs.length > 0 ? locs : text.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#')));
+  return checked(
+    locs.length > 0
+      ? locs
+      : text
+          .split('\n')
+          .map((line) => line.trim())
+          .filter((line) => line && !line.startsWith('#')),
+  );
 }
 
 function checked(urls: string[]): string[] {
@@ -99,7 +110,12 @@ function checked(urls: string[]): string[] {
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'");
 }
 
 /** GETs one URL from the portal with the URL's host as Host. node:http, because fetch() may not set Host. */
@@ -111,7 +127,14 @@ function get(portal: string, url: string, keepBody: boolean): Promise<Answer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const done = (status: number, cache: string, error: string) =>
-      resolve({ url, status, cache, error, ms: Math.round(performance.now() - started), ...(keepBody ? { body: Buffer.concat(chunks).toString('utf8') } : {}) });
+      resolve({
+        url,
+        status,
+        cache,
+        error,
+        ms: Math.round(performance.now() - started),
+        ...(keepBody ? { body: Buffer.concat(chunks).toString('utf8') } : {}),
+      });
     const req = request(
       new URL(`${target.pathname}${target.search}`, base),
       { headers: target.host === 'portal.invalid' ? {} : { host: target.host }, timeout: 30_000 },

@@ -10,10 +10,10 @@ export async function watchCommand(globals: Globals, options: { portal: string[]
     const after = await scrape(options.portal);
     const ratios = hitRatios(after, before);
     before = after;
-    const totals = ratios.rows.reduce(
-      (sum, row) => ({ hits: sum.hits + row.hits + row.stale, looked: sum.looked + row.hits + row.stale + row.misses }),
-      { hits: 0, looked: 0 },
-    );
+    const totals = ratios.rows.reduce((sum, row) => ({ hits: sum.hits + row.hits + row.stale, looked: sum.looked + row.hits + row.stale + row.misses }), {
+      hits: 0,
+      looked: 0,
+    });
     const ratio = totals.looked === 0 ? null : totals.hits / totals.looked;
     const line = { at: new Date().toISOString(), hitRatio: ratio, lookups: totals.looked, upstreamErrors: ratios.upstreamErrors, rows: ratios.rows };
     process.stdout.write(

@@ -85,9 +85,7 @@ function planSlots(rng: Rng, categories: readonly CategoryRecord[]): Slot[] {
 
 /** Oldest first gets the smallest id; small gaps mimic deleted drafts. */
 function assignIds(rng: Rng, slots: readonly Slot[]): Array<{ id: number; slot: Slot }> {
-  const ordered = [...slots].sort(
-    (left, right) => right.age - left.age || left.category.catid - right.category.catid || right.rank - left.rank,
-  );
+  const ordered = [...slots].sort((left, right) => right.age - left.age || left.category.catid - right.category.catid || right.rank - left.rank);
   let id = FIRST_ARTICLE_ID;
   return ordered.map((slot) => {
     const assigned = { id, slot };
@@ -214,7 +212,5 @@ function writeArticle(rng: Rng, id: number, slot: Slot, now: number): RawArticle
 export function generateArticles(rng: Rng, categories: readonly CategoryRecord[], now: number): RawArticleDetail[] {
   const slots = planSlots(rng.fork('article-slots'), categories);
   const assigned = assignIds(rng.fork('article-ids'), slots);
-  return assigned
-    .map(({ id, slot }) => writeArticle(rng.fork(`article-${id}`), id, slot, now))
-    .sort((left, right) => left.id - right.id);
+  return assigned.map(({ id, slot }) => writeArticle(rng.fork(`article-${id}`), id, slot, now)).sort((left, right) => left.id - right.id);
 }

@@ -13,8 +13,18 @@ const PICTURE_STORIES = 24;
 const POSTERS = 16;
 const BOUTIQUE_CHANNELS: readonly ChannelKey[] = ['shehui', 'wenhua', 'keji', 'qingnian', 'tiyu', 'sannong'];
 const POSTER_SLOGANS: readonly string[] = [
-  '青春正当时', '奋斗的青春最美丽', '节气里的中国', '致敬劳动者', '你好，新学期', '守护绿水青山', '一起向未来',
-  '书香伴我行', '平安回家路', '致敬最美逆行者', '国潮正当红', '全民健身 活力中国',
+  '青春正当时',
+  '奋斗的青春最美丽',
+  '节气里的中国',
+  '致敬劳动者',
+  '你好，新学期',
+  '守护绿水青山',
+  '一起向未来',
+  '书香伴我行',
+  '平安回家路',
+  '致敬最美逆行者',
+  '国潮正当红',
+  '全民健身 活力中国',
 ];
 
 export function generateBoutique(rng: Rng, now: number): RawBoutiqueItem[] {

@@ -98,7 +98,10 @@ interface MenuGroupDef {
 /** Level-1 menu channels other than home and the province parent; covers template codes 1–6 and 8. */
 const MENU_GROUPS: readonly MenuGroupDef[] = [
   {
-    catid: 2710, catname: '新闻', dir: 'xinwen', template: '1',
+    catid: 2710,
+    catname: '新闻',
+    dir: 'xinwen',
+    template: '1',
     children: [
       { catid: 2711, catname: '国内', dir: 'guonei', template: '1', channel: 'shehui' },
       { catid: 2712, catname: '国际', dir: 'guoji', template: '1', channel: 'guoji' },
@@ -108,7 +111,10 @@ const MENU_GROUPS: readonly MenuGroupDef[] = [
     ],
   },
   {
-    catid: 2720, catname: '评论', dir: 'pinglun', template: '2',
+    catid: 2720,
+    catname: '评论',
+    dir: 'pinglun',
+    template: '2',
     children: [
       { catid: 2721, catname: '青年说', dir: 'qingnianshuo', template: '2', channel: 'pinglun' },
       { catid: 2722, catname: '观点', dir: 'guandian', template: '1', channel: 'pinglun' },
@@ -117,7 +123,10 @@ const MENU_GROUPS: readonly MenuGroupDef[] = [
     ],
   },
   {
-    catid: 2740, catname: '视频', dir: 'shipin', template: '1',
+    catid: 2740,
+    catname: '视频',
+    dir: 'shipin',
+    template: '1',
     children: [
       { catid: 2839, catname: '视刻', dir: 'shike', template: '6', channel: 'shehui', prefix: '【视频】' },
       { catid: 2741, catname: '微视频', dir: 'weishipin', template: '6', channel: 'wenhua', prefix: '【视频】' },
@@ -126,7 +135,10 @@ const MENU_GROUPS: readonly MenuGroupDef[] = [
     ],
   },
   {
-    catid: 2750, catname: '专题', dir: 'zhuanti', template: '5',
+    catid: 2750,
+    catname: '专题',
+    dir: 'zhuanti',
+    template: '5',
     children: [
       { catid: 2751, catname: '全国两会', dir: 'lianghui', template: '5', channel: 'shizheng' },
       { catid: 2752, catname: '青春中国', dir: 'qingchun', template: '5', channel: 'qingnian' },
@@ -136,14 +148,20 @@ const MENU_GROUPS: readonly MenuGroupDef[] = [
     ],
   },
   {
-    catid: 2760, catname: '读报', dir: 'dubao', template: '1',
+    catid: 2760,
+    catname: '读报',
+    dir: 'dubao',
+    template: '1',
     children: [
       { catid: 2761, catname: '中国青年报', dir: 'zgqnb', template: '3', channel: 'shizheng' },
       { catid: 2762, catname: '青年参考', dir: 'qnck', template: '3', channel: 'guoji' },
     ],
   },
   {
-    catid: 2770, catname: '校园', dir: 'xiaoyuan', template: '1',
+    catid: 2770,
+    catname: '校园',
+    dir: 'xiaoyuan',
+    template: '1',
     children: [
       { catid: 2771, catname: '高校', dir: 'gaoxiao', template: '1', channel: 'jiaoyu' },
       { catid: 2772, catname: '留学', dir: 'liuxue', template: '2', channel: 'jiaoyu' },
@@ -151,7 +169,10 @@ const MENU_GROUPS: readonly MenuGroupDef[] = [
     ],
   },
   {
-    catid: 2780, catname: '文旅', dir: 'wenlv', template: '2',
+    catid: 2780,
+    catname: '文旅',
+    dir: 'wenlv',
+    template: '2',
     children: [
       { catid: 2781, catname: '文化', dir: 'wenhua', template: '1', channel: 'wenhua' },
       { catid: 2782, catname: '旅游', dir: 'lvyou', template: '1', channel: 'wenhua' },
@@ -214,7 +235,11 @@ function addHome(tree: TreeBuilder): void {
   tree.add({ catid: HOME_CATID, catname: '首页', parentid: 0, categoryDirectory: 'shouye', template: '7', content: null });
   HOME_BLOCKS.forEach(([catid, catname, dir, channel], index) => {
     tree.add({
-      catid, catname, parentid: HOME_CATID, categoryDirectory: dir, template: '1',
+      catid,
+      catname,
+      parentid: HOME_CATID,
+      categoryDirectory: dir,
+      template: '1',
       content: news([channel], [40, 60], 3, { fresh: index === 0 }),
     });
   });
@@ -226,7 +251,11 @@ function addMenuGroups(tree: TreeBuilder, menuFaults: boolean): void {
     for (const child of group.children) {
       const template = menuFaults && child.faultyTemplate !== undefined ? child.faultyTemplate : child.template;
       tree.add({
-        catid: child.catid, catname: child.catname, parentid: group.catid, categoryDirectory: child.dir, template,
+        catid: child.catid,
+        catname: child.catname,
+        parentid: group.catid,
+        categoryDirectory: child.dir,
+        template,
         content: news([child.channel], [24, 40], 1, child.prefix ? { prefix: child.prefix } : {}),
       });
     }
@@ -237,12 +266,21 @@ function addProvinces(tree: TreeBuilder): void {
   tree.add({ catid: PROVINCE_PARENT_CATID, catname: '地方', parentid: 0, categoryDirectory: 'difang', template: '1', content: null });
   for (const site of regionalSitesWithCatid()) {
     tree.add({
-      catid: site.catid, catname: site.name, parentid: PROVINCE_PARENT_CATID, categoryDirectory: subdomainOf(site), template: '8',
-      content: null, extraFields: [seoField(site.name), { name: 'domain', desc: site.domain }],
+      catid: site.catid,
+      catname: site.name,
+      parentid: PROVINCE_PARENT_CATID,
+      categoryDirectory: subdomainOf(site),
+      template: '8',
+      content: null,
+      extraFields: [seoField(site.name), { name: 'domain', desc: site.domain }],
     });
     REGIONAL_BLOCKS.forEach(([catname, dir, channel, prefix], index) => {
       tree.add({
-        catid: regionalBlockCatid(site, index), catname, parentid: site.catid, categoryDirectory: dir, template: '1',
+        catid: regionalBlockCatid(site, index),
+        catname,
+        parentid: site.catid,
+        categoryDirectory: dir,
+        template: '1',
         content: news([channel], [12, 16], index === 0 ? 1 : 0, { region: site.name, ...(prefix ? { prefix } : {}) }),
       });
     });
@@ -306,7 +344,7 @@ export function buildMenu(byId: ReadonlyMap<number, CategoryRecord>, childrenOf:
     const record = byId.get(catid);
     if (!record) throw new Error(`menu catid ${catid} missing from the tree`);
     // The home entry is a link, not a channel: its blocks are fetched through category_index, not shown in the menu.
-    const childIds = catid === HOME_CATID ? [] : childrenOf.get(catid) ?? [];
+    const childIds = catid === HOME_CATID ? [] : (childrenOf.get(catid) ?? []);
     const children = childIds.flatMap((childId) => {
       const child = byId.get(childId);
       return child ? [toRawCategory(child, [])] : [];

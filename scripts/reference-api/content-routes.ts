@@ -108,7 +108,12 @@ function newsSearchInit(ctx: RouteContext, req: ApiRequest): Reply {
   if (theme) sets.push(theme.articleIds);
   if (terms.length > 0) sets.push(searchArticles(dataset, terms, null));
   const [first, ...rest] = sets;
-  const ids = first ? newestFirst(ctx, first.filter((id) => rest.every((set) => set.includes(id)))) : [];
+  const ids = first
+    ? newestFirst(
+        ctx,
+        first.filter((id) => rest.every((set) => set.includes(id))),
+      )
+    : [];
   const data: RawNewsSearchInit = {
     ...articleItems(ctx, ids, page),
     tag: tag ? { ...tag } : null,
@@ -193,7 +198,10 @@ function shikeCategoryItems(ctx: RouteContext, req: ApiRequest): Reply {
   if (!category) return fail(CODE_NOT_FOUND, MSG.noShikeCategory);
   const media = (path: string): string => ctx.present.media(path);
   const videos = ctx.dataset.videos.filter((video) => video.category_id === id);
-  const data: RawShikeCategoryItems = { ...paged(videos, page, (video) => presentVideo(video, media, ctx.dataset.albumsOfVideo)), category: presentShikeCategory(category, media) };
+  const data: RawShikeCategoryItems = {
+    ...paged(videos, page, (video) => presentVideo(video, media, ctx.dataset.albumsOfVideo)),
+    category: presentShikeCategory(category, media),
+  };
   return ok(data);
 }
 
@@ -258,7 +266,8 @@ function playbackList(ctx: RouteContext, req: ApiRequest): Reply {
   const liveId = parseOptionalId(q(req, 'id'));
   const page = paging(req);
   if (liveId !== null && !ctx.dataset.liveById.has(liveId)) return fail(CODE_NOT_FOUND, MSG.noLive);
-  const recordings = liveId === null ? [...ctx.dataset.playbacks] : ctx.dataset.playbacks.filter((entry) => entry.live_id === liveId).sort((left, right) => left.id - right.id);
+  const recordings =
+    liveId === null ? [...ctx.dataset.playbacks] : ctx.dataset.playbacks.filter((entry) => entry.live_id === liveId).sort((left, right) => left.id - right.id);
   const data: RawPagedList<RawLivePlayback> = paged(recordings, page, (entry) => presentPlayback(entry, (path) => ctx.present.media(path)));
   return ok(data);
 }

@@ -13,7 +13,11 @@ const latencyRule = z.strictObject({ path: z.string().startsWith('/'), ms: z.num
 const failureRule = z.strictObject({
   path: z.string().startsWith('/'),
   mode: z.enum(['http500', 'hang', 'badjson', 'code']),
-  code: z.number().int().refine((code) => code !== 0, 'code must be non-zero').optional(),
+  code: z
+    .number()
+    .int()
+    .refine((code) => code !== 0, 'code must be non-zero')
+    .optional(),
 });
 /** Rules may come bare (an array) or wrapped as {rules: [...]}. */
 function rulesOf<T extends z.ZodType>(rule: T) {

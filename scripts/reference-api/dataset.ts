@@ -153,7 +153,10 @@ function buildLists(
   const lists = new Map<number, number[]>();
   for (const category of categories) {
     const members = descendantsOf(category.catid, childrenOf).flatMap((catid) => own.get(catid) ?? []);
-    lists.set(category.catid, members.sort(newestFirst).map((article) => article.id));
+    lists.set(
+      category.catid,
+      members.sort(newestFirst).map((article) => article.id),
+    );
   }
   return lists;
 }
@@ -230,10 +233,7 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
       return article ? [toListItem(article)] : [];
     });
   const homeCatids = [HOME_CATID, ...regionalSitesWithCatid().map((site) => site.catid)];
-  const ads = generateAds(rng.fork('ads'), homeCatids, (catid) => newest(catid, 40), [
-    ...newest(HOT_NEWS_ID, 20),
-    ...newest(HOME_CATID, 40),
-  ]);
+  const ads = generateAds(rng.fork('ads'), homeCatids, (catid) => newest(catid, 40), [...newest(HOT_NEWS_ID, 20), ...newest(HOME_CATID, 40)]);
   // Topics gather national stories: the home blocks and the hot-news list.
   const topicPool = (listByCatid.get(HOME_CATID) ?? []).concat(listByCatid.get(HOT_NEWS_ID) ?? []);
   const topics = generateTopics(rng.fork('topics'), now, topicPool);
@@ -264,9 +264,22 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
     siteInfo: generateSiteInfo(rng.fork('sites')),
     domainByCatid: buildDomains(categories, childrenOf),
     greyMode: '0',
-    headlineIds: detailsOf(HEADLINE_CATIDS.flatMap((catid) => listByCatid.get(catid) ?? [])).sort(newestFirst).map((article) => article.id),
-    articlesByTag: indexBy(articles, (article) => article.tags.map((tag) => tag.id), ALL_TAGS.map((tag) => tag.id)),
-    articlesByColumnist: new Map([...columnists.byAuthor].map(([id, ids]) => [id, detailsOf(ids).sort(newestFirst).map((article) => article.id)])),
+    headlineIds: detailsOf(HEADLINE_CATIDS.flatMap((catid) => listByCatid.get(catid) ?? []))
+      .sort(newestFirst)
+      .map((article) => article.id),
+    articlesByTag: indexBy(
+      articles,
+      (article) => article.tags.map((tag) => tag.id),
+      ALL_TAGS.map((tag) => tag.id),
+    ),
+    articlesByColumnist: new Map(
+      [...columnists.byAuthor].map(([id, ids]) => [
+        id,
+        detailsOf(ids)
+          .sort(newestFirst)
+          .map((article) => article.id),
+      ]),
+    ),
     recommendedTopicIds: topics.filter((topic) => topic.id % RECOMMEND_EVERY === 0).map((topic) => topic.id),
     recommendAdSlots: recommendAds.slots,
     shikeCategories: videoData.shikeCategories,

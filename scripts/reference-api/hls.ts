@@ -93,7 +93,24 @@ export function initSegment(): Buffer {
   if (initCache) return initCache;
   const ftyp = box('ftyp', ascii('iso6'), u32(0), ascii('iso6cmfcavc1mp41'));
   const mvhd = fullBox('mvhd', 0, 0, u32(0), u32(0), u32(TIMESCALE), u32(0), u32(0x00010000), u16(0x0100), zeros(10), UNITY_MATRIX, zeros(24), u32(2));
-  const tkhd = fullBox('tkhd', 0, 3, u32(0), u32(0), u32(1), u32(0), u32(0), zeros(8), u16(0), u16(0), u16(0), u16(0), UNITY_MATRIX, u32(WIDTH << 16), u32(HEIGHT << 16));
+  const tkhd = fullBox(
+    'tkhd',
+    0,
+    3,
+    u32(0),
+    u32(0),
+    u32(1),
+    u32(0),
+    u32(0),
+    zeros(8),
+    u16(0),
+    u16(0),
+    u16(0),
+    u16(0),
+    UNITY_MATRIX,
+    u32(WIDTH << 16),
+    u32(HEIGHT << 16),
+  );
   const mdhd = fullBox('mdhd', 0, 0, u32(0), u32(0), u32(TIMESCALE), u32(0), u16(0x55c4), u16(0));
   const hdlr = fullBox('hdlr', 0, 0, u32(0), ascii('vide'), zeros(12), ascii('VideoHandler'), [0]);
   const dinf = box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1)));

@@ -258,7 +258,24 @@ function sampleTable(layout: TrackLayout): number[] {
 function movie(layout: TrackLayout): number[] {
   const duration = layout.sampleSizes.length * layout.sampleDelta;
   const mvhd = fullBox('mvhd', 0, 0, u32(0), u32(0), u32(TIMESCALE), u32(duration), u32(0x00010000), u16(0x0100), zeros(10), UNITY_MATRIX, zeros(24), u32(2));
-  const tkhd = fullBox('tkhd', 0, 3, u32(0), u32(0), u32(1), u32(0), u32(duration), zeros(8), u16(0), u16(0), u16(0), u16(0), UNITY_MATRIX, u32(layout.width << 16), u32(layout.height << 16));
+  const tkhd = fullBox(
+    'tkhd',
+    0,
+    3,
+    u32(0),
+    u32(0),
+    u32(1),
+    u32(0),
+    u32(duration),
+    zeros(8),
+    u16(0),
+    u16(0),
+    u16(0),
+    u16(0),
+    UNITY_MATRIX,
+    u32(layout.width << 16),
+    u32(layout.height << 16),
+  );
   const mdhd = fullBox('mdhd', 0, 0, u32(0), u32(0), u32(TIMESCALE), u32(duration), u16(0x55c4), u16(0));
   const hdlr = fullBox('hdlr', 0, 0, u32(0), ascii('vide'), zeros(12), ascii('VideoHandler'), [0]);
   const dinf = box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1)));

@@ -26,11 +26,19 @@ interface PaperDef {
 
 const PAPERS: readonly PaperDef[] = [
   {
-    catid: 2761, name: '中国青年报', issues: 22, every: 1, firstIssueNo: 17_800,
+    catid: 2761,
+    name: '中国青年报',
+    issues: 22,
+    every: 1,
+    firstIssueNo: 17_800,
     pageNames: ['要闻', '综合新闻', '教育·科学', '思想理论', '青年话题', '冰点', '文化周刊', '体育'],
   },
   {
-    catid: 2762, name: '青年参考', issues: 12, every: 7, firstIssueNo: 1_480,
+    catid: 2762,
+    name: '青年参考',
+    issues: 12,
+    every: 7,
+    firstIssueNo: 1_480,
     pageNames: ['封面', '国际观察', '环球青年', '科技前沿', '文化', '健康生活', '职场', '视野'],
   },
 ];
@@ -101,7 +109,15 @@ export function generateNewspapers(rng: Rng, now: number, pool: readonly RawArti
         height: PAGE_HEIGHT,
         areas: layoutAreas(rng, pick(adddate, rng.int(2, 4))),
       }));
-      issues.push({ id: issueId, catid: paper.catid, paper_name: paper.name, issue_date: shanghaiDate(adddate), issue_no: paper.firstIssueNo - index, adddate, pages });
+      issues.push({
+        id: issueId,
+        catid: paper.catid,
+        paper_name: paper.name,
+        issue_date: shanghaiDate(adddate),
+        issue_no: paper.firstIssueNo - index,
+        adddate,
+        pages,
+      });
     }
   }
   return issues.sort((left, right) => right.adddate - left.adddate || right.id - left.id);

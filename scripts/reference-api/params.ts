@@ -60,7 +60,6 @@ export function idList(value: unknown): number[] | null {
   return ids.every((id): id is number => id !== null) ? ids : null;
 }
 
-
 const DEFAULT_LIST_SIZE = 10;
 
 /** The reader's lists: page (default 1) and page_size (default 10, at most 50), or null for anything else. */

@@ -6,8 +6,7 @@ import { encode as encodeJpeg } from 'jpeg-js';
 import { paintNewspaperPage, paintPicture, type PageSpec, type PictureSpec } from './pictures';
 
 export type PictureJob =
-  | { kind: 'picture'; spec: PictureSpec; width: number; height: number }
-  | { kind: 'page'; spec: PageSpec; width: number; height: number };
+  { kind: 'picture'; spec: PictureSpec; width: number; height: number } | { kind: 'page'; spec: PageSpec; width: number; height: number };
 
 /** Modest quality: pictures stay small and quick to encode, and they are illustrations, not evidence. */
 const JPEG_QUALITY = 72;

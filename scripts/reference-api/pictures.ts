@@ -76,7 +76,11 @@ function paintHills(raster: Raster, rng: Rng, hue: number, horizon: number): voi
     const frequency = (1.5 + rng.next() * 2.5) / width;
     const base = horizon - amplitude * 0.4 + layer * height * 0.06;
     const color = hsl(hue + 90 - layer * 15, 0.35, 0.5 - layer * 0.11);
-    raster.fillRidge((x) => base - amplitude * (0.6 + 0.4 * Math.sin(x * frequency * Math.PI * 2 + phase)) * (0.75 + 0.25 * Math.sin(x * frequency * 7 + phase)), height, color);
+    raster.fillRidge(
+      (x) => base - amplitude * (0.6 + 0.4 * Math.sin(x * frequency * Math.PI * 2 + phase)) * (0.75 + 0.25 * Math.sin(x * frequency * 7 + phase)),
+      height,
+      color,
+    );
   }
   // A road narrowing to the horizon gives the picture depth.
   const roadColor = hsl(hue, 0.08, 0.42);

@@ -17,8 +17,12 @@ export function hsl(hue: number, saturation: number, lightness: number): Rgb {
   const second = chroma * (1 - Math.abs((sector % 2) - 1));
   const base = lightness - chroma / 2;
   const table: readonly Rgb[] = [
-    [chroma, second, 0], [second, chroma, 0], [0, chroma, second],
-    [0, second, chroma], [second, 0, chroma], [chroma, 0, second],
+    [chroma, second, 0],
+    [second, chroma, 0],
+    [0, chroma, second],
+    [0, second, chroma],
+    [second, 0, chroma],
+    [chroma, 0, second],
   ];
   const [r, g, b] = table[Math.min(5, Math.floor(sector))] ?? [0, 0, 0];
   return [(r + base) * 255, (g + base) * 255, (b + base) * 255];
@@ -27,7 +31,11 @@ export function hsl(hue: number, saturation: number, lightness: number): Rgb {
 export class Raster {
   readonly data: Uint8Array;
 
-  constructor(readonly width: number, readonly height: number, background: Rgb = [255, 255, 255]) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    background: Rgb = [255, 255, 255],
+  ) {
     this.data = new Uint8Array(width * height * 4);
     this.fillRect(0, 0, width, height, background);
   }

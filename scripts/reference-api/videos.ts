@@ -33,8 +33,16 @@ const CATEGORY_BLURBS: Readonly<Record<string, string>> = {
 };
 
 const ALBUM_TITLES: readonly string[] = [
-  '新时代青年说', '大国工匠', '乡村振兴青年行', '非遗里的中国', '青春在一线', '城市微光', '校园里的新鲜事', '山河锦绣',
-  '科技改变生活', '我的家乡我的年',
+  '新时代青年说',
+  '大国工匠',
+  '乡村振兴青年行',
+  '非遗里的中国',
+  '青春在一线',
+  '城市微光',
+  '校园里的新鲜事',
+  '山河锦绣',
+  '科技改变生活',
+  '我的家乡我的年',
 ];
 
 export interface VideoRecord extends Omit<RawVideo, 'albums'> {

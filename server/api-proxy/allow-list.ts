@@ -52,7 +52,5 @@ const ENTRIES: ReadonlyArray<readonly [ProxyMethod, string | RegExp]> = [
 
 /** Exact match on the decoded path as Express routes it; no prefixes, no trailing slashes, no dot segments. */
 export function isAllowed(method: string, path: string): method is ProxyMethod {
-  return ENTRIES.some(([allowedMethod, pattern]) =>
-    allowedMethod === method && (typeof pattern === 'string' ? pattern === path : pattern.test(path)),
-  );
+  return ENTRIES.some(([allowedMethod, pattern]) => allowedMethod === method && (typeof pattern === 'string' ? pattern === path : pattern.test(path)));
 }

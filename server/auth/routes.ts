@@ -10,16 +10,7 @@ import type { Logger } from '../logger';
 import { bareErrorDocument } from '../render/document';
 import { sessionCookieOf, sessionOf, setSession } from '../session';
 import type { AccountClient } from './account-client';
-import {
-  CALLBACK_PATH,
-  clearSessionCookie,
-  clearStateCookie,
-  LOGIN_PATH,
-  setReaderCookie,
-  setSessionCookie,
-  setStateCookie,
-  STATE_COOKIE,
-} from './cookies';
+import { CALLBACK_PATH, clearSessionCookie, clearStateCookie, LOGIN_PATH, setReaderCookie, setSessionCookie, setStateCookie, STATE_COOKIE } from './cookies';
 import type { OriginCheck } from './csrf';
 import { safeReturnAddress } from './return-address';
 import type { Sessions } from './sessions';

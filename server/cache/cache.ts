@@ -65,12 +65,7 @@ export class Cache {
     return this.inflight.size;
   }
 
-  async getOrLoad<T>(
-    key: string,
-    policy: CachePolicy,
-    load: () => Promise<Loaded<T>>,
-    codec: Codec<T> = jsonCodec as Codec<T>,
-  ): Promise<Served<T>> {
+  async getOrLoad<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T> = jsonCodec as Codec<T>): Promise<Served<T>> {
     const held = await this.store.get(key);
     const freshness = held ? freshnessOf(held) : 'gone';
     const entry = freshness === 'gone' ? null : held;
@@ -144,12 +139,7 @@ export class Cache {
    * merely timed out while connected is retried for up to the lock timeout, so a slow moment of Redis or of this
    * process does not turn into a second upstream call.
    */
-  private async loadAcrossInstances<T>(
-    key: string,
-    policy: CachePolicy,
-    load: () => Promise<Loaded<T>>,
-    codec: Codec<T>,
-  ): Promise<Loaded<T>> {
+  private async loadAcrossInstances<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
     if (!this.lock) return this.loadAndStore(key, policy, load, codec);
     const lock = this.lock;
     // Until when this caller waits without seeing the lock held: pushed on each time it is seen held.

@@ -144,10 +144,7 @@ export class Invalidator {
       case 'site': {
         // Every page of the site, and whatever data is tagged with it (its site config, its friendly links).
         const tag = `site:${selector.siteId}`;
-        const [pages, tagged] = await Promise.all([
-          this.store.keysMatching(`${base}:page:${selector.siteId}:*`),
-          this.store.keysWithTag(prefix, tag),
-        ]);
+        const [pages, tagged] = await Promise.all([this.store.keysMatching(`${base}:page:${selector.siteId}:*`), this.store.keysWithTag(prefix, tag)]);
         return { keys: await this.existing(unique([...pages, ...tagged])), tags: [tag] };
       }
       case 'all': {

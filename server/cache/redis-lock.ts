@@ -58,16 +58,19 @@ export class RedisLock implements KeyLock {
   }
 
   async holdWhile<T>(key: string, token: string, work: () => Promise<T>): Promise<T> {
-    const renewal = setInterval(() => {
-      this.renew(key, token).then(
-        (held) => {
-          // Lost (it expired during a stall and another instance took it): renewing would extend theirs.
-          if (!held) clearInterval(renewal);
-        },
-        // A failed renewal is retried at the next tick; the lock lives a whole timeout from the last one.
-        () => undefined,
-      );
-    }, Math.max(1, Math.floor(this.timeoutMs / 3)));
+    const renewal = setInterval(
+      () => {
+        this.renew(key, token).then(
+          (held) => {
+            // Lost (it expired during a stall and another instance took it): renewing would extend theirs.
+            if (!held) clearInterval(renewal);
+          },
+          // A failed renewal is retried at the next tick; the lock lives a whole timeout from the last one.
+          () => undefined,
+        );
+      },
+      Math.max(1, Math.floor(this.timeoutMs / 3)),
+    );
     renewal.unref();
     try {
       return await work();

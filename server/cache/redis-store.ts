@@ -36,8 +36,7 @@ export async function observed<T>(observer: CommandObserver | undefined, op: str
 
 /** A client made elsewhere (the portal's, the CLI's), or a URL to make one from. */
 export type RedisStoreOptions =
-  | { client: RedisClient; onCommand?: CommandObserver }
-  | { url: string; commandTimeoutMs?: number; onError?: (error: Error) => void };
+  { client: RedisClient; onCommand?: CommandObserver } | { url: string; commandTimeoutMs?: number; onError?: (error: Error) => void };
 
 export class RedisStore implements CacheStore {
   readonly kind = 'redis' as const;
@@ -105,7 +104,10 @@ export class RedisStore implements CacheStore {
   async deleteKeys(keys: readonly string[], tags?: { prefix: string; tags: readonly string[] }): Promise<number> {
     // UNLINK frees memory in the background: a large purge does not stall other clients.
     const deleted = await unlinkAll(this.client, keys);
-    await unlinkAll(this.client, (tags?.tags ?? []).map((tag) => tagSetKey(tags!.prefix, tag)));
+    await unlinkAll(
+      this.client,
+      (tags?.tags ?? []).map((tag) => tagSetKey(tags!.prefix, tag)),
+    );
     return deleted;
   }
 

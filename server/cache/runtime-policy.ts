@@ -16,9 +16,21 @@ export const PAGE_KINDS = Object.keys(PAGE_POLICY) as PageKind[];
 
 /** Bounds that catch typos (ms for s, an extra zero) rather than express taste. */
 const policySchema = z.strictObject({
-  ttl: z.number().int().min(1, 'ttl must be at least 1 s').max(7 * DAY, 'ttl above 7 days is not a cache, it is a freeze'),
-  grace: z.number().int().min(0, 'grace cannot be negative').max(7 * DAY, 'grace must be at most 7 days'),
-  staleIfError: z.number().int().min(0, 'staleIfError cannot be negative').max(30 * DAY, 'staleIfError must be at most 30 days'),
+  ttl: z
+    .number()
+    .int()
+    .min(1, 'ttl must be at least 1 s')
+    .max(7 * DAY, 'ttl above 7 days is not a cache, it is a freeze'),
+  grace: z
+    .number()
+    .int()
+    .min(0, 'grace cannot be negative')
+    .max(7 * DAY, 'grace must be at most 7 days'),
+  staleIfError: z
+    .number()
+    .int()
+    .min(0, 'staleIfError cannot be negative')
+    .max(30 * DAY, 'staleIfError must be at most 30 days'),
 });
 
 const partialPolicy = policySchema.partial();
@@ -62,13 +74,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 export function effectivePolicy(overrides: PolicyOverrides): EffectivePolicy {
-  const data = Object.fromEntries(
-    DATA_FAMILIES.map((family) => [family, { ...DATA_POLICY[family], ...overrides.data?.[family] }]),
-  ) as Record<DataFamily, CachePolicy>;
-  const page = Object.fromEntries(PAGE_KINDS.map((kind) => [kind, { ...PAGE_POLICY[kind], ...overrides.page?.[kind] }])) as Record<
-    PageKind,
+  const data = Object.fromEntries(DATA_FAMILIES.map((family) => [family, { ...DATA_POLICY[family], ...overrides.data?.[family] }])) as Record<
+    DataFamily,
     CachePolicy
   >;
+  const page = Object.fromEntries(PAGE_KINDS.map((kind) => [kind, { ...PAGE_POLICY[kind], ...overrides.page?.[kind] }])) as Record<PageKind, CachePolicy>;
   return { data, page };
 }
 

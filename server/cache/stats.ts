@@ -124,8 +124,7 @@ export interface Ratios {
 
 /** Hit ratios from cache result counters; `before` (an earlier scrape) turns totals into a window. */
 export function hitRatios(after: Sample[], before: Sample[] = []): Ratios {
-  const delta = (name: string, filter: (labels: Record<string, string>) => boolean) =>
-    sum(after, name, filter) - sum(before, name, filter);
+  const delta = (name: string, filter: (labels: Record<string, string>) => boolean) => sum(after, name, filter) - sum(before, name, filter);
   const groups = new Map<string, { kind: string; site: string }>();
   for (const sample of after) {
     if (sample.name !== 'portal_cache_results_total') continue;

@@ -28,11 +28,7 @@ const API_PREFIX = '/api/';
 const API_NOT_FOUND = JSON.stringify({ code: 404, msg: 'Not Found', data: null });
 const HEADER_SAFE = /^[\x21-\x7e]*$/;
 
-type Verdict =
-  | { kind: 'pass' }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'not-found' }
-  | { kind: 'bad'; message: string };
+type Verdict = { kind: 'pass' } | { kind: 'redirect'; location: string } | { kind: 'not-found' } | { kind: 'bad'; message: string };
 
 export function judgeTarget(method: string | undefined, target: string | undefined): Verdict {
   // `OPTIONS *` has no path to normalise; Express answers it.

@@ -37,7 +37,14 @@ async function probe(client: RedisClient): Promise<boolean> {
   if (!isCluster(client)) return true;
   const masters = client.nodes('master');
   if (masters.length === 0) return false;
-  const answers = await Promise.all(masters.map((node) => withTimeout(node.ping()).then((reply) => reply === 'PONG', () => false)));
+  const answers = await Promise.all(
+    masters.map((node) =>
+      withTimeout(node.ping()).then(
+        (reply) => reply === 'PONG',
+        () => false,
+      ),
+    ),
+  );
   if (answers.includes(false)) return false;
   const info = await withTimeout(masters[0]!.cluster('INFO'));
   return /^cluster_state:ok\s*$/m.test(String(info));

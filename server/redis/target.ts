@@ -33,8 +33,7 @@ export class RedisUrlError extends Error {
   }
 }
 
-export const REDIS_URL_FORMS =
-  'redis://host:6379/0, rediss://…, redis-sentinel://host:26379,host2:26379/mymaster or redis-cluster://host:7000,host2:7001';
+export const REDIS_URL_FORMS = 'redis://host:6379/0, rediss://…, redis-sentinel://host:26379,host2:26379/mymaster or redis-cluster://host:7000,host2:7001';
 
 const SENTINEL_PORT = 26379;
 const REDIS_PORT = 6379;

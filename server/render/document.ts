@@ -29,8 +29,7 @@ function socialTags(state: AppState, canonicalUrl: string): string[] {
   const { head } = state.page;
   // Every card has a raster picture: the page's own (loaders keep only absolute raster ones), else the logo.
   const image = head.image ?? `${new URL(canonicalUrl).origin}/logo.png`;
-  const meta = (attribute: 'property' | 'name', key: string, value: string) =>
-    `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
+  const meta = (attribute: 'property' | 'name', key: string, value: string) => `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
   return [
     meta('property', 'og:type', head.ogType ?? 'website'),
     meta('property', 'og:title', head.title),
@@ -62,7 +61,10 @@ function jsonLdList(jsonLd: PageHead['jsonLd']): ReadonlyArray<Record<string, un
 /** The statistics counter, async so it never holds up the page; its queue exists before it loads. */
 function visitStatsTags(script: string | null, n: string): string[] {
   if (!script) return [];
-  return [`<script nonce="${n}">window.${VISIT_STATS_QUEUE}=window.${VISIT_STATS_QUEUE}||[]</script>`, `<script async src="${escapeHtml(script)}" nonce="${n}"></script>`];
+  return [
+    `<script nonce="${n}">window.${VISIT_STATS_QUEUE}=window.${VISIT_STATS_QUEUE}||[]</script>`,
+    `<script async src="${escapeHtml(script)}" nonce="${n}"></script>`,
+  ];
 }
 
 /**

@@ -13,13 +13,7 @@ import { errorHeaders, setHeaders } from './page-response';
 import { statusPage, unixNow } from './prepare-page';
 import { renderDocument, type DocumentSink } from './render-document';
 
-export async function sendErrorPage(
-  context: PageContext,
-  res: Response,
-  request: DocumentRequest,
-  content: ContentApi,
-  status: number,
-): Promise<void> {
+export async function sendErrorPage(context: PageContext, res: Response, request: DocumentRequest, content: ContentApi, status: number): Promise<void> {
   const { page } = request;
   // The layout comes from the home page's state; the page itself is the error page at the request's address.
   const home = { ...request, account: null, page: { ...page, address: addressOf('/', '') } };

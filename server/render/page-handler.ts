@@ -49,13 +49,7 @@ async function renderForReader(
 }
 
 /** The shared page: from the cache as page-decision.ts says, or rendered and stored (MISS). */
-async function serveShared(
-  context: PageContext,
-  req: Request,
-  res: Response,
-  document: DocumentRequest,
-  known: Known,
-): Promise<void> {
+async function serveShared(context: PageContext, req: Request, res: Response, document: DocumentRequest, known: Known): Promise<void> {
   const { pageCache, cachePolicy } = context.deps;
   const page = document.page;
   const lookup = known.lookup !== undefined ? known.lookup : await pageCache.lookup(page.key);
@@ -79,7 +73,13 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
       notePage(res, { route: routeLabel(page), siteId: page.site.id });
       const { match } = page.address;
       if (match.kind === 'redirect') return res.redirect(302, match.location);
-      const document: DocumentRequest = { page, nonce: String(res.locals.nonce), waitForAll: isbot(req.headers['user-agent'] ?? ''), user: null, account: null };
+      const document: DocumentRequest = {
+        page,
+        nonce: String(res.locals.nonce),
+        waitForAll: isbot(req.headers['user-agent'] ?? ''),
+        user: null,
+        account: null,
+      };
       const perReader = match.kind === 'page' && match.route.perReader === true;
       const signedIn = sessionOf(req);
       if (signedIn && rendersForReader({ signedIn: true, perReader, hasReaderCookie: hasReaderCookie(req) })) {

@@ -102,14 +102,7 @@ function rendersForReader(cookies: string | undefined, perReader: boolean): bool
 }
 
 /** Answers with the held page; false (nothing sent, no header left behind) if that failed before the headers went. */
-function serveHit(
-  deps: PageHitsDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  candidate: Candidate,
-  lookup: PageLookup,
-  started: number,
-): boolean {
+function serveHit(deps: PageHitsDeps, req: IncomingMessage, res: ServerResponse, candidate: Candidate, lookup: PageLookup, started: number): boolean {
   const finished = () => {
     logRequest(deps.logger, req, res, id, candidate.path, started);
     const facts = pageFactsOf(res);

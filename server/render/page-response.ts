@@ -103,14 +103,7 @@ export function setHeaders(res: ServerResponse, headers: readonly Header[]): voi
 }
 
 /** The cached page's headers, then a 304 when the reader's copy is current, else the page with `nonce`. */
-export function sendHeld(
-  req: IncomingMessage,
-  res: ServerResponse,
-  state: HeldState,
-  lookup: PageLookup,
-  policy: CachePolicy,
-  nonce: string,
-): void {
+export function sendHeld(req: IncomingMessage, res: ServerResponse, state: HeldState, lookup: PageLookup, policy: CachePolicy, nonce: string): void {
   setHeaders(res, heldHeaders(state, lookup, ageOf(lookup), policy));
   // Before the 304 decision: a 304 carries the Vary, ETag and Cache-Control its 200 would (RFC 9110 §15.4.5).
   vary(res, 'Accept-Encoding');
@@ -125,14 +118,7 @@ export function sendHeld(
 }
 
 /** A page just stored (an expired page rendered again): sent as it was stored, with the nonce it was rendered with. */
-export function sendStored(
-  req: IncomingMessage,
-  res: ServerResponse,
-  page: CachedPage,
-  policy: CachePolicy,
-  tags: readonly string[],
-  nonce: string,
-): void {
+export function sendStored(req: IncomingMessage, res: ServerResponse, page: CachedPage, policy: CachePolicy, tags: readonly string[], nonce: string): void {
   setHeaders(res, storedHeaders(page, policy, tags));
   sendPage(req, res, page, nonce);
 }

@@ -108,4 +108,3 @@ export async function renderMiss(context: PageContext, res: Response, request: D
   context.deps.logger.error({ err: shellError, path: request.page.url.pathname }, 'shell failed; sending the error page');
   await sendErrorPage(context, res, request, content, 500);
 }
-

@@ -19,14 +19,7 @@ function origin(site: SiteConfig, protocol: string): string {
 }
 
 export function robotsTxt(site: SiteConfig, protocol: string): string {
-  return [
-    'User-agent: *',
-    'Allow: /',
-    'Disallow: /_data/',
-    'Disallow: /personalCenter',
-    `Sitemap: ${origin(site, protocol)}/sitemap.xml`,
-    '',
-  ].join('\n');
+  return ['User-agent: *', 'Allow: /', 'Disallow: /_data/', 'Disallow: /personalCenter', `Sitemap: ${origin(site, protocol)}/sitemap.xml`, ''].join('\n');
 }
 
 export function sitemapIndex(site: SiteConfig, protocol: string): string {
@@ -36,9 +29,7 @@ export function sitemapIndex(site: SiteConfig, protocol: string): string {
 }
 
 function urlset(urls: ReadonlyArray<{ loc: string; lastmod?: string }>): string {
-  const body = urls
-    .map((url) => `<url><loc>${xmlText(url.loc)}</loc>${url.lastmod ? `<lastmod>${url.lastmod}</lastmod>` : ''}</url>`)
-    .join('');
+  const body = urls.map((url) => `<url><loc>${xmlText(url.loc)}</loc>${url.lastmod ? `<lastmod>${url.lastmod}</lastmod>` : ''}</url>`).join('');
   return `${XML_DECLARATION}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`;
 }
 

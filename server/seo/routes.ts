@@ -82,9 +82,9 @@ export function feedRoutes(deps: FeedDeps): Router {
       res.status(404).type('text/plain').send('This page could not be found');
       return;
     }
-    send(res, req.headers.host, `/rss/${catid}.xml`, 'application/rss+xml', (site, content) =>
-      categoryRss(site, deps.protocol, Number(catid), content),
-    ).catch(next);
+    send(res, req.headers.host, `/rss/${catid}.xml`, 'application/rss+xml', (site, content) => categoryRss(site, deps.protocol, Number(catid), content)).catch(
+      next,
+    );
   });
 
   return router;

@@ -61,9 +61,7 @@ export class AccountService implements AccountSession {
   }
 
   collectedArticles(page: number, pageSize: number): Promise<AccountList<ArticleSummary>> {
-    return this.list('/api/collection/list_and_article_detail', 'list', articleItem, page, pageSize, (raw) =>
-      normalise.articleSummary(raw),
-    );
+    return this.list('/api/collection/list_and_article_detail', 'list', articleItem, page, pageSize, (raw) => normalise.articleSummary(raw));
   }
 
   collectedVideos(page: number, pageSize: number): Promise<AccountList<CollectedVideo>> {
@@ -71,9 +69,7 @@ export class AccountService implements AccountSession {
   }
 
   subscribedAuthors(page: number, pageSize: number): Promise<AccountList<ColumnAuthor>> {
-    return this.list('/api/special_column_author/subscribe_list', 'list', authorItem, page, pageSize, (raw) =>
-      normalise.columnAuthor(raw),
-    );
+    return this.list('/api/special_column_author/subscribe_list', 'list', authorItem, page, pageSize, (raw) => normalise.columnAuthor(raw));
   }
 
   subscribedTags(page: number, pageSize: number): Promise<AccountList<Tag>> {
@@ -99,7 +95,10 @@ export class AccountService implements AccountSession {
     if (result.outcome !== 'ok') return { kind: 'unavailable' };
     const data = result.envelope.data;
     const meta = pageFields.safeParse(data);
-    const items = z.array(item).max(MAX_ITEMS).safeParse((data as Record<string, unknown> | null)?.[listKey]);
+    const items = z
+      .array(item)
+      .max(MAX_ITEMS)
+      .safeParse((data as Record<string, unknown> | null)?.[listKey]);
     if (!meta.success || !items.success) return { kind: 'unavailable' };
     const paged: Paged<T> = {
       list: (items.data as Array<z.infer<Raw>>).map(toEntity),

@@ -16,17 +16,14 @@ export function mediaProxy(upstreamUrl: string): RequestHandler {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const upstream = http.get(
-      { host: base.hostname, port: base.port, path: `/media${req.url}`, headers, timeout: 10_000 },
-      (answer) => {
-        res.status(answer.statusCode ?? 502);
-        for (const name of FORWARDED_RESPONSE_HEADERS) {
-          const value = answer.headers[name];
-          if (value !== undefined) res.setHeader(name, value);
-        }
-        answer.pipe(res);
-      },
-    );
+    const upstream = http.get({ host: base.hostname, port: base.port, path: `/media${req.url}`, headers, timeout: 10_000 }, (answer) => {
+      res.status(answer.statusCode ?? 502);
+      for (const name of FORWARDED_RESPONSE_HEADERS) {
+        const value = answer.headers[name];
+        if (value !== undefined) res.setHeader(name, value);
+      }
+      answer.pipe(res);
+    });
     upstream.on('timeout', () => upstream.destroy(new Error('media timeout')));
     upstream.on('error', () => {
       if (!res.headersSent) res.status(502).end();

@@ -20,10 +20,7 @@ export const loadCategoryList: Loader<CategoryListData> = async ({ params, query
   const catid = idParam(params, 'id');
   const page = pageFromQuery(query.get('page'));
   if (catid === undefined || page === null) return { kind: 'not-found' };
-  const [category, list] = await Promise.all([
-    siteCategory(content, site, catid),
-    content.articleList(catid, page, CATEGORY_PAGE_SIZE),
-  ]);
+  const [category, list] = await Promise.all([siteCategory(content, site, catid), content.articleList(catid, page, CATEGORY_PAGE_SIZE)]);
   const last = lastPage(list.total, CATEGORY_PAGE_SIZE);
   if (list.total === 0 && !category) return { kind: 'not-found' };
   if (page > last) return { kind: 'not-found' };

@@ -28,7 +28,10 @@ export const loadDetail: Loader<DetailData> = async ({ params, site, content }) 
     content.articleList(catid, 1, RELATED_SIZE + 1),
   ]);
   if (!article) return { kind: 'not-found' };
-  const related = sameCategory.items.filter((item) => item.id !== article.id).slice(0, RELATED_SIZE).map(articleLink);
+  const related = sameCategory.items
+    .filter((item) => item.id !== article.id)
+    .slice(0, RELATED_SIZE)
+    .map(articleLink);
   const image = rasterImage(site, [article.thumb, ...bodyImages(article.contentHtml)]);
   return {
     kind: 'ok',

@@ -41,16 +41,12 @@ const HOME_NEWS_TRACKS = 5;
 /** What is on air now, then what starts next: the 直播 block's entries. */
 async function currentLives(content: ContentApi): Promise<HomeLive[]> {
   const [onAir, upcoming] = await Promise.all([content.lives(1, 1, HOME_LIVES), content.lives(2, 1, HOME_LIVES)]);
-  return [...onAir.list, ...upcoming.list]
-    .slice(0, HOME_LIVES)
-    .map(({ id, title, status, start_time }) => ({ id, title, status, start_time }));
+  return [...onAir.list, ...upcoming.list].slice(0, HOME_LIVES).map(({ id, title, status, start_time }) => ({ id, title, status, start_time }));
 }
 
 async function latestNewsTracks(content: ContentApi): Promise<HomeNewsTrack[]> {
   const reports = await content.specialReports();
-  return reports
-    .slice(0, HOME_NEWS_TRACKS)
-    .map((report) => ({ id: report.id, title: report.title, ongoing: report.ongoing, updates: report.timeline.length }));
+  return reports.slice(0, HOME_NEWS_TRACKS).map((report) => ({ id: report.id, title: report.title, ongoing: report.ongoing, updates: report.timeline.length }));
 }
 
 export const loadHome: Loader<HomeData> = async ({ site, content }) => {
@@ -62,9 +58,7 @@ export const loadHome: Loader<HomeData> = async ({ site, content }) => {
     currentLives(content).catch(() => []),
     latestNewsTracks(content).catch(() => []),
   ]);
-  const lists = await Promise.all(
-    categories.map((category) => content.articleList(category.catid, 1, HOME_CATEGORY_LIST_SIZE)),
-  );
+  const lists = await Promise.all(categories.map((category) => content.articleList(category.catid, 1, HOME_CATEGORY_LIST_SIZE)));
   const blocks = categories
     .map((category, index) => ({ catid: category.catid, catname: category.catname, items: (lists[index]?.items ?? []).map(articleLink) }))
     .filter((block) => block.items.length > 0);

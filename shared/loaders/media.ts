@@ -102,6 +102,10 @@ export const loadShike: Loader<ShikeData> = async ({ params, query, site, conten
   return {
     kind: 'ok',
     data: { category: result.category, categories, videos: result.list, page, lastPage: last },
-    head: { title: siteTitle(`视刻 · ${result.category.name}`, site), description: result.category.description, keywords: `视刻,短视频,${result.category.name}` },
+    head: {
+      title: siteTitle(`视刻 · ${result.category.name}`, site),
+      description: result.category.description,
+      keywords: `视刻,短视频,${result.category.name}`,
+    },
   };
 };

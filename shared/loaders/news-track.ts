@@ -12,6 +12,11 @@ export const loadNewsTrack: Loader<SpecialReport> = async ({ params, site, conte
   return {
     kind: 'ok',
     data: report,
-    head: { title: siteTitle(report.title, site), description: report.description, keywords: `${report.title},新闻追踪`, ...shareImageOf(site, [report.cover]) },
+    head: {
+      title: siteTitle(report.title, site),
+      description: report.description,
+      keywords: `${report.title},新闻追踪`,
+      ...shareImageOf(site, [report.cover]),
+    },
   };
 };

@@ -46,7 +46,11 @@ export const loadNewspaper: Loader<NewspaperData> = async ({ params, query, site
   return {
     kind: 'ok',
     data: { paperName: issue.paper_name, catid, issue, pageNo, recentDates: recent.list.map((item) => item.issue_date), articles },
-    head: { title: siteTitle(`${issue.paper_name} ${issue.issue_date} 第${pageNo}版`, site), description: `${issue.paper_name}电子版`, keywords: `${issue.paper_name},电子报,读报` },
+    head: {
+      title: siteTitle(`${issue.paper_name} ${issue.issue_date} 第${pageNo}版`, site),
+      description: `${issue.paper_name}电子版`,
+      keywords: `${issue.paper_name},电子报,读报`,
+    },
   };
 };
 

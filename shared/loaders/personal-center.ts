@@ -9,15 +9,7 @@ import type { AccountApi, AccountList } from '../account-api';
 import { lastPage, pageFromQuery } from '../paging';
 import { siteTitle } from './helpers';
 import type { Loader, LoaderResult } from './types';
-import {
-  DEFAULT_TAB,
-  PERSONAL_CENTER_PATH,
-  PERSONAL_PAGE_SIZE,
-  isTab,
-  type ListTab,
-  type PersonalCenterData,
-  type PersonalSection,
-} from '../personal-center';
+import { DEFAULT_TAB, PERSONAL_CENTER_PATH, PERSONAL_PAGE_SIZE, isTab, type ListTab, type PersonalCenterData, type PersonalSection } from '../personal-center';
 
 export { PERSONAL_PAGE_SIZE, type PersonalCenterData } from '../personal-center';
 

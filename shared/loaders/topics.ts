@@ -65,4 +65,3 @@ export const loadTopicDetail: Loader<TopicDetailData> = async ({ params, site, c
     },
   };
 };
-

@@ -30,9 +30,6 @@ export interface PageHead {
   jsonLd?: Record<string, unknown> | ReadonlyArray<Record<string, unknown>>;
 }
 
-export type LoaderResult<T> =
-  | { kind: 'ok'; data: T; head: PageHead }
-  | { kind: 'not-found' }
-  | { kind: 'redirect'; location: string };
+export type LoaderResult<T> = { kind: 'ok'; data: T; head: PageHead } | { kind: 'not-found' } | { kind: 'redirect'; location: string };
 
 export type Loader<T> = (ctx: LoaderContext) => Promise<LoaderResult<T>>;

@@ -1,13 +1,6 @@
 /** Entities as the portal renders them (docs/product.md §3), normalised from ./upstream.ts by server/upstream. */
 import type { AdType } from './upstream';
-import type {
-  RawBoutiqueItem,
-  RawLive,
-  RawLivePlayback,
-  RawNewspaperIssue,
-  RawShikeCategory,
-  RawVideo,
-} from './upstream';
+import type { RawBoutiqueItem, RawLive, RawLivePlayback, RawNewspaperIssue, RawShikeCategory, RawVideo } from './upstream';
 
 export interface ArticleSummary {
   id: number;
@@ -120,7 +113,6 @@ export type GreyMode = 'off' | 'layout' | 'home';
 // ---- Media, discovery and e-paper entities. Their wire shapes are already what pages read, so they are the
 // wire types under the names pages use; only article lists inside them are normalised (list_title rule).
 
-
 export type Video = RawVideo;
 export type Live = RawLive;
 export type LivePlayback = RawLivePlayback;
@@ -160,4 +152,3 @@ export interface Paged<T> {
   page: number;
   pageSize: number;
 }
-

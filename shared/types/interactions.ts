@@ -11,14 +11,10 @@ export type SubscriptionKind = 'author' | 'tag';
 export type InteractionKind = ArticleMarkKind | SubscriptionKind;
 
 /** What one button acts on. Article marks need the category too: the CMS keys them by catid and id. */
-export type InteractionTarget =
-  | { kind: ArticleMarkKind; catid: number; id: number }
-  | { kind: SubscriptionKind; id: number };
+export type InteractionTarget = { kind: ArticleMarkKind; catid: number; id: number } | { kind: SubscriptionKind; id: number };
 
 /** A set of targets of one kind shown together (a list of authors, an article's like), asked about in one call. */
-export type InteractionGroup =
-  | { kind: ArticleMarkKind; catid: number; ids: readonly number[] }
-  | { kind: SubscriptionKind; ids: readonly number[] };
+export type InteractionGroup = { kind: ArticleMarkKind; catid: number; ids: readonly number[] } | { kind: SubscriptionKind; ids: readonly number[] };
 
 // ---- wire shapes ----
 

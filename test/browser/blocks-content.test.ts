@@ -51,7 +51,8 @@ function loadedMedia(carousel: Locator): Promise<MediaFit[]> {
       if (media instanceof HTMLVideoElement) {
         const poster = await pictureSize(media.poster);
         const video = { width: media.videoWidth, height: media.videoHeight };
-        const follows = (size: { width: number; height: number }) => size.height > 0 && Math.abs(rect.width / rect.height / (size.width / size.height) - 1) < 0.03;
+        const follows = (size: { width: number; height: number }) =>
+          size.height > 0 && Math.abs(rect.width / rect.height / (size.width / size.height) - 1) < 0.03;
         natural = follows(video) && !follows(poster) ? video : poster;
       } else if (media.complete) {
         natural = { width: media.naturalWidth, height: media.naturalHeight };

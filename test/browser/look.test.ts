@@ -65,14 +65,17 @@ async function showAllBanners(page: Page): Promise<void> {
   for (let index = 0; index < count; index += 1) {
     const banner = banners.nth(index);
     await banner.scrollIntoViewIfNeeded();
-    await banner.locator('.ad-slide img, .ad-slide video').first().evaluate(
-      (media) =>
-        new Promise<void>((resolve) => {
-          const ready = () => (media instanceof HTMLImageElement ? media.complete && media.naturalWidth > 0 : true);
-          if (ready()) return resolve();
-          media.addEventListener('load', () => resolve(), { once: true });
-        }),
-    );
+    await banner
+      .locator('.ad-slide img, .ad-slide video')
+      .first()
+      .evaluate(
+        (media) =>
+          new Promise<void>((resolve) => {
+            const ready = () => (media instanceof HTMLImageElement ? media.complete && media.naturalWidth > 0 : true);
+            if (ready()) return resolve();
+            media.addEventListener('load', () => resolve(), { once: true });
+          }),
+      );
   }
   await page.evaluate(() => window.scrollTo(0, 0));
 }
@@ -147,7 +150,11 @@ describeWithBrowser()('look and accessibility', () => {
         await page.waitForLoadState('networkidle');
         // Pictures loaded so far decoded: a broken image is complete with naturalWidth 0. Lazy ones may not have started.
         const sizes = await page.$$eval('img[src*="/media/img/"]', (images) =>
-          images.map((image) => ({ src: (image as HTMLImageElement).src, width: (image as HTMLImageElement).naturalWidth, complete: (image as HTMLImageElement).complete })),
+          images.map((image) => ({
+            src: (image as HTMLImageElement).src,
+            width: (image as HTMLImageElement).naturalWidth,
+            complete: (image as HTMLImageElement).complete,
+          })),
         );
         // A live on air or ended shows its picture as the player's poster, not an <img>.
         if (target.name !== 'live') expect(sizes.filter((size) => size.width > 0).length).toBeGreaterThan(0);

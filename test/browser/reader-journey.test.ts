@@ -78,7 +78,9 @@ describeWithBrowser()('a reader signs in, likes, collects, subscribes, finds it 
     const looks = await page.$$eval('.user-menu .tooltip__panel a, .user-menu .tooltip__panel button', (entries) =>
       entries.map((entry) => {
         const style = getComputedStyle(entry);
-        return [style.fontSize, style.fontFamily, style.color, style.backgroundColor, style.borderTopStyle, style.padding, style.textAlign, style.width].join('|');
+        return [style.fontSize, style.fontFamily, style.color, style.backgroundColor, style.borderTopStyle, style.padding, style.textAlign, style.width].join(
+          '|',
+        );
       }),
     );
     expect(looks).toHaveLength(2);

@@ -11,7 +11,6 @@ import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { firstHomeArticle, upstreamData } from '../support/upstream-data';
 
-
 describeWithBrowser()('every page in a browser', () => {
   let t: TestPortal;
   let browser: Browser;

@@ -73,34 +73,38 @@ describeWithBrowser()('links of the chrome', () => {
   it.each([
     ['the main site', ''],
     ['a regional site', REGIONAL.domain],
-  ])('every internal link of header, menus and footers on %s answers 200 and its #anchor exists', async (_name, domain) => {
-    // A regional site is reached by its own domain, resolved to loopback inside its own browser only.
-    const own = domain ? await launchBrowser([`--host-resolver-rules=MAP ${domain} 127.0.0.1`]) : browser;
-    const { page } = await patientPage(own);
-    const origin = domain ? `http://${domain}:${new URL(t.url).port}` : t.url;
-    const pageHost = domain || MAIN_DOMAIN;
-    const targets = new Map<string, { host: string; path: string; hash: string }>();
-    for (const path of pagePaths) {
-      await gotoHydrated(page, `${origin}${path}`);
-      for (const href of await chromeLinks(page)) {
-        const target = portalTarget(href, page.url(), pageHost);
-        if (target) targets.set(`${target.host} ${target.path}#${target.hash}`, target);
+  ])(
+    'every internal link of header, menus and footers on %s answers 200 and its #anchor exists',
+    async (_name, domain) => {
+      // A regional site is reached by its own domain, resolved to loopback inside its own browser only.
+      const own = domain ? await launchBrowser([`--host-resolver-rules=MAP ${domain} 127.0.0.1`]) : browser;
+      const { page } = await patientPage(own);
+      const origin = domain ? `http://${domain}:${new URL(t.url).port}` : t.url;
+      const pageHost = domain || MAIN_DOMAIN;
+      const targets = new Map<string, { host: string; path: string; hash: string }>();
+      for (const path of pagePaths) {
+        await gotoHydrated(page, `${origin}${path}`);
+        for (const href of await chromeLinks(page)) {
+          const target = portalTarget(href, page.url(), pageHost);
+          if (target) targets.set(`${target.host} ${target.path}#${target.hash}`, target);
+        }
       }
-    }
-    expect([...targets.keys()].some((key) => key.includes('/about') && key.endsWith('#recruitment'))).toBe(true);
-    expect(targets.size).toBeGreaterThan(15);
-    const broken: string[] = [];
-    for (const [key, target] of targets) {
-      const answer = await request(t.url).get(target.path).set('Host', target.host);
-      // 订阅's sign-in hands the reader over to WeChat's QR page.
-      const expected = target.path.startsWith('/login/wechat?') ? 302 : 200;
-      if (answer.status !== expected) broken.push(`${key}: HTTP ${answer.status}`);
-      else if (target.hash && !answer.text.includes(`id="${target.hash}"`)) broken.push(`${key}: no element #${target.hash}`);
-    }
-    expect(broken).toEqual([]);
-    await page.context().close();
-    if (own !== browser) await own.close();
-  }, 120_000);
+      expect([...targets.keys()].some((key) => key.includes('/about') && key.endsWith('#recruitment'))).toBe(true);
+      expect(targets.size).toBeGreaterThan(15);
+      const broken: string[] = [];
+      for (const [key, target] of targets) {
+        const answer = await request(t.url).get(target.path).set('Host', target.host);
+        // 订阅's sign-in hands the reader over to WeChat's QR page.
+        const expected = target.path.startsWith('/login/wechat?') ? 302 : 200;
+        if (answer.status !== expected) broken.push(`${key}: HTTP ${answer.status}`);
+        else if (target.hash && !answer.text.includes(`id="${target.hash}"`)) broken.push(`${key}: no element #${target.hash}`);
+      }
+      expect(broken).toEqual([]);
+      await page.context().close();
+      if (own !== browser) await own.close();
+    },
+    120_000,
+  );
 
   it('/about has a 招聘 section that the top bar and footer lead to, and the client navigation scrolls to it', async () => {
     const { page, problems } = await patientPage(browser);

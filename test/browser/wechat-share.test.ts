@@ -29,8 +29,8 @@ function wxCalls(page: Page): Promise<WxCall[]> {
 async function waitForCards(page: Page, count: number): Promise<void> {
   await page.waitForFunction(
     (expected) =>
-      ((window as unknown as { __wxCalls?: Array<{ name: string }> }).__wxCalls ?? []).filter((call) => call.name === 'updateTimelineShareData')
-        .length >= expected,
+      ((window as unknown as { __wxCalls?: Array<{ name: string }> }).__wxCalls ?? []).filter((call) => call.name === 'updateTimelineShareData').length >=
+      expected,
     count,
   );
 }

@@ -92,7 +92,11 @@ describe('docker-compose.yml', () => {
   it('gives both portals a configuration the server accepts, pointing at Redis and the content API', () => {
     for (const name of ['portal-1', 'portal-2']) {
       const env = services[name]!.environment!;
-      expect(env).toMatchObject({ REDIS_URL: 'redis://redis:6379/0', SESSION_REDIS_URL: 'redis://redis-sessions:6379/0', UPSTREAM_URL: 'http://upstream:3100' });
+      expect(env).toMatchObject({
+        REDIS_URL: 'redis://redis:6379/0',
+        SESSION_REDIS_URL: 'redis://redis-sessions:6379/0',
+        UPSTREAM_URL: 'http://upstream:3100',
+      });
       expect(() => loadConfig(env)).not.toThrow();
       expect(services[name]!.depends_on).toMatchObject({
         redis: { condition: 'service_healthy' },
@@ -115,7 +119,8 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of Object.entries(services)) {
       expect([name, service.restart]).toEqual([name, 'unless-stopped']);
       // An exact version (x.y.z), optionally with a digest; never a floating major tag such as redis:7-alpine.
-      if (name !== 'upstream' && !name.startsWith('portal')) expect([name, service.image]).toEqual([name, expect.stringMatching(/:\d+\.\d+\.\d+[\w.-]*(@sha256:[0-9a-f]{64})?$/)]);
+      if (name !== 'upstream' && !name.startsWith('portal'))
+        expect([name, service.image]).toEqual([name, expect.stringMatching(/:\d+\.\d+\.\d+[\w.-]*(@sha256:[0-9a-f]{64})?$/)]);
     }
     expect(services.lb!.depends_on).toEqual({ 'portal-1': { condition: 'service_healthy' }, 'portal-2': { condition: 'service_healthy' } });
   });

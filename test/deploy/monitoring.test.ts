@@ -51,7 +51,12 @@ const dashboard = z.object({
         type: z.enum(['timeseries', 'stat', 'table', 'gauge']),
         title: z.string().min(1),
         datasource: z.object({ type: z.literal('prometheus'), uid: z.string() }),
-        gridPos: z.object({ h: z.number().int().positive(), w: z.number().int().min(1).max(24), x: z.number().int().min(0).max(23), y: z.number().int().min(0) }),
+        gridPos: z.object({
+          h: z.number().int().positive(),
+          w: z.number().int().min(1).max(24),
+          x: z.number().int().min(0).max(23),
+          y: z.number().int().min(0),
+        }),
         targets: z.array(z.object({ refId: z.string(), expr: z.string().min(1), legendFormat: z.string().optional() })).min(1),
       }),
     )
@@ -103,9 +108,19 @@ describeWithPromtool()('deploy/prometheus/portal-rules.yml', () => {
   it('alerts on Redis down, the channel down, event-loop lag, 5xx, upstream errors, stale served and hit ratio', () => {
     const alerts = rules.groups.flatMap((group) => group.rules.flatMap((rule) => (rule.alert ? [rule.alert] : [])));
     expect(alerts).toEqual(
-      expect.arrayContaining(['PortalRedisDown', 'PortalInvalidationChannelDown', 'PortalEventLoopLag', 'PortalHigh5xx', 'PortalUpstreamErrors', 'PortalServingStale', 'PortalPageHitRatioLow']),
+      expect.arrayContaining([
+        'PortalRedisDown',
+        'PortalInvalidationChannelDown',
+        'PortalEventLoopLag',
+        'PortalHigh5xx',
+        'PortalUpstreamErrors',
+        'PortalServingStale',
+        'PortalPageHitRatioLow',
+      ]),
     );
-    expect([...recorded]).toEqual(expect.arrayContaining(['portal:cache_hit_ratio:rate5m', 'portal:upstream_error_ratio:rate5m', 'portal:http_5xx_ratio:rate5m']));
+    expect([...recorded]).toEqual(
+      expect.arrayContaining(['portal:cache_hit_ratio:rate5m', 'portal:upstream_error_ratio:rate5m', 'portal:http_5xx_ratio:rate5m']),
+    );
   });
 });
 
@@ -146,7 +161,11 @@ describeWithRedis()('deploy/grafana-dashboard.json and the rules against a live 
   it('has rules that read only metrics /metrics exposes or other rules record', () => {
     const unknown = rules.groups
       .flatMap((group) => group.rules)
-      .flatMap((rule) => metricNames(rule.expr).filter((name) => !exposed.has(name) && !recorded.has(name)).map((name) => `${rule.record ?? rule.alert}: ${name}`));
+      .flatMap((rule) =>
+        metricNames(rule.expr)
+          .filter((name) => !exposed.has(name) && !recorded.has(name))
+          .map((name) => `${rule.record ?? rule.alert}: ${name}`),
+      );
     expect(unknown).toEqual([]);
   });
 

@@ -108,7 +108,12 @@ describeWithNginx()('deploy/nginx.conf', () => {
       const file = mainConf(dir, adapted([`127.0.0.1:${portalPort}`], port));
       nginx = spawn('nginx', ['-c', file, '-p', dir, '-g', 'daemon off;'], { stdio: 'ignore' });
       const deadline = Date.now() + 15_000;
-      while (!(await get(port, '/healthz').then((res) => res.status === 200, () => false))) {
+      while (
+        !(await get(port, '/healthz').then(
+          (res) => res.status === 200,
+          () => false,
+        ))
+      ) {
         if (Date.now() > deadline) throw new Error(`nginx did not answer: ${readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

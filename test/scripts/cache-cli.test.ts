@@ -92,11 +92,12 @@ describeWithRedis()('portal-cache', () => {
     await request(t.url).get(pagePath);
     await request(t.url).get(pagePath);
 
-    const stats = await cli.json<{ version: number; entries: { entries: number; byKind: Record<string, { entries: number }> }; ratios: { rows: Array<{ kind: string; site: string; hits: number; hitRatio: number }> }; windowSeconds: number | null }>(
-      'stats',
-      '--portal',
-      t.url,
-    );
+    const stats = await cli.json<{
+      version: number;
+      entries: { entries: number; byKind: Record<string, { entries: number }> };
+      ratios: { rows: Array<{ kind: string; site: string; hits: number; hitRatio: number }> };
+      windowSeconds: number | null;
+    }>('stats', '--portal', t.url);
     expect(stats).toMatchObject({ version: 1, windowSeconds: null });
     expect(stats.entries.byKind.page?.entries).toBe(1);
     expect(stats.entries.byKind.data?.entries).toBeGreaterThan(3);
@@ -142,7 +143,11 @@ describeWithRedis()('portal-cache', () => {
     expect((await request(t.url).get(pagePath)).headers['x-cache']).toBe('HIT');
     const purged = await cli.json<{ deleted: number }>('purge', '--tag', `article:${raw.id}`);
     expect(purged.deleted).toBe(dry.count);
-    const after = await eventually(() => request(t.url).get(pagePath), (res) => res.headers['x-cache'] === 'MISS', 5000);
+    const after = await eventually(
+      () => request(t.url).get(pagePath),
+      (res) => res.headers['x-cache'] === 'MISS',
+      5000,
+    );
     expect(after.headers['x-cache']).toBe('MISS');
     const auditLine = await eventually(
       async () => t.logs.find((line) => typeof line.msg === 'string' && line.msg.includes(`purge --tag article:${raw.id}`)),
@@ -210,7 +215,11 @@ describeWithRedis()('portal-cache', () => {
   it('policy get / set (durations) / unset / reset, applied by the running portal; bad values in option terms', async () => {
     const set = await cli.json<{ overrides: unknown }>('policy', 'set', '--page', 'home', '--ttl', '10m', '--grace', '0');
     expect(set.overrides).toEqual({ page: { home: { ttl: 600, grace: 0 } } });
-    await eventually(async () => t.portal.cachePolicy.page('home').ttl, (ttl) => ttl === 600, 8000);
+    await eventually(
+      async () => t.portal.cachePolicy.page('home').ttl,
+      (ttl) => ttl === 600,
+      8000,
+    );
     await cli.json('policy', 'set', '--data', 'list', '--ttl', '1h30m');
     const marked = await cli.run('policy', 'get');
     expect(marked.stdout).toMatch(/home\s+10m\*\s+0s\*/);
@@ -226,9 +235,17 @@ describeWithRedis()('portal-cache', () => {
 
     const unset = await cli.json<{ overrides: unknown }>('policy', 'unset', '--page', 'home');
     expect(unset.overrides).toEqual({ data: { list: { ttl: 5400 } } });
-    await eventually(async () => t.portal.cachePolicy.page('home').ttl, (ttl) => ttl === PAGE_POLICY.home.ttl, 8000);
+    await eventually(
+      async () => t.portal.cachePolicy.page('home').ttl,
+      (ttl) => ttl === PAGE_POLICY.home.ttl,
+      8000,
+    );
     expectRefused(await cli.run('policy', 'unset', '--page', 'home'), 4, /page home has no override to remove/);
-    const policyAudit = await eventually(async () => t.logs.find((line) => typeof line.msg === 'string' && line.msg.includes('policy unset --page home')), Boolean, 5000);
+    const policyAudit = await eventually(
+      async () => t.logs.find((line) => typeof line.msg === 'string' && line.msg.includes('policy unset --page home')),
+      Boolean,
+      5000,
+    );
     expect(policyAudit).toBeTruthy();
 
     await cli.json('policy', 'reset');
@@ -254,7 +271,10 @@ describeWithRedis()('portal-cache', () => {
     const subs = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
     const pages = (await Promise.all(subs.map(async (sub) => [...(await request(t.url).get(sub)).text.matchAll(/<loc>/g)].length))).reduce((a, b) => a + b, 0);
     writeFileSync(path.join(dir, 'index.xml'), index);
-    const fromIndex = JSON.parse((await cli.run('--json', 'warm', path.join(dir, 'index.xml'), '--portal', t.url, '--concurrency', '4')).stdout) as { urls: number; ok: number };
+    const fromIndex = JSON.parse((await cli.run('--json', 'warm', path.join(dir, 'index.xml'), '--portal', t.url, '--concurrency', '4')).stdout) as {
+      urls: number;
+      ok: number;
+    };
     expect(pages).toBeGreaterThan(subs.length);
     expect(fromIndex.urls).toBe(pages);
     expect(fromIndex.ok).toBeGreaterThan(0);

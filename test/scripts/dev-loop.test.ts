@@ -99,7 +99,11 @@ describe('the development loop (a temporary copy of the tree)', () => {
     const port = await freePort();
     const started = run('npm', ['start'], dir, port);
     try {
-      const page = await until(() => homeText(port), (text) => text.includes('版权所有'), 'npm start to serve /about');
+      const page = await until(
+        () => homeText(port),
+        (text) => text.includes('版权所有'),
+        'npm start to serve /about',
+      );
       expect(page).toContain('启动前的修改');
       expect(started.output()).toMatch(/client\/blocks\/Footer\.tsx is newer than the build; rebuilding/);
 
@@ -107,8 +111,23 @@ describe('the development loop (a temporary copy of the tree)', () => {
       const servers = childrenOf(started.child.pid!);
       expect(servers.length).toBeGreaterThan(0);
       started.child.kill('SIGTERM');
-      for (const pid of servers) await until(async () => alive(pid), (up) => !up, `server ${pid} to exit`, 30_000);
-      await until(() => fetch(`http://127.0.0.1:${port}/healthz`).then(() => 'up', () => 'down'), (state) => state === 'down', 'the port to close', 30_000);
+      for (const pid of servers)
+        await until(
+          async () => alive(pid),
+          (up) => !up,
+          `server ${pid} to exit`,
+          30_000,
+        );
+      await until(
+        () =>
+          fetch(`http://127.0.0.1:${port}/healthz`).then(
+            () => 'up',
+            () => 'down',
+          ),
+        (state) => state === 'down',
+        'the port to close',
+        30_000,
+      );
       expect(started.output()).toMatch(/"msg":"draining"/);
     } finally {
       await stop(started);
@@ -119,15 +138,29 @@ describe('the development loop (a temporary copy of the tree)', () => {
     const port = await freePort();
     const dev = run('npm', ['run', 'dev'], dir, port);
     try {
-      await until(() => homeText(port), (text) => text.includes('版权所有'), 'npm run dev to serve /about');
+      await until(
+        () => homeText(port),
+        (text) => text.includes('版权所有'),
+        'npm run dev to serve /about',
+      );
       editFooter(dir, '开发循环中的修改');
-      const page = await until(() => homeText(port), (text) => text.includes('开发循环中的修改'), 'the edit to be served');
+      const page = await until(
+        () => homeText(port),
+        (text) => text.includes('开发循环中的修改'),
+        'the edit to be served',
+      );
       expect(page).toContain('开发循环中的修改');
       expect(dev.output()).toMatch(/\[dev\] restarting the server/);
     } finally {
       const helpers = childrenOf(dev.child.pid!);
       await stop(dev);
-      for (const pid of helpers) await until(async () => alive(pid), (up) => !up, `dev process ${pid} to exit`, 30_000);
+      for (const pid of helpers)
+        await until(
+          async () => alive(pid),
+          (up) => !up,
+          `dev process ${pid} to exit`,
+          30_000,
+        );
     }
   }, 240_000);
 });

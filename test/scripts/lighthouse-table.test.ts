@@ -9,7 +9,14 @@ describe('lighthouse table', () => {
       categories: { performance: { score: 0.876 }, accessibility: { score: 1 }, 'best-practices': { score: 0.96 }, seo: { score: null } },
       audits: {
         'total-blocking-time': { numericValue: 212.6 },
-        'resource-summary': { details: { items: [{ resourceType: 'image', transferSize: 999 }, { resourceType: 'script', transferSize: 61_440 }] } },
+        'resource-summary': {
+          details: {
+            items: [
+              { resourceType: 'image', transferSize: 999 },
+              { resourceType: 'script', transferSize: 61_440 },
+            ],
+          },
+        },
       },
     };
     expect(figuresOf(report)).toEqual({ performance: 88, accessibility: 100, bestPractices: 96, seo: 0, tbtMs: 213, jsKiB: 60 });

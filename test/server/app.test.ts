@@ -75,7 +75,8 @@ describe('portal pages', () => {
   it('strips scripts and handlers from article bodies', async () => {
     const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
     t.upstream.api.control.overrideArticle(raw.id, {
-      content: '<p onclick="steal()">正文<img src="x" onerror="alert(2)"></p><script>alert(3)</script><iframe src="javascript:alert(4)"></iframe><a href="javascript:alert(5)">链接</a>',
+      content:
+        '<p onclick="steal()">正文<img src="x" onerror="alert(2)"></p><script>alert(3)</script><iframe src="javascript:alert(4)"></iframe><a href="javascript:alert(5)">链接</a>',
     });
     const res = await withFreshPortal(t, (url) => request(url).get(`/detail/${raw.catid}/${raw.id}`));
     const body = /<div class="article__body">(.*?)<\/div>/s.exec(res.text)?.[1] ?? '';
@@ -146,7 +147,11 @@ describe('portal pages', () => {
 
   it('logs the site, bytes sent, user agent and upstream time of each request; probes only at debug', async () => {
     const regional = REGIONAL_SITES[2]!;
-    for (const [id, host] of [['access-log-main', 'www.qnnews.cn'], ['access-log-region', regional.domain.toUpperCase()], ['access-log-evil', 'evil.example']] as const) {
+    for (const [id, host] of [
+      ['access-log-main', 'www.qnnews.cn'],
+      ['access-log-region', regional.domain.toUpperCase()],
+      ['access-log-evil', 'evil.example'],
+    ] as const) {
       await request(t.url).get('/about').set('Host', host).set('User-Agent', 'AccessLogTest/1.0').set('X-Request-Id', id);
     }
     const lineOf = (id: string) => t.logs.find((entry) => entry.reqId === id);
@@ -160,7 +165,9 @@ describe('portal pages', () => {
       if (line.cache !== 'HIT') expect(typeof line.upstreamMs).toBe('number');
     }
     for (const probe of ['/healthz', '/readyz', '/metrics']) {
-      await request(t.url).get(probe).set('X-Request-Id', `probe-${probe.slice(1)}-1`);
+      await request(t.url)
+        .get(probe)
+        .set('X-Request-Id', `probe-${probe.slice(1)}-1`);
       expect(lineOf(`probe-${probe.slice(1)}-1`)).toBeUndefined();
     }
   });
@@ -221,7 +228,9 @@ describe('portal pages', () => {
 
   it('answers client navigations with page state as JSON', async () => {
     const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
-    const ok = await request(t.url).get('/_data/page').query({ path: `/detail/${raw.catid}/${raw.id}` });
+    const ok = await request(t.url)
+      .get('/_data/page')
+      .query({ path: `/detail/${raw.catid}/${raw.id}` });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ kind: 'page', page: { page: 'detail', status: 200 } });
     expect(ok.body.page.data.article.id).toBe(raw.id);

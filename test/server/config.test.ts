@@ -52,7 +52,9 @@ describe('loadConfig', () => {
     expect((caught as ConfigError).problems).toEqual([
       'REDIS_URL="redis-sentinel://:***@10.0.0.1:26379": redis-sentinel:// needs the master name as its path (redis-sentinel://host:26379/mymaster)',
     ]);
-    expect(() => loadConfig({ REDIS_URL: 'redis-cluster://10.0.0.1:7000/1' })).toThrow(/REDIS_URL="redis-cluster:\/\/10.0.0.1:7000\/1": redis-cluster:\/\/ takes no path/);
+    expect(() => loadConfig({ REDIS_URL: 'redis-cluster://10.0.0.1:7000/1' })).toThrow(
+      /REDIS_URL="redis-cluster:\/\/10.0.0.1:7000\/1": redis-cluster:\/\/ takes no path/,
+    );
   });
 
   it('allows L1_CACHE_MAX_MB=0 (no in-process tier) only in front of Redis', () => {
@@ -66,7 +68,9 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ WECHAT_APP_ID: 'wx0123abcd', LOGIN_CALLBACK_ORIGIN: 'https://www.qnnews.cn', SESSION_TTL_HOURS: 168 });
     expect(() => loadConfig({ WECHAT_APP_ID: 'wx 1' })).toThrow(/WECHAT_APP_ID/);
     expect(() => loadConfig({ WECHAT_QRCONNECT_URL: 'ftp://x' })).toThrow(/WECHAT_QRCONNECT_URL/);
-    expect(() => loadConfig({ LOGIN_CALLBACK_ORIGIN: 'https://www.qnnews.cn/login' })).toThrow(/LOGIN_CALLBACK_ORIGIN="https:\/\/www.qnnews.cn\/login": must be an origin/);
+    expect(() => loadConfig({ LOGIN_CALLBACK_ORIGIN: 'https://www.qnnews.cn/login' })).toThrow(
+      /LOGIN_CALLBACK_ORIGIN="https:\/\/www.qnnews.cn\/login": must be an origin/,
+    );
     expect(() => loadConfig({ SESSION_TTL_HOURS: '0' })).toThrow(/SESSION_TTL_HOURS/);
   });
 
@@ -74,7 +78,9 @@ describe('loadConfig', () => {
     const config = loadConfig({ VISIT_STATS_IDS: 'www.qnnews.cn=abc123' });
     expect(config.VISIT_STATS_IDS.get('www.qnnews.cn')).toBe('abc123');
     expect(config.VISIT_STATS_SCRIPT_URL).toBe('https://hm.baidu.com/hm.js?{id}');
-    expect(() => loadConfig({ VISIT_STATS_IDS: 'evil.example=abc' })).toThrow(/VISIT_STATS_IDS="evil.example=abc": evil.example is not one of the portal's site domains/);
+    expect(() => loadConfig({ VISIT_STATS_IDS: 'evil.example=abc' })).toThrow(
+      /VISIT_STATS_IDS="evil.example=abc": evil.example is not one of the portal's site domains/,
+    );
     expect(() => loadConfig({ VISIT_STATS_IDS: 'www.qnnews.cn' })).toThrow(/is not host=id/);
     expect(() => loadConfig({ VISIT_STATS_SCRIPT_URL: 'https://hm.baidu.com/hm.js' })).toThrow(/VISIT_STATS_SCRIPT_URL.*\{id\}/);
   });

@@ -27,14 +27,11 @@ function send(base: string, testCase: HostileCase): Promise<Answer> {
   // Node refuses raw spaces in a request target; a client would send them encoded.
   const path = testCase.path.replace(/ /g, '%20');
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: url.hostname, port: url.port, method: testCase.method, path, headers: testCase.headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
+    const req = http.request({ host: url.hostname, port: url.port, method: testCase.method, path, headers: testCase.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
     req.on('error', reject);
     req.end();
   });
@@ -86,7 +83,10 @@ function violations(testCase: HostileCase, answer: Answer): string[] {
 /** What an entry holds as text: a feed's body, or a page's HTML (its pieces; the nonces between them do not matter here). */
 function textOf(entry: CacheEntry): string {
   if (typeof entry.value === 'string') return entry.value;
-  return pageCodec.decode(entry.value).plain.map((piece) => piece.toString('utf8')).join('');
+  return pageCodec
+    .decode(entry.value)
+    .plain.map((piece) => piece.toString('utf8'))
+    .join('');
 }
 
 function unchangedOrRefreshed(before: Buffer, after: Buffer | undefined): boolean {

@@ -5,8 +5,17 @@ const ad = (id: number): Advertisement => ({ id, type: 1, title: `广告${id}`, 
 
 describe('home banner slots between the rows', () => {
   it('spreads every slot over the gaps in order, earlier gaps taking the extra one', () => {
-    expect(dealToGaps(BETWEEN_ROW_SLOTS, 4)).toEqual([[8, 9, 10], [11, 12], [13, 14], [15, 16]]);
-    expect(dealToGaps(BETWEEN_ROW_SLOTS, 3)).toEqual([[8, 9, 10], [11, 12, 13], [14, 15, 16]]);
+    expect(dealToGaps(BETWEEN_ROW_SLOTS, 4)).toEqual([
+      [8, 9, 10],
+      [11, 12],
+      [13, 14],
+      [15, 16],
+    ]);
+    expect(dealToGaps(BETWEEN_ROW_SLOTS, 3)).toEqual([
+      [8, 9, 10],
+      [11, 12, 13],
+      [14, 15, 16],
+    ]);
     expect(dealToGaps([8, 9], 4)).toEqual([[8], [9], [], []]);
   });
 

@@ -1,7 +1,16 @@
 import { neighboursOf } from '../../shared/loaders/reading';
 import type { ArticleSummary } from '../../shared/types/entities';
 
-const item = (id: number): ArticleSummary => ({ id, catid: 7, title: `t${id}`, fullTitle: `t${id} full`, description: '', thumb: '', adddate: 1000 + id, source: '' });
+const item = (id: number): ArticleSummary => ({
+  id,
+  catid: 7,
+  title: `t${id}`,
+  fullTitle: `t${id} full`,
+  description: '',
+  thumb: '',
+  adddate: 1000 + id,
+  source: '',
+});
 const list = [item(1), item(2), item(3)];
 
 describe('reading mode neighbours', () => {

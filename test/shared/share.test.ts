@@ -16,7 +16,11 @@ describe('WeChat share card', () => {
   it('the home page and other pages default to the site name (docs/product.md §7)', () => {
     const home = shareCard({ ...base, head: { title: SITE_TITLE, description: '站点描述', keywords: '' }, href: 'https://www.qnnews.cn/' });
     expect(home).toEqual({ title: '青年新闻网', desc: '青年新闻网', link: 'https://www.qnnews.cn/', imgUrl: base.fallbackImage });
-    const about = shareCard({ ...base, head: { title: `关于我们 - ${SITE_TITLE}`, description: '站点描述', keywords: '' }, href: 'https://www.qnnews.cn/about' });
+    const about = shareCard({
+      ...base,
+      head: { title: `关于我们 - ${SITE_TITLE}`, description: '站点描述', keywords: '' },
+      href: 'https://www.qnnews.cn/about',
+    });
     expect(about).toMatchObject({ title: '关于我们', desc: '青年新闻网' });
   });
 

@@ -21,7 +21,6 @@ export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browse
   });
 }
 
-
 export interface WatchedPage {
   page: Page;
   problems: string[];

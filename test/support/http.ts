@@ -21,9 +21,7 @@ export function timedGet(url: string, headers: Record<string, string> = {}): Pro
       const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH })) : res;
       body.setEncoding('utf8');
       body.on('data', (text: string) => chunks.push({ at: performance.now() - started, text }));
-      body.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, chunks, body: chunks.map((c) => c.text).join(''), headAt }),
-      );
+      body.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, chunks, body: chunks.map((c) => c.text).join(''), headAt }));
       body.on('error', reject);
     });
     req.on('error', reject);

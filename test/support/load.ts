@@ -18,9 +18,7 @@ function once(url: string, agent: http.Agent): Promise<{ status: number; cache: 
   return new Promise((resolve) => {
     const req = http.get(url, { agent }, (res) => {
       res.resume();
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, cache: String(res.headers['x-cache'] ?? '-'), ms: performance.now() - started }),
-      );
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, cache: String(res.headers['x-cache'] ?? '-'), ms: performance.now() - started }));
       res.on('error', () => resolve(null));
     });
     req.on('error', () => resolve(null));

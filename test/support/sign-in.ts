@@ -53,7 +53,9 @@ export async function confirmScan(t: TestPortal, login: StartedLogin, nickname: 
 }
 
 export function callback(t: TestPortal, url: URL, stateCookie: string | null) {
-  const call = request(t.url).get(url.pathname + url.search).set('Host', MAIN_DOMAIN);
+  const call = request(t.url)
+    .get(url.pathname + url.search)
+    .set('Host', MAIN_DOMAIN);
   return stateCookie === null ? call : call.set('Cookie', `portal_login_state=${stateCookie}`);
 }
 

@@ -5,13 +5,7 @@
  */
 import type { ContentApi } from '../../../shared/content-api';
 import type { Article, ArticlePage, ColumnAuthor, Tag } from '../../../shared/types/entities';
-import type {
-  RawArticleDetail,
-  RawArticleList,
-  RawHeadlineNews,
-  RawNewsSearchInit,
-  RawSearchResult,
-} from '../../../shared/types/upstream';
+import type { RawArticleDetail, RawArticleList, RawHeadlineNews, RawNewsSearchInit, RawSearchResult } from '../../../shared/types/upstream';
 import {
   RawArticleDetailSchema,
   RawArticleListSchema,

@@ -7,12 +7,7 @@
 import type { ContentApi, HomeAdSlot, SiteInfo } from '../../../shared/content-api';
 import type { AdGroups, GreyMode } from '../../../shared/types/entities';
 import type { RawAdGroups, RawAdSlot, RawGreyMode, RawSiteInfo } from '../../../shared/types/upstream';
-import {
-  RawAdGroupsSchema,
-  RawAdSlotsSchema,
-  RawGreyModeSchema,
-  RawSiteInfoSchema,
-} from '../../../shared/types/upstream';
+import { RawAdGroupsSchema, RawAdSlotsSchema, RawGreyModeSchema, RawSiteInfoSchema } from '../../../shared/types/upstream';
 import * as normalise from '../normalise';
 import type { Call } from './call';
 

@@ -4,16 +4,7 @@
  * (call.ts); content-service.ts runs them through the data cache.
  */
 import type { ContentApi } from '../../../shared/content-api';
-import type {
-  BoutiqueItem,
-  Live,
-  LivePlayback,
-  NewspaperIssue,
-  Paged,
-  ShikeCategory,
-  Video,
-  VideoAlbum,
-} from '../../../shared/types/entities';
+import type { BoutiqueItem, Live, LivePlayback, NewspaperIssue, Paged, ShikeCategory, Video, VideoAlbum } from '../../../shared/types/entities';
 import type {
   RawBoutiqueList,
   RawLive,
@@ -39,7 +30,10 @@ import {
 import * as normalise from '../normalise';
 import type { Call } from './call';
 
-export type MediaApi = Pick<ContentApi, 'boutique' | 'video' | 'videoAlbum' | 'shikeCategories' | 'shikeVideos' | 'live' | 'lives' | 'livePlaybacks' | 'newspapers'>;
+export type MediaApi = Pick<
+  ContentApi,
+  'boutique' | 'video' | 'videoAlbum' | 'shikeCategories' | 'shikeVideos' | 'live' | 'lives' | 'livePlaybacks' | 'newspapers'
+>;
 
 export function mediaCalls(call: Call): MediaApi {
   return {

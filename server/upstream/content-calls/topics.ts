@@ -6,13 +6,7 @@
 import type { ContentApi } from '../../../shared/content-api';
 import { DEFAULT_THEME_OFFICE_ID } from '../../../shared/constants';
 import type { ColumnAuthor, Topic, TopicDetail, ColumnAuthorInfo, SpecialReport } from '../../../shared/types/entities';
-import type {
-  RawColumnAuthorInfo,
-  RawColumnAuthorList,
-  RawSpecialReport,
-  RawTopicDetail,
-  RawTopicList,
-} from '../../../shared/types/upstream';
+import type { RawColumnAuthorInfo, RawColumnAuthorList, RawSpecialReport, RawTopicDetail, RawTopicList } from '../../../shared/types/upstream';
 import {
   RawColumnAuthorInfoSchema,
   RawColumnAuthorListSchema,

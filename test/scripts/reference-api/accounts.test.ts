@@ -52,7 +52,13 @@ describe('simulated WeChat sign-in', () => {
       delete query[missing];
       expect((await request(api.handler).get('/__wechat/qrconnect').query(query)).status).toBe(400);
     }
-    expect((await request(api.handler).get('/__wechat/qrconnect').query({ ...QR_QUERY, scope: 'snsapi_userinfo' })).status).toBe(400);
+    expect(
+      (
+        await request(api.handler)
+          .get('/__wechat/qrconnect')
+          .query({ ...QR_QUERY, scope: 'snsapi_userinfo' })
+      ).status,
+    ).toBe(400);
   });
 
   it('exchanges a code once for a token and the user info; a replayed or unknown code fails', async () => {
@@ -108,11 +114,17 @@ describe('signed-in calls', () => {
     expect((await num()).body.data).toEqual({ num: 1 });
 
     await request(api.handler).post('/api/collection/toggle').set('token', a.token).send({ catid: 7, article_id: 43 });
-    const exist = await request(api.handler).post('/api/collection/batch_exist').set('token', a.token).send({ catid: 7, list: [42, 43] });
+    const exist = await request(api.handler)
+      .post('/api/collection/batch_exist')
+      .set('token', a.token)
+      .send({ catid: 7, list: [42, 43] });
     expect(exist.body.data).toEqual({ '42': 0, '43': 1 });
     const other = await request(api.handler).post('/api/collection/batch_exist').set('token', b.token).send({ catid: 7, list: '42,43' });
     expect(other.body.data).toEqual({ '42': 0, '43': 0 });
-    const video = await request(api.handler).post('/api/collection_video/batch_exist').set('token', a.token).send({ catid: 7, list: [43] });
+    const video = await request(api.handler)
+      .post('/api/collection_video/batch_exist')
+      .set('token', a.token)
+      .send({ catid: 7, list: [43] });
     expect(video.body.data).toEqual({ '43': 0 });
   });
 
@@ -185,9 +197,7 @@ describe('signed-in calls', () => {
     };
     const accepted = await send({ content: '  页面很好用，希望增加夜间模式。 ', contact: 'reader@example.cn' });
     expect(accepted.body).toMatchObject({ code: 0, data: { id: expect.any(Number) } });
-    expect(api.accounts.feedbackOf(a.userId)).toEqual([
-      expect.objectContaining({ content: '页面很好用，希望增加夜间模式。', contact: 'reader@example.cn' }),
-    ]);
+    expect(api.accounts.feedbackOf(a.userId)).toEqual([expect.objectContaining({ content: '页面很好用，希望增加夜间模式。', contact: 'reader@example.cn' })]);
     for (const body of [{}, { content: '太短' }, { content: '长'.repeat(501) }, { content: 12345 }, { content: '内容足够长了', contact: 'x'.repeat(101) }]) {
       const reply = await send(body);
       expect(reply.status).toBe(200);

@@ -333,12 +333,32 @@ describe('control', () => {
   });
 
   it('takes failure and grey-mode rules over HTTP, rejecting malformed ones', async () => {
-    const set = await request(api.handler).post('/__control/failures').send([{ path: '/api/ad/', mode: 'code', code: 777 }]);
+    const set = await request(api.handler)
+      .post('/__control/failures')
+      .send([{ path: '/api/ad/', mode: 'code', code: 777 }]);
     expect(set.status).toBe(200);
     expect((await get('/api/ad/top?catid=1')).code).toBe(777);
-    expect((await request(api.handler).post('/__control/failures').send([{ path: '/x', mode: 'explode' }])).status).toBe(400);
-    expect((await request(api.handler).post('/__control/failures').send([{ path: '/x', mode: 'code', code: 0 }])).status).toBe(400);
-    expect((await request(api.handler).post('/__control/latency').send({ rules: [{ path: 'list', ms: 5 }] })).status).toBe(400);
+    expect(
+      (
+        await request(api.handler)
+          .post('/__control/failures')
+          .send([{ path: '/x', mode: 'explode' }])
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await request(api.handler)
+          .post('/__control/failures')
+          .send([{ path: '/x', mode: 'code', code: 0 }])
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await request(api.handler)
+          .post('/__control/latency')
+          .send({ rules: [{ path: 'list', ms: 5 }] })
+      ).status,
+    ).toBe(400);
     expect((await request(api.handler).post('/__control/grey-mode').send({ mode: '1' })).status).toBe(200);
     expect((await get('/api/common/grey_mode')).data).toBe('1');
   });

@@ -115,7 +115,9 @@ describe('GET /api/rmt/get_headline_news', () => {
     expect(body.data.list.map((item) => item.id)).toEqual(ids.slice(0, 10));
     expect(isNewestFirst(body.data.list.map((item) => item.adddate))).toBe(true);
     const last = Math.ceil(ids.length / 20);
-    expect((await get<RawHeadlineNews>(`/api/rmt/get_headline_news?page=${last}&page_size=20`)).data.list.map((item) => item.id)).toEqual(ids.slice((last - 1) * 20));
+    expect((await get<RawHeadlineNews>(`/api/rmt/get_headline_news?page=${last}&page_size=20`)).data.list.map((item) => item.id)).toEqual(
+      ids.slice((last - 1) * 20),
+    );
     expect((await get<RawHeadlineNews>(`/api/rmt/get_headline_news?page=${last + 1}&page_size=20`)).data).toMatchObject({ list: [], total: ids.length });
     expect(await get('/api/rmt/get_headline_news?page=-1')).toEqual(BAD_PARAMS);
   });

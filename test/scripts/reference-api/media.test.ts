@@ -26,7 +26,7 @@ function get<T>(path: string) {
 /** Top-level ISO BMFF boxes as [type, size]. */
 function topBoxes(bytes: Buffer): Array<[string, number]> {
   const boxes: Array<[string, number]> = [];
-  for (let offset = 0; offset + 8 <= bytes.length; ) {
+  for (let offset = 0; offset + 8 <= bytes.length;) {
     const size = bytes.readUInt32BE(offset);
     boxes.push([bytes.toString('ascii', offset + 4, offset + 8), size]);
     if (size < 8) break;

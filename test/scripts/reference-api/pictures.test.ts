@@ -102,7 +102,9 @@ describe('reference API pictures', () => {
     const image = decodeJpeg(first.bytes);
     expect([image.width, image.height]).toEqual([width, height]);
     // A composition, not a flat tile: over a 6×6 grid the picture has clearly darker and lighter regions.
-    const cells = Array.from({ length: 36 }, (_, cell) => luminance(image, ((cell % 6) * width) / 6, (Math.floor(cell / 6) * height) / 6, width / 6, height / 6));
+    const cells = Array.from({ length: 36 }, (_, cell) =>
+      luminance(image, ((cell % 6) * width) / 6, (Math.floor(cell / 6) * height) / 6, width / 6, height / 6),
+    );
     expect(Math.max(...cells) - Math.min(...cells)).toBeGreaterThan(40);
     expect((await get(url)).bytes.equals(first.bytes)).toBe(true);
   });
@@ -127,7 +129,9 @@ describe('reference API pictures', () => {
     const images = await Promise.all(firsts.map(async (article) => (await get(`${server.url}/media/img/a${article.id}-240x160.jpg`)).bytes));
     expect(new Set(images.map((bytes) => bytes.toString('base64'))).size).toBe(images.length);
     const colours = images.map((bytes) => meanColour(decodeJpeg(bytes)));
-    const distinctPairs = colours.flatMap((left, index) => colours.slice(index + 1).map((right) => colourDistance(left, right))).filter((distance) => distance > 6);
+    const distinctPairs = colours
+      .flatMap((left, index) => colours.slice(index + 1).map((right) => colourDistance(left, right)))
+      .filter((distance) => distance > 6);
     expect(distinctPairs.length).toBeGreaterThanOrEqual((colours.length * (colours.length - 1)) / 2 - 2);
     const sameCategory = articles.filter((article) => article.catname === firsts[0]!.catname).slice(0, 2);
     const pair = await Promise.all(sameCategory.map(async (article) => (await get(`${server.url}/media/img/a${article.id}-240x160.jpg`)).bytes));

@@ -62,7 +62,13 @@ describe('verification and the simulated jweixin script', () => {
     const good = await verify(fields);
     expect(good.body).toEqual({ ok: true, errMsg: 'config:ok' });
     expect(good.headers['access-control-allow-origin']).toBe('*');
-    for (const changed of [{ url: `${url}?x=1` }, { nonceStr: 'other' }, { timestamp: String(data.timestamp + 1) }, { appId: 'wx0' }, { signature: '0'.repeat(40) }]) {
+    for (const changed of [
+      { url: `${url}?x=1` },
+      { nonceStr: 'other' },
+      { timestamp: String(data.timestamp + 1) },
+      { appId: 'wx0' },
+      { signature: '0'.repeat(40) },
+    ]) {
       expect((await verify({ ...fields, ...changed })).body.ok).toBe(false);
     }
   });

@@ -50,19 +50,42 @@ describe('interaction calls through the proxy', () => {
     expect(await toggleInteraction(article, bob)).toEqual({ ok: true, on: true });
     expect(await fetchLikeCount(2728, 501, visitor)).toBe(2);
     const group = { kind: 'thumbsup', catid: 2728, ids: [501, 502] } as const;
-    expect(await fetchGroupStates(group, alice)).toEqual(new Map([[501, true], [502, false]]));
+    expect(await fetchGroupStates(group, alice)).toEqual(
+      new Map([
+        [501, true],
+        [502, false],
+      ]),
+    );
     expect(await toggleInteraction(article, alice)).toEqual({ ok: true, on: false });
-    expect(await fetchGroupStates(group, alice)).toEqual(new Map([[501, false], [502, false]]));
-    expect(await fetchGroupStates(group, bob)).toEqual(new Map([[501, true], [502, false]]));
+    expect(await fetchGroupStates(group, alice)).toEqual(
+      new Map([
+        [501, false],
+        [502, false],
+      ]),
+    );
+    expect(await fetchGroupStates(group, bob)).toEqual(
+      new Map([
+        [501, true],
+        [502, false],
+      ]),
+    );
     expect(await fetchLikeCount(2728, 501, visitor)).toBe(1);
   });
 
   it('collects articles and videos apart', async () => {
     expect(await toggleInteraction({ kind: 'collection', catid: 2728, id: 601 }, alice)).toEqual({ ok: true, on: true });
     expect(await toggleInteraction({ kind: 'collection_video', catid: 2728, id: 602 }, alice)).toEqual({ ok: true, on: true });
-    expect(await fetchGroupStates({ kind: 'collection', catid: 2728, ids: [601, 602] }, alice)).toEqual(new Map([[601, true], [602, false]]));
+    expect(await fetchGroupStates({ kind: 'collection', catid: 2728, ids: [601, 602] }, alice)).toEqual(
+      new Map([
+        [601, true],
+        [602, false],
+      ]),
+    );
     expect(await fetchGroupStates({ kind: 'collection_video', catid: 2728, ids: [601, 602] }, alice)).toEqual(
-      new Map([[601, false], [602, true]]),
+      new Map([
+        [601, false],
+        [602, true],
+      ]),
     );
   });
 
@@ -71,10 +94,20 @@ describe('interaction calls through the proxy', () => {
     expect(await toggleInteraction({ kind: 'tag', id: 12 }, alice)).toEqual({ ok: true, on: true });
     const before = upstream.api.control.stats().total;
     expect(await fetchGroupStates({ kind: 'author', ids: [1, 2, 3, 4] }, alice)).toEqual(
-      new Map([[1, false], [2, false], [3, true], [4, false]]),
+      new Map([
+        [1, false],
+        [2, false],
+        [3, true],
+        [4, false],
+      ]),
     );
     expect(upstream.api.control.stats().total - before).toBe(1);
-    expect(await fetchGroupStates({ kind: 'tag', ids: [12, 13] }, alice)).toEqual(new Map([[12, true], [13, false]]));
+    expect(await fetchGroupStates({ kind: 'tag', ids: [12, 13] }, alice)).toEqual(
+      new Map([
+        [12, true],
+        [13, false],
+      ]),
+    );
     // A tag and an author with the same id are different subscriptions.
     expect(await fetchGroupStates({ kind: 'author', ids: [12] }, alice)).toEqual(new Map([[12, false]]));
     expect(await toggleInteraction({ kind: 'author', id: 3 }, alice)).toEqual({ ok: true, on: false });

@@ -117,7 +117,7 @@ describe('same-origin API proxy', () => {
     expect((await request(t.url).get('/api/thumbsup/get_num?catid=7&article_id=43')).body.data).toEqual({ num: 1 });
   });
 
-  it('accepts the portal\'s own origins in any spelling the URL parser makes equal, and the origin a local run was addressed to', async () => {
+  it("accepts the portal's own origins in any spelling the URL parser makes equal, and the origin a local run was addressed to", async () => {
     const local = new URL(t.url);
     const sameOrigins: Array<[host: string, origin: string]> = [
       [MAIN_DOMAIN, `HTTPS://${MAIN_DOMAIN.toUpperCase()}`],
@@ -230,7 +230,7 @@ describe('same-origin API proxy', () => {
     expect(anonymous.body.code).toBe(40101);
   });
 
-  it('passes the JS-SDK signature call for any reader; the signature is WeChat\'s sha1 of the page url', async () => {
+  it("passes the JS-SDK signature call for any reader; the signature is WeChat's sha1 of the page url", async () => {
     const url = 'https://www.qnnews.cn/detail/2728/33727?from=singlemessage';
     const response = await request(t.url).get('/api/wechat/get_jssdk_signature').query({ url }).set('Host', MAIN_DOMAIN);
     expect(response.status).toBe(200);

@@ -58,16 +58,14 @@ describe('safeReturnAddress', () => {
     expect(safeReturnAddress(['/a', '/b'])).toBe('/');
   });
 
-  it.each([
-    ['/.//evil.example/phish'],
-    ['/a/..//evil.example'],
-    ['/%2e//evil.example'],
-    ['/x/%2e%2e//evil.example'],
-  ])('never sends %s as an address a browser reads as another host', (raw) => {
-    const sent = safeReturnAddress(raw);
-    expect(sent.startsWith('//')).toBe(false);
-    expect(new URL(sent, PORTAL).host).toBe('www.qnnews.cn');
-  });
+  it.each([['/.//evil.example/phish'], ['/a/..//evil.example'], ['/%2e//evil.example'], ['/x/%2e%2e//evil.example']])(
+    'never sends %s as an address a browser reads as another host',
+    (raw) => {
+      const sent = safeReturnAddress(raw);
+      expect(sent.startsWith('//')).toBe(false);
+      expect(new URL(sent, PORTAL).host).toBe('www.qnnews.cn');
+    },
+  );
 
   it('whatever the spelling, the address sent stays on the portal and is a canonical path', () => {
     const spellings = dotSegmentSpellings();

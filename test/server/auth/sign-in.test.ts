@@ -201,11 +201,7 @@ describeWithRedis()('WeChat sign-in', () => {
     expect(csrf.text).toContain(MSG_CSRF);
     // Another site, and the portal's own host on plain http or another port (the portal is https here).
     for (const origin of ['https://evil.example', `http://${MAIN_DOMAIN}`, `https://${MAIN_DOMAIN}:8443`]) {
-      const crossSite = await request(t.url)
-        .post('/logout')
-        .set('Host', MAIN_DOMAIN)
-        .set('Origin', origin)
-        .set('Cookie', `portal_session=${session}`);
+      const crossSite = await request(t.url).post('/logout').set('Host', MAIN_DOMAIN).set('Origin', origin).set('Cookie', `portal_session=${session}`);
       expect([origin, crossSite.status]).toEqual([origin, 403]);
     }
     expect((await page('/about', session)).text).toContain('孙八');

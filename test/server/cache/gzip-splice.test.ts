@@ -1,7 +1,17 @@
 /** The gzip arithmetic under precompressed pages, checked against zlib itself. */
 import { randomBytes } from 'node:crypto';
 import { crc32, gunzipSync, inflateRawSync } from 'node:zlib';
-import { crcLinear, crcMultiply, crcShift, FINAL_EMPTY_BLOCK, gapChecksums, GZIP_HEADER, gzipTrailer, splicedCrc, storedBlocks } from '../../../server/cache/gzip-splice';
+import {
+  crcLinear,
+  crcMultiply,
+  crcShift,
+  FINAL_EMPTY_BLOCK,
+  gapChecksums,
+  GZIP_HEADER,
+  gzipTrailer,
+  splicedCrc,
+  storedBlocks,
+} from '../../../server/cache/gzip-splice';
 
 describe('CRC-32 arithmetic', () => {
   it.each([0, 1, 3, 24, 1000, 65_535, 65_536, 1_000_003])('shifts a CRC past %i appended bytes (crc32_combine)', (lengthB) => {

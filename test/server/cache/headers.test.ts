@@ -52,7 +52,9 @@ describeWithRedis()('headers and negative caching on a live portal', () => {
     expect(miss.headers['x-cache']).toBe('MISS');
     expect(miss.headers['cache-control']).toBe('private, no-store');
     expect(miss.headers['surrogate-key']).toBeUndefined();
-    const signedIn = await request(t.url).get(path).set('Cookie', `portal_session=${await signIn(t, '头部读者')}`);
+    const signedIn = await request(t.url)
+      .get(path)
+      .set('Cookie', `portal_session=${await signIn(t, '头部读者')}`);
     expect(signedIn.headers['cache-control']).toBe('private, no-store');
     expect(signedIn.headers['surrogate-key']).toBeUndefined();
   });

@@ -100,9 +100,7 @@ describeWithRedis()('page cache on Redis', () => {
       const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
       t.upstream.api.control.reset();
       t.upstream.api.control.setLatency([{ path: '/', ms: 50 }]);
-      const responses = await Promise.all(
-        Array.from({ length: 50 }, () => request(cold.url).get(`/detail/${raw.catid}/${raw.id}`)),
-      );
+      const responses = await Promise.all(Array.from({ length: 50 }, () => request(cold.url).get(`/detail/${raw.catid}/${raw.id}`)));
       expect(responses.every((res) => res.status === 200)).toBe(true);
       const { byPath, total } = t.upstream.api.control.stats();
       expect(total).toBeGreaterThan(3);

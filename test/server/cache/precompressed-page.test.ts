@@ -22,8 +22,7 @@ function portalLikePage(nonce: string, articles = 120): string {
   // Titles that do not repeat each other (as real headlines), but appear in both the state and the markup.
   const words = '青年志愿者走进社区为老人送去温暖与关怀记者从市团委获悉今年以来全市共组织服务活动千余场';
   let seed = 7;
-  const phrase = (length: number) =>
-    Array.from({ length }, () => words[(seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % words.length]).join('');
+  const phrase = (length: number) => Array.from({ length }, () => words[(seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % words.length]).join('');
   const items = Array.from({ length: articles }, (_, index) => ({ id: 33_000 + index, title: phrase(16), description: phrase(40) }));
   const head = [
     '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>青年新闻网</title>',

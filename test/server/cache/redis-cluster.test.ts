@@ -43,7 +43,12 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
 
   /** Entry keys of the suite's prefix on the whole cluster (lock keys match the same patterns while held). */
   const entryKeys = async (pattern: string) => (await scanAll(admin, `${a.cachePrefix}:${pattern}`)).filter((key) => !key.includes(':lock:'));
-  const stored = (pattern: string) => eventually(() => entryKeys(pattern), (keys) => keys.length > 0, 5000);
+  const stored = (pattern: string) =>
+    eventually(
+      () => entryKeys(pattern),
+      (keys) => keys.length > 0,
+      5000,
+    );
   /** Instances subscribed to the suite's channel on one node (PUBSUB NUMSUB counts a node's own clients). */
   const subscribersOn = async (node: OwnRedis) => {
     const client = new Redis({ host: '127.0.0.1', port: node.port, lazyConnect: true, retryStrategy: () => null });
@@ -56,8 +61,7 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
       client.disconnect();
     }
   };
-  const subscribers = async (nodes: readonly OwnRedis[]) =>
-    (await Promise.all(nodes.map(subscribersOn))).reduce((sum, count) => sum + count, 0);
+  const subscribers = async (nodes: readonly OwnRedis[]) => (await Promise.all(nodes.map(subscribersOn))).reduce((sum, count) => sum + count, 0);
   const cacheOf = async (portal: TestPortal, path: string) => {
     const res = await request(portal.url).get(path);
     expect(res.status).toBe(200);
@@ -71,7 +75,13 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
     b = await startTestPortal({ redisUrl: cluster.url, upstream: a.upstream, cachePrefix: a.cachePrefix });
     cli = await buildCacheCli({ REDIS_URL: cluster.url, CACHE_PREFIX: a.cachePrefix });
     // Both instances hear announcements.
-    expect(await eventually(() => subscribers(cluster.nodes), (count) => count === 2, 10_000)).toBe(2);
+    expect(
+      await eventually(
+        () => subscribers(cluster.nodes),
+        (count) => count === 2,
+        10_000,
+      ),
+    ).toBe(2);
   }, 90_000);
 
   afterEach(() => a?.upstream.api.control.reset());
@@ -126,8 +136,20 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
     expect(new Set(purged.keys.map((key) => calculateSlot(key))).size).toBeGreaterThan(1);
     expect(await entryKeys(`*:page:0:/detail*/${raw.catid}/${raw.id}`)).toEqual([]);
 
-    expect(await eventually(() => cacheOf(a, first), (state) => state === 'MISS', 5000)).toBe('MISS');
-    expect(await eventually(() => cacheOf(b, second), (state) => state === 'MISS', 5000)).toBe('MISS');
+    expect(
+      await eventually(
+        () => cacheOf(a, first),
+        (state) => state === 'MISS',
+        5000,
+      ),
+    ).toBe('MISS');
+    expect(
+      await eventually(
+        () => cacheOf(b, second),
+        (state) => state === 'MISS',
+        5000,
+      ),
+    ).toBe('MISS');
   });
 
   it('purges a site through the CLI, pages and site data, evicted on both instances', async () => {
@@ -143,14 +165,30 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
     expect(new Set(purged.keys.map((key) => calculateSlot(key))).size).toBeGreaterThan(1);
     expect(await entryKeys('*:page:0:*')).toEqual([]);
 
-    expect(await eventually(() => cacheOf(a, first), (state) => state === 'MISS', 5000)).toBe('MISS');
-    expect(await eventually(() => cacheOf(b, second), (state) => state === 'MISS', 5000)).toBe('MISS');
+    expect(
+      await eventually(
+        () => cacheOf(a, first),
+        (state) => state === 'MISS',
+        5000,
+      ),
+    ).toBe('MISS');
+    expect(
+      await eventually(
+        () => cacheOf(b, second),
+        (state) => state === 'MISS',
+        5000,
+      ),
+    ).toBe('MISS');
   });
 
   it('applies a run-time policy change on both instances and to the next entries stored', async () => {
     await cli.json('policy', 'set', '--page', 'detail', '--ttl', '77', '--grace', '5');
     for (const portal of [a, b]) {
-      const ttl = await eventually(async () => portal.portal.cachePolicy.page('detail').ttl, (value) => value === 77, 8000);
+      const ttl = await eventually(
+        async () => portal.portal.cachePolicy.page('detail').ttl,
+        (value) => value === 77,
+        8000,
+      );
       expect(ttl).toBe(77);
     }
     const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
@@ -197,15 +235,29 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
     const victim = cluster.nodes[counts.findIndex((count) => count > 0)]!;
     const survivors = cluster.nodes.filter((node) => node !== victim);
     await victim.stop();
-    const degraded = await eventually(() => request(a.url).get('/readyz'), (res) => res.body.checks?.redis === 'down', 10_000);
+    const degraded = await eventually(
+      () => request(a.url).get('/readyz'),
+      (res) => res.body.checks?.redis === 'down',
+      10_000,
+    );
     expect(degraded.body).toMatchObject({ status: 'degraded', checks: { redis: 'down' } });
     // Keys on the lost master's slots fail fast as misses; the page still renders.
     for (const path of ['/home', '/siteMap']) expect((await request(b.url).get(path)).status).toBe(200);
     // An instance whose subscription was on the lost node has moved it to another: both listen on the survivors.
-    expect(await eventually(() => subscribers(survivors), (count) => count === 2, 10_000)).toBe(2);
+    expect(
+      await eventually(
+        () => subscribers(survivors),
+        (count) => count === 2,
+        10_000,
+      ),
+    ).toBe(2);
 
     await victim.startProcess();
-    const recovered = await eventually(() => request(a.url).get('/readyz'), (res) => res.body.checks?.redis === 'up', 20_000);
+    const recovered = await eventually(
+      () => request(a.url).get('/readyz'),
+      (res) => res.body.checks?.redis === 'up',
+      20_000,
+    );
     expect(recovered.body).toMatchObject({ status: 'ready', checks: { redis: 'up' } });
-   }, 90_000);
+  }, 90_000);
 });

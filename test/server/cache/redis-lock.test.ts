@@ -152,7 +152,9 @@ describeWithRedis()('a killed lock holder', () => {
       await until(async () => (await request(url).get('/readyz')).body?.checks?.redis === 'up', 'the holder to connect to Redis');
       b.upstream.api.control.reset();
       b.upstream.api.control.setLatency([{ path: '/show/', ms: 120_000 }]);
-      request(url).get(`/detail/${raw.catid}/${raw.id}`).end(() => undefined);
+      request(url)
+        .get(`/detail/${raw.catid}/${raw.id}`)
+        .end(() => undefined);
       await until(async () => (await redis.exists(lockKey(dataKey))) === 1, 'the holder to take the lock');
       // Alive, it keeps the lock past its timeout (renewed), however long its upstream call takes.
       const takenAt = Date.now();

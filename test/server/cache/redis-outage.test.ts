@@ -21,7 +21,12 @@ async function pagePaths(t: TestPortal): Promise<string[]> {
 
 /** Asks each page until it is a HIT (stored in Redis and in L1). */
 async function warm(t: TestPortal, paths: readonly string[]): Promise<void> {
-  for (const path of paths) await eventually(() => request(t.url).get(path), (res) => res.headers['x-cache'] === 'HIT', 10_000);
+  for (const path of paths)
+    await eventually(
+      () => request(t.url).get(path),
+      (res) => res.headers['x-cache'] === 'HIT',
+      10_000,
+    );
 }
 
 async function redisCheck(t: TestPortal): Promise<string> {
@@ -46,8 +51,16 @@ describeWithRedisServers()('a Redis outage', () => {
       const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
 
       await redis.stop('SIGKILL');
-      await eventually(() => redisCheck(t), (state) => state === 'down', 10_000);
-      const figures = await runLoad(paths.map((path) => t.url + path), 1500, 4);
+      await eventually(
+        () => redisCheck(t),
+        (state) => state === 'down',
+        10_000,
+      );
+      const figures = await runLoad(
+        paths.map((path) => t.url + path),
+        1500,
+        4,
+      );
       printFigures('redis down, L1 serving', figures);
       expect(figures.errors).toBe(0);
       expect(figures.total).toBeGreaterThan(paths.length);
@@ -58,7 +71,11 @@ describeWithRedisServers()('a Redis outage', () => {
       // Redis holds nothing, and the L1 copy must not outlive the reconnect.
       t.upstream.api.control.overrideArticle(raw.id, { title: '重连后不得再出旧页' });
       await redis.startProcess();
-      await eventually(() => redisCheck(t), (state) => state === 'up', 10_000);
+      await eventually(
+        () => redisCheck(t),
+        (state) => state === 'up',
+        10_000,
+      );
       const detail = await eventually(
         () => request(t.url).get(`/detail/${raw.catid}/${raw.id}`),
         (res) => res.text.includes('重连后不得再出旧页'),
@@ -66,7 +83,11 @@ describeWithRedisServers()('a Redis outage', () => {
       );
       expect(detail.status).toBe(200);
       // L1 was emptied on resubscribing: the home page is rendered again, not answered from before the outage.
-      await eventually(() => request(t.url).get('/about'), (res) => res.headers['x-cache'] === 'MISS', 10_000);
+      await eventually(
+        () => request(t.url).get('/about'),
+        (res) => res.headers['x-cache'] === 'MISS',
+        10_000,
+      );
     } finally {
       await t.close();
     }
@@ -81,8 +102,16 @@ describeWithRedisServers()('a Redis outage', () => {
       const paths = await pagePaths(t);
       await warm(t, paths);
       await redis.stop('SIGKILL');
-      await eventually(() => redisCheck(t), (state) => state === 'down', 10_000);
-      const past = await eventually(() => request(t.url).get('/about'), (res) => res.headers['x-cache'] === 'MISS', 10_000);
+      await eventually(
+        () => redisCheck(t),
+        (state) => state === 'down',
+        10_000,
+      );
+      const past = await eventually(
+        () => request(t.url).get('/about'),
+        (res) => res.headers['x-cache'] === 'MISS',
+        10_000,
+      );
       expect(past.status).toBe(200);
       for (const path of paths) {
         const res = await request(t.url).get(path);

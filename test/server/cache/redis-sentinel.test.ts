@@ -42,7 +42,13 @@ describeWithRedisServers()('a portal on Redis through Sentinel', () => {
     expect(await set.masterPort()).toBe(set.master.port);
     expect((await request(t.url).get('/home')).headers['x-cache']).toBe('MISS');
     expect((await request(t.url).get('/home')).headers['x-cache']).toBe('HIT');
-    expect(await eventually(() => pageKeysOn(set.master.port, t.cachePrefix, '/home'), (keys) => keys.length === 1, 5000)).toHaveLength(1);
+    expect(
+      await eventually(
+        () => pageKeysOn(set.master.port, t.cachePrefix, '/home'),
+        (keys) => keys.length === 1,
+        5000,
+      ),
+    ).toHaveLength(1);
     expect((await request(t.url).get('/readyz')).body).toMatchObject({ status: 'ready', checks: { redis: 'up' } });
   });
 
@@ -58,13 +64,25 @@ describeWithRedisServers()('a portal on Redis through Sentinel', () => {
     })();
     try {
       await set.master.stop('SIGKILL');
-      const degraded = await eventually(() => request(t.url).get('/readyz'), (res) => res.body.checks?.redis === 'down', 10_000);
+      const degraded = await eventually(
+        () => request(t.url).get('/readyz'),
+        (res) => res.body.checks?.redis === 'down',
+        10_000,
+      );
       expect(degraded.body).toMatchObject({ status: 'degraded', checks: { redis: 'down' } });
 
       await waitUntil(async () => (await set.masterPort()) === set.replica.port, 30_000, 'Sentinel to promote the replica');
-      const up = await eventually(() => request(t.url).get('/readyz'), (res) => res.body.checks?.redis === 'up', 30_000);
+      const up = await eventually(
+        () => request(t.url).get('/readyz'),
+        (res) => res.body.checks?.redis === 'up',
+        30_000,
+      );
       expect(up.body).toMatchObject({ status: 'ready', checks: { redis: 'up' } });
-      const back = await eventually(() => request(t.url).get('/home'), (res) => res.headers['x-cache'] === 'HIT', 30_000);
+      const back = await eventually(
+        () => request(t.url).get('/home'),
+        (res) => res.headers['x-cache'] === 'HIT',
+        30_000,
+      );
       expect(back.headers['x-cache']).toBe('HIT');
     } finally {
       reading = false;
@@ -76,7 +94,13 @@ describeWithRedisServers()('a portal on Redis through Sentinel', () => {
     expect(await pageKeysOn(set.replica.port, t.cachePrefix, '/home')).toHaveLength(1);
     // Pages first rendered after the failover are stored on the new master.
     expect((await request(t.url).get('/license')).headers['x-cache']).toBe('MISS');
-    expect(await eventually(() => pageKeysOn(set.replica.port, t.cachePrefix, '/license'), (keys) => keys.length === 1, 5000)).toHaveLength(1);
+    expect(
+      await eventually(
+        () => pageKeysOn(set.replica.port, t.cachePrefix, '/license'),
+        (keys) => keys.length === 1,
+        5000,
+      ),
+    ).toHaveLength(1);
     expect((await request(t.url).get('/license')).headers['x-cache']).toBe('HIT');
   }, 90_000);
 });

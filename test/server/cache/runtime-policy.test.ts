@@ -50,7 +50,11 @@ describeWithRedis()('policy on Redis across two instances', () => {
     expect(suite.portal.portal.cachePolicy.page('home').ttl).toBe(PAGE_POLICY.home.ttl);
     await setOverrides(client, suite.portal.cachePrefix, { page: { home: { ttl: 7 } }, data: { list: { ttl: 9, grace: 11 } } });
     for (const t of [suite.portal, suite.peer]) {
-      await eventually(async () => t.portal.cachePolicy.page('home').ttl, (ttl) => ttl === 7, 8000);
+      await eventually(
+        async () => t.portal.cachePolicy.page('home').ttl,
+        (ttl) => ttl === 7,
+        8000,
+      );
       expect(t.portal.cachePolicy.page('home')).toEqual({ ...PAGE_POLICY.home, ttl: 7 });
       expect(t.portal.cachePolicy.data('list')).toEqual({ ...DATA_POLICY.list, ttl: 9, grace: 11 });
     }
@@ -58,7 +62,11 @@ describeWithRedis()('policy on Redis across two instances', () => {
     // The exact key (a pattern would also match the key's lock), read once the write has landed: this client
     // is not the connection the portal wrote on.
     const pageKey = `${suite.portal.cachePrefix}:${suite.portal.portal.assets.buildId}:page:0:/home`;
-    const raw = await eventually(() => client.getBuffer(pageKey), (value) => value !== null, 5000);
+    const raw = await eventually(
+      () => client.getBuffer(pageKey),
+      (value) => value !== null,
+      5000,
+    );
     expect(decodeEntry(raw!)?.ttl).toBe(7);
     const listKeys = await client.keys(`${suite.portal.cachePrefix}:${suite.portal.portal.assets.buildId}:data:_:list:*`);
     expect(listKeys.length).toBeGreaterThan(0);
@@ -82,7 +90,11 @@ describeWithRedis()('policy on Redis across two instances', () => {
     expect(suite.portal.portal.cachePolicy.page('home')).toEqual(PAGE_POLICY.home);
 
     await resetOverrides(client, suite.portal.cachePrefix);
-    await eventually(async () => suite.peer.portal.cachePolicy.page('home').ttl, (ttl) => ttl === PAGE_POLICY.home.ttl, 8000);
+    await eventually(
+      async () => suite.peer.portal.cachePolicy.page('home').ttl,
+      (ttl) => ttl === PAGE_POLICY.home.ttl,
+      8000,
+    );
     expect(suite.peer.portal.cachePolicy.snapshot()).toEqual(effectivePolicy({}));
   });
 });

@@ -84,7 +84,15 @@ describe('canonical request targets', () => {
   });
 
   it('every other area is reached by its canonical path only: another spelling is simply not there', async () => {
-    for (const spelling of ['/healthz/', '/robots.txt/', '/assets/../robots.txt', '/_data/page/', '/api/../package.json', '//evil.example', '/.//evil.example/x']) {
+    for (const spelling of [
+      '/healthz/',
+      '/robots.txt/',
+      '/assets/../robots.txt',
+      '/_data/page/',
+      '/api/../package.json',
+      '//evil.example',
+      '/.//evil.example/x',
+    ]) {
       const answer = await rawRequest(t.url, 'GET', spelling);
       expect([spelling, answer.status, answer.headers.location]).toEqual([spelling, 404, undefined]);
     }

@@ -89,7 +89,10 @@ describe('forwarding headers from an untrusted peer', () => {
   });
 
   it('is not logged for a trusted proxy, nor for requests without forwarding headers', async () => {
-    for (const [env, header] of [[{ TRUST_PROXY: 'loopback' }, true], [{}, false]] as const) {
+    for (const [env, header] of [
+      [{ TRUST_PROXY: 'loopback' }, true],
+      [{}, false],
+    ] as const) {
       const t = await startTestPortal({ env });
       try {
         const req = request(t.url).get('/about');

@@ -46,7 +46,7 @@ describe('security headers made once', () => {
     const b = applied(second);
     const csp = a.get('Content-Security-Policy') ?? '';
     expect(csp).toContain(`script-src 'nonce-${first}' 'strict-dynamic' 'self'`);
-    expect(csp).toContain('img-src \'self\' data: https: https://media.example.cn');
+    expect(csp).toContain("img-src 'self' data: https: https://media.example.cn");
     // The login dialog frames WeChat's QR page, and nothing else from outside.
     expect(csp).toContain("frame-src 'self' https://open.weixin.qq.com");
     expect(csp).not.toContain('NONCEMARK');

@@ -52,11 +52,16 @@ describe('the end of an article, and share pictures', () => {
 
     const related = /<section class="related"[^>]*>(.*?)<\/section>/s.exec(html)?.[1] ?? '';
     const relatedLinks = [...related.matchAll(/href="\/detail\/(\d+)\/(\d+)"/g)].map((m) => Number(m[2]));
-    const expected = articles.filter((item) => item.id !== raw.id).slice(0, 6).map((item) => item.id);
+    const expected = articles
+      .filter((item) => item.id !== raw.id)
+      .slice(0, 6)
+      .map((item) => item.id);
     expect(relatedLinks).toEqual(expected);
     expect(related).toContain('相关阅读');
 
-    const trail = jsonLdOf(html).find((item) => item['@type'] === 'BreadcrumbList') as { itemListElement: Array<{ position: number; name: string; item: string }> };
+    const trail = jsonLdOf(html).find((item) => item['@type'] === 'BreadcrumbList') as {
+      itemListElement: Array<{ position: number; name: string; item: string }>;
+    };
     expect(trail.itemListElement).toEqual([
       { '@type': 'ListItem', position: 1, name: '首页', item: `https://${host}/` },
       { '@type': 'ListItem', position: 2, name: raw.catname, item: `https://${host}/V1/${raw.catid}` },

@@ -19,7 +19,6 @@ import type {
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { article, firstHomeArticle, upstreamData } from '../../support/upstream-data';
 
-
 describe.each([
   ['main site', MAIN_SITE.domain],
   ['regional site', REGIONAL_SITES[5]!.domain],
@@ -137,4 +136,3 @@ describe.each([
     }
   });
 });
-

@@ -153,7 +153,11 @@ describe('page hits in front of Express', () => {
     ['a POST', '/home', {}, 'POST'],
     ['a session cookie without the reader cookie', '/home', { cookie: 'a=1; portal_session=' + 'f'.repeat(64) }],
     ['a signed-in reader asking for the personal center', '/personalCenter', { cookie: `portal_session=${'f'.repeat(64)}; portal_reader=${READER}` }],
-    ['a signed-in reader asking for the personal center, cookies the other way round', '/personalCenter', { cookie: `portal_reader=${READER}; portal_session=${'f'.repeat(64)}` }],
+    [
+      'a signed-in reader asking for the personal center, cookies the other way round',
+      '/personalCenter',
+      { cookie: `portal_reader=${READER}; portal_session=${'f'.repeat(64)}` },
+    ],
     ['a br-only client', '/home', { 'accept-encoding': 'br' }],
     ['a phone asking for an article', '/detail/2728/33727', { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148' }],
     ['the search form', '/search?q=青年', {}],
@@ -238,7 +242,10 @@ describeWithRedis()('page hits answer as the middleware chain does', () => {
     if (method === 'HEAD') return;
     expect(htmlOf(a).split(nonceOf(a)).join('N')).toBe(htmlOf(b).split(nonceOf(b)).join('N'));
     // The 304 of a revalidation too.
-    const [c, d] = [await send(fast.url + path, { ...headers, 'if-none-match': String(a.headers.etag) }), await send(chain.url + path, { ...headers, 'if-none-match': String(b.headers.etag) })];
+    const [c, d] = [
+      await send(fast.url + path, { ...headers, 'if-none-match': String(a.headers.etag) }),
+      await send(chain.url + path, { ...headers, 'if-none-match': String(b.headers.etag) }),
+    ];
     expect([c.status, d.status]).toEqual([304, 304]);
     expect(c.names).toEqual(d.names);
   });
@@ -285,11 +292,15 @@ describeWithRedis()('conditional requests, Age and Accept-Encoding on the hit pa
     const etag = String(plainFast.headers.etag);
     expect(plainChain.headers.etag).toBe(etag);
     const answers = await both(ARTICLE, { ...DESKTOP, 'if-none-match': condition(etag) });
-    for (const [answer, plain] of [[answers[0], plainFast], [answers[1], plainChain]] as const) {
+    for (const [answer, plain] of [
+      [answers[0], plainFast],
+      [answers[1], plainChain],
+    ] as const) {
       expect(answer.status).toBe(expected);
       if (expected === 200) continue;
       // A 304 carries what its 200 would: ETag, Cache-Control, Vary (RFC 9110 §15.4.5), and no body.
-      for (const name of ['etag', 'cache-control', 'vary', 'surrogate-key', 'x-cache']) expect([name, answer.headers[name]]).toEqual([name, plain.headers[name]]);
+      for (const name of ['etag', 'cache-control', 'vary', 'surrogate-key', 'x-cache'])
+        expect([name, answer.headers[name]]).toEqual([name, plain.headers[name]]);
       expect(answer.headers.vary).toBe('User-Agent, Accept-Encoding');
       expect(answer.body.length).toBe(0);
     }

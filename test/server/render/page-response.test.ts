@@ -69,7 +69,13 @@ describe('page response headers', () => {
   });
 
   it('shares a streamed MISS only when told it may, with the page tags', () => {
-    const shared = streamedHeaders({ state: 'MISS', status: 200, sharing: { policy: POLICY, tags: ['page:detail', 'site:0'] }, upstreamMs: 3.25, renderMs: 10 });
+    const shared = streamedHeaders({
+      state: 'MISS',
+      status: 200,
+      sharing: { policy: POLICY, tags: ['page:detail', 'site:0'] },
+      upstreamMs: 3.25,
+      renderMs: 10,
+    });
     expect(asObject(shared)).toEqual({
       'X-Cache': 'MISS',
       'Cache-Control': SHARED,
@@ -152,7 +158,8 @@ describe('a held page on the wire', () => {
     const revalidated = await get(`${base}/`, { 'if-none-match': lookup.page.etag });
     expect(revalidated.status).toBe(304);
     expect(revalidated.body).toBe('');
-    for (const name of ['etag', 'cache-control', 'surrogate-key', 'x-cache', 'vary']) expect([name, revalidated.headers[name]]).toEqual([name, page.headers[name]]);
+    for (const name of ['etag', 'cache-control', 'surrogate-key', 'x-cache', 'vary'])
+      expect([name, revalidated.headers[name]]).toEqual([name, page.headers[name]]);
     // A reload (Cache-Control: no-cache) gets the page even with a matching tag.
     expect((await get(`${base}/`, { 'if-none-match': lookup.page.etag, 'cache-control': 'no-cache' })).status).toBe(200);
   });

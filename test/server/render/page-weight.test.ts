@@ -86,11 +86,14 @@ describe('the chrome QR codes', () => {
   });
 
   it.each(chromeCodes)('%s is served as an immutable SVG of exactly its modules', async (text) => {
-    const res = await request(t.url).get(qrImagePath(text)).buffer(true).parse((response, done) => {
-      const parts: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => parts.push(chunk));
-      response.on('end', () => done(null, Buffer.concat(parts).toString('utf8')));
-    });
+    const res = await request(t.url)
+      .get(qrImagePath(text))
+      .buffer(true)
+      .parse((response, done) => {
+        const parts: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => parts.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(parts).toString('utf8')));
+      });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(res.headers['cache-control']).toContain('immutable');

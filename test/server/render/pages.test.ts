@@ -13,7 +13,6 @@ import type { RawAdSlot, RawArticleListItem, RawColumnAuthorList, RawTopicDetail
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { articleList, homeCategories, upstreamData } from '../../support/upstream-data';
 
-
 const REGIONAL = REGIONAL_SITES[0]!;
 
 /** Each card of the page's card list, by the article it links to. */

@@ -120,7 +120,13 @@ describe('personal center', () => {
 
   it('bad sections and pages are 404s for a signed-in reader', async () => {
     const session = await signIn(t, '乱填地址的读者');
-    for (const path of ['/personalCenter?tab=nonsense', '/personalCenter?page=0', '/personalCenter?page=abc', '/personalCenter?tab=feedback&page=2', '/personalCenter?page=2']) {
+    for (const path of [
+      '/personalCenter?tab=nonsense',
+      '/personalCenter?page=0',
+      '/personalCenter?page=abc',
+      '/personalCenter?tab=feedback&page=2',
+      '/personalCenter?page=2',
+    ]) {
       const answer = await get(path, session);
       expect([path, answer.status]).toEqual([path, 404]);
       expect(answer.headers['cache-control']).toBe('private, no-store');

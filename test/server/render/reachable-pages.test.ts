@@ -40,7 +40,10 @@ describe('ways into lives, news tracks and albums', () => {
 
   it('a video in an album links to the album, playing that video', async () => {
     const categories = await upstreamData<RawShikeCategory[]>(t.upstream.url, '/api/video_album/shike_video_category');
-    const items = await upstreamData<RawShikeCategoryItems>(t.upstream.url, `/api/video_album/shike_video_category_item?id=${categories[0]?.id}&page=1&page_size=50`);
+    const items = await upstreamData<RawShikeCategoryItems>(
+      t.upstream.url,
+      `/api/video_album/shike_video_category_item?id=${categories[0]?.id}&page=1&page_size=50`,
+    );
     const inAlbum = items.list.find((video) => video.albums.length > 0);
     if (!inAlbum) throw new Error('no video of the first 视刻 category is in an album');
     const page = await request(t.url).get(`/video/${inAlbum.catid}/${inAlbum.id}`);

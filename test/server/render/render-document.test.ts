@@ -75,12 +75,7 @@ describe('renderDocument', () => {
   it('logs a block that fails after the shell, and still ends the document cleanly for the reader', async () => {
     const errors: unknown[] = [];
     const out = collectingSink();
-    const outcome = await render(
-      () => new Promise((_, reject) => setTimeout(() => reject(new Error('hot news exploded')), 50)),
-      5000,
-      errors,
-      out.sink,
-    );
+    const outcome = await render(() => new Promise((_, reject) => setTimeout(() => reject(new Error('hot news exploded')), 50)), 5000, errors, out.sink);
     expect(outcome.clean).toBe(false);
     expect(out.events).toEqual(['start 200', 'end clean=false']);
     expect((errors[0] as Error).message).toBe('hot news exploded');
@@ -105,8 +100,8 @@ describe('renderDocument', () => {
     const out = collectingSink();
     await render(async () => [], 5000, [], out.sink);
     const html = out.html();
-    const order = ['<title>青年新闻网</title>', '<div id="root">', '</footer>', '<script type="module"', '</body></html>'].map(
-      (marker) => html.indexOf(marker),
+    const order = ['<title>青年新闻网</title>', '<div id="root">', '</footer>', '<script type="module"', '</body></html>'].map((marker) =>
+      html.indexOf(marker),
     );
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);

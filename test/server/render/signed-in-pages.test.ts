@@ -156,7 +156,11 @@ describeWithRedis()('pages for signed-in readers', () => {
 
   it('no token reaches the HTML of a page a signed-in reader gets', async () => {
     const reader = await signInCookies(t, '读者丁');
-    for (const page of [await asReader('/about', reader.cookie), await mainSitePage(t, '/about', reader.session), await asReader('/personalCenter', reader.cookie)]) {
+    for (const page of [
+      await asReader('/about', reader.cookie),
+      await mainSitePage(t, '/about', reader.session),
+      await asReader('/personalCenter', reader.cookie),
+    ]) {
       // Tokens are 48 hex characters in the reference API; none may appear, nor the session id itself.
       expect(page.text).not.toMatch(/[0-9a-f]{48}/);
       expect(page.text).not.toContain(reader.session);

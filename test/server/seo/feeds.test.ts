@@ -39,29 +39,35 @@ describe('robots, sitemaps and feeds', () => {
     return results;
   }
 
-  it.each([MAIN_SITE.domain, REGIONAL.domain])('lists only URLs that answer 200 in the sitemaps of %s', async (host) => {
-    const index = validXml((await request(t.url).get('/sitemap.xml').set('Host', host)).text);
-    const sitemaps = asArray((index.sitemapindex as { sitemap: { loc: string } | Array<{ loc: string }> }).sitemap);
-    expect(sitemaps.map((entry) => entry.loc)).toEqual([`https://${host}/sitemaps/pages.xml`, `https://${host}/sitemaps/news.xml`]);
-    let checked = 0;
-    for (const sitemap of sitemaps) {
-      const res = await request(t.url).get(new URL(sitemap.loc).pathname).set('Host', host);
-      expect(res.headers['content-type']).toContain('application/xml');
-      const urls = asArray((validXml(res.text).urlset as { url: { loc: string } | Array<{ loc: string }> }).url);
-      expect(urls.length).toBeGreaterThan(5);
-      // A few at a time, as a crawler does.
-      const answers = await mapInBatches(urls, 4, async ({ loc }) => {
-        const url = new URL(loc);
-        const page = await request(t.url).get(url.pathname + url.search).set('Host', host);
-        return [loc, url.host, page.status];
-      });
-      for (const [loc, , status] of answers) expect([loc, status]).toEqual([loc, 200]);
-      for (const [, urlHost] of answers) expect(urlHost).toBe(host);
-      checked += answers.length;
-    }
-    expect(checked).toBeGreaterThan(20);
-    // Every listed page is rendered once, one after another: on a busy machine that takes a while.
-  }, 240_000);
+  it.each([MAIN_SITE.domain, REGIONAL.domain])(
+    'lists only URLs that answer 200 in the sitemaps of %s',
+    async (host) => {
+      const index = validXml((await request(t.url).get('/sitemap.xml').set('Host', host)).text);
+      const sitemaps = asArray((index.sitemapindex as { sitemap: { loc: string } | Array<{ loc: string }> }).sitemap);
+      expect(sitemaps.map((entry) => entry.loc)).toEqual([`https://${host}/sitemaps/pages.xml`, `https://${host}/sitemaps/news.xml`]);
+      let checked = 0;
+      for (const sitemap of sitemaps) {
+        const res = await request(t.url).get(new URL(sitemap.loc).pathname).set('Host', host);
+        expect(res.headers['content-type']).toContain('application/xml');
+        const urls = asArray((validXml(res.text).urlset as { url: { loc: string } | Array<{ loc: string }> }).url);
+        expect(urls.length).toBeGreaterThan(5);
+        // A few at a time, as a crawler does.
+        const answers = await mapInBatches(urls, 4, async ({ loc }) => {
+          const url = new URL(loc);
+          const page = await request(t.url)
+            .get(url.pathname + url.search)
+            .set('Host', host);
+          return [loc, url.host, page.status];
+        });
+        for (const [loc, , status] of answers) expect([loc, status]).toEqual([loc, 200]);
+        for (const [, urlHost] of answers) expect(urlHost).toBe(host);
+        checked += answers.length;
+      }
+      expect(checked).toBeGreaterThan(20);
+      // Every listed page is rendered once, one after another: on a busy machine that takes a while.
+    },
+    240_000,
+  );
 
   it('serves a category RSS 2.0 feed with real article links, cached on the second request', async () => {
     const [category] = await homeCategories(t.upstream.url, HOME_CATID);

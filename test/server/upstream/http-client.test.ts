@@ -12,7 +12,12 @@ describe('UpstreamClient', () => {
 
   beforeAll(async () => {
     upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    client = new UpstreamClient({ baseUrl: upstream.url, timeoutMs: 300, maxBodyBytes: 1_000_000, onCall: (call, outcome) => calls.push(`${call}:${outcome}`) });
+    client = new UpstreamClient({
+      baseUrl: upstream.url,
+      timeoutMs: 300,
+      maxBodyBytes: 1_000_000,
+      onCall: (call, outcome) => calls.push(`${call}:${outcome}`),
+    });
   });
   afterAll(async () => {
     client.close();

@@ -20,7 +20,9 @@ function closingUpstream(): Promise<{ url: string; connections: () => number; cl
         socket.destroy();
         return;
       }
-      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ANSWER)}\r\nConnection: keep-alive\r\n\r\n${ANSWER}`);
+      socket.write(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ANSWER)}\r\nConnection: keep-alive\r\n\r\n${ANSWER}`,
+      );
     });
   });
   return new Promise((resolve) => {
