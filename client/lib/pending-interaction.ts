@@ -15,8 +15,12 @@ export function forgetPending(): void {
   removeSessionStorage(PENDING_KEY);
 }
 
-/** The pending target if it belongs to this group on this page; a stale or malformed entry is dropped. */
-export function takePending(group: InteractionGroup, path: string): InteractionTarget | null {
+/**
+ * The pending target if it belongs to this group on this page; a stale or malformed entry is dropped. It stays
+ * stored until the caller acts on it (`forgetPending`): a render that asks and is replaced before it can act (its
+ * effect cleaned up while the reader's states were loading, as on a slow machine) leaves it to the next one.
+ */
+export function pendingFor(group: InteractionGroup, path: string): InteractionTarget | null {
   const raw = readSessionStorage(PENDING_KEY);
   if (raw === null) return null;
   const pending = readPending(raw, path, Date.now());
@@ -25,7 +29,5 @@ export function takePending(group: InteractionGroup, path: string): InteractionT
     return null;
   }
   // Another group on the page (another kind, another list) may hold it: leave it for that one.
-  if (!groupHolds(group, pending.target)) return null;
-  forgetPending();
-  return pending.target;
+  return groupHolds(group, pending.target) ? pending.target : null;
 }

@@ -12,7 +12,7 @@ import { requestSignIn } from '../blocks/LoginModal';
 import { showToast } from '../blocks/Toast';
 import { usePortal } from '../context';
 import { fetchGroupStates, fetchLikeCount, toggleInteraction } from './interactions-api';
-import { forgetPending, rememberPending, takePending } from './pending-interaction';
+import { forgetPending, pendingFor, rememberPending } from './pending-interaction';
 
 export interface InteractionControls {
   isOn(id: number): boolean;
@@ -62,11 +62,14 @@ export function useInteractionGroup(group: InteractionGroup, onSettled?: (id: nu
     if (!signedIn) return;
     let live = true;
     const current = latest.current.group;
-    const pending = takePending(current, path);
+    const pending = pendingFor(current, path);
     void fetchGroupStates(current).then((states) => {
+      // A newer run of this effect took over: it finds the pending click still stored and acts on it.
       if (!live) return;
       if (states) dispatch({ type: 'loaded', states });
-      if (!pending) return;
+      // Claimed by whoever gets here first: another group holding the same target finds it gone.
+      if (!pending || pendingFor(current, path) === null) return;
+      forgetPending();
       // Without the reader's current state a toggle could undo what they already had: do nothing, say so.
       if (!states) return showToast(failureMessage(current.kind, NO_RESPONSE_ENVELOPE.code));
       // The visitor asked to like (collect, subscribe); if that is already so, there is nothing to do.
