@@ -75,7 +75,12 @@ describeWithBrowser()('article tools', () => {
   it('shares to WeChat with a 260x260 QR code of the page and copies the link', async () => {
     const { page, problems } = w;
     await gotoHydrated(page, detailUrl);
-    await page.click('.float-menu__item:has-text("微信")');
+    // Brought into view first, and clicked once the float menu has pinned (or not) for that scroll: a click sent
+    // while the menu moves to its pinned place lands where the button was (seen on a loaded machine).
+    const share = page.locator('.float-menu__item:has-text("微信")');
+    await share.scrollIntoViewIfNeeded();
+    await scrollAndSettle(page, await page.evaluate(() => window.scrollY));
+    await share.click();
     const dialog = page.locator('dialog.share-modal');
     await dialog.waitFor({ state: 'visible' });
     expect(await dialog.locator('.modal__title').textContent()).toBe('分享到微信朋友圈');

@@ -3,11 +3,10 @@
  * to the first page (docs/product.md §4), and no ad slide crops its picture — a 16:9 video poster in a wide home
  * banner keeps its aspect beside the ad's title, and the 广告 mark stays whole inside its slide.
  */
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { SPECIAL_COLUMN_PAGE_SIZE } from '../../shared/constants';
 import type { RawColumnAuthor } from '../../shared/types/upstream';
-import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
-import { startTestPortal, type TestPortal } from '../support/portal';
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { upstreamData } from '../support/upstream-data';
 
@@ -95,23 +94,17 @@ const inside = (inner: Box, outer: { width: number; height: number }) =>
   inner.x >= -0.5 && inner.y >= -0.5 && inner.x + inner.width <= outer.width + 0.5 && inner.y + inner.height <= outer.height + 0.5;
 
 describeWithBrowser()('blocks that keep their content', () => {
-  let t: TestPortal;
-  let browser: Browser;
-  beforeAll(async () => {
-    t = await startTestPortal();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const suite = browserPortalSuite();
 
   it('换一换 shows every column author the API reports, 4 at a time, then wraps to the first 4', async () => {
-    const reported = await upstreamData<{ list: RawColumnAuthor[]; count: number }>(t.upstream.url, '/api/special_column_author/list?page=1&page_size=50');
+    const reported = await upstreamData<{ list: RawColumnAuthor[]; count: number }>(
+      suite.portal.upstream.url,
+      '/api/special_column_author/list?page=1&page_size=50',
+    );
     expect(reported.count).toBeGreaterThan(20);
-    const { page, problems } = await watchedPage(browser);
+    const { page, problems } = await watchedPage(suite.browser);
     try {
-      await gotoHydrated(page, `${t.url}/`);
+      await gotoHydrated(page, `${suite.portal.url}/`);
       const block = page.locator('.special-columns');
       const names = () => block.locator('.column-list__name').allTextContents();
       await block.locator('.column-list[data-page="1"]').waitFor();
@@ -136,9 +129,9 @@ describeWithBrowser()('blocks that keep their content', () => {
   });
 
   it('home ad slides keep their pictures whole: a 16:9 poster in a wide banner at its own aspect beside the title, 广告 inside the slide', async () => {
-    const { page, problems } = await watchedPage(browser);
+    const { page, problems } = await watchedPage(suite.browser);
     try {
-      await gotoHydrated(page, `${t.url}/`);
+      await gotoHydrated(page, `${suite.portal.url}/`);
       const carousels = page.locator('.ad-carousel');
       const count = await carousels.count();
       // Every banner slot (5, 6, 8–16) and the side slots 1–4.

@@ -1,11 +1,10 @@
 /** Client states of docs/product.md §4 in a real browser: grey mode from the flag call, and the chunk-error reload guard. */
 import type { Browser } from 'playwright-core';
 import { HOME_CATID } from '../../shared/constants';
-import { launchBrowser } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, watchedPage } from '../support/browser';
+import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
 
 describeWithBrowser()('client states', () => {
   let t: TestPortal;

@@ -1,35 +1,23 @@
 /** The header in a real browser: sub-menu on hover and keyboard, menu warnings, search box and history, sign-in dialog. */
-import type { Browser } from 'playwright-core';
 import { MENU_WARNINGS } from '../../shared/menu';
 import { encodeKeyword, SEARCH_HISTORY_KEY } from '../../shared/search';
-import { launchBrowser } from '../support/browser';
-import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { HOME_CATID } from '../../shared/constants';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, watchedPage, type WatchedPage } from '../support/browser';
+import { browserPortalSuite, gotoHydrated, watchedPage, type WatchedPage } from '../support/browser';
 
 describeWithBrowser()('header', () => {
-  let t: TestPortal;
-  let browser: Browser;
+  const suite = browserPortalSuite();
   let w: WatchedPage;
 
-  beforeAll(async () => {
-    t = await startTestPortal();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
   beforeEach(async () => {
-    w = await watchedPage(browser);
+    w = await watchedPage(suite.browser);
   });
   afterEach(async () => w.page.context().close());
 
   it('opens a sub-menu on hover and closes it on leave', async () => {
     const { page, problems } = w;
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     const item = page.locator('.menu__item', { has: page.locator('.menu__level2') }).first();
     const panel = item.locator('.menu__level2');
     expect(await panel.isVisible()).toBe(false);
@@ -42,7 +30,7 @@ describeWithBrowser()('header', () => {
 
   it('opens a sub-menu on keyboard focus and closes it on Escape', async () => {
     const { page } = w;
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     const item = page.locator('.menu__item', { has: page.locator('.menu__level2') }).first();
     const panel = item.locator('.menu__level2');
     await item.locator(':scope > a, :scope > span, :scope > button').first().focus();
@@ -56,7 +44,7 @@ describeWithBrowser()('header', () => {
 
   it('shows the docs/product.md §5 warning when a misconfigured item is clicked', async () => {
     const { page } = w;
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     const broken = page.locator('.menu__item--misconfigured').first();
     const message = await broken.getAttribute('title');
     expect(Object.values(MENU_WARNINGS)).toContain(message);
@@ -67,7 +55,7 @@ describeWithBrowser()('header', () => {
 
   it('opens on an empty click, searches with text, and keeps the history', async () => {
     const { page, problems } = w;
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     const input = page.locator('.search__input');
     expect((await input.boundingBox())?.width ?? 0).toBeLessThan(5);
     await page.click('.search__submit');
@@ -82,7 +70,7 @@ describeWithBrowser()('header', () => {
     await page.click('.search__submit');
     await page.waitForURL(`**/search/${encodeKeyword('青年')}/2`);
 
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     await page.click('.search__submit');
     await page.fill('.search__input', '科技 创新');
     await page.press('.search__input', 'Enter');
@@ -101,7 +89,7 @@ describeWithBrowser()('header', () => {
 
   it.each(['Enter', 'the search button'])('after a search with %s, a click on the input reopens the 近期/全部 and history panel', async (how) => {
     const { page, problems } = w;
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     const input = page.locator('.search__input');
     await page.click('.search__submit');
     await input.fill('青年');
@@ -118,7 +106,7 @@ describeWithBrowser()('header', () => {
 
   it('the header 夜间 switch turns night mode on and off on any page, remembered, in step with the float menu', async () => {
     const { page, problems } = w;
-    await gotoHydrated(page, `${t.url}/siteMap`);
+    await gotoHydrated(page, `${suite.portal.url}/siteMap`);
     const night = page.locator('.top-bar__night');
     await night.click();
     await page.waitForFunction(() => document.documentElement.classList.contains('theme-dark'));
@@ -127,9 +115,9 @@ describeWithBrowser()('header', () => {
     await page.waitForSelector('html[data-hydrated="true"]');
     expect(await page.evaluate(() => document.documentElement.classList.contains('theme-dark'))).toBe(true);
     // On an article, the float menu's switch and the header's show the same state and either turns it off.
-    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
-    const first = (await articleList(t.upstream.url, category!.catid)).lists[0]!;
-    await gotoHydrated(page, `${t.url}/detail/${first.catid}/${first.id}`);
+    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
+    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[0]!;
+    await gotoHydrated(page, `${suite.portal.url}/detail/${first.catid}/${first.id}`);
     await page.waitForFunction(() => document.querySelector('.float-menu__night')?.getAttribute('aria-pressed') === 'true');
     await page.locator('.float-menu__night').click();
     await page.waitForFunction(() => !document.documentElement.classList.contains('theme-dark'));
@@ -138,9 +126,9 @@ describeWithBrowser()('header', () => {
   });
 
   it('without script the search form still reaches the search route', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await suite.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${t.url}/`);
+    await page.goto(`${suite.portal.url}/`);
     await page.fill('.search__input', '青年');
     await page.press('.search__input', 'Enter');
     await page.waitForURL(`**/search/${encodeKeyword('青年')}/1`);
@@ -149,7 +137,7 @@ describeWithBrowser()('header', () => {
 
   it('opens the WeChat sign-in dialog from 订阅', async () => {
     const { page, problems } = w;
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     await page.click('.top-bar__subscribe');
     const dialog = page.locator('dialog.login-modal');
     await dialog.waitFor({ state: 'visible' });

@@ -1,42 +1,32 @@
 /** A reader in a real browser: home hydrates cleanly, article links navigate client-side, back works. */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { HOME_CATID } from '../../shared/constants';
-import { launchBrowser, watchedPage } from '../support/browser';
-import { startTestPortal, type TestPortal } from '../support/portal';
+import { browserPortalSuite, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
 
 describeWithBrowser()('hydration and client navigation', () => {
-  let t: TestPortal;
-  let browser: Browser;
+  const suite = browserPortalSuite();
   let page: Page;
   let problems: string[];
 
-  beforeAll(async () => {
-    t = await startTestPortal();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
   beforeEach(async () => {
-    ({ page, problems } = await watchedPage(browser));
+    ({ page, problems } = await watchedPage(suite.browser));
   });
   afterEach(async () => page.close());
 
   it('hydrates home with no console errors or hydration warnings', async () => {
-    await page.goto(`${t.url}/`);
+    await page.goto(`${suite.portal.url}/`);
     await page.waitForSelector('html[data-hydrated="true"]');
     await page.waitForSelector('.hot-news__rank--5');
     expect(problems).toEqual([]);
   });
 
   it('navigates to an article without a full reload, and back', async () => {
-    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
-    const list = await articleList(t.upstream.url, category!.catid);
+    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
+    const list = await articleList(suite.portal.upstream.url, category!.catid);
     const target = list.lists[0]!;
-    await page.goto(`${t.url}/`);
+    await page.goto(`${suite.portal.url}/`);
     await page.waitForSelector('html[data-hydrated="true"]');
     await page.evaluate(() => {
       (window as unknown as { sameDocument: boolean }).sameDocument = true;

@@ -10,11 +10,10 @@ import type { Browser, Page } from 'playwright-core';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { HOME_CATID } from '../../shared/constants';
 import { THEME_KEY } from '../../shared/preferences';
-import { launchBrowser } from '../support/browser';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, watchedPage } from '../support/browser';
+import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
 import { seriousAxeViolations } from '../support/axe';
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-results/screenshots');

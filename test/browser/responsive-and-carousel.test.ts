@@ -1,26 +1,15 @@
 /** docs/product.md §9 layout and carousel rules in a browser: the menu's row under 1500px, carousels started near the viewport, autoplay paused on hover. */
-import type { Browser } from 'playwright-core';
-import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
-import { startTestPortal, type TestPortal } from '../support/portal';
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { firstHomeArticle } from '../support/upstream-data';
 
 describeWithBrowser()('responsive menu and carousels', () => {
-  let t: TestPortal;
-  let browser: Browser;
-  beforeAll(async () => {
-    t = await startTestPortal();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const suite = browserPortalSuite();
 
   async function menuRow(width: number): Promise<{ sameRowAsLogo: boolean }> {
-    const { page, problems } = await watchedPage(browser, { viewport: { width, height: 900 } });
+    const { page, problems } = await watchedPage(suite.browser, { viewport: { width, height: 900 } });
     try {
-      await gotoHydrated(page, `${t.url}/`);
+      await gotoHydrated(page, `${suite.portal.url}/`);
       const logo = await page.locator('.logo').boundingBox();
       const menu = await page.locator('.site-header__menu').boundingBox();
       expect(problems).toEqual([]);
@@ -37,9 +26,9 @@ describeWithBrowser()('responsive menu and carousels', () => {
   });
 
   it('starts a carousel far below the fold only once it is scrolled near the viewport', async () => {
-    const { page, problems } = await watchedPage(browser, { viewport: { width: 1600, height: 300 } });
+    const { page, problems } = await watchedPage(suite.browser, { viewport: { width: 1600, height: 300 } });
     try {
-      await gotoHydrated(page, `${t.url}/`);
+      await gotoHydrated(page, `${suite.portal.url}/`);
       await page.waitForLoadState('networkidle');
       // Carousels of several slides more than three screens down: still swiper-less markup after the page settled.
       const far = page.locator('.swiper:has(.swiper-pagination)').filter({ has: page.locator('.swiper-wrapper') });
@@ -57,10 +46,10 @@ describeWithBrowser()('responsive menu and carousels', () => {
   });
 
   it('pauses a carousel autoplay while the pointer is over it, and resumes after', async () => {
-    const raw = await firstHomeArticle(t.upstream.url, 2727);
-    const { page, problems } = await watchedPage(browser);
+    const raw = await firstHomeArticle(suite.portal.upstream.url, 2727);
+    const { page, problems } = await watchedPage(suite.browser);
     try {
-      await gotoHydrated(page, `${t.url}/detail/${raw.catid}/${raw.id}`);
+      await gotoHydrated(page, `${suite.portal.url}/detail/${raw.catid}/${raw.id}`);
       const carousel = page.locator('.swiper-initialized').first();
       await carousel.waitFor();
       const running = () =>

@@ -1,5 +1,6 @@
 /** Debian's Chromium driven by playwright-core, with the flags this machine needs (no sandbox, no background networking). */
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { startTestPortal, type TestPortal, type TestPortalOptions } from './portal';
 import { chromiumPath } from './requirements';
 
 /** `extraArgs`, e.g. --host-resolver-rules mapping a site's domain to 127.0.0.1, so no request leaves loopback. */
@@ -74,4 +75,24 @@ export async function requestsSettled(page: Page): Promise<void> {
   const seen = page.waitForRequest((request) => request.url().endsWith(marker));
   await page.evaluate((path) => void fetch(path, { cache: 'no-store' }).catch(() => undefined), marker);
   await seen;
+}
+
+export interface BrowserPortalSuite {
+  /** The test portal (and its reference API) the block's pages come from. */
+  portal: TestPortal;
+  browser: Browser;
+}
+
+/** For a describe block: a test portal and a browser, started before its tests and stopped after them. */
+export function browserPortalSuite(options: TestPortalOptions = {}): BrowserPortalSuite {
+  const suite = {} as BrowserPortalSuite;
+  beforeAll(async () => {
+    suite.portal = await startTestPortal(options);
+    suite.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.portal?.close();
+  });
+  return suite;
 }
