@@ -77,6 +77,9 @@ describeWithBrowser()('signed-in readers from the shared cache, in a browser', (
       expect(await page.locator('html[data-hydrated]').count()).toBe(0);
       const markedBeforeBody = await page.evaluate(() => (window as unknown as { __readerMarkedBeforeBody?: boolean }).__readerMarkedBeforeBody);
       expect(markedBeforeBody).toBe(true);
+      // DOMContentLoaded does not wait for stylesheets (painting does): on a loaded machine the CSS that hides
+      // 订阅 for a reader can still be on its way, so the page is judged once its stylesheets are in.
+      await page.waitForFunction(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null));
       await expectReaderMenuShown(page);
     } finally {
       holding = false;
