@@ -50,6 +50,26 @@ const ENTRIES: ReadonlyArray<readonly [ProxyMethod, string | RegExp]> = [
   ['GET', '/api/common/get_menu_list'],
 ];
 
+/**
+ * The POSTs above that only read (states of a batch of items, a batch of articles, the reader's profile): the
+ * upstream client may send them again on a fresh socket when a kept-alive one turns out closed; toggles and
+ * feedback are writes and are never sent twice.
+ */
+const READING_POSTS: ReadonlySet<string> = new Set([
+  '/api/user/profile',
+  '/api/thumbsup/batch_exist',
+  '/api/collection/batch_exist',
+  '/api/collection_video/batch_exist',
+  '/api/column_subscribe/batch_exist',
+  '/api/tag/batch_exist',
+  '/api/rmt/batch_article_detail',
+]);
+
+/** Whether an allowed call only reads: every GET, and the POSTs listed as reads. */
+export function onlyReads(method: ProxyMethod, path: string): boolean {
+  return method === 'GET' || READING_POSTS.has(path);
+}
+
 /** Exact match on the decoded path as Express routes it; no prefixes, no trailing slashes, no dot segments. */
 export function isAllowed(method: string, path: string): method is ProxyMethod {
   return ENTRIES.some(([allowedMethod, pattern]) => allowedMethod === method && (typeof pattern === 'string' ? pattern === path : pattern.test(path)));

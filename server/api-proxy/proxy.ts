@@ -14,7 +14,7 @@ import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../logger';
 import { hasReaderCookie, sessionOf } from '../session';
 import { UpstreamHttpError, type UpstreamClient } from '../upstream/http-client';
-import { isAllowed } from './allow-list';
+import { isAllowed, onlyReads } from './allow-list';
 import { MAX_BODY_BYTES, proxyBody } from './body';
 import { syncSession } from './session-sync';
 
@@ -85,8 +85,10 @@ export function apiProxy({ upstream, sessions, secureCookies, sessionTtlSeconds,
       }
       const session = sessionOf(req);
       try {
+        const method = req.method === 'POST' ? 'POST' : 'GET';
         const result = await upstream.request({
-          method: req.method === 'POST' ? 'POST' : 'GET',
+          method,
+          readOnly: onlyReads(method, PROXY_PREFIX + req.path),
           path: PROXY_PREFIX + req.path + query,
           ...(body ? { body } : {}),
           ...(session ? { headers: { token: session.session.token } } : {}),

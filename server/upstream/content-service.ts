@@ -99,7 +99,8 @@ export class ContentService {
    * and a required call with nothing held makes the page a 503, never a 404 or an empty page.
    */
   private async load<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<Loaded<T>> {
-    const result = await this.options.upstream.request(spec.request, spec.schema);
+    // Every content call reads, POST or GET: a stale kept-alive socket is retried (server/upstream/http-client.ts).
+    const result = await this.options.upstream.request({ ...spec.request, readOnly: true }, spec.schema);
     // The call family is a tag too, so an operator can purge e.g. every list answer and the pages built on them.
     const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;

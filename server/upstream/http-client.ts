@@ -51,6 +51,11 @@ export interface UpstreamRequest {
   headers?: Record<string, string>;
   /** A short name for logs and metrics, e.g. 'list'. */
   call: string;
+  /**
+   * The call only reads, so it is safe to send again when a kept-alive socket turns out closed: every GET, and
+   * POSTs that read (the content calls: the CMS takes most of its reads as POSTs). Default: GET only.
+   */
+  readOnly?: boolean;
 }
 
 export interface UpstreamClientOptions {
@@ -72,6 +77,11 @@ export class UpstreamClient {
     http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
     https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
   };
+  /** For a call sent again after a stale socket: a new connection, never another socket from the pool. */
+  private readonly freshAgents = {
+    http: new http.Agent({ keepAlive: false }),
+    https: new https.Agent({ keepAlive: false }),
+  };
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -83,13 +93,23 @@ export class UpstreamClient {
   request<T>(req: UpstreamRequest, schema: z.ZodType<T, unknown>): Promise<UpstreamResult<T>>;
   async request<T>(req: UpstreamRequest, schema?: z.ZodType<T, unknown>): Promise<UpstreamResult<T | unknown>> {
     const result = await this.attempt(req, schema);
-    // A kept-alive socket the upstream closed while idle fails the next request sent on it before any answer: a
-    // GET is safe to send once more, on a fresh socket (what browsers and undici do).
-    if (result.outcome === 'unavailable' && result.staleSocket && req.method === 'GET') return this.attempt(req, schema);
+    // A kept-alive socket the upstream closed while idle fails the next request sent on it before any answer (Node's
+    // agent drops a socket a second before the timeout the upstream announces, but not every upstream or proxy
+    // announces one, and a busy event loop can miss it): a read is safe to send once more, on a fresh socket (what
+    // browsers and undici do for idempotent requests). A write is not: it may have been acted on.
+    // The other pooled sockets may be just as stale (an upstream that restarted closed them all), so it goes out on
+    // a new connection.
+    if (!result.staleSocket) return result;
+    if (readsOnly(req)) return this.attempt(req, schema, this.freshAgents);
+    this.options.onCall?.(req.call, 'unavailable', result.durationMs);
     return result;
   }
 
-  private async attempt<T>(req: UpstreamRequest, schema?: z.ZodType<T, unknown>): Promise<UpstreamResult<T | unknown> & { staleSocket?: boolean }> {
+  private async attempt<T>(
+    req: UpstreamRequest,
+    schema?: z.ZodType<T, unknown>,
+    agents: { http: http.Agent; https: https.Agent } = this.agents,
+  ): Promise<UpstreamResult<T | unknown> & { staleSocket?: boolean }> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     const controller = new AbortController();
@@ -105,7 +125,7 @@ export class UpstreamClient {
         body: req.body ? JSON.stringify(req.body) : undefined,
         signal: controller.signal,
         size: this.options.maxBodyBytes,
-        agent: (url) => (url.protocol === 'https:' ? this.agents.https : this.agents.http),
+        agent: (url) => (url.protocol === 'https:' ? agents.https : agents.http),
       });
       if (Number(response.headers.get('content-length')) > this.options.maxBodyBytes) throw new AnswerTooLarge();
       const text = await response.text();
@@ -134,17 +154,26 @@ export class UpstreamClient {
         controller.abort();
         return refuse('too-large', `answer larger than ${this.options.maxBodyBytes} bytes (UPSTREAM_MAX_BODY_BYTES)`);
       }
-      const reset = error instanceof FetchError && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
-      return { ...refuse('unavailable', error instanceof Error ? error.message : String(error)), ...(reset ? { staleSocket: true } : {}) };
+      const reason = error instanceof Error ? error.message : String(error);
+      // Reported by request(), once it knows whether the call is sent again: the metrics count calls, not attempts.
+      if (isStaleSocket(error)) return { outcome: 'unavailable', envelope: { ...NO_RESPONSE_ENVELOPE }, durationMs: elapsed(), reason, staleSocket: true };
+      return refuse('unavailable', reason);
     } finally {
       clearTimeout(timer);
     }
   }
 
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    for (const agent of [this.agents.http, this.agents.https, this.freshAgents.http, this.freshAgents.https]) agent.destroy();
   }
+}
+
+function isStaleSocket(error: unknown): boolean {
+  return error instanceof FetchError && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+}
+
+function readsOnly(req: UpstreamRequest): boolean {
+  return req.method === 'GET' || req.readOnly === true;
 }
 
 function parseJson(text: string): unknown {
