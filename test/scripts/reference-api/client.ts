@@ -1,4 +1,5 @@
 /** Request helpers shared by the reference API suites: envelope GETs and raw (binary or text) GETs. */
+import { get as httpGet } from 'node:http';
 import request from 'supertest';
 import type { Envelope } from '../../../shared/types/envelope';
 import type { ReferenceApi } from '../../../scripts/reference-api/app';
@@ -44,4 +45,23 @@ export async function getRaw(api: ReferenceApi, path: string): Promise<RawRespon
 /** A URL from a response, relative to the API again (media URLs carry the public prefix). */
 export function localPath(url: string): string {
   return url.startsWith(PUBLIC) ? url.slice(PUBLIC.length) : url;
+}
+
+export interface Fetched {
+  status: number;
+  type: string | null;
+  bytes: Buffer;
+}
+
+/** A GET over a real socket of its own (no pooling), for suites that need a listening reference API. */
+export function getOverSocket(url: string): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(url, { agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? null, bytes: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
 }

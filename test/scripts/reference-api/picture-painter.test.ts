@@ -4,26 +4,14 @@
  * painter makes inline, and a picture asked for by two requests at once comes back identical to both.
  */
 import { existsSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
 import { generateDataset } from '../../../scripts/reference-api/dataset';
 import { parseImagePath } from '../../../scripts/reference-api/media';
 import { pictureJobFor } from '../../../scripts/reference-api/picture-catalog';
 import { paintJob } from '../../../scripts/reference-api/picture-job';
 import { PICTURE_WORKER_BUNDLE } from '../../../scripts/reference-api/picture-painter';
 import { startReferenceApi, type RunningReferenceApi } from '../../../scripts/reference-api/server';
+import { getOverSocket as get } from './client';
 import { NOW, SEED } from './fixtures';
-
-function get(url: string): Promise<{ status: number; bytes: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-}
 
 describe('the reference API paints pictures off its own thread', () => {
   let api: RunningReferenceApi;

@@ -3,31 +3,14 @@
  * its URL names, the same bytes on every request and from a fresh instance with the same seed, different between
  * articles and between categories, and the e-paper page images draw a block exactly where each clickable area is.
  */
-import { get as httpGet } from 'node:http';
 import { decode } from 'jpeg-js';
 import type { Envelope } from '../../../shared/types/envelope';
 import type { RawArticleDetail, RawNewspaperArea, RawNewspaperSearch } from '../../../shared/types/upstream';
 import { startReferenceApi, type RunningReferenceApi } from '../../../scripts/reference-api/server';
+import { getOverSocket as get } from './client';
 import { NOW, SEED } from './fixtures';
 
-interface Fetched {
-  status: number;
-  type: string | null;
-  bytes: Buffer;
-}
-
 /** A fresh connection per request (agent: false): no race with the server closing an idle keep-alive socket. */
-function get(url: string): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? null, bytes: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-}
 
 interface Decoded {
   width: number;
