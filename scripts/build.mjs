@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildState } from './build-state.mjs';
 import { PRODUCTION_DEFINE, assertProductionBundle, serverExternals } from './production-bundle.mjs';
 import { assertNoServerCode, formatPageWeights, gzippedSizes, pageWeights } from './client-bundle-check.mjs';
+import { inlineMicroChunks } from './inline-micro-chunks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
@@ -92,6 +93,8 @@ export function cleanClient() {
 export async function buildClient() {
   cleanClient();
   const result = await build(clientOptions);
+  const entryFile = Object.entries(result.metafile.outputs).find(([file, output]) => output.entryPoint === CLIENT_ENTRY && file.endsWith('.js'))?.[0];
+  if (entryFile) inlineMicroChunks(root, result.metafile, entryFile);
   return writeManifest(result.metafile);
 }
 

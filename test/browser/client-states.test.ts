@@ -1,33 +1,27 @@
 /** Client states of docs/product.md §4 in a real browser: grey mode from the flag call, and the chunk-error reload guard. */
-import type { Browser } from 'playwright-core';
 import { HOME_CATID } from '../../shared/constants';
-import { startTestPortal, type TestPortal } from '../support/portal';
+import { startTestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 
 describeWithBrowser()('client states', () => {
-  let t: TestPortal;
-  let browser: Browser;
+  const suite = browserPortalSuite();
   let articlePath: string;
 
   beforeAll(async () => {
-    t = await startTestPortal();
-    browser = await launchBrowser();
-    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
-    const first = (await articleList(t.upstream.url, category!.catid)).lists[0]!;
+    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
+    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[0]!;
     articlePath = `/detail/${first.catid}/${first.id}`;
   });
   afterAll(async () => {
-    t?.upstream.api.control.setGreyMode('0');
-    await browser?.close();
-    await t?.close();
+    suite.portal?.upstream.api.control.setGreyMode('0');
   });
 
   /** A portal with empty caches on the shared upstream, so it reads the grey-mode flag as just set. */
   async function withGreyMode(mode: '0' | '1' | '2', use: (url: string) => Promise<void>): Promise<void> {
-    t.upstream.api.control.setGreyMode(mode);
-    const fresh = await startTestPortal({ upstream: t.upstream });
+    suite.portal.upstream.api.control.setGreyMode(mode);
+    const fresh = await startTestPortal({ upstream: suite.portal.upstream });
     try {
       await use(fresh.url);
     } finally {
@@ -40,7 +34,7 @@ describeWithBrowser()('client states', () => {
 
   it("greys the whole site when the flag is '1'", async () => {
     await withGreyMode('1', async (url) => {
-      const { page, problems } = await watchedPage(browser);
+      const { page, problems } = await watchedPage(suite.browser);
       await gotoHydrated(page, `${url}/`);
       expect(await isGrey(page)).toBe(true);
       await page.click(`a[href="${articlePath}"]`);
@@ -53,7 +47,7 @@ describeWithBrowser()('client states', () => {
 
   it("greys only home when the flag is '2', and navigation clears it", async () => {
     await withGreyMode('2', async (url) => {
-      const { page, problems } = await watchedPage(browser);
+      const { page, problems } = await watchedPage(suite.browser);
       await gotoHydrated(page, `${url}/`);
       expect(await isGrey(page)).toBe(true);
       await page.click(`a[href="${articlePath}"]`);
@@ -67,7 +61,7 @@ describeWithBrowser()('client states', () => {
   });
 
   it('a reader arriving with parameters the page does not read (WeChat, utm) is not sent for the page again', async () => {
-    const { page, problems } = await watchedPage(browser);
+    const { page, problems } = await watchedPage(suite.browser);
     const dataRequests: string[] = [];
     const documents: string[] = [];
     page.on('request', (request) => {
@@ -75,7 +69,7 @@ describeWithBrowser()('client states', () => {
       if (request.resourceType() === 'document') documents.push(request.url());
     });
     for (const path of ['/license?from=singlemessage&isappinstalled=0', `${articlePath}?utm_source=wechat`]) {
-      await gotoHydrated(page, `${t.url}${path}`);
+      await gotoHydrated(page, `${suite.portal.url}${path}`);
       // Effects of the hydration commit have run once a frame has been painted after it.
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     }
@@ -87,9 +81,9 @@ describeWithBrowser()('client states', () => {
 
   it('page data that cannot be had (429 from the rate limit) reloads the page at most once, then says so', async () => {
     // One client navigation a minute: the second and every later one get the rate limit's 429 (JSON, not a page).
-    const limited = await startTestPortal({ upstream: t.upstream, env: { DATA_RATE_LIMIT_PER_MINUTE: '1' } });
+    const limited = await startTestPortal({ upstream: suite.portal.upstream, env: { DATA_RATE_LIMIT_PER_MINUTE: '1' } });
     try {
-      const { page } = await watchedPage(browser);
+      const { page } = await watchedPage(suite.browser);
       const documents: string[] = [];
       page.on('request', (request) => {
         if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname);

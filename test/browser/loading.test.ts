@@ -2,28 +2,20 @@
  * How pages load in a real browser: hover prefetch (skipped on Save-Data and 2g), the loading bar of a slow
  * navigation, and swiper's chunk fetched only by pages that show a carousel.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { HOME_CATID } from '../../shared/constants';
-import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, launchBrowser, requestsSettled, watchedPage } from '../support/browser';
+import { browserPortalSuite, gotoHydrated, requestsSettled, watchedPage } from '../support/browser';
 
 describeWithBrowser()('loading', () => {
-  let t: TestPortal;
-  let browser: Browser;
+  const suite = browserPortalSuite();
   let articlePath: string;
 
   beforeAll(async () => {
-    t = await startTestPortal();
-    browser = await launchBrowser();
-    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
-    const first = (await articleList(t.upstream.url, category!.catid)).lists[0]!;
+    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
+    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[0]!;
     articlePath = `/detail/${first.catid}/${first.id}`;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   function pageDataRequests(page: Page): string[] {
@@ -35,9 +27,9 @@ describeWithBrowser()('loading', () => {
   }
 
   it('prefetches a hovered article, and the click uses it', async () => {
-    const { page, problems } = await watchedPage(browser);
+    const { page, problems } = await watchedPage(suite.browser);
     const requests = pageDataRequests(page);
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     await page.hover(`.home-lead a[href="${articlePath}"]`);
     await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/_data/page')));
     expect(requests).toEqual([articlePath]);
@@ -53,10 +45,10 @@ describeWithBrowser()('loading', () => {
     ['Save-Data', { effectiveType: '4g', saveData: true }],
     ['2g', { effectiveType: '2g', saveData: false }],
   ])('does not prefetch with %s', async (_name, hints) => {
-    const { page } = await watchedPage(browser);
+    const { page } = await watchedPage(suite.browser);
     await page.addInitScript((value) => Object.defineProperty(navigator, 'connection', { value, configurable: true }), hints);
     const requests = pageDataRequests(page);
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     await page.hover(`.home-lead a[href="${articlePath}"]`);
     await requestsSettled(page);
     expect(requests).toEqual([]);
@@ -67,8 +59,8 @@ describeWithBrowser()('loading', () => {
   });
 
   it('shows the loading bar while a slow navigation loads', async () => {
-    const { page } = await watchedPage(browser);
-    await gotoHydrated(page, `${t.url}/`);
+    const { page } = await watchedPage(suite.browser);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     await page.route('**/_data/page**', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 1200));
       await route.continue();
@@ -81,17 +73,17 @@ describeWithBrowser()('loading', () => {
   });
 
   it('loads swiper only on pages with a carousel, and runs it there', async () => {
-    const { page } = await watchedPage(browser);
+    const { page } = await watchedPage(suite.browser);
     const chunks: string[] = [];
     page.on('request', (request) => {
       if (/carousel-engine-[^/]+\.js$/.test(request.url())) chunks.push(request.url());
     });
-    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
-    const first = (await articleList(t.upstream.url, category!.catid)).lists[0]!;
-    await gotoHydrated(page, `${t.url}/detailReading/${first.catid}/${first.id}`);
+    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
+    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[0]!;
+    await gotoHydrated(page, `${suite.portal.url}/detailReading/${first.catid}/${first.id}`);
     await page.waitForLoadState('networkidle');
     expect(chunks).toEqual([]);
-    await gotoHydrated(page, `${t.url}/`);
+    await gotoHydrated(page, `${suite.portal.url}/`);
     await page.locator('.swiper-initialized').first().waitFor();
     expect(chunks).toHaveLength(1);
     await page.context().close();

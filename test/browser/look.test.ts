@@ -6,14 +6,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { HOME_CATID } from '../../shared/constants';
 import { THEME_KEY } from '../../shared/preferences';
-import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
-import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { seriousAxeViolations } from '../support/axe';
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-results/screenshots');
@@ -80,37 +79,30 @@ async function showAllBanners(page: Page): Promise<void> {
 }
 
 describeWithBrowser()('look and accessibility', () => {
-  let t: TestPortal;
-  let browser: Browser;
+  const suite = browserPortalSuite();
   const pages: Array<{ name: string; path: string }> = [];
 
   beforeAll(async () => {
-    t = await startTestPortal();
-    browser = await launchBrowser();
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
-    const first = (await articleList(t.upstream.url, category!.catid)).lists[1]!;
+    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
+    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[1]!;
     pages.push(
       { name: 'home', path: '/' },
       { name: 'detail', path: `/detail/${first.catid}/${first.id}` },
       { name: 'reading', path: `/detailReading/${first.catid}/${first.id}` },
     );
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   it('hydrates the other layouts without console problems: small footer, site map, info and list pages', async () => {
-    const { page, problems } = await watchedPage(browser);
-    await gotoHydrated(page, `${t.url}/contribute`);
+    const { page, problems } = await watchedPage(suite.browser);
+    await gotoHydrated(page, `${suite.portal.url}/contribute`);
     expect(await page.locator('.site-footer--small').count()).toBe(1);
     expect(await page.locator('.site-footer__matrix').count()).toBe(0);
-    await gotoHydrated(page, `${t.url}/siteMap`);
+    await gotoHydrated(page, `${suite.portal.url}/siteMap`);
     expect(await page.locator('.site-footer__company').count()).toBe(1);
     const menuLinks = await page.$$eval('.menu__level2 a[href^="/"]', (links) => links.slice(0, 2).map((link) => link.getAttribute('href')!));
     for (const path of ['/about', '/license', '/specialColumn', ...menuLinks]) {
-      await gotoHydrated(page, `${t.url}${path}`);
+      await gotoHydrated(page, `${suite.portal.url}${path}`);
       expect(await page.locator('footer.site-footer .site-footer__legal').count()).toBe(1);
     }
     expect(problems).toEqual([]);
@@ -118,13 +110,13 @@ describeWithBrowser()('look and accessibility', () => {
   });
 
   it('every page kind by night: no serious or critical axe violation (contrast of quotes, captions, panels)', async () => {
-    const { page, problems } = await watchedPage(browser, { bypassCSP: true });
+    const { page, problems } = await watchedPage(suite.browser, { bypassCSP: true });
     page.setDefaultTimeout(20_000);
     await page.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_KEY);
-    const paths = await everyPageKind(t.url);
+    const paths = await everyPageKind(suite.portal.url);
     const report: string[] = [];
     for (const target of paths) {
-      await gotoHydrated(page, `${t.url}${target}`);
+      await gotoHydrated(page, `${suite.portal.url}${target}`);
       expect(await page.evaluate(() => document.documentElement.classList.contains('theme-dark'))).toBe(true);
       report.push(...(await seriousAxeViolations(page)).map((line) => `${target}: ${line}`));
     }
@@ -136,16 +128,16 @@ describeWithBrowser()('look and accessibility', () => {
 
   for (const theme of ['day', 'night'] as const) {
     it(`e-paper, video and live pages by ${theme}: the painted pictures load at their size, a screenshot`, async () => {
-      const { page, problems } = await watchedPage(browser);
+      const { page, problems } = await watchedPage(suite.browser);
       if (theme === 'night') await page.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_KEY);
       const targets = [
         { name: 'epaper', path: '/readNewspapers/2761' },
-        { name: 'video', path: await firstLink(t.url, '/shike/2839', /^\/video\/\d+\/\d+$/) },
+        { name: 'video', path: await firstLink(suite.portal.url, '/shike/2839', /^\/video\/\d+\/\d+$/) },
         // A live as home lists it (直播): on air, else the next to start.
-        { name: 'live', path: await firstLink(t.url, '/', /^\/liveStreamDetail\/\d+$/) },
+        { name: 'live', path: await firstLink(suite.portal.url, '/', /^\/liveStreamDetail\/\d+$/) },
       ];
       for (const target of targets) {
-        await gotoHydrated(page, `${t.url}${target.path}`);
+        await gotoHydrated(page, `${suite.portal.url}${target.path}`);
         await page.waitForLoadState('networkidle');
         // Pictures loaded so far decoded: a broken image is complete with naturalWidth 0. Lazy ones may not have started.
         const sizes = await page.$$eval('img[src*="/media/img/"]', (images) =>
@@ -172,10 +164,10 @@ describeWithBrowser()('look and accessibility', () => {
   for (const theme of ['day', 'night'] as const) {
     it(`home, detail and reading by ${theme}: no serious axe violation, no console problem, a screenshot`, async () => {
       // bypassCSP: axe is injected as an inline script, which the portal's CSP rightly refuses.
-      const { page, problems } = await watchedPage(browser, { bypassCSP: true });
+      const { page, problems } = await watchedPage(suite.browser, { bypassCSP: true });
       if (theme === 'night') await page.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_KEY);
       for (const target of pages) {
-        await gotoHydrated(page, `${t.url}${target.path}`);
+        await gotoHydrated(page, `${suite.portal.url}${target.path}`);
         // Suspense blocks and images settled, so the screenshot and the scan see the finished page.
         await page.waitForLoadState('networkidle');
         if (target.name === 'home') await showAllBanners(page);

@@ -2,27 +2,25 @@
  * Every built page, loaded in a real browser: it hydrates with no console error or warning and no failed
  * request; the video page plays its HLS stream.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { REGIONAL_SITES } from '../../shared/sites';
 import type { RawLive, RawPagedList, RawShikeCategoryItems, RawSpecialReport } from '../../shared/types/upstream';
-import { launchBrowser, watchedPage } from '../support/browser';
-import { startTestPortal, type TestPortal } from '../support/portal';
+import { browserPortalSuite, launchBrowser, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { firstHomeArticle, upstreamData } from '../support/upstream-data';
 
 describeWithBrowser()('every page in a browser', () => {
-  let t: TestPortal;
-  let browser: Browser;
+  const suite = browserPortalSuite();
   const routes: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestPortal();
-    browser = await launchBrowser();
-    const raw = await firstHomeArticle(t.upstream.url, 2727);
-    const video = (await upstreamData<RawShikeCategoryItems>(t.upstream.url, '/api/video_album/shike_video_category_item?id=2839&page=1&page_size=1')).list[0]!;
-    const live = (await upstreamData<RawPagedList<RawLive>>(t.upstream.url, '/api/live/list?show_type=1&page=1&page_size=1')).list[0]!;
-    const report = (await upstreamData<RawSpecialReport[]>(t.upstream.url, '/api/special/list_by_catid?catid=0'))[0]!;
+    const raw = await firstHomeArticle(suite.portal.upstream.url, 2727);
+    const video = (
+      await upstreamData<RawShikeCategoryItems>(suite.portal.upstream.url, '/api/video_album/shike_video_category_item?id=2839&page=1&page_size=1')
+    ).list[0]!;
+    const live = (await upstreamData<RawPagedList<RawLive>>(suite.portal.upstream.url, '/api/live/list?show_type=1&page=1&page_size=1')).list[0]!;
+    const report = (await upstreamData<RawSpecialReport[]>(suite.portal.upstream.url, '/api/special/list_by_catid?catid=0'))[0]!;
     routes.push(
       '/',
       `/detail/${raw.catid}/${raw.id}`,
@@ -49,15 +47,11 @@ describeWithBrowser()('every page in a browser', () => {
       '/no-such-page',
     );
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-    const { page, problems } = await watchedPage(browser);
+    const { page, problems } = await watchedPage(suite.browser);
     // Hydration needs the document and its scripts, not every picture: 'load' would wait for them all.
-    await page.goto(t.url + path, { waitUntil: 'domcontentloaded' });
+    await page.goto(suite.portal.url + path, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('html[data-hydrated="true"]', { timeout: 30_000 });
     return { page, problems };
   }
@@ -66,7 +60,7 @@ describeWithBrowser()('every page in a browser', () => {
     const report: string[] = [];
     for (const path of routes) {
       const { page, problems } = await open(path);
-      // The 404 document itself is reported by the browser as a failed load; that is the point of that page.
+      // The 404 document itself is reported by the suite.browser as a failed load; that is the point of that page.
       const expected = (problem: string) => path === '/no-such-page' && (problem.includes('status of 404') || problem.endsWith(path));
       for (const problem of problems.filter((item) => !expected(item))) report.push(`${path}: ${problem}`);
       await page.close();
@@ -91,9 +85,9 @@ describeWithBrowser()('every page in a browser', () => {
 
   it('hydrates the pages of a regional site, reached by its own domain', async () => {
     const site = REGIONAL_SITES[0]!;
-    // The regional domain resolves to loopback inside this browser only: the Host header says the site. Sites
-    // are served over https in production; this plain-http origin is marked secure so the browser treats it so.
-    const port = new URL(t.url).port;
+    // The regional domain resolves to loopback inside this suite.browser only: the Host header says the site. Sites
+    // are served over https in production; this plain-http origin is marked secure so the suite.browser treats it so.
+    const port = new URL(suite.portal.url).port;
     const regional = await launchBrowser([
       `--host-resolver-rules=MAP ${site.domain} 127.0.0.1`,
       `--unsafely-treat-insecure-origin-as-secure=http://${site.domain}:${port}`,

@@ -41,6 +41,12 @@ describe('JS per page load, gzipped', () => {
     expect(kib).toBeLessThanOrEqual(BUDGET_KIB.firstLoad);
   });
 
+  it('fetches no file under 1 KiB: a request that small costs more than it carries (scripts/inline-micro-chunks.mjs)', () => {
+    const files = [...new Set(Object.values(manifest.modules).flat())];
+    const rawBytes = (file: string) => readFileSync(path.join(CLIENT_DIST, file.replace(/^\//, ''))).length;
+    expect(files.filter((file) => rawBytes(file) < KIB)).toEqual([]);
+  });
+
   it('keeps React Router and the QR encoder out of the browser bundle', () => {
     const metafile = JSON.parse(readFileSync(path.join(CLIENT_DIST, 'metafile.json'), 'utf8')) as { inputs: Record<string, unknown> };
     const libraries = Object.keys(metafile.inputs).filter((input) => /node_modules\/(react-router|qrcode)\//.test(input));
