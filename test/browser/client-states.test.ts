@@ -1,8 +1,7 @@
 /** Client states of docs/product.md §4 in a real browser: grey mode from the flag call, and the chunk-error reload guard. */
-import { HOME_CATID } from '../../shared/constants';
 import { startTestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
-import { articleList, homeCategories } from '../support/upstream-data';
+import { homeListEntry } from '../support/upstream-data';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 
 describeWithBrowser()('client states', () => {
@@ -10,8 +9,7 @@ describeWithBrowser()('client states', () => {
   let articlePath: string;
 
   beforeAll(async () => {
-    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
-    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[0]!;
+    const first = await homeListEntry(suite.portal.upstream.url);
     articlePath = `/detail/${first.catid}/${first.id}`;
   });
   afterAll(async () => {

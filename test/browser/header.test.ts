@@ -2,8 +2,7 @@
 import { MENU_WARNINGS } from '../../shared/menu';
 import { encodeKeyword, SEARCH_HISTORY_KEY } from '../../shared/search';
 import { describeWithBrowser } from '../support/requirements';
-import { HOME_CATID } from '../../shared/constants';
-import { articleList, homeCategories } from '../support/upstream-data';
+import { homeListEntry } from '../support/upstream-data';
 import { browserPortalSuite, gotoHydrated, watchedPage, type WatchedPage } from '../support/browser';
 
 describeWithBrowser()('header', () => {
@@ -115,8 +114,7 @@ describeWithBrowser()('header', () => {
     await page.waitForSelector('html[data-hydrated="true"]');
     expect(await page.evaluate(() => document.documentElement.classList.contains('theme-dark'))).toBe(true);
     // On an article, the float menu's switch and the header's show the same state and either turns it off.
-    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
-    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[0]!;
+    const first = await homeListEntry(suite.portal.upstream.url);
     await gotoHydrated(page, `${suite.portal.url}/detail/${first.catid}/${first.id}`);
     await page.waitForFunction(() => document.querySelector('.float-menu__night')?.getAttribute('aria-pressed') === 'true');
     await page.locator('.float-menu__night').click();

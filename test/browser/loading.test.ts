@@ -3,9 +3,8 @@
  * navigation, and swiper's chunk fetched only by pages that show a carousel.
  */
 import type { Page } from 'playwright-core';
-import { HOME_CATID } from '../../shared/constants';
 import { describeWithBrowser } from '../support/requirements';
-import { articleList, homeCategories } from '../support/upstream-data';
+import { homeListEntry } from '../support/upstream-data';
 import { browserPortalSuite, gotoHydrated, requestsSettled, watchedPage } from '../support/browser';
 
 describeWithBrowser()('loading', () => {
@@ -13,8 +12,7 @@ describeWithBrowser()('loading', () => {
   let articlePath: string;
 
   beforeAll(async () => {
-    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
-    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[0]!;
+    const first = await homeListEntry(suite.portal.upstream.url);
     articlePath = `/detail/${first.catid}/${first.id}`;
   });
 
@@ -78,8 +76,7 @@ describeWithBrowser()('loading', () => {
     page.on('request', (request) => {
       if (/carousel-engine-[^/]+\.js$/.test(request.url())) chunks.push(request.url());
     });
-    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
-    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[0]!;
+    const first = await homeListEntry(suite.portal.upstream.url);
     await gotoHydrated(page, `${suite.portal.url}/detailReading/${first.catid}/${first.id}`);
     await page.waitForLoadState('networkidle');
     expect(chunks).toEqual([]);

@@ -8,10 +8,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { encodeKeyword } from '../../shared/search-keyword';
-import { HOME_CATID } from '../../shared/constants';
 import { THEME_KEY } from '../../shared/preferences';
 import { describeWithBrowser } from '../support/requirements';
-import { articleList, homeCategories } from '../support/upstream-data';
+import { homeListEntry } from '../support/upstream-data';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { seriousAxeViolations } from '../support/axe';
 
@@ -84,8 +83,7 @@ describeWithBrowser()('look and accessibility', () => {
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
-    const first = (await articleList(suite.portal.upstream.url, category!.catid)).lists[1]!;
+    const first = await homeListEntry(suite.portal.upstream.url, 1);
     pages.push(
       { name: 'home', path: '/' },
       { name: 'detail', path: `/detail/${first.catid}/${first.id}` },

@@ -2,6 +2,7 @@
  * Expected content, read from the reference content API over HTTP, the way the portal reads it, so tests
  * assert against the generated dataset without pasting any of it.
  */
+import { HOME_CATID } from '../../shared/constants';
 import type { Envelope } from '../../shared/types/envelope';
 import type { RawArticleDetail, RawArticleList, RawCategoryIndex } from '../../shared/types/upstream';
 
@@ -27,6 +28,15 @@ export function articleList(base: string, catid: number, page = 1, pageSize = 8)
 
 export function article(base: string, catid: number, id: number) {
   return upstreamData<RawArticleDetail>(base, `/show/${catid}-${id}.html`);
+}
+
+/** The list entry at `position` of the first home category: what a reader would click first. */
+export async function homeListEntry(base: string, position = 0) {
+  const [category] = await homeCategories(base, HOME_CATID);
+  if (!category) throw new Error('reference API has no home categories');
+  const entry = (await articleList(base, category.catid)).lists[position];
+  if (!entry) throw new Error(`category ${category.catid} has no article at ${position}`);
+  return entry;
 }
 
 /** A real article of the first home category: what a reader would click first. */

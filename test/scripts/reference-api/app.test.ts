@@ -13,10 +13,8 @@ import type {
 } from '../../../shared/types/upstream';
 import type { Envelope } from '../../../shared/types/envelope';
 import { createReferenceApi, type ReferenceApi } from '../../../scripts/reference-api/app';
+import { BAD_PARAMS, bufferBody, getEnvelope, MEDIA_URL, PUBLIC, textBody } from './client';
 import { NOW, SEED } from './fixtures';
-
-const PUBLIC = 'http://media.test:8080';
-const MEDIA_URL = /^http:\/\/media\.test:8080\/media\/img\/[a-z][a-z0-9]*-\d+x\d+\.(?:jpg|svg)$/;
 
 let api: ReferenceApi;
 
@@ -28,11 +26,8 @@ afterEach(() => {
   api.control.reset();
 });
 
-async function get<T>(path: string): Promise<Envelope<T>> {
-  const response = await request(api.handler).get(path);
-  expect(response.status).toBe(200);
-  expect(response.headers['content-type']).toMatch(/^application\/json/);
-  return response.body as Envelope<T>;
+function get<T>(path: string): Promise<Envelope<T>> {
+  return getEnvelope<T>(api, path);
 }
 
 async function post<T>(path: string, body: Record<string, unknown>, form = false): Promise<Envelope<T>> {
@@ -47,22 +42,6 @@ function someArticle(catid = HOT_NEWS_ID): RawArticleDetail {
   const article = id === undefined ? undefined : api.dataset.articleById.get(id);
   if (!article) throw new Error('fixture article missing');
   return article;
-}
-
-const BAD_PARAMS = { code: 40000, msg: '参数错误', data: null };
-
-type ParseDone = (error: Error | null, body: unknown) => void;
-
-/** supertest parsers get the raw response stream, typed as a superagent Response. */
-function bufferBody(res: request.Response, done: ParseDone): void {
-  const stream = res as unknown as NodeJS.ReadableStream;
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  stream.on('end', () => done(null, Buffer.concat(chunks)));
-}
-
-function textBody(res: request.Response, done: ParseDone): void {
-  bufferBody(res, (error, body) => done(error, (body as Buffer).toString('utf8')));
 }
 
 describe('POST /mobile/index/category_index', () => {

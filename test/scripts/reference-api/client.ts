@@ -18,11 +18,17 @@ export async function getEnvelope<T>(api: ReferenceApi, path: string): Promise<E
 
 type ParseDone = (error: Error | null, body: unknown) => void;
 
-function bufferBody(res: request.Response, done: ParseDone): void {
+/** A supertest parser keeping the body as bytes (supertest hands parsers the raw stream, typed as a Response). */
+export function bufferBody(res: request.Response, done: ParseDone): void {
   const stream = res as unknown as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
   stream.on('end', () => done(null, Buffer.concat(chunks)));
+}
+
+/** A supertest parser keeping the body as text, whatever its type says. */
+export function textBody(res: request.Response, done: ParseDone): void {
+  bufferBody(res, (error, body) => done(error, (body as Buffer).toString('utf8')));
 }
 
 export interface RawResponse {

@@ -6,7 +6,7 @@ import { HOME_CATID, HOT_NEWS_ID } from '../../../shared/constants';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { signIn, TEST_APP_ID } from '../../support/sign-in';
-import { articleList, firstHomeArticle, homeCategories } from '../../support/upstream-data';
+import { firstHomeArticle, homeListEntry } from '../../support/upstream-data';
 import { deleteKeys } from './redis-helpers';
 
 describe('CDN headers', () => {
@@ -64,8 +64,7 @@ describeWithRedis()('headers and negative caching on a live portal', () => {
     expect(about.headers['x-cache']).toBe('MISS');
     expect(about.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
     expect(about.headers['surrogate-key']).toContain('page:');
-    const [category] = await homeCategories(t.upstream.url, HOME_CATID);
-    const other = (await articleList(t.upstream.url, category!.catid)).lists[2]!;
+    const other = await homeListEntry(t.upstream.url, 2);
     const crawled = await request(t.url).get(`/detail/${other.catid}/${other.id}`).set('User-Agent', 'Googlebot/2.1 (+http://www.google.com/bot.html)');
     expect(crawled.headers['x-cache']).toBe('MISS');
     expect(crawled.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
