@@ -85,7 +85,7 @@ export class Cache {
     }
   }
 
-  async peek(key: string): Promise<CacheEntry | null> {
+  peek(key: string): Promise<CacheEntry | null> {
     return this.store.get(key);
   }
 

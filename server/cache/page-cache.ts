@@ -85,8 +85,8 @@ export class PageCache {
     return cacheKey(this.keys, 'page', siteId, path);
   }
 
-  async lookup(key: string): Promise<PageLookup | null> {
-    return lookupOf(await this.cache.peek(key));
+  lookup(key: string): Promise<PageLookup | null> {
+    return this.cache.peek(key).then(lookupOf);
   }
 
   /** What lookup would answer, when the store can tell at once (a page in L1); undefined when only lookup can. */
