@@ -174,7 +174,7 @@ interface PageBody {
 }
 
 function pageBody(req: IncomingMessage, page: CachedPage, nonce: string): PageBody {
-  const nonceBytes = Buffer.from(nonce, 'latin1');
+  const nonceBytes = Buffer.from(nonce, 'utf8');
   const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipBody(page, nonceBytes) : null;
   const chunks = gzip ?? plainBody(page, nonceBytes);
   return { chunks, gzip: gzip !== null, length: byteLength(chunks) };
