@@ -6,7 +6,8 @@
  * generator (autocannon), so every rate is read as the server's own CPU time per request (/proc/<pid>/stat).
  * React's own cost, renderToString of the same page with the same state, runs here in a loop: the floor.
  * BENCH_SECONDS (default 6) per load, split into BENCH_ROUNDS (default 3) rounds that take turns, so a burst
- * of load from elsewhere on the machine does not land on one measure only.
+ * of load from elsewhere on the machine does not land on one measure only. BENCH_ONLY=hits runs and prints only
+ * the cached-hit rows (bare, nginx, the L1, Redis and gzip hits) and HTML sizes; unset, every row.
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -37,6 +38,8 @@ const CONNECTIONS = 50;
 /** Renders take milliseconds: fewer connections keep their latency under autocannon's timeout. */
 const RENDER_CONNECTIONS = 10;
 const MISS_PAGES = Number(process.env.BENCH_MISS_PAGES ?? 300);
+const HITS_ONLY = process.env.BENCH_ONLY === 'hits';
+if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits" is known`);
 const KB = 1024;
 const HTML_TARGETS = { home: 75 * KB, detail: 55 * KB, gzipped: 20 * KB };
 const DETAIL = '/detail/2728/33727';
@@ -188,7 +191,7 @@ async function main(): Promise<void> {
     if ((await get(withL1.url + '/home', signedInHit)).cache !== 'HIT')
       throw new Error('a signed-in reader with the reader cookie was not served the shared page');
     // Anonymous misses, data cached: article pages fetched once signed in (data cached, no page stored).
-    const missPaths = await articlePaths(upstream, MISS_PAGES);
+    const missPaths = HITS_ONLY ? [] : await articlePaths(upstream, MISS_PAGES);
     for (const missPath of missPaths) await get(withL1.url + missPath, cookie);
 
     const hitTargets: Target[] = [
@@ -208,15 +211,6 @@ async function main(): Promise<void> {
     }
     const hits = await loadInTurns(hitTargets);
     const hit = (label: string) => hits[hitTargets.findIndex((target) => target.label === label)];
-    const [renderHome, renderDetail] = await loadInTurns([
-      { label: 'home', spec: { url: withL1.url + '/home', connections: RENDER_CONNECTIONS, seconds: 0, headers: cookie }, server: withL1 },
-      { label: 'detail', spec: { url: withL1.url + DETAIL, connections: RENDER_CONNECTIONS, seconds: 0, headers: cookie }, server: withL1 },
-    ]);
-    const missResult = await loadFrom({ url: withL1.url, connections: RENDER_CONNECTIONS, seconds: 0, paths: missPaths }, withL1.pid);
-    const miss: Load = { rps: missResult.requests / missResult.seconds, p99: missResult.p99, cpuMicros: missResult.serverMicros / missResult.requests };
-    const floorSeconds = Math.max(2, SECONDS / 2);
-    const floorHome = await renderFloor(signedHome.body.toString('utf8'), floorSeconds);
-    const floorDetail = await renderFloor(signedDetail.body.toString('utf8'), floorSeconds);
 
     const ceiling = hit('bare')!;
     const nginxHit = hit('nginx');
@@ -249,6 +243,20 @@ async function main(): Promise<void> {
     ]);
     const detailCeiling = hit('bare detail')!;
     rows.push([`bare node:http, ${DETAIL} bytes (${(detail.identity.body.length / KB).toFixed(0)} KiB)`, rate(detailCeiling), '1.00× (detail ceiling)']);
+    if (HITS_ONLY) {
+      rows.push(htmlSizeRow('/home', home.identity.body, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail.identity.body, HTML_TARGETS.detail));
+      printTable(rows);
+      return;
+    }
+    const [renderHome, renderDetail] = await loadInTurns([
+      { label: 'home', spec: { url: withL1.url + '/home', connections: RENDER_CONNECTIONS, seconds: 0, headers: cookie }, server: withL1 },
+      { label: 'detail', spec: { url: withL1.url + DETAIL, connections: RENDER_CONNECTIONS, seconds: 0, headers: cookie }, server: withL1 },
+    ]);
+    const missResult = await loadFrom({ url: withL1.url, connections: RENDER_CONNECTIONS, seconds: 0, paths: missPaths }, withL1.pid);
+    const miss: Load = { rps: missResult.requests / missResult.seconds, p99: missResult.p99, cpuMicros: missResult.serverMicros / missResult.requests };
+    const floorSeconds = Math.max(2, SECONDS / 2);
+    const floorHome = await renderFloor(signedHome.body.toString('utf8'), floorSeconds);
+    const floorDetail = await renderFloor(signedDetail.body.toString('utf8'), floorSeconds);
     const floorRow = (label: string, floor: Floor): Row => [
       label,
       `${floor.perSecond.toFixed(0)} renders/s, ${floor.cpuMicros.toFixed(0)} µs CPU/render`,

@@ -221,10 +221,10 @@ export class Metrics {
    * A finished response: counted by route and status, timed, and (a page, saying how it was served in X-Cache,
    * with its site id) counted as a cache result. `started`: performance.now() when the request came in.
    */
-  requestFinished(res: ServerResponse, route: string, siteId: unknown, started: number, headAt?: number): void {
+  requestFinished(res: ServerResponse, route: string, siteId: unknown, started: number, headAt?: number, cache: unknown = res.getHeader('X-Cache')): void {
     const now = performance.now();
     this.requests.inc({ route, status: String(res.statusCode) });
-    const served = res.getHeader('X-Cache');
+    const served = cache;
     if (isCacheResult(served) && typeof siteId === 'number') this.cacheResult('page', siteId, served, route);
     this.latency.observe({ route }, (now - started) / 1000);
     // A cached hit is written in one go (head and body): its first byte is its end.

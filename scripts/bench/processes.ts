@@ -44,10 +44,10 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Pro
   });
 }
 
-/** The portal's production bundle with `env` (UPSTREAM_URL, REDIS_URL, CACHE_PREFIX, …). */
-export async function startPortalProcess(env: Record<string, string>): Promise<Running> {
+/** The portal's production bundle with `env` (UPSTREAM_URL, REDIS_URL, CACHE_PREFIX, …), node run with `nodeArgs` (--cpu-prof). */
+export async function startPortalProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/server/main.cjs')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(PROJECT_ROOT, 'dist/server/main.cjs')], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -85,8 +85,13 @@ export class Cache {
     }
   }
 
-  async peek(key: string): Promise<CacheEntry | null> {
+  peek(key: string): Promise<CacheEntry | null> {
     return this.store.get(key);
+  }
+
+  /** What peek would answer, if the store can tell at once (CacheStore.getNow); undefined otherwise. */
+  peekNow(key: string): CacheEntry | null | undefined {
+    return this.store.getNow?.(key);
   }
 
   async put<T>(key: string, policy: CachePolicy, loaded: Loaded<T>, codec: Codec<T> = jsonCodec as Codec<T>): Promise<void> {

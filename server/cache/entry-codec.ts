@@ -23,15 +23,50 @@ export function encodeEntry(entry: CacheEntry): string | Buffer {
 export function decodeEntry(raw: Buffer): CacheEntry | null {
   try {
     if (raw[0] === OPEN_BRACE) return validEntry(JSON.parse(raw.toString('utf8')));
-    if (raw.length < MAGIC.length + 4 || !raw.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+    if (raw.length < MAGIC.length + 4 || raw[0] !== MAGIC[0] || raw.compare(MAGIC, 0, MAGIC.length, 0, MAGIC.length) !== 0) return null;
     const metaEnd = MAGIC.length + 4 + raw.readUInt32BE(MAGIC.length);
     if (metaEnd > raw.length) return null;
-    const meta: unknown = JSON.parse(raw.toString('utf8', MAGIC.length + 4, metaEnd));
-    if (typeof meta !== 'object' || meta === null) return null;
-    return validEntry({ ...meta, value: raw.subarray(metaEnd) });
+    const meta = metadataOf(raw.toString('latin1', MAGIC.length + 4, metaEnd));
+    // The value is a view of the reply, not a copy (a tier keeping it copies it: tiered-store.ts).
+    return (
+      meta && { value: raw.subarray(metaEnd), storedAt: meta.storedAt, ttl: meta.ttl, grace: meta.grace, staleIfError: meta.staleIfError, tags: meta.tags }
+    );
   } catch {
     return null;
   }
+}
+
+type Metadata = Omit<CacheEntry, 'value'>;
+
+/**
+ * Metadata read lately, by its bytes (as latin1 text: one char a byte, so equal text is equal bytes): every hit
+ * of an entry read from Redis carries the same metadata, parsed and checked once, not per hit. Entries are
+ * immutable (callers never change an entry's tags). Bounded; the oldest goes first.
+ */
+const recentMetadata = new Map<string, Metadata | null>();
+const RECENT_METADATA = 256;
+
+function metadataOf(bytes: string): Metadata | null {
+  const known = recentMetadata.get(bytes);
+  if (known !== undefined) return known;
+  const parsed = parseMetadata(bytes);
+  if (recentMetadata.size >= RECENT_METADATA) recentMetadata.delete(recentMetadata.keys().next().value!);
+  recentMetadata.set(bytes, parsed);
+  return parsed;
+}
+
+function parseMetadata(bytes: string): Metadata | null {
+  let meta: unknown;
+  try {
+    meta = JSON.parse(Buffer.from(bytes, 'latin1').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof meta !== 'object' || meta === null) return null;
+  const entry = validEntry({ ...meta, value: '' });
+  if (!entry) return null;
+  const { storedAt, ttl, grace, staleIfError, tags } = entry;
+  return { storedAt, ttl, grace, staleIfError, tags };
 }
 
 function validEntry(value: unknown): CacheEntry | null {

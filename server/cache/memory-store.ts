@@ -35,6 +35,10 @@ export class MemoryStore implements CacheStore {
     return this.lru.get(key) ?? null;
   }
 
+  getNow(key: string): CacheEntry | null {
+    return this.lru.get(key) ?? null;
+  }
+
   async set(key: string, entry: CacheEntry): Promise<void> {
     const size = approximateBytes(key, entry);
     if (size > this.lru.maxSize) return;

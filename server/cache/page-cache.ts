@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Cache, Codec } from './cache';
-import type { CachePolicy, EntryValue, Freshness } from './entry';
+import type { CacheEntry, CachePolicy, EntryValue, Freshness } from './entry';
 import { freshnessOf } from './entry';
 import type { KeySpace } from './keys';
 import type { KeyLock } from './redis-lock';
@@ -53,6 +53,19 @@ export const pageCodec: Codec<CachedPage> = {
   },
 };
 
+function lookupOf(entry: CacheEntry | null): PageLookup | null {
+  if (!entry) return null;
+  const freshness = freshnessOf(entry);
+  if (freshness === 'gone') return null;
+  let page: CachedPage;
+  try {
+    page = pageCodec.decode(entry.value);
+  } catch {
+    return null;
+  }
+  return { page, freshness, tags: entry.tags, storedAt: entry.storedAt };
+}
+
 export class PageCache {
   private readonly refreshing = new Set<string>();
   private readonly recent = new Map<string, Promise<CachedPage>>();
@@ -72,18 +85,14 @@ export class PageCache {
     return cacheKey(this.keys, 'page', siteId, path);
   }
 
-  async lookup(key: string): Promise<PageLookup | null> {
-    const entry = await this.cache.peek(key);
-    if (!entry) return null;
-    const freshness = freshnessOf(entry);
-    if (freshness === 'gone') return null;
-    let page: CachedPage;
-    try {
-      page = pageCodec.decode(entry.value);
-    } catch {
-      return null;
-    }
-    return { page, freshness, tags: entry.tags, storedAt: entry.storedAt };
+  lookup(key: string): Promise<PageLookup | null> {
+    return this.cache.peek(key).then(lookupOf);
+  }
+
+  /** What lookup would answer, when the store can tell at once (a page in L1); undefined when only lookup can. */
+  lookupNow(key: string): PageLookup | null | undefined {
+    const entry = this.cache.peekNow(key);
+    return entry === undefined ? undefined : lookupOf(entry);
   }
 
   /** Compresses the page (once, here) and stores it; `nonce` is the one the HTML was rendered with. */

@@ -165,8 +165,8 @@ export function decodePage(bytes: Buffer): PrecompressedPage {
   if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a precompressed page');
   const jsonEnd = MAGIC.length + 4 + bytes.readUInt32BE(MAGIC.length);
   if (jsonEnd > bytes.length) throw new Error('truncated page layout');
-  const layout: unknown = JSON.parse(bytes.toString('utf8', MAGIC.length + 4, jsonEnd));
-  if (!isLayout(layout)) throw new Error('bad page layout');
+  const layout = layoutOf(bytes.toString('latin1', MAGIC.length + 4, jsonEnd));
+  if (!layout) throw new Error('bad page layout');
   let at = jsonEnd;
   const take = (length: number) => {
     const piece = bytes.subarray(at, at + length);
@@ -177,6 +177,28 @@ export function decodePage(bytes: Buffer): PrecompressedPage {
   const deflated = layout.deflated.map(take);
   if (at !== bytes.length) throw new Error('page length does not match its layout');
   return { etag: layout.etag, nonceLength: layout.nonceLength, plain, deflated, zeroCrc: layout.zeroCrc, gapWeights: layout.gapWeights };
+}
+
+/**
+ * Layouts read lately, by their bytes (latin1: equal text is equal bytes): a page read from Redis on every hit
+ * brings the same layout each time, parsed and checked once. Bounded; the oldest goes first.
+ */
+const recentLayouts = new Map<string, Layout | null>();
+const RECENT_LAYOUTS = 256;
+
+function layoutOf(bytes: string): Layout | null {
+  const known = recentLayouts.get(bytes);
+  if (known !== undefined) return known;
+  let layout: Layout | null = null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(bytes, 'latin1').toString('utf8'));
+    if (isLayout(parsed)) layout = parsed;
+  } catch {
+    // not JSON: not a page
+  }
+  if (recentLayouts.size >= RECENT_LAYOUTS) recentLayouts.delete(recentLayouts.keys().next().value!);
+  recentLayouts.set(bytes, layout);
+  return layout;
 }
 
 function isLayout(value: unknown): value is Layout {

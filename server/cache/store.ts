@@ -11,6 +11,11 @@ export type StoreKind = 'memory' | 'redis';
 export interface CacheStore {
   readonly kind: StoreKind;
   get(key: string): Promise<CacheEntry | null>;
+  /**
+   * What get would answer, when the store can tell without waiting (an in-process tier holding the key, or
+   * holding nothing with nothing behind it); undefined when only get can tell. Spares a cached hit the promises.
+   */
+  getNow?(key: string): CacheEntry | null | undefined;
   /** Stores the entry and records its key under each of its tags. */
   set(key: string, entry: CacheEntry): Promise<void>;
   delete(key: string): Promise<void>;

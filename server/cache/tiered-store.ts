@@ -80,6 +80,12 @@ export class TieredStore implements CacheStore {
     return coherent ? l1.get(key) : null;
   }
 
+  /** L1's entry when L1 may answer and holds the key; anything else is Redis's to answer (undefined). */
+  getNow(key: string): CacheEntry | undefined {
+    if (!this.trustsL1()) return undefined;
+    return this.options.l1.getNow(key) ?? undefined;
+  }
+
   async set(key: string, entry: CacheEntry): Promise<void> {
     if (this.trustsL1()) await this.options.l1.set(key, entry);
     await this.options.l2.set(key, entry);

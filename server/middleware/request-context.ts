@@ -22,7 +22,16 @@ const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * is attacker-chosen and unbounded), bytes sent (head and body), the user agent, and the upstream time the
  * request's loaders waited for (pages rendered here; absent for hits).
  */
-export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, id: string, path: string, started: number): void {
+export function logRequest(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  id: string,
+  path: string,
+  started: number,
+  /** What a response written with one writeHead (no header left on it to ask) said in X-Cache and Content-Length. */
+  sent: { cache: string; length: number | undefined } | null = null,
+): void {
   const level = PROBE_PATHS.has(path) ? 'debug' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const locals = (res as ServerResponse & { locals?: Record<string, unknown> }).locals;
@@ -34,9 +43,9 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
       path,
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
-      cache: res.getHeader('X-Cache'),
+      cache: sent ? sent.cache : res.getHeader('X-Cache'),
       site: resolveSite(req.headers.host).domain,
-      bytes: bytesSent(req, res),
+      bytes: bytesSent(req, res, sent ? sent.length : res.getHeader('Content-Length')),
       ua: req.headers['user-agent'] ?? '',
       ...(typeof upstreamMs === 'number' ? { upstreamMs } : {}),
     },
@@ -45,11 +54,11 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
 }
 
 /** Bytes written on the socket for this response: the count at its end less the count when it came in. */
-function bytesSent(req: IncomingMessage, res: ServerResponse): number | undefined {
+function bytesSent(req: IncomingMessage, res: ServerResponse, contentLength: unknown): number | undefined {
   const before = (req as IncomingMessage & { bytesWrittenBefore?: number }).bytesWrittenBefore;
   const now = res.socket?.bytesWritten ?? req.socket?.bytesWritten;
   if (typeof before !== 'number' || typeof now !== 'number') {
-    const length = Number(res.getHeader('Content-Length'));
+    const length = Number(contentLength);
     return Number.isFinite(length) ? length : undefined;
   }
   return now - before;

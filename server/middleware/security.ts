@@ -38,6 +38,8 @@ const NONCE_MARK = 'NONCEMARK0000000000000000';
 export interface SecurityHeaders {
   /** Every security header of a response, the CSP carrying `nonce`. */
   apply(res: ServerResponse, nonce: string): void;
+  /** The same headers, in the same order, appended to `out` as name, value pairs (for `writeHead`). */
+  appendTo(out: string[], nonce: string): void;
 }
 
 export interface SecurityOptions {
@@ -60,10 +62,15 @@ export function securityHeaders(options: SecurityOptions): SecurityHeaders {
   const [beforeNonce, afterNonce] = csp.split(NONCE_MARK);
   if (afterNonce === undefined || beforeNonce === undefined) throw new Error('the CSP has no nonce');
   const fixed = set.filter(([name]) => name !== CSP);
+  const fixedFlat = fixed.flat();
   return {
     apply(res, nonce) {
       res.setHeader(CSP, beforeNonce + nonce + afterNonce);
       for (const [name, value] of fixed) res.setHeader(name, value);
+    },
+    appendTo(out, nonce) {
+      out.push(CSP, beforeNonce + nonce + afterNonce);
+      for (const part of fixedFlat) out.push(part);
     },
   };
 }

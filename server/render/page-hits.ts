@@ -15,7 +15,6 @@
  * the chain (health, assets, feeds, /api, /login, /_data) can be skipped by it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import vary from 'vary';
 import type { PageCache, PageLookup } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
@@ -27,7 +26,7 @@ import { SESSION_COOKIE } from '../session';
 import { acceptsGzip } from './accept-encoding';
 import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
 import { carryLookup, pageKind, pageRequestOf, routeLabel, type PageRequest } from './page-request';
-import { notePage, pageFactsOf, sendHeld } from './page-response';
+import { notePage, writeHeld } from './page-response';
 import { searchFormRedirect } from './search-redirect';
 
 export interface PageHitsDeps {
@@ -54,14 +53,15 @@ export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestList
       next(req, res);
       return;
     }
-    deps.pageCache.lookup(candidate.request.key).then(
-      (lookup) => {
-        if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, started)) return;
-        carryLookup(req, { request: candidate.request, lookup });
-        next(req, res);
-      },
-      () => next(req, res),
-    );
+    const answer = (lookup: PageLookup | null) => {
+      if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, started)) return;
+      carryLookup(req, { request: candidate.request, lookup });
+      next(req, res);
+    };
+    // A page in L1 is answered in this turn, without a promise; Redis's answer is awaited.
+    const now = deps.pageCache.lookupNow(candidate.request.key);
+    if (now !== undefined) answer(now);
+    else deps.pageCache.lookup(candidate.request.key).then(answer, () => next(req, res));
   };
 }
 
@@ -103,27 +103,30 @@ function rendersForReader(cookies: string | undefined, perReader: boolean): bool
 
 /** Answers with the held page; false (nothing sent, no header left behind) if that failed before the headers went. */
 function serveHit(deps: PageHitsDeps, req: IncomingMessage, res: ServerResponse, candidate: Candidate, lookup: PageLookup, started: number): boolean {
+  let sent: ReturnType<typeof writeHeld> | null = null;
+  const { request } = candidate;
+  const route = routeLabel(request);
   const finished = () => {
-    logRequest(deps.logger, req, res, id, candidate.path, started);
-    const facts = pageFactsOf(res);
-    deps.metrics.requestFinished(res, facts.route, facts.siteId, started);
+    logRequest(deps.logger, req, res, id, candidate.path, started, sent);
+    deps.metrics.requestFinished(res, route, request.site.id, started, undefined, sent?.cache);
   };
   const id = requestIdOf(req);
   try {
-    // In the order the middleware chain sets them.
-    res.setHeader('X-Request-Id', id);
+    // In the order the middleware chain sets them: the request id, the security headers, the mobile check's Vary.
+    const headers = ['X-Request-Id', id];
     const nonce = newNonce();
-    deps.security.apply(res, nonce);
-    if (candidate.variesByUserAgent) vary(res, 'User-Agent');
+    deps.security.appendTo(headers, nonce);
     res.once('finish', finished);
-    const { request } = candidate;
-    notePage(res, { route: routeLabel(request), siteId: request.site.id });
-    sendHeld(req, res, 'HIT', lookup, deps.cachePolicy.page(pageKind(request)), nonce);
+    notePage(res, { route, siteId: request.site.id });
+    sent = writeHeld(req, res, lookup, deps.cachePolicy.page(pageKind(request)), nonce, headers, candidate.variesByUserAgent);
     return true;
   } catch (error) {
     if (res.headersSent) throw error;
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     res.removeListener('finish', finished);
+    // writeHead may have set these before it refused a header: the chain sets its own.
+    res.statusCode = 200;
+    res.statusMessage = '';
     deps.logger.warn({ err: error, path: candidate.path }, 'cached hit failed; answering through the full chain');
     return false;
   }

@@ -47,6 +47,15 @@ function heldSurrogateKey(tags: readonly string[]): string | undefined {
   return value;
 }
 
+/** Cache-Control of a policy: policies are kept (runtime-policy.ts) until an override changes them, so built once each. */
+const cacheControls = new WeakMap<CachePolicy, string>();
+
+function heldCacheControl(policy: CachePolicy): string {
+  let value = cacheControls.get(policy);
+  if (value === undefined) cacheControls.set(policy, (value = sharedCacheControl(policy)));
+  return value;
+}
+
 /** Cache-Control and Surrogate-Key: public under the page's policy with its tags, else private with none. */
 function sharingHeaders(sharing: Sharing, keys = sharing ? surrogateKey(sharing.tags) : undefined): Header[] {
   if (!sharing) return [['Cache-Control', PRIVATE_NO_STORE]];
@@ -55,15 +64,24 @@ function sharingHeaders(sharing: Sharing, keys = sharing ? surrogateKey(sharing.
   return headers;
 }
 
-/** A page served from the cache: always shareable (the portal holds it as sent), with its age. */
+/**
+ * A page served from the cache: always shareable (the portal holds it as sent), with its age. As flat
+ * name, value pairs appended to `out` (what `writeHead` takes), so the hit path builds no arrays per header.
+ */
+export function appendHeldHeaders(out: string[], state: HeldState, lookup: PageLookup, ageSeconds: number, policy: CachePolicy): void {
+  out.push('X-Cache', state, 'ETag', lookup.page.etag, 'Age', String(ageSeconds), 'Cache-Control', heldCacheControl(policy));
+  const keys = heldSurrogateKey(lookup.tags);
+  if (keys) out.push('Surrogate-Key', keys);
+  out.push('Server-Timing', HELD_TIMING[state]);
+}
+
+/** The same headers as pairs, for a response that sets them one by one (the page handler's). */
 export function heldHeaders(state: HeldState, lookup: PageLookup, ageSeconds: number, policy: CachePolicy): Header[] {
-  return [
-    ['X-Cache', state],
-    ['ETag', lookup.page.etag],
-    ['Age', String(ageSeconds)],
-    ...sharingHeaders({ policy, tags: lookup.tags }, heldSurrogateKey(lookup.tags)),
-    ['Server-Timing', HELD_TIMING[state]],
-  ];
+  const flat: string[] = [];
+  appendHeldHeaders(flat, state, lookup, ageSeconds, policy);
+  const headers: Header[] = [];
+  for (let index = 0; index < flat.length; index += 2) headers.push([flat[index]!, flat[index + 1]!]);
+  return headers;
 }
 
 export interface StreamedPage {
@@ -137,22 +155,80 @@ function isNotModified(req: IncomingMessage, etag: string): boolean {
  * the compression middleware only for clients that take neither identity nor gzip as offered.
  */
 function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage, nonce: string): void {
+  const body = pageBody(req, page, nonce);
+  res.statusCode = 200;
+  res.setHeader('Content-Type', HTML);
+  vary(res, 'Accept-Encoding');
+  // Already encoded: the compression middleware leaves the response alone.
+  if (body.gzip) res.setHeader('Content-Encoding', 'gzip');
+  res.setHeader('Content-Length', body.length);
+  writeChunks(res, body.chunks);
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+interface PageBody {
+  chunks: Buffer[];
+  gzip: boolean;
+  length: number;
+}
+
+function pageBody(req: IncomingMessage, page: CachedPage, nonce: string): PageBody {
   const nonceBytes = Buffer.from(nonce, 'utf8');
   const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipBody(page, nonceBytes) : null;
   const chunks = gzip ?? plainBody(page, nonceBytes);
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  vary(res, 'Accept-Encoding');
-  // Already encoded: the compression middleware leaves the response alone.
-  if (gzip) res.setHeader('Content-Encoding', 'gzip');
-  res.setHeader('Content-Length', byteLength(chunks));
-  // Headers and every chunk in one writev. Uncorked before end(): when the compression middleware does take
-  // over (a br-only client), its stream waits for the socket to drain, which a corked socket never does.
+  return { chunks, gzip: gzip !== null, length: byteLength(chunks) };
+}
+
+/**
+ * Headers and every chunk in one writev. Uncorked before end(): when the compression middleware does take over
+ * (a br-only client), its stream waits for the socket to drain, which a corked socket never does.
+ */
+function writeChunks(res: ServerResponse, chunks: readonly Buffer[]): void {
   res.cork();
   for (const chunk of chunks) res.write(chunk);
   res.uncork();
   res.end();
 }
+
+/**
+ * The hit path's answer with a held page (page-hits.ts): the headers sendHeld would set, in the order the
+ * middleware chain and sendHeld set them, given as one list to `writeHead` after `before` (the request id and
+ * the security headers with `nonce`, the CSP first; `varyUserAgent` where the chain's mobile check said so).
+ * One call instead of a setHeader per header, and no header object to search. Returns what the log and the
+ * metrics read of it (no header is left on the response to ask).
+ */
+export function writeHeld(
+  req: IncomingMessage,
+  res: ServerResponse,
+  lookup: PageLookup,
+  policy: CachePolicy,
+  nonce: string,
+  before: string[],
+  varyUserAgent: boolean,
+): { cache: HeldState; length: number | undefined } {
+  const headers = before;
+  if (varyUserAgent) headers.push('Vary', 'User-Agent, Accept-Encoding');
+  appendHeldHeaders(headers, 'HIT', lookup, ageOf(lookup), policy);
+  if (!varyUserAgent) headers.push('Vary', 'Accept-Encoding');
+  if (isNotModified(req, lookup.page.etag)) {
+    // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
+    const csp = headers.indexOf(CSP);
+    if (csp >= 0 && csp % 2 === 0) headers.splice(csp, 2);
+    res.writeHead(304, headers);
+    res.end();
+    return { cache: 'HIT', length: undefined };
+  }
+  const body = pageBody(req, lookup.page, nonce);
+  headers.push('Content-Type', HTML);
+  if (body.gzip) headers.push('Content-Encoding', 'gzip');
+  headers.push('Content-Length', String(body.length));
+  res.writeHead(200, headers);
+  writeChunks(res, body.chunks);
+  return { cache: 'HIT', length: body.length };
+}
+
+const CSP = 'Content-Security-Policy';
 
 /**
  * What a page response tells the access log and the metrics (middleware/request-context.ts, metrics.ts): its

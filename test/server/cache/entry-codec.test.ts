@@ -25,6 +25,24 @@ describe('entry codec', () => {
     expect((decoded?.value as Buffer).equals(value)).toBe(true);
   });
 
+  it('reads each frame with its own value when many carry the same metadata (parsed once, like every Redis hit of an entry)', () => {
+    const values = Array.from({ length: 3 }, (_, index) => Buffer.from(`page ${index} 青年`));
+    const decoded = values.map((value) => decodeEntry(asBytes(encodeEntry({ ...META, value }))));
+    decoded.forEach((entry, index) => {
+      expect(entry).toMatchObject(META);
+      expect((entry?.value as Buffer).equals(values[index]!)).toBe(true);
+    });
+    // A frame cut short after its metadata was read whole before still reads as nothing.
+    const whole = asBytes(encodeEntry({ ...META, value: Buffer.from('abc') }));
+    expect(decodeEntry(whole.subarray(0, whole.length - 40))).toBeNull();
+  });
+
+  it('refuses bad metadata every time it is seen, not only the first', () => {
+    const bad = Buffer.concat([Buffer.from([0, 0x43, 0x45, 0x31, 0, 0, 0, 14]), Buffer.from('{"ttl":"soon"}'), Buffer.from('value')]);
+    expect(decodeEntry(bad)).toBeNull();
+    expect(decodeEntry(bad)).toBeNull();
+  });
+
   it('reads entries written before stale-if-error existed', () => {
     const { staleIfError: _omitted, ...old } = META;
     expect(decodeEntry(Buffer.from(JSON.stringify({ ...old, value: 'x' })))).toEqual({ ...old, value: 'x' });

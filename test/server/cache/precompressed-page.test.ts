@@ -107,6 +107,22 @@ describe('precompressed page', () => {
     expect(plainText(page, 'short')).toBe(portalLikePage('short'));
   });
 
+  it('reads every stored form with its own bytes, its layout parsed once (a page read from Redis on every hit)', async () => {
+    const stored = encodePage(await precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"'));
+    const first = decodePage(stored);
+    // Another copy with the same layout and other bytes in its last piece: the bytes are its own, not the first's.
+    const other = Buffer.from(stored);
+    const lastPlain = first.plain.at(-1)!;
+    const at = stored.length - first.deflated.reduce((total, piece) => total + piece.length, 0) - lastPlain.length;
+    other.write('#', at, 'latin1');
+    const second = decodePage(other);
+    expect(second.plain.at(-1)![0]).toBe('#'.charCodeAt(0));
+    expect(first.plain.at(-1)!.equals(lastPlain)).toBe(true);
+    expect(second.plain.at(-1)!.buffer).toBe(other.buffer);
+    // A known layout does not make a cut-short copy readable.
+    expect(() => decodePage(stored.subarray(0, stored.length - 1))).toThrow();
+  });
+
   it('refuses stored forms that are corrupted, truncated or foreign', async () => {
     const stored = encodePage(await precompressPage(portalLikePage(RENDER_NONCE), RENDER_NONCE, 'W/"e"'));
     const flipped = Buffer.from(stored);
@@ -116,6 +132,8 @@ describe('precompressed page', () => {
     expect(() => decodePage(flipped)).toThrow();
     expect(() => decodePage(stored.subarray(0, stored.length - 1))).toThrow();
     expect(() => decodePage(Buffer.concat([stored, Buffer.from('x')]))).toThrow();
+    expect(() => decodePage(badLayout)).toThrow();
+    // Refused again when seen again (refusals are remembered too).
     expect(() => decodePage(badLayout)).toThrow();
     expect(() => decodePage(Buffer.from(JSON.stringify({ html: '<p>', nonce: RENDER_NONCE, etag: 'W/"x"' })))).toThrow();
     expect(() => decodePage(Buffer.alloc(0))).toThrow();

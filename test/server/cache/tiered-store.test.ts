@@ -21,6 +21,23 @@ describe('TieredStore', () => {
     expect(read.value).toBe(held.value);
   });
 
+  it('tells at once what get would answer only when L1 may answer and holds the key', async () => {
+    const l1 = new MemoryStore(1024 * 1024);
+    const l2 = new MemoryStore(1024 * 1024);
+    let lostAt: number | null = null;
+    l2.isAvailable = () => true;
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outageServeMs: 60_000, announceEvict: () => undefined });
+    await l2.set('k', { ...META, value: 'in Redis' });
+    // Only Redis holds it: only get can tell.
+    expect(tiered.getNow('k')).toBeUndefined();
+    expect((await tiered.get('k'))?.value).toBe('in Redis');
+    // get filled L1: now it answers in the same turn, the same entry get would.
+    expect(tiered.getNow('k')?.value).toBe('in Redis');
+    // Subscription lost with Redis reachable: L1 may have missed a purge, so Redis must be asked.
+    lostAt = Date.now();
+    expect(tiered.getNow('k')).toBeUndefined();
+  });
+
   it('keeps text values as they are', async () => {
     const l2 = new MemoryStore(1024 * 1024);
     await l2.set('k', { ...META, value: '{"code":0}' });
