@@ -13,16 +13,22 @@ export interface RedisPortals {
   peer: TestPortal;
 }
 
-export type RedisPortalOptions = Omit<TestPortalOptions, 'redisUrl' | 'upstream' | 'cachePrefix'> & { instances?: 1 | 2 };
+type OwnOptions = Omit<TestPortalOptions, 'redisUrl' | 'upstream' | 'cachePrefix'>;
+
+export type RedisPortalOptions = OwnOptions & {
+  instances?: 1 | 2;
+  /** What the second instance does differently (e.g. `pageHits: false`, to compare the hit path with the chain). */
+  peer?: OwnOptions;
+};
 
 export function redisPortalSuite(options: RedisPortalOptions = {}): RedisPortals {
-  const { instances = 1, ...portalOptions } = options;
+  const { instances = 1, peer = {}, ...portalOptions } = options;
   const suite = {} as RedisPortals;
   beforeAll(async () => {
     suite.portal = await startTestPortal({ ...portalOptions, redisUrl: testRedisUrl() });
     if (instances === 2) {
       const shared = { upstream: suite.portal.upstream, cachePrefix: suite.portal.cachePrefix };
-      suite.peer = await startTestPortal({ ...portalOptions, ...shared, redisUrl: testRedisUrl() });
+      suite.peer = await startTestPortal({ ...portalOptions, ...peer, ...shared, redisUrl: testRedisUrl() });
     }
   });
   afterEach(() => suite.portal?.upstream.api.control.reset());

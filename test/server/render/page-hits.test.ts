@@ -17,9 +17,9 @@ import { newNonce, securityHeaders } from '../../../server/middleware/security';
 import { pageHits } from '../../../server/render/page-hits';
 import { takeLookup } from '../../../server/render/page-request';
 import { REGIONAL_SITES } from '../../../shared/sites';
-import { startTestPortal, type TestPortal } from '../../support/portal';
-import { describeWithRedis, testRedisUrl } from '../../support/requirements';
-import { withRedis } from '../cache/redis-helpers';
+import type { TestPortal } from '../../support/portal';
+import { redisPortalSuite } from '../../support/redis-portal';
+import { describeWithRedis } from '../../support/requirements';
 
 interface Answer {
   status: number;
@@ -210,21 +210,18 @@ describe('page hits in front of Express', () => {
 
 // ---- the same answers as the whole chain ----
 
+/** A portal answering hits in front of Express and one answering them through the chain, on one Redis prefix. */
+function hitPathAndChain() {
+  return redisPortalSuite({ instances: 2, peer: { pageHits: false } });
+}
+
 describeWithRedis()('page hits answer as the middleware chain does', () => {
+  const portals = hitPathAndChain();
   let fast: TestPortal;
   let chain: TestPortal;
 
-  beforeAll(async () => {
-    fast = await startTestPortal({ redisUrl: testRedisUrl() });
-    chain = await startTestPortal({ redisUrl: testRedisUrl(), upstream: fast.upstream, cachePrefix: fast.cachePrefix, pageHits: false });
-  });
-  afterAll(async () => {
-    await withRedis(testRedisUrl(), async (client) => {
-      const keys = await client.keys(`${fast.cachePrefix}:*`);
-      if (keys.length > 0) await client.del(...keys);
-    });
-    await chain.close();
-    await fast.close();
+  beforeAll(() => {
+    ({ portal: fast, peer: chain } = portals);
   });
 
   /** Headers that differ per response by design (or by the second the response went out). */
@@ -261,23 +258,15 @@ describeWithRedis()('page hits answer as the middleware chain does', () => {
 // ---- HTTP caching semantics, alike on both paths ----
 
 describeWithRedis()('conditional requests, Age and Accept-Encoding on the hit path and the chain', () => {
+  const portals = hitPathAndChain();
   let fast: TestPortal;
   let chain: TestPortal;
   const ARTICLE = '/detail/2728/33727';
   const DESKTOP = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0)', 'accept-encoding': 'gzip, deflate, br' };
 
   beforeAll(async () => {
-    fast = await startTestPortal({ redisUrl: testRedisUrl() });
-    chain = await startTestPortal({ redisUrl: testRedisUrl(), upstream: fast.upstream, cachePrefix: fast.cachePrefix, pageHits: false });
+    ({ portal: fast, peer: chain } = portals);
     expect((await send(fast.url + ARTICLE, DESKTOP)).status).toBe(200);
-  });
-  afterAll(async () => {
-    await withRedis(testRedisUrl(), async (client) => {
-      const keys = await client.keys(`${fast.cachePrefix}:*`);
-      if (keys.length > 0) await client.del(...keys);
-    });
-    await chain.close();
-    await fast.close();
   });
 
   /** Both portals' answers to the same request, each a HIT of the one shared entry. */
