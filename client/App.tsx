@@ -5,8 +5,8 @@ import { routeById } from '../shared/routes';
 import { PortalContext } from './context';
 import type { ResourceStore } from './data/resource-store';
 import { Layout } from './layouts/Layout';
-import { loadedPage } from './pages/registry';
-import { ErrorPage, NotFoundPage } from './pages/StatusPage';
+import { loadedPage } from '../shared/pages/registry';
+import { ErrorPage, NotFoundPage } from './StatusPage';
 
 /** A loaded page's component with its loader's data; generic so the compiler pairs the two. */
 function LoadedPage<P extends PageId>({ page }: { page: LoadedPageState<P> }) {

@@ -11,7 +11,7 @@ import { createResourceStore } from './data/resource-store';
 import { isChunkLoadError } from '../shared/chunk-reload';
 import { reloadAfterError } from './navigation/error-reload';
 import { ClientApp } from './navigation/ClientApp';
-import { loadPage } from './pages/registry';
+import { loadPage } from '../shared/pages/registry';
 import './styles/main.css';
 
 function readState(): AppState {

@@ -24,7 +24,11 @@ export const OUTPUTS = [
   'dist/cli/portal-cache.cjs',
 ];
 
+/** A page's own tests sit beside it in shared/pages (docs/adding-a-page.md); no bundle is built from them. */
+const TEST_FILE = /\.test\.tsx?$/;
+
 function newestUnder(file) {
+  if (TEST_FILE.test(file)) return null;
   const stat = statSync(file, { throwIfNoEntry: false });
   if (!stat) return null;
   if (!stat.isDirectory()) return { file, mtimeMs: stat.mtimeMs };

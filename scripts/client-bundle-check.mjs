@@ -7,15 +7,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** Sources that must never reach the browser, as metafile input paths (relative to the project root). */
+/** Sources that must never reach the browser, as patterns of metafile input paths (relative to the project root). */
 export const SERVER_ONLY = [
-  { prefix: 'shared/loaders/', why: 'a page loader (server only: server/render/page-loaders.ts maps them)' },
-  { prefix: 'server/', why: 'server code' },
-  { prefix: 'scripts/reference-api/', why: 'the reference content API' },
+  { pattern: /^shared\/pages\/[^/]+\/loader\.tsx?$/, why: "a page's loader (server only: server/render/page-loaders.ts finds them)" },
+  { pattern: /^shared\/loaders\//, why: 'what page loaders share (server only)' },
+  { pattern: /^server\//, why: 'server code' },
+  { pattern: /^scripts\/reference-api\//, why: 'the reference content API' },
 ];
 
 export function serverOnlyReason(input) {
-  return SERVER_ONLY.find((rule) => input.startsWith(rule.prefix))?.why;
+  return SERVER_ONLY.find((rule) => rule.pattern.test(input))?.why;
 }
 
 /**

@@ -1,63 +1,26 @@
 /**
- * The one route table shared by the Express server and the client router. Patterns use React Router's
- * syntax (`/:param`, `/:param?`) and are matched as its matchPath did, by a small compiler of our own (compiled
- * once per route, and no router library in the browser bundle: docs/build.md); each param has a rule, so
- * `/detail/12/abc` is not a detail page but a 404, whatever the page code would have done with it.
+ * The one route table shared by the Express server and the client router, built from the routes of the list of
+ * pages (shared/pages/index.ts; each page's route.ts) and nothing else. Patterns use React Router's syntax
+ * (`/:param`, `/:param?`) and are matched as its matchPath did, by a small compiler of our own (compiled once per
+ * route, and no router library in the browser bundle: docs/build.md); each param has a rule, so `/detail/12/abc`
+ * is not a detail page but a 404, whatever the page code would have done with it.
  *
  * Browser-safe by design: a route says which page it shows, never how its data is loaded. The loaders are
- * server code (they read the content API), mapped by route id in server/render/page-loaders.ts, and
- * scripts/build.mjs fails when one of them becomes reachable from the browser entry.
+ * server code (each page's loader.ts, found by server/render/page-loaders.ts), and scripts/build.mjs fails when
+ * one of them becomes reachable from the browser entry.
+ *
+ * The table is built on first use, not when this module loads: the pages' components link with `href` and match
+ * with `matchRoute`, so this module and the list of pages import each other.
  */
-import type { PageId } from './page-data';
+import type { PageId, PageRouteIdOf } from './page-data';
+import type { BareRoute, PageRoute, ParamRule, RouteDef } from './pages/define';
+import { PAGES } from './pages/registry';
 import type { RouteParams } from './route-params';
 
 export type { RouteParams } from './route-params';
 export { idParam } from './route-params';
 export type { PageId } from './page-data';
-
-export type ParamRule = 'id' | 'slug' | 'searchWord' | 'searchType' | 'text';
-
-export type LayoutKind = 'default' | 'detail' | 'reading' | 'smallFooter' | 'siteMap';
-
-interface RouteBase<Id extends string> {
-  /** Stable id, unique in the table. */
-  id: Id;
-  path: string;
-  params: Readonly<Record<string, ParamRule>>;
-  layout: LayoutKind;
-}
-
-/** A route that shows a page. */
-export interface PageRoute<Id extends string = string, P extends PageId = PageId> extends RouteBase<Id> {
-  /** The route name the site has always used (several routes may share one). */
-  name: string;
-  page: P;
-  /** Query parameters the page reads; every other parameter is dropped from its cache key. */
-  query?: readonly string[];
-  /**
-   * The page shows a signed-in reader their own data: it is rendered for them, privately, never answered from
-   * the shared cache (a visitor's copy of it is shared like any page). Every other page is the same for all.
-   */
-  perReader?: boolean;
-}
-
-/** A family whose required id is missing (`/V1`): matched, nameless, so it redirects home (the old site did the same). */
-export interface BareRoute<Id extends string = string> extends RouteBase<Id> {
-  name?: undefined;
-  page?: undefined;
-  query?: undefined;
-}
-
-export type RouteDef = PageRoute | BareRoute;
-
-interface PageSpec<P extends PageId> {
-  page: P;
-  query?: readonly string[];
-  layout?: LayoutKind;
-  perReader?: boolean;
-}
-
-const PAGED = ['page'] as const;
+export type { BareRoute, LayoutKind, PageRoute, ParamRule, RouteDef } from './pages/define';
 
 /** 1..2^31-1 written plainly: no sign, exponent, leading zero or padding. */
 const ID_PATTERN = /^[1-9]\d{0,9}$/;
@@ -72,113 +35,56 @@ const PARAM_RULES: Record<ParamRule, (value: string) => boolean> = {
   text: (value) => value.length > 0 && value.length <= 200,
 };
 
-const NO_PARAMS: Readonly<Record<string, ParamRule>> = Object.freeze({});
-
-function pageRoute<const Id extends string, const P extends PageId>(
-  id: Id,
-  name: string,
-  path: string,
-  params: Readonly<Record<string, ParamRule>>,
-  spec: PageSpec<P>,
-): PageRoute<Id, P> {
-  const { page, query, layout = 'default', perReader } = spec;
-  return { id, name, path, params, layout, page, ...(query ? { query } : {}), ...(perReader ? { perReader } : {}) };
-}
-
-function fixed<const Id extends string, const P extends PageId>(id: Id, path: string, spec: PageSpec<P>): PageRoute<Id, P> {
-  return pageRoute(id, id, path, NO_PARAMS, spec);
-}
-
-function bare<const Id extends string>(id: Id, path: string): BareRoute<`${Id}-bare`> {
-  return { id: `${id}-bare`, path, params: NO_PARAMS, layout: 'default' };
-}
-
-function withId<const S extends string, const P extends PageId>(segment: S, spec: PageSpec<P>): PageRoute<`${S}-id`, P> {
-  return pageRoute(`${segment}-id`, `${segment}-id`, `/${segment}/:id`, { id: 'id' }, spec);
-}
-
-/** /{menu?}/{sub?}/{segment}/{id}: the forms with a menu prefix; the plain form is in ROUTES via withId. */
-function underMenu<const S extends string, const P extends PageId>(
-  segment: S,
-  spec: PageSpec<P>,
-): [PageRoute<`menu-sub-${S}-id`, P>, PageRoute<`menu-${S}-id`, P>] {
-  return [
-    pageRoute(`menu-sub-${segment}-id`, `menu-sub-${segment}-id`, `/:menu/:sub/${segment}/:id`, { menu: 'slug', sub: 'slug', id: 'id' }, spec),
-    pageRoute(`menu-${segment}-id`, `menu-${segment}-id`, `/:menu/${segment}/:id`, { menu: 'slug', id: 'id' }, spec),
-  ];
-}
-
-const CATEGORY_LIST = { page: 'categoryList', query: PAGED } as const;
-const TOPIC_DETAIL = { page: 'topicDetail' } as const;
-const VIDEO = { page: 'video' } as const;
-const LIVE = { page: 'live' } as const;
-const NEWSPAPER = { page: 'newspaper', query: ['date', 'page'] } as const;
-const SHELF = { page: 'newspaperShelf' } as const;
-const INFO = { page: 'info' } as const;
-const INFO_SMALL_FOOTER = { page: 'info', layout: 'smallFooter' } as const;
-const ID_PAIR = { catid: 'id', id: 'id' } as const;
-
-export const ROUTES = [
-  pageRoute('home', 'home', '/', NO_PARAMS, { page: 'home' }),
-  pageRoute('home-alias', 'home', '/home', NO_PARAMS, { page: 'home' }),
-  fixed('about', '/about', INFO),
-  fixed('contribute', '/contribute', INFO_SMALL_FOOTER),
-  fixed('electronic', '/electronic', SHELF),
-  fixed('hd', '/hd', { page: 'gallery', query: PAGED }),
-  fixed('headlineNews', '/headlineNews', { page: 'articleFeed', query: PAGED }),
-  fixed('license', '/license', { page: 'license' }),
-  fixed('moveInto', '/moveInto', INFO_SMALL_FOOTER),
-  fixed('newspaperBoard', '/newspaperBoard', SHELF),
-  fixed('personalCenter', '/personalCenter', { page: 'personalCenter', query: ['tab', 'page'], perReader: true }),
-  fixed('poster', '/poster', { page: 'gallery', query: PAGED }),
-  fixed('seekingReport', '/seekingReport', INFO_SMALL_FOOTER),
-  fixed('siteMap', '/siteMap', { page: 'siteMap', layout: 'siteMap' }),
-  fixed('specialColumn', '/specialColumn', { page: 'specialColumn', query: PAGED }),
-
-  withId('liveStreamDetail', LIVE),
-  withId('newsTrack', { page: 'newsTrack' }),
-  withId('readNewspapers_v2', NEWSPAPER),
-  withId('readNewspapers', NEWSPAPER),
-  withId('shike', { page: 'shike', query: PAGED }),
-  withId('specialColumnDetail', { page: 'articleFeed', query: PAGED }),
-  withId('topic', { page: 'topicList', query: PAGED }),
-  withId('topicDetail', TOPIC_DETAIL),
-  withId('V1', CATEGORY_LIST),
-  withId('V2', CATEGORY_LIST),
-  withId('videoAlbum', { page: 'videoAlbum', query: ['v'] }),
-
-  pageRoute('detail', 'detail-catid-id', '/detail/:catid?/:id?', ID_PAIR, { page: 'detail', layout: 'detail' }),
-  pageRoute('detailReading', 'detailReading-catid-id', '/detailReading/:catid?/:id?', ID_PAIR, { page: 'reading', layout: 'reading' }),
-  pageRoute('search', 'search-word-type', '/search/:word?/:type?', { word: 'searchWord', type: 'searchType' }, { page: 'search', query: PAGED }),
-  pageRoute('tagDetail', 'tagDetail-id', '/tagDetail/:id?/:title?', { id: 'id', title: 'text' }, { page: 'articleFeed', query: PAGED }),
-  pageRoute('video', 'video-catid-id', '/video/:catid/:id', ID_PAIR, VIDEO),
-  pageRoute('video-id', 'video-id', '/video/:id', { id: 'id' }, VIDEO),
-  pageRoute('videoLive', 'videoLive-catid-id', '/videoLive/:catid/:id', ID_PAIR, LIVE),
-  pageRoute('videoLive-id', 'videoLive-id', '/videoLive/:id', { id: 'id' }, LIVE),
-  ...underMenu('topicDetail', TOPIC_DETAIL),
-  ...underMenu('V1', CATEGORY_LIST),
-  ...underMenu('V2', CATEGORY_LIST),
-
-  bare('liveStreamDetail', '/liveStreamDetail'),
-  bare('newsTrack', '/newsTrack'),
-  bare('readNewspapers_v2', '/readNewspapers_v2'),
-  bare('readNewspapers', '/readNewspapers'),
-  bare('shike', '/shike'),
-  bare('specialColumnDetail', '/specialColumnDetail'),
-  bare('topic', '/topic'),
-  bare('topicDetail', '/topicDetail'),
-  bare('V1', '/V1'),
-  bare('V2', '/V2'),
-  bare('videoAlbum', '/videoAlbum'),
-  bare('video', '/video'),
-  bare('videoLive', '/videoLive'),
-] as const satisfies readonly RouteDef[];
-
-/** The routes that show a page, each with its literal id and page: the server's loader table is keyed by them. */
-export type TablePageRoute = Extract<(typeof ROUTES)[number], { page: PageId }>;
+/** The routes that show a page, each with its page's route ids and its page: the server's loaders are keyed by them. */
+export type TablePageRoute = { [P in PageId]: PageRoute<PageRouteIdOf<P>, P> }[PageId];
 export type PageRouteId = TablePageRoute['id'];
-/** The page a route of the table shows, by the route's id. */
-export type PageOfRoute<Id extends PageRouteId> = Extract<TablePageRoute, { id: Id }>['page'];
+
+/**
+ * Where a route stands in the table. Routes whose path starts with a fixed segment come first, then those that
+ * start with a parameter (`/{menu}/V1/{id}`, which would otherwise take `/search/V1/1`), then the bare family
+ * roots. Routes of one rank never match the same path, so within a rank the list's order is kept but does not
+ * matter.
+ */
+function rankOf(route: RouteDef): number {
+  if (route.page === undefined) return 2;
+  return route.path.startsWith('/:') ? 1 : 0;
+}
+
+/**
+ * `/{family}` for every family whose routes start `/{family}/{required param}` (`/V1/:id`, `/video/:catid/:id`):
+ * matched without its id, it redirects home, as the old site did. Derived, so a new page's family gets it too.
+ */
+function bareRoutes(routes: readonly PageRoute[]): BareRoute[] {
+  const families = new Set<string>();
+  for (const { path } of routes) {
+    const family = /^\/([^/:]+)\/:[\w-]+(?:\/|$)/.exec(path)?.[1];
+    if (family) families.add(family);
+  }
+  return [...families].map((family) => ({ id: `${family}-bare`, path: `/${family}`, params: Object.freeze({}), layout: 'default' }));
+}
+
+type TableRoute = TablePageRoute | BareRoute;
+
+interface Table {
+  routes: readonly TableRoute[];
+  compiled: ReadonlyArray<{ route: TableRoute; pattern: CompiledPattern }>;
+}
+
+let table: Table | undefined;
+
+/** The table, with each pattern compiled once, in the order it is tried. */
+function routeTableCompiled(): Table {
+  if (table) return table;
+  const pageRoutes = Object.values(PAGES).flatMap((entry): readonly TablePageRoute[] => entry.route.routes);
+  const routes: TableRoute[] = [...pageRoutes, ...bareRoutes(pageRoutes)].sort((a, b) => rankOf(a) - rankOf(b));
+  table = { routes, compiled: routes.map((route) => ({ route, pattern: compilePattern(route.path) })) };
+  return table;
+}
+
+/** Every route, in the order matchRoute tries them. */
+export function routeTable(): readonly TableRoute[] {
+  return routeTableCompiled().routes;
+}
 
 export type RouteMatch = { kind: 'page'; route: TablePageRoute; params: RouteParams } | { kind: 'redirect'; location: string } | { kind: 'not-found' };
 
@@ -243,9 +149,6 @@ function matchPattern(pattern: CompiledPattern, pathname: string): Record<string
   return params;
 }
 
-/** The table with each pattern compiled once, in the table's order. */
-const COMPILED_ROUTES = ROUTES.map((route) => ({ route, pattern: compilePattern(route.path) }));
-
 /**
  * Every link a page renders asks which route its path is (shared/site-links.ts), the same few hundred paths on
  * page after page: one walk of the table's patterns per distinct path, then a Map lookup. A match
@@ -273,7 +176,7 @@ export function matchRoute(pathname: string): RouteMatch {
 }
 
 function firstMatch(pathname: string): RouteMatch {
-  for (const { route, pattern } of COMPILED_ROUTES) {
+  for (const { route, pattern } of routeTableCompiled().compiled) {
     const found = matchPattern(pattern, pathname);
     if (!found) continue;
     const params = decodeParams(found);
@@ -285,7 +188,7 @@ function firstMatch(pathname: string): RouteMatch {
 }
 
 export function routeById(id: string): RouteDef | undefined {
-  return ROUTES.find((route: RouteDef) => route.id === id);
+  return routeTable().find((route) => route.id === id);
 }
 
 /** Links the pages build, in one place so every href matches a route of the table. */

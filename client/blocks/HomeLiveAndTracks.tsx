@@ -3,7 +3,7 @@
  * news-tracking reports updated last (新闻追踪, each to its timeline).
  */
 import { Link } from '../navigation/router';
-import type { HomeLive, HomeNewsTrack } from '../../shared/loaders/home';
+import type { HomeLive, HomeNewsTrack } from '../../shared/pages/home/route';
 import { href } from '../../shared/routes';
 import { formatDateTime } from '../../shared/time';
 

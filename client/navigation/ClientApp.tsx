@@ -9,7 +9,7 @@ import { READER_ATTRIBUTE, readerFromCookieHeader } from '../../shared/reader-co
 import type { AppState, PageState, PublicUser } from '../../shared/app-state';
 import { PortalApp } from '../App';
 import type { ResourceStore } from '../data/resource-store';
-import { loadPage } from '../pages/registry';
+import { loadPage } from '../../shared/pages/registry';
 import { pageAddress } from '../../shared/page-address';
 import { showToast } from '../blocks/Toast';
 import { reloadAfterError } from './error-reload';

@@ -8,7 +8,7 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from '../../client/navigation/router';
 import { PortalApp } from '../../client/App';
 import { createResourceStore } from '../../client/data/resource-store';
-import { loadPage } from '../../client/pages/registry';
+import { loadPage } from '../../shared/pages/registry';
 import type { AppState } from '../../shared/app-state';
 import { isResourceName } from '../../shared/resources';
 

@@ -7,7 +7,7 @@ import type { AppState, PageState, PublicUser } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
 import { loadLayout, type LayoutData } from '../../shared/loaders/layout';
 import { isMainSite, type SiteConfig } from '../../shared/sites';
-import { loadPage } from '../../client/pages/registry';
+import { loadPage } from '../../shared/pages/registry';
 import type { Logger } from '../logger';
 import type { AccountSession } from '../upstream/account-service';
 import { CallRecorder, type ContentService } from '../upstream/content-service';

@@ -10,7 +10,8 @@ import { ContentUnavailableError } from '../../shared/content-api';
 import { siteTitle } from '../../shared/loaders/helpers';
 import type { LoaderResult, PageHead } from '../../shared/loaders/types';
 import type { PageAddress } from '../../shared/page-address';
-import type { PageOfRoute, PageRouteId, PageRoute, RouteParams } from '../../shared/routes';
+import type { PageId, PageRouteIdOf } from '../../shared/page-data';
+import type { PageRoute, RouteParams } from '../../shared/routes';
 import type { SiteConfig } from '../../shared/sites';
 import { loaderOf } from './page-loaders';
 
@@ -54,17 +55,20 @@ export function statusPage(site: SiteConfig, path: string, status: number, messa
 }
 
 /**
- * Runs the loader of a route's page and, when it finds the page, the state that shows it. Generic over the route
- * id so the compiler follows the route to its page and its data: no cast between loader and component.
+ * Runs the loader of a route's page and, when it finds the page, the state that shows it. Generic over the page
+ * so the compiler follows the route to its page and its data: no cast between loader and component.
  */
-async function loadRoutePage<Id extends PageRouteId>(
-  route: PageRoute<Id, PageOfRoute<Id>>,
+async function loadRoutePage<P extends PageId>(
+  route: PageRoute<PageRouteIdOf<P>, P>,
   params: RouteParams,
   input: PrepareInput,
-): Promise<LoaderResult<LoadedPageState<PageOfRoute<Id>>>> {
+): Promise<LoaderResult<LoadedPageState<P>>> {
   // The page sees only the query its route reads: that is all its cache key holds, so all a stored page may hold.
   const { query } = input.address;
-  const result = await loaderOf<Id>(route.id)({
+  const result = await loaderOf(
+    route.page,
+    route.id,
+  )({
     params,
     query: new URLSearchParams(query),
     site: input.site,
@@ -73,7 +77,7 @@ async function loadRoutePage<Id extends PageRouteId>(
     account: input.account,
   });
   if (result.kind !== 'ok') return result;
-  const page: LoadedPageState<PageOfRoute<Id>> = {
+  const page: LoadedPageState<P> = {
     path: input.address.path,
     routeId: route.id,
     page: route.page,

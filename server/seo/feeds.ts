@@ -6,7 +6,7 @@
 import { HOT_NEWS_ID, HOT_NEWS_SIZE, HOME_CATEGORY_LIST_SIZE } from '../../shared/constants';
 import type { ContentApi } from '../../shared/content-api';
 import { siteCategory, siteTitle } from '../../shared/loaders/helpers';
-import { href, ROUTES, type RouteDef } from '../../shared/routes';
+import { href, routeTable } from '../../shared/routes';
 import { homeCatidOf, type SiteConfig } from '../../shared/sites';
 import { isoDateTime } from '../../shared/time';
 import type { ArticleSummary } from '../../shared/types/entities';
@@ -33,12 +33,15 @@ function urlset(urls: ReadonlyArray<{ loc: string; lastmod?: string }>): string 
   return `${XML_DECLARATION}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`;
 }
 
-/** Fixed routes that show a page, plus the list page of every home category that has articles. */
+/** Fixed routes that show a page (home first, then by path), plus the list page of every home category that has articles. */
 export async function pagesSitemap(site: SiteConfig, protocol: string, content: ContentApi): Promise<string> {
   const base = origin(site, protocol);
-  const fixedPages = ROUTES.filter((route: RouteDef) => route.page && !route.path.includes(':') && route.path !== '/home')
+  const fixedPages = routeTable()
+    .filter((route) => route.page && !route.path.includes(':') && route.path !== '/home')
     .filter((route) => route.id !== 'personalCenter')
-    .map((route) => ({ loc: `${base}${route.path}` }));
+    .map((route) => route.path)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((path) => ({ loc: `${base}${path}` }));
   const categories = await content.categoryChildren(homeCatidOf(site));
   const lists = await Promise.all(categories.map((category) => content.articleList(category.catid, 1, 1)));
   const categoryPages = categories

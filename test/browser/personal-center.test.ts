@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { FEEDBACK_MESSAGES } from '../../shared/feedback';
-import { PERSONAL_PAGE_SIZE } from '../../shared/loaders/personal-center';
+import { PERSONAL_PAGE_SIZE } from '../../shared/personal-center';
 import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { signInBrowserSuite, signInInBrowser } from '../support/sign-in';

@@ -48,7 +48,7 @@ async function metafileOf(entry: string): Promise<string> {
 
 describe('the browser bundle carries no server-only code', () => {
   it.each([
-    ['imports-loader.ts', 'shared/loaders/home.ts', 'a page loader'],
+    ['imports-loader.ts', 'shared/pages/home/loader.ts', "a page's loader"],
     ['imports-server-lazily.ts', 'server/render/page-loaders.ts', 'server code'],
     ['via-helper.ts', 'scripts/reference-api/dataset.ts', 'the reference content API'],
   ])('refuses %s, which reaches %s', async (fixture, offender, why) => {

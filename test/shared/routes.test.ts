@@ -1,4 +1,4 @@
-import { matchRoute, ROUTES, href } from '../../shared/routes';
+import { matchRoute, routeTable, href } from '../../shared/routes';
 
 function pageOf(path: string): { id: string; name: string | undefined; params: Record<string, string | undefined> } {
   const match = matchRoute(path);
@@ -91,10 +91,45 @@ describe('route table', () => {
     }
   });
 
+  it('derives the bare family roots from the routes: every family whose routes require an id after it', () => {
+    const bare = routeTable()
+      .filter((route) => route.page === undefined)
+      .map((route) => route.path)
+      .sort();
+    expect(bare).toEqual(
+      [
+        '/liveStreamDetail',
+        '/newsTrack',
+        '/readNewspapers_v2',
+        '/readNewspapers',
+        '/shike',
+        '/specialColumnDetail',
+        '/topic',
+        '/topicDetail',
+        '/V1',
+        '/V2',
+        '/videoAlbum',
+        '/video',
+        '/videoLive',
+      ].sort(),
+    );
+    // Optional params match the family root itself: no redirect there.
+    expect(pageOf('/search').id).toBe('search');
+    expect(pageOf('/detail').id).toBe('detail');
+  });
+
+  it('tries routes that start with a fixed segment before those that start with a parameter, whatever the list order', () => {
+    const ranks = routeTable().map((route) => (route.page === undefined ? 2 : route.path.startsWith('/:') ? 1 : 0));
+    expect(ranks).toEqual([...ranks].sort());
+    // /{menu}/V1/{id} would take these if it came first.
+    expect(pageOf('/search/V1/1')).toMatchObject({ id: 'search', params: { word: 'V1', type: '1' } });
+    expect(pageOf('/xinwen/V1/3')).toMatchObject({ id: 'menu-V1-id', params: { menu: 'xinwen', id: '3' } });
+  });
+
   it('gives every named route a unique id and every param a rule', () => {
-    const ids = ROUTES.map((route) => route.id);
+    const ids = routeTable().map((route) => route.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const route of ROUTES) {
+    for (const route of routeTable()) {
       const patternParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
       expect([route.id, patternParams.sort()]).toEqual([route.id, Object.keys(route.params).sort()]);
     }

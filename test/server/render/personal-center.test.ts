@@ -6,7 +6,7 @@
  */
 import request from 'supertest';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
-import { PERSONAL_PAGE_SIZE } from '../../../shared/loaders/personal-center';
+import { PERSONAL_PAGE_SIZE } from '../../../shared/personal-center';
 import { MAIN_DOMAIN } from '../../../shared/sites';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
 import { cookieFrom, mainSitePage, setCookieLine, signIn, signInEnv } from '../../support/sign-in';

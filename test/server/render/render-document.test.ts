@@ -2,7 +2,7 @@
 import type { AppState } from '../../../shared/app-state';
 import { MAIN_SITE } from '../../../shared/sites';
 import { createResourceStore } from '../../../client/data/resource-store';
-import { loadPage } from '../../../client/pages/registry';
+import { loadPage } from '../../../shared/pages/registry';
 import { renderDocument, type DocumentSink } from '../../../server/render/render-document';
 
 const NOW = 1_795_400_000;

@@ -1,0 +1,37 @@
+/**
+ * Headline news, a tag's articles, a column author's articles: a header (with a subscribe button for a tag or
+ * an author), then the list with paging.
+ */
+import { useLocation } from '../../../client/navigation/router';
+import type { ArticleFeedData } from './route';
+import { ArticleList } from '../../../client/blocks/ArticleList';
+import { HotNews } from '../../../client/blocks/HotNews';
+import { SubscribeButton } from '../../../client/blocks/InteractionButton';
+import { Pagination } from '../../../client/blocks/Pagination';
+
+export default function ArticleFeedPage({ data }: { data: ArticleFeedData }) {
+  const { pathname } = useLocation();
+  return (
+    <div className="columns">
+      <section className="columns__main feed" aria-labelledby="feed-title">
+        <header className="feed__header">
+          {data.avatar && <img src={data.avatar} alt="" width={80} height={80} className="feed__avatar" />}
+          <div>
+            <h1 id="feed-title" className="page-title">
+              {data.title}
+            </h1>
+            {data.meta && <p className="feed__meta">{data.meta}</p>}
+            {data.intro && <p className="feed__intro">{data.intro}</p>}
+          </div>
+          {data.subscription && <SubscribeButton kind={data.subscription.kind} id={data.subscription.id} subject={data.title} />}
+        </header>
+        <ArticleList items={data.articles.items} className="article-list article-list--page" />
+        {data.articles.items.length === 0 && <p className="empty">暂无文章</p>}
+        <Pagination basePath={pathname} page={data.articles.page} lastPage={data.lastPage} />
+      </section>
+      <aside className="columns__side" aria-label="侧栏">
+        <HotNews />
+      </aside>
+    </div>
+  );
+}

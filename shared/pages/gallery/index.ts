@@ -1,0 +1,5 @@
+import { page } from '../define';
+import GalleryPage from './GalleryPage';
+import route from './route';
+
+export default page(route, GalleryPage);

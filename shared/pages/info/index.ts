@@ -1,0 +1,5 @@
+import { page } from '../define';
+import InfoPage from './InfoPage';
+import route from './route';
+
+export default page(route, InfoPage);

@@ -1,0 +1,49 @@
+/** A live broadcast: the stream while on air, the start time while upcoming, the recordings once ended. */
+import type { LiveData } from './route';
+import { formatDateTime, isoDateTime } from '../../time';
+import { VideoPlayer } from '../../../client/blocks/VideoPlayer';
+
+const STATUS_TEXT = { 1: '直播中', 2: '即将开始', 3: '已结束' } as const;
+
+export default function LivePage({ data }: { data: LiveData }) {
+  const { live, playbacks } = data;
+  const [firstPlayback] = playbacks;
+  return (
+    <article className="live" aria-labelledby="live-title">
+      <p className={`live__status live__status--${live.status}`}>{STATUS_TEXT[live.status]}</p>
+      <h1 id="live-title" className="page-title">
+        {live.title}
+      </h1>
+      {live.status === 1 && live.hls_url && <VideoPlayer src={live.hls_url} poster={live.cover} title={live.title} />}
+      {live.status === 2 && (
+        <figure className="player">
+          <img src={live.cover} alt="" width={960} height={540} />
+          <figcaption>
+            开播时间：<time dateTime={isoDateTime(live.start_time)}>{formatDateTime(live.start_time)}</time>
+          </figcaption>
+        </figure>
+      )}
+      {live.status === 3 && firstPlayback && <VideoPlayer src={firstPlayback.hls_url} poster={firstPlayback.cover} title={firstPlayback.title} />}
+      <p className="article__meta">
+        <time dateTime={isoDateTime(live.start_time)}>{formatDateTime(live.start_time)}</time>
+        {live.views > 0 && <span>{live.views} 人观看</span>}
+      </p>
+      {live.description && <p className="video-page__description">{live.description}</p>}
+      {playbacks.length > 1 && (
+        <section aria-labelledby="playback-title">
+          <h2 id="playback-title" className="block-title">
+            回放
+          </h2>
+          <ul className="article-list">
+            {playbacks.map((playback) => (
+              <li key={playback.id}>
+                <span>{playback.title}</span>
+                <time dateTime={isoDateTime(playback.adddate)}>{formatDateTime(playback.adddate)}</time>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </article>
+  );
+}

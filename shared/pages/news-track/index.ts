@@ -1,0 +1,5 @@
+import { page } from '../define';
+import NewsTrackPage from './NewsTrackPage';
+import route from './route';
+
+export default page(route, NewsTrackPage);

@@ -1,0 +1,5 @@
+import { page } from '../define';
+import NewspaperShelfPage from './NewspaperShelfPage';
+import route from './route';
+
+export default page(route, NewspaperShelfPage);

@@ -1,0 +1,22 @@
+/** /electronic lists the papers with their latest issues; /newspaperBoard shows every page of the latest issue of the first paper. */
+import type { NewspaperIssue } from '../../types/entities';
+import { siteTitle } from '../../loaders/helpers';
+import type { Loader } from '../../loaders/types';
+import { definePageLoaders } from '../../loaders/define';
+import route, { type NewspaperShelfData } from './route';
+
+const ALL_PAPERS = 0;
+
+export const loadNewspaperShelf: Loader<NewspaperShelfData> = async ({ site, content }) => {
+  const all = await content.newspapers(ALL_PAPERS, '', 1, 50);
+  const latest = new Map<number, NewspaperIssue>();
+  for (const issue of all.list) if (!latest.has(issue.catid)) latest.set(issue.catid, issue);
+  if (latest.size === 0) return { kind: 'not-found' };
+  return {
+    kind: 'ok',
+    data: { latest: [...latest.values()] },
+    head: { title: siteTitle('电子报', site), description: `${site.seo_title}电子报`, keywords: '电子报,读报' },
+  };
+};
+
+export default definePageLoaders(route, { electronic: loadNewspaperShelf, newspaperBoard: loadNewspaperShelf });

@@ -1,0 +1,33 @@
+/** /search/{word?}/{type?}: results of search_all for the decoded keyword, type 1 recent or 2 all, with paging. */
+import { lastPage, pageFromQuery } from '../../paging';
+import { parseSearchType } from '../../search';
+import { decodeKeyword } from '../../search-keyword';
+import type { ArticlePage } from '../../types/entities';
+import { siteTitle } from '../../loaders/helpers';
+import type { Loader } from '../../loaders/types';
+import { definePageLoaders } from '../../loaders/define';
+import route, { type SearchData } from './route';
+
+export const SEARCH_PAGE_SIZE = 20;
+
+export const loadSearch: Loader<SearchData> = async ({ params, query, site, content }) => {
+  const page = pageFromQuery(query.get('page'));
+  if (page === null) return { kind: 'not-found' };
+  const type = parseSearchType(params.type);
+  const keyword = params.word ? decodeKeyword(params.word) : null;
+  const empty: ArticlePage = { items: [], total: 0, page, pageSize: SEARCH_PAGE_SIZE };
+  const results = keyword ? await content.search(keyword, type, page, SEARCH_PAGE_SIZE) : empty;
+  const last = lastPage(results.total, SEARCH_PAGE_SIZE);
+  if (page > last) return { kind: 'not-found' };
+  return {
+    kind: 'ok',
+    data: { keyword: keyword ?? '', type, unreadable: Boolean(params.word) && keyword === null, results, lastPage: last },
+    head: {
+      title: siteTitle(keyword ? `“${keyword}”的搜索结果` : '搜索', site),
+      description: site.seo_description,
+      keywords: site.seo_keywords,
+    },
+  };
+};
+
+export default definePageLoaders(route, { search: loadSearch });

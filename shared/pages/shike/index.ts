@@ -1,0 +1,5 @@
+import { page } from '../define';
+import ShikePage from './ShikePage';
+import route from './route';
+
+export default page(route, ShikePage);

@@ -1,0 +1,28 @@
+/** Special topics (专题), a grid of covers, page by page. */
+import { Link, useLocation } from '../../../client/navigation/router';
+import type { TopicListData } from './route';
+import { href } from '../../routes';
+import { Pagination } from '../../../client/blocks/Pagination';
+
+export default function TopicListPage({ data }: { data: TopicListData }) {
+  const { pathname } = useLocation();
+  return (
+    <section className="topics" aria-labelledby="topics-title">
+      <h1 id="topics-title" className="page-title">
+        {data.title}
+      </h1>
+      <ul className="topic-grid">
+        {data.topics.map((topic) => (
+          <li key={topic.id} className="topic-card">
+            <Link to={href.topicDetail(topic.id)}>
+              <img src={topic.thumb} alt="" width={400} height={225} loading="lazy" decoding="async" />
+              <span className="topic-card__title">{topic.title}</span>
+            </Link>
+            <p className="topic-card__description">{topic.description}</p>
+          </li>
+        ))}
+      </ul>
+      <Pagination basePath={pathname} page={data.page} lastPage={data.lastPage} />
+    </section>
+  );
+}
