@@ -63,7 +63,7 @@ export async function precompressPieces(plain: Buffer[], nonceLength: number, et
  * One deflate stream over the pieces with the filler between them, every write flushed to a byte boundary; each
  * piece's output is what the stream gave for its write. Deflate runs on libuv's thread pool, so the event loop
  * keeps answering other readers (cached hits included) while a page is stored: one stream, not one per piece
- * (a stream per piece, each primed with the text before it as a dictionary, cost about ten times the CPU).
+ * (a stream per piece, each primed with the text before it as a dictionary, cost about four times the CPU).
  * A page holding the filler byte could match it: every write is then a full flush, which forgets the history,
  * so each piece is compressed on its own.
  */
