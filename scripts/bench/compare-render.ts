@@ -3,7 +3,8 @@
  * of a dist/server/main.cjs, e.g. a build of the commit before a change and of the tree) on one reference API,
  * each with its own prefix, their data caches warmed; then in COMPARE_ROUNDS rounds, taking turns, signed-in
  * `/home` and detail renders (COMPARE_SECONDS each) and COMPARE_PAGES anonymous misses. Prints each bundle's
- * server CPU per page: on a busy machine, compare the two within one run. PORTAL_B_ARGS: node flags for B.
+ * server CPU per page: on a busy machine, compare the two within one run. PORTAL_B_ARGS: node flags for B;
+ * COMPARE_GZIP=1: the signed-in renders ask for gzip, as browsers do (the compression middleware's work).
  */
 import { startReferenceApi } from '../reference-api/server';
 import { createRedisClient } from '../../server/redis/client';
@@ -15,10 +16,13 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 3);
 const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 3);
 const PAGES = Number(process.env.COMPARE_PAGES ?? 100);
+const ENCODING: Record<string, string> = process.env.COMPARE_GZIP ? { 'accept-encoding': 'gzip, deflate, br' } : {};
 
 interface Total {
   micros: number;
   requests: number;
+  /** The highest p99 latency of its loads, ms. */
+  p99: number;
 }
 
 async function main(): Promise<void> {
@@ -29,9 +33,9 @@ async function main(): Promise<void> {
   const client = createRedisClient(parseRedisTarget(REDIS_URL), { role: 'cli' });
   const portals: Array<[string, PortalUnderTest]> = [];
   const totals = new Map<string, Total>();
-  const add = (key: string, micros: number, requests: number) => {
-    const total = totals.get(key) ?? { micros: 0, requests: 0 };
-    totals.set(key, { micros: total.micros + micros, requests: total.requests + requests });
+  const add = (key: string, load: { serverMicros: number; requests: number; p99: number }) => {
+    const total = totals.get(key) ?? { micros: 0, requests: 0, p99: 0 };
+    totals.set(key, { micros: total.micros + load.serverMicros, requests: total.requests + load.requests, p99: Math.max(total.p99, load.p99) });
   };
   try {
     portals.push(['A', await startPortalUnderTest(mainA, { upstreamUrl: upstream.url, redisUrl: REDIS_URL }, client)]);
@@ -43,15 +47,15 @@ async function main(): Promise<void> {
       for (const [name, portal] of round % 2 === 0 ? portals : [...portals].reverse()) {
         const pid = portal.child.pid!;
         for (const page of ['/home', DETAIL]) {
-          const load = await loadFrom({ url: portal.url + page, connections: 10, seconds: SECONDS, headers: portal.cookie }, pid);
-          add(`${name} ${page} (signed-in)`, load.serverMicros, load.requests);
+          const load = await loadFrom({ url: portal.url + page, connections: 10, seconds: SECONDS, headers: { ...portal.cookie, ...ENCODING } }, pid);
+          add(`${name} ${page} (signed-in)`, load);
         }
         const load = await loadFrom({ url: portal.url, connections: 10, seconds: 0, paths: paths.slice(round * PAGES, (round + 1) * PAGES) }, pid);
-        add(`${name} anonymous miss`, load.serverMicros, load.requests);
+        add(`${name} anonymous miss`, load);
       }
     }
     for (const [key, total] of [...totals].sort(([a], [b]) => a.localeCompare(b))) {
-      console.log(`${key.padEnd(34)} ${(total.micros / total.requests / 1000).toFixed(2)} ms server CPU/page over ${total.requests}`);
+      console.log(`${key.padEnd(34)} ${(total.micros / total.requests / 1000).toFixed(2)} ms server CPU/page over ${total.requests}, p99 ${total.p99} ms`);
     }
   } finally {
     for (const [, portal] of portals) await stopPortalUnderTest(portal, client);
