@@ -4,6 +4,7 @@
  * Past grace an entry is reloaded; if the reload fails while the entry is within its stale-if-error window, the
  * old entry is served (stale-if-error) instead of an error.
  */
+import { DecodedOnce } from './decoded-once';
 import type { CacheEntry, CachePolicy, EntryValue } from './entry';
 import { freshnessOf } from './entry';
 import type { KeyLock } from './redis-lock';
@@ -52,6 +53,8 @@ export interface CacheEvents {
 
 export class Cache {
   private readonly inflight = new Map<string, Promise<Loaded<unknown>>>();
+  /** JSON values of the entries L1 holds, decoded once each. */
+  private readonly decodedJson = new DecodedOnce(jsonCodec.decode);
 
   constructor(
     readonly store: CacheStore,
@@ -109,7 +112,9 @@ export class Cache {
 
   private served<T>(key: string, entry: CacheEntry, state: CacheState, codec: Codec<T>): Served<T> {
     this.events.onResult?.(key, state);
-    return { value: codec.decode(entry.value), state, tags: entry.tags };
+    // The default codec's values are plain JSON, safe to share frozen; another codec decodes every time.
+    const value = codec === jsonCodec ? (this.decodedJson.valueOf(entry) as T) : codec.decode(entry.value);
+    return { value, state, tags: entry.tags };
   }
 
   /** One load per key at a time; the entry is written before waiters are released, so none races past it. */

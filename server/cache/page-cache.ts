@@ -11,7 +11,7 @@ import { freshnessOf } from './entry';
 import type { KeySpace } from './keys';
 import type { KeyLock } from './redis-lock';
 import { cacheKey } from './keys';
-import { decodePage, encodePage, precompressPage, type PrecompressedPage } from './precompressed-page';
+import { decodePage, encodePage, precompressPieces, splitAtNonce, type PrecompressedPage } from './precompressed-page';
 
 export type CachedPage = PrecompressedPage;
 
@@ -27,11 +27,19 @@ export interface PageLookup {
  * The page's ETag, from its HTML without the render's nonce: a re-render that changed nothing keeps the ETag
  * (readers revalidating get a 304; their copy kept the CSP that matches its own nonce).
  */
-export function etagOf(html: string, nonce: string): string {
+export function etagOf(html: string | Buffer, nonce: string): string {
+  const bytes = typeof html === 'string' ? Buffer.from(html, 'utf8') : html;
+  return etagOfPieces(splitAtNonce(bytes, Buffer.from(nonce, 'utf8')));
+}
+
+/** etagOf of a page already cut at its nonce (splitAtNonce). */
+function etagOfPieces(pieces: readonly Buffer[]): string {
   const hash = createHash('sha1');
-  for (const piece of html.split(nonce)) hash.update(piece).update('\u0000');
+  for (const piece of pieces) hash.update(piece).update(PIECE_END);
   return `W/"${hash.digest('base64url').slice(0, 22)}"`;
 }
+
+const PIECE_END = Buffer.from([0]);
 
 /** Pages compressed lately, by ETag and nonce length: a stampede of renders of one cold page compresses it once. */
 const RECENT_PAGES = 32;
@@ -96,7 +104,7 @@ export class PageCache {
   }
 
   /** Compresses the page (once, here) and stores it; `nonce` is the one the HTML was rendered with. */
-  async store(key: string, policy: CachePolicy, html: string, nonce: string, tags: string[]): Promise<CachedPage> {
+  async store(key: string, policy: CachePolicy, html: string | Buffer, nonce: string, tags: string[]): Promise<CachedPage> {
     const page = await this.compress(html, nonce);
     await this.put(key, policy, page, tags);
     return page;
@@ -111,12 +119,16 @@ export class PageCache {
    * Compression runs off the event loop (precompressed-page.ts); when many readers of one cold page render it
    * at once, their identical pages are compressed once.
    */
-  compress(html: string, nonce: string): Promise<CachedPage> {
-    const etag = etagOf(html, nonce);
-    const id = `${etag} ${Buffer.byteLength(nonce)}`;
+  compress(html: string | Buffer, nonce: string): Promise<CachedPage> {
+    // The page's UTF-8 bytes are cut at the nonce once, for the ETag and the compression alike.
+    const bytes = typeof html === 'string' ? Buffer.from(html, 'utf8') : html;
+    const nonceBytes = Buffer.from(nonce, 'utf8');
+    const pieces = splitAtNonce(bytes, nonceBytes);
+    const etag = etagOfPieces(pieces);
+    const id = `${etag} ${nonceBytes.length}`;
     const known = this.recent.get(id);
     if (known) return known;
-    const page = precompressPage(html, nonce, etag);
+    const page = precompressPieces(pieces, nonceBytes.length, etag, bytes.includes(0));
     if (this.recent.size >= RECENT_PAGES) this.recent.delete(this.recent.keys().next().value!);
     this.recent.set(id, page);
     // A failed compression is not remembered: the next store tries again.

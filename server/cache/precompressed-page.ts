@@ -4,12 +4,12 @@
  * puts its own nonce between the pieces (no CSP nonce is ever reused) and sends them as they are: identity, or
  * gzip spliced together by gzip-splice.ts; nothing is re-encoded or re-compressed per request.
  *
- * Each piece is deflated with the text before it as a preset dictionary, the nonces in it replaced by a filler
- * byte the page does not contain: references back into earlier pieces keep the ratio of one whole stream, and
- * none can point into a nonce (no match can contain the filler), whose bytes differ in every response.
+ * The pieces are deflated as one stream in which each nonce is replaced by a filler byte the page does not contain,
+ * flushed to a byte boundary before and after every filler, the filler's own output dropped: references back
+ * into earlier pieces keep the ratio of one whole stream, and none can point into a nonce (no match can contain
+ * the filler), whose bytes differ in every response.
  */
-import { promisify } from 'node:util';
-import { constants, deflateRaw } from 'node:zlib';
+import { constants, createDeflateRaw, type DeflateRaw, type ZlibOptions } from 'node:zlib';
 import { FINAL_EMPTY_BLOCK, gapChecksums, GZIP_HEADER, gzipTrailer, splicedCrc, storedBlocks } from './gzip-splice';
 
 export interface PrecompressedPage {
@@ -25,45 +25,78 @@ export interface PrecompressedPage {
   gapWeights: number;
 }
 
-/** deflate's window: a piece can refer this far back. */
-const WINDOW = 32 * 1024;
 /** Pieces shorter than this are copied into one chunk per response rather than written one by one. */
 const COALESCE_BELOW = 4096;
 const FILLER = 0x00;
-
-const deflateRawAsync = promisify(deflateRaw);
 const STORED_PAGE_LEVEL = 6;
+const EMPTY = Buffer.alloc(0);
+
+/** The page's UTF-8 bytes cut at each occurrence of the nonce's (views into `bytes`, no copy). */
+export function splitAtNonce(bytes: Buffer, nonce: Buffer): Buffer[] {
+  const pieces: Buffer[] = [];
+  let at = 0;
+  for (let found = bytes.indexOf(nonce, at); found !== -1; found = bytes.indexOf(nonce, at)) {
+    pieces.push(bytes.subarray(at, found));
+    at = found + nonce.length;
+  }
+  pieces.push(bytes.subarray(at));
+  return pieces;
+}
 
 /**
- * Deflate runs on libuv's thread pool, so the event loop keeps answering other readers (cached hits included)
- * while a page is stored. Level 6, not 9: on the portal's pages 9 costs about a quarter more CPU on every miss for
- * under 0.5% fewer bytes (60 KB detail: 13,005 vs 12,971 bytes), and misses are what a crawler's long tail costs.
+ * Level 6, not 9: on the portal's pages 9 costs about a quarter more CPU on every miss for under 0.5% fewer bytes
+ * (60 KB detail: 13,005 vs 12,971 bytes), and misses are what a crawler's long tail costs.
  */
-export async function precompressPage(html: string, nonce: string, etag: string): Promise<PrecompressedPage> {
-  const plain = html.split(nonce).map((piece) => Buffer.from(piece, 'utf8'));
-  const nonceLength = Buffer.byteLength(nonce);
-  // A page holding the filler byte could match it: its pieces are then compressed each on its own.
-  const useDictionary = !html.includes(String.fromCharCode(FILLER));
-  const filler = Buffer.alloc(nonceLength, FILLER);
-  let history: Buffer = Buffer.alloc(0);
-  // A piece's dictionary is the plain text before it, so the pieces compress independently (in parallel).
-  const pending = plain.map((piece) => {
-    const dictionary = useDictionary && history.length > 0 ? history : undefined;
-    history = lastBytes(Buffer.concat([history, piece, filler]), WINDOW);
-    return deflateRawAsync(piece, {
-      level: STORED_PAGE_LEVEL,
-      memLevel: 9,
-      // Byte-aligned and not final: the next piece (or the nonce's stored block) follows directly.
-      finishFlush: constants.Z_SYNC_FLUSH,
-      ...(dictionary ? { dictionary } : {}),
-    });
-  });
-  const deflated = await Promise.all(pending);
+export async function precompressPage(html: string | Buffer, nonce: string, etag: string): Promise<PrecompressedPage> {
+  const bytes = typeof html === 'string' ? Buffer.from(html, 'utf8') : html;
+  const nonceBytes = Buffer.from(nonce, 'utf8');
+  return precompressPieces(splitAtNonce(bytes, nonceBytes), nonceBytes.length, etag, bytes.includes(FILLER));
+}
+
+/** `plain` as splitAtNonce cut it; `holdsFiller` when the page itself contains the filler byte. */
+export async function precompressPieces(plain: Buffer[], nonceLength: number, etag: string, holdsFiller: boolean): Promise<PrecompressedPage> {
+  const deflated = await deflatePieces(plain, Buffer.alloc(nonceLength, FILLER), holdsFiller);
   return withChecksums({ etag, nonceLength, plain, deflated });
 }
 
-function lastBytes(bytes: Buffer, length: number): Buffer {
-  return bytes.subarray(Math.max(0, bytes.length - length));
+/**
+ * One deflate stream over the pieces with the filler between them, every write flushed to a byte boundary; each
+ * piece's output is what the stream gave for its write. Deflate runs on libuv's thread pool, so the event loop
+ * keeps answering other readers (cached hits included) while a page is stored: one stream, not one per piece
+ * (a stream per piece, each primed with the text before it as a dictionary, cost about four times the CPU).
+ * A page holding the filler byte could match it: every write is then a full flush, which forgets the history,
+ * so each piece is compressed on its own.
+ */
+function deflatePieces(plain: readonly Buffer[], filler: Buffer, holdsFiller: boolean): Promise<Buffer[]> {
+  const options: ZlibOptions & { readableHighWaterMark: number } = {
+    level: STORED_PAGE_LEVEL,
+    memLevel: 9,
+    flush: holdsFiller ? constants.Z_FULL_FLUSH : constants.Z_SYNC_FLUSH,
+    // Never above it: the stream never holds back a write's callback waiting for its output to be read, so
+    // each write's output is all in the buffer when its callback runs.
+    readableHighWaterMark: Number.MAX_SAFE_INTEGER,
+  };
+  const stream = createDeflateRaw(options);
+  return new Promise<Buffer[]>((resolve, reject) => {
+    const deflated: Buffer[] = [];
+    stream.once('error', reject);
+    // Written all at once: the stream takes the writes one by one, in order, each finished before the next starts.
+    plain.forEach((piece, index) => {
+      if (index > 0) stream.write(filler, () => outputOf(stream));
+      stream.write(piece, () => {
+        deflated.push(outputOf(stream));
+        if (deflated.length === plain.length) resolve(deflated);
+      });
+    });
+  }).finally(() => {
+    if (!stream.destroyed) stream.destroy();
+  });
+}
+
+/** Everything the stream produced since it was last read. */
+function outputOf(stream: DeflateRaw): Buffer {
+  const output: unknown = stream.read();
+  return Buffer.isBuffer(output) ? output : EMPTY;
 }
 
 function withChecksums(page: Omit<PrecompressedPage, 'zeroCrc' | 'gapWeights'>): PrecompressedPage {

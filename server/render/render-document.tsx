@@ -1,8 +1,9 @@
 /**
  * Streams one document with renderToPipeableStream. The status is fixed before the shell flushes; readers get
  * the shell as soon as it is ready and slow blocks behind <Suspense> after it, crawlers get the finished
- * document (onAllReady). Compression is flushed per chunk by the sink, a render past its deadline is aborted,
- * and an error after the shell is logged while the stream still ends cleanly.
+ * document (onAllReady). What React writes in one flush reaches the sink as one buffer (compression is flushed
+ * per write by the sink), a render past its deadline is aborted, and an error after the shell is logged while
+ * the stream still ends cleanly.
  */
 import { Writable } from 'node:stream';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -15,7 +16,8 @@ import { DOCUMENT_END, documentAfterShell, documentHead } from './document';
 export interface DocumentSink {
   /** Called once, before the first byte: the place to set status and headers. */
   start(status: number): void;
-  write(chunk: string | Uint8Array): void;
+  /** The bytes of one flush, in order; a new buffer every time, the sink's to keep (no copy needed). */
+  write(chunk: Buffer): void;
   /** The document is complete; `clean` is false if any part of the render failed or was aborted. */
   end(clean: boolean): void;
   /** The shell itself failed: nothing was written, the caller sends the error page. */
@@ -45,6 +47,32 @@ export interface RenderOutcome {
   aborted: boolean;
 }
 
+/**
+ * The chunks written since the last flush. React writes a page as 4 KiB views and strings and says when a
+ * flush of its is complete: written one by one, each would be its own socket write (and, for a gzip reader, its
+ * own compression flush); joined, a flush is one.
+ */
+class FlushBatch {
+  private parts: Uint8Array[] = [];
+
+  constructor(private readonly sink: DocumentSink) {}
+
+  add(chunk: string | Uint8Array): void {
+    this.parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  }
+
+  /** Writes what was added since the last call as one new buffer. */
+  emit(): void {
+    if (this.parts.length === 0) return;
+    const bytes = Buffer.concat(this.parts);
+    this.parts = [];
+    this.sink.write(bytes);
+  }
+}
+
+/** React calls a destination's flush() once it has written a complete flush (react-dom/server's flushBuffered). */
+type FlushingWritable = Writable & { flush?: () => void };
+
 export function renderDocument(options: RenderOptions, sink: DocumentSink): Promise<RenderOutcome> {
   return new Promise((resolve) => {
     let clean = true;
@@ -60,31 +88,40 @@ export function renderDocument(options: RenderOptions, sink: DocumentSink): Prom
       if (started) return;
       started = true;
       sink.start(options.state.page.status);
-      sink.write(documentHead(options));
+      const batch = new FlushBatch(sink);
+      batch.add(documentHead(options));
       let entryWritten = false;
       const writeEntry = () => {
         if (entryWritten) return;
         entryWritten = true;
-        sink.write(documentAfterShell(options.entryScript, options.nonce));
+        batch.add(documentAfterShell(options.entryScript, options.nonce));
       };
-      const out = new Writable({
+      // While pipe() writes the ready shell: head, shell and entry script go out as one write after it.
+      let piping = true;
+      const out: FlushingWritable = new Writable({
         write(chunk: Buffer, _encoding, callback) {
-          sink.write(chunk);
+          batch.add(chunk);
           callback();
         },
         final(callback) {
           clearTimeout(deadline);
           // A render with nothing left to stream ends inside pipe(), before the entry script was written.
           writeEntry();
-          sink.write(DOCUMENT_END);
+          batch.add(DOCUMENT_END);
+          batch.emit();
           sink.end(clean);
           resolve({ clean, aborted });
           callback();
         },
       });
+      out.flush = () => {
+        if (!piping) batch.emit();
+      };
       // pipe() writes the ready shell synchronously, so the entry script lands right after it.
       stream.pipe(out);
+      piping = false;
       writeEntry();
+      batch.emit();
     };
 
     const stream = renderToPipeableStream(tree, {

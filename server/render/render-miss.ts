@@ -39,7 +39,7 @@ async function storeIfCacheable(streaming: Streaming, html: Buffer[] | null, cle
   if (!html || !key || !clean || recorder.degraded) return;
   const { pageCache, cachePolicy, logger } = context.deps;
   try {
-    const page = await pageCache.compress(Buffer.concat(html).toString('utf8'), request.nonce);
+    const page = await pageCache.compress(Buffer.concat(html), request.nonce);
     // Issued before the response ends: the next request on this instance queues behind this write on the
     // same Redis connection, so it finds the page.
     pageCache
@@ -69,7 +69,8 @@ function streamingSink(streaming: Streaming, res: Response, onShellFailed: (erro
     },
     write: (chunk) => {
       res.write(chunk);
-      capture?.push(Buffer.from(chunk));
+      // The sink's own buffer: kept as it is, never written to again.
+      capture?.push(chunk);
     },
     end: (clean) => {
       void storeIfCacheable(streaming, capture, clean).finally(() => res.end());

@@ -8,11 +8,11 @@ import { pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest,
 import { renderDocument, type DocumentSink } from './render-document';
 
 /**
- * 'ok' only for a clean, cacheable 200; 'unavailable' when the upstream could not supply the page's data, so a
+ * 'ok' only for a clean, cacheable 200 (its UTF-8 bytes); 'unavailable' when the upstream could not supply the page's data, so a
  * held copy should be served instead (stale-if-error); 'other' for anything else (a redirect, a 404 now, a
  * render that failed).
  */
-export type WholeRender = { kind: 'ok'; html: string; tags: string[] } | { kind: 'unavailable' } | { kind: 'other' };
+export type WholeRender = { kind: 'ok'; html: Buffer; tags: string[] } | { kind: 'unavailable' } | { kind: 'other' };
 
 /** Collects the document's bytes; `failed` once the shell failed. */
 function collectingSink(): { sink: DocumentSink; parts: Buffer[]; failed: () => boolean } {
@@ -20,7 +20,7 @@ function collectingSink(): { sink: DocumentSink; parts: Buffer[]; failed: () => 
   let failed = false;
   const sink: DocumentSink = {
     start: () => undefined,
-    write: (chunk) => parts.push(Buffer.from(chunk)),
+    write: (chunk) => parts.push(chunk),
     end: () => undefined,
     shellFailed: () => {
       failed = true;
@@ -40,5 +40,5 @@ export async function renderWhole(context: PageContext, request: DocumentRequest
   const outcome = await renderDocument(renderOptions(context, state, { ...request, waitForAll: true }, resourceLoads(content)), collected.sink);
   if (recorder.degraded) return { kind: 'unavailable' };
   if (collected.failed() || !outcome.clean) return { kind: 'other' };
-  return { kind: 'ok', html: Buffer.concat(collected.parts).toString('utf8'), tags: pageTags(recorder, request.page.site, state.page.page) };
+  return { kind: 'ok', html: Buffer.concat(collected.parts), tags: pageTags(recorder, request.page.site, state.page.page) };
 }

@@ -11,8 +11,10 @@ import {
   plainBody,
   plainLength,
   precompressPage,
+  splitAtNonce,
   type PrecompressedPage,
 } from '../../../server/cache/precompressed-page';
+import { etagOf } from '../../../server/cache/page-cache';
 import { newNonce } from '../../../server/middleware/security';
 
 const RENDER_NONCE = 'cmVuZGVyLW5vbmNlLTAwMDE=';
@@ -137,5 +139,29 @@ describe('precompressed page', () => {
     expect(() => decodePage(badLayout)).toThrow();
     expect(() => decodePage(Buffer.from(JSON.stringify({ html: '<p>', nonce: RENDER_NONCE, etag: 'W/"x"' })))).toThrow();
     expect(() => decodePage(Buffer.alloc(0))).toThrow();
+  });
+});
+
+describe('a page given as its UTF-8 bytes', () => {
+  it.each(PAGES)('is cut at its nonce as the text is: %s', (_name, html) => {
+    const pieces = splitAtNonce(Buffer.from(html, 'utf8'), Buffer.from(RENDER_NONCE));
+    expect(pieces.map((piece) => piece.toString('utf8'))).toEqual(html.split(RENDER_NONCE));
+  });
+
+  it('compresses to the same stored page, and has the same ETag, as its text', async () => {
+    const html = portalLikePage(RENDER_NONCE);
+    const fromText = await precompressPage(html, RENDER_NONCE, 'W/"e"');
+    const fromBytes = await precompressPage(Buffer.from(html, 'utf8'), RENDER_NONCE, 'W/"e"');
+    expect(encodePage(fromBytes).equals(encodePage(fromText))).toBe(true);
+    expect(etagOf(Buffer.from(html, 'utf8'), RENDER_NONCE)).toBe(etagOf(html, RENDER_NONCE));
+    // The ETag ignores the nonce: the same page rendered with another has the same one.
+    expect(etagOf(portalLikePage('b3RoZXItbm9uY2UtMDAwMg=='), 'b3RoZXItbm9uY2UtMDAwMg==')).toBe(etagOf(html, RENDER_NONCE));
+  });
+
+  it('compresses many pages at once, each to its own bytes', async () => {
+    const pages = Array.from({ length: 12 }, (_, index) => portalLikePage(RENDER_NONCE, 20 + index * 15));
+    const compressed = await Promise.all(pages.map((html) => precompressPage(html, RENDER_NONCE, 'W/"e"')));
+    const nonce = newNonce();
+    compressed.forEach((page, index) => expect(gzipText(page, nonce)).toBe(pages[index]!.split(RENDER_NONCE).join(nonce)));
   });
 });

@@ -36,16 +36,20 @@ function homeState(): AppState {
 
 function collectingSink() {
   const events: string[] = [];
+  const writes: Buffer[] = [];
+  const copies: Buffer[] = [];
   let html = '';
   const sink: DocumentSink = {
     start: (status) => events.push(`start ${status}`),
     write: (chunk) => {
-      html += Buffer.from(chunk).toString('utf8');
+      writes.push(chunk);
+      copies.push(Buffer.from(chunk));
+      html += chunk.toString('utf8');
     },
     end: (clean) => events.push(`end clean=${clean}`),
     shellFailed: () => events.push('shell failed'),
   };
-  return { sink, events, html: () => html };
+  return { sink, events, writes, copies, html: () => html };
 }
 
 function render(fetchResource: () => Promise<unknown>, timeoutMs: number, errors: unknown[], sink: DocumentSink) {
@@ -106,4 +110,31 @@ describe('renderDocument', () => {
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
+
+  it('writes head, shell and entry script as one buffer, then one per later flush, none changed once written', async () => {
+    const out = collectingSink();
+    const pending: Array<(items: unknown[]) => void> = [];
+    const rendering = render(() => new Promise((resolve) => pending.push(resolve)), 5000, [], out.sink);
+    await waitFor(() => out.writes.length > 0);
+    expect(out.writes).toHaveLength(1);
+    const shell = out.writes[0]!.toString('utf8');
+    expect(shell.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(shell).toContain('<div id="root">');
+    expect(shell).toContain('<script type="module" async src="/assets/entry.js"');
+    expect(shell).not.toContain('</body></html>');
+    for (const settle of pending) settle([]);
+    await rendering;
+    expect(out.writes.length).toBeGreaterThan(1);
+    expect(out.html().endsWith('</body></html>')).toBe(true);
+    // A sink may keep what it was given (the page cache does) without copying: nothing is written into it later.
+    expect(out.writes.every((chunk, index) => chunk.equals(out.copies[index]!))).toBe(true);
+  });
 });
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

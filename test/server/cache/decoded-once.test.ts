@@ -1,0 +1,66 @@
+/** Cache entries' JSON values decoded once per entry object, frozen so no reader can change them for the next. */
+import { Cache, jsonCodec } from '../../../server/cache/cache';
+import { DecodedOnce, deepFreeze } from '../../../server/cache/decoded-once';
+import type { CacheEntry } from '../../../server/cache/entry';
+import { MemoryStore } from '../../../server/cache/memory-store';
+
+const POLICY = { ttl: 60, grace: 60, staleIfError: 0 };
+
+function entryOf(value: unknown): CacheEntry {
+  return { value: JSON.stringify(value), storedAt: Date.now(), ttl: 60, grace: 60, staleIfError: 0, tags: [] };
+}
+
+describe('DecodedOnce', () => {
+  it('decodes an entry once, however often it is read, and a new entry object again', () => {
+    let decodes = 0;
+    const values = new DecodedOnce((stored) => {
+      decodes++;
+      return jsonCodec.decode(stored);
+    });
+    const entry = entryOf({ lists: [{ id: 1, title: '青年' }] });
+    const first = values.valueOf(entry);
+    expect(values.valueOf(entry)).toBe(first);
+    expect(decodes).toBe(1);
+    expect(values.valueOf({ ...entry })).toEqual(first);
+    expect(decodes).toBe(2);
+  });
+
+  it('hands out a value no reader can change: every level is frozen', () => {
+    const value = new DecodedOnce(jsonCodec.decode).valueOf(entryOf({ lists: [{ id: 1, tags: ['b', 'a'] }], total: 1 })) as {
+      lists: Array<{ id: number; tags: string[] }>;
+    };
+    expect(() => {
+      value.lists[0]!.id = 2;
+    }).toThrow(TypeError);
+    expect(() => value.lists.push({ id: 3, tags: [] })).toThrow(TypeError);
+    expect(() => value.lists[0]!.tags.sort()).toThrow(TypeError);
+    expect(value.lists[0]!.id).toBe(1);
+  });
+
+  it('freezes primitives and null as they are', () => {
+    expect(deepFreeze(null)).toBeNull();
+    expect(deepFreeze('文字')).toBe('文字');
+    expect(deepFreeze(3)).toBe(3);
+  });
+});
+
+describe('Cache over the in-process store', () => {
+  it('serves every hit of an entry the same decoded value, and a reloaded entry a new one', async () => {
+    const cache = new Cache(new MemoryStore(1024 * 1024));
+    let loads = 0;
+    const load = async () => ({ value: { menu: [{ catid: ++loads }] }, cacheable: true, tags: ['cat:1'] });
+    const missed = await cache.getOrLoad('t:k', POLICY, load);
+    expect(missed.state).toBe('MISS');
+    const hit = await cache.getOrLoad('t:k', POLICY, load);
+    const again = await cache.getOrLoad('t:k', POLICY, load);
+    expect(hit.state).toBe('HIT');
+    expect(again.value).toBe(hit.value);
+    expect(hit.value).toEqual({ menu: [{ catid: 1 }] });
+    expect(Object.isFrozen(hit.value)).toBe(true);
+    await cache.store.delete('t:k');
+    await cache.getOrLoad('t:k', POLICY, load);
+    const reloaded = await cache.getOrLoad('t:k', POLICY, load);
+    expect(reloaded.value).toEqual({ menu: [{ catid: 2 }] });
+    expect(reloaded.value).not.toBe(hit.value);
+  });
+});
