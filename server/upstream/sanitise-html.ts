@@ -69,7 +69,22 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export const SLICE_CHARS = 64 * 1024;
 
 export function sanitiseArticleHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  return withHeadingsFromH2(sanitizeHtml(html, OPTIONS));
+}
+
+/**
+ * The article's title is the page's h1, so the body's headings start at h2: editors often write sections as h3
+ * or h4 straight under the title, which skips a level for screen-reader users navigating by heading (axe's
+ * heading-order). The body's levels are raised together, keeping their order; a body with an h2 is left as is.
+ * Works on sanitised output, where a heading tag is exactly `<hN>` or `</hN>` (no attributes are kept on them and
+ * text is escaped).
+ */
+function withHeadingsFromH2(html: string): string {
+  const levels = [...html.matchAll(/<h([2-6])>/g)].map((match) => Number(match[1]));
+  if (levels.length === 0) return html;
+  const raise = Math.min(...levels) - 2;
+  if (raise === 0) return html;
+  return html.replace(/<(\/?)h([2-6])>/g, (_tag, close: string, level: string) => `<${close}h${Number(level) - raise}>`);
 }
 
 /** The same result as sanitiseArticleHtml, in bounded slices with the event loop free between them. */
@@ -80,11 +95,12 @@ export async function sanitiseArticleHtmlInSlices(html: string): Promise<string>
   let start = 0;
   for (const cut of [...cuts, html.length]) {
     if (cut - start < SLICE_CHARS && cut < html.length) continue;
-    parts.push(sanitiseArticleHtml(html.slice(start, cut)));
+    parts.push(sanitizeHtml(html.slice(start, cut), OPTIONS));
     start = cut;
     await nextTurn();
   }
-  return parts.join('');
+  // Heading levels are a property of the whole body, not of a slice.
+  return withHeadingsFromH2(parts.join(''));
 }
 
 /**

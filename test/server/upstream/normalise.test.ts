@@ -53,6 +53,32 @@ describe('sanitiseArticleHtml', () => {
   });
 });
 
+describe('heading levels of a body: its top heading is an h2 (the title is the page h1)', () => {
+  it.each([
+    [
+      'sections written as h3 and h4',
+      '<h3>专家解读</h3><p>一</p><h4>细节</h4><p>二</p><h3>背景</h3>',
+      '<h2>专家解读</h2><p>一</p><h3>细节</h3><p>二</p><h2>背景</h2>',
+    ],
+    ['only h4', '<p>导语</p><h4>小标题</h4>', '<p>导语</p><h2>小标题</h2>'],
+    ['an h1 from the CMS, dropped to its text', '<h1>重复标题</h1><h3>一节</h3>', '重复标题<h2>一节</h2>'],
+    ['already from h2', '<h2>一</h2><h4>二</h4>', '<h2>一</h2><h4>二</h4>'],
+    ['no headings', '<p>正文</p>', '<p>正文</p>'],
+    ['heading-like text stays text', '<p>&lt;h3&gt;不是标题&lt;/h3&gt;</p><h4>标题</h4>', '<p>&lt;h3&gt;不是标题&lt;/h3&gt;</p><h2>标题</h2>'],
+  ])('%s', async (_label, body, expected) => {
+    expect(sanitiseArticleHtml(body)).toBe(expected);
+    expect(await sanitiseArticleHtmlInSlices(body)).toBe(expected);
+  });
+
+  it('judges the whole of a long body, not each slice', async () => {
+    const paragraphs = '<p>正文</p>'.repeat(Math.ceil((SLICE_CHARS * 2) / 12));
+    const body = `<h3>一节</h3>${paragraphs}<h2>二节</h2>${paragraphs}`;
+    const sliced = await sanitiseArticleHtmlInSlices(body);
+    expect(sliced).toBe(sanitiseArticleHtml(body));
+    expect(sliced.startsWith('<h3>一节</h3>')).toBe(true);
+  });
+});
+
 describe('sanitiseArticleHtmlInSlices', () => {
   /** Paragraphs, nested blocks, tables, comments, unsafe markup and implied closes, repeated past many slices. */
   const BLOCK =
