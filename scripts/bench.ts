@@ -26,10 +26,10 @@ import { parseRedisTarget } from '../server/redis/target';
 import { RedisSecretStore } from '../server/auth/secret-store';
 import { Sessions } from '../server/auth/sessions';
 import { PROJECT_ROOT } from '../server/render/assets';
-import { HOME_CATID } from '../shared/constants';
 import { READER_COOKIE } from '../shared/reader-cookie';
 import { loadFrom, startBareServer, startNginx, startPortalProcess, startRedisServer, type LoadSpec, type Running } from './bench/processes';
 import { renderFloor, type Floor } from './bench/render-floor';
+import { articlePaths, DETAIL } from './bench/render-portals';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -42,7 +42,6 @@ const HITS_ONLY = process.env.BENCH_ONLY === 'hits';
 if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits" is known`);
 const KB = 1024;
 const HTML_TARGETS = { home: 75 * KB, detail: 55 * KB, gzipped: 20 * KB };
-const DETAIL = '/detail/2728/33727';
 
 type Upstream = Awaited<ReturnType<typeof startReferenceApi>>;
 type Row = [string, string, string];
@@ -132,26 +131,6 @@ async function cachedPage(portal: Running, path: string): Promise<{ identity: Fe
   return { identity, gzip };
 }
 
-/** Article pages of the home categories: each a page the cache has not seen. */
-async function articlePaths(upstream: Upstream, count: number): Promise<string[]> {
-  const post = async <T>(apiPath: string, body?: unknown): Promise<T> => {
-    const res = await fetch(
-      upstream.url + apiPath,
-      body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {},
-    );
-    return ((await res.json()) as { data: T }).data;
-  };
-  const { children } = await post<{ children: Array<{ catid: number }> }>('/mobile/index/category_index', { catid: HOME_CATID });
-  const paths: string[] = [];
-  for (let page = 1; page <= 20 && paths.length < count; page++) {
-    for (const { catid } of children) {
-      const list = await post<{ lists: Array<{ catid: number; id: number }> } | null>(`/list/${catid}/${page}.html?pagesize=20`);
-      for (const item of list?.lists ?? []) paths.push(`/detail/${item.catid}/${item.id}`);
-    }
-  }
-  return [...new Set(paths)].filter((p) => p !== DETAIL).slice(0, count);
-}
-
 /** µs per request as "N µs"; a ratio of CPU costs (b's cost over a's: how many of a fit in b's time). */
 const micros = (load: Load) => `${load.cpuMicros.toFixed(0)} µs`;
 const rate = (load: Load) => `${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, ${micros(load)} server CPU/req`;
@@ -191,7 +170,7 @@ async function main(): Promise<void> {
     if ((await get(withL1.url + '/home', signedInHit)).cache !== 'HIT')
       throw new Error('a signed-in reader with the reader cookie was not served the shared page');
     // Anonymous misses, data cached: article pages fetched once signed in (data cached, no page stored).
-    const missPaths = HITS_ONLY ? [] : await articlePaths(upstream, MISS_PAGES);
+    const missPaths = HITS_ONLY ? [] : await articlePaths(upstream.url, MISS_PAGES);
     for (const missPath of missPaths) await get(withL1.url + missPath, cookie);
 
     const hitTargets: Target[] = [
