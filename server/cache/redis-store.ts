@@ -6,6 +6,7 @@
  * shared by many entries), so writes and deletes are split per node and per slot, never sent as one.
  */
 import { createRedisClient, type RedisClient } from '../redis/client';
+import { getInPieces } from '../redis/chunked-get';
 import { Batches, scanAll, unlinkAll } from '../redis/commands';
 import { parseRedisTarget } from '../redis/target';
 import type { CacheEntry } from './entry';
@@ -69,8 +70,9 @@ export class RedisStore implements CacheStore {
 
   get(key: string): Promise<CacheEntry | null> {
     if (!this.isAvailable()) return Promise.resolve(null);
-    // As bytes: page entries are binary (entry-codec.ts). decodeEntry never throws.
-    return observed(this.onCommand, 'get', () => this.client.getBuffer(key)).then(
+    // As bytes: page entries are binary (entry-codec.ts); in pieces, since a page is tens of KiB (chunked-get.ts).
+    // decodeEntry never throws.
+    return observed(this.onCommand, 'get', () => getInPieces(this.client, key)).then(
       (raw) => (raw === null ? null : decodeEntry(raw)),
       () => null,
     );
