@@ -180,6 +180,7 @@ async function main(): Promise<void> {
       { label: 'redis', spec: { url: redisOnly.url + '/home', connections: CONNECTIONS, seconds: 0 }, server: redisOnly },
       { label: 'bare gzip', spec: { url: bareHomeGzip.url, connections: CONNECTIONS, seconds: 0, headers: gzip }, server: bareHomeGzip },
       { label: 'l1 gzip', spec: { url: withL1.url + '/home', connections: CONNECTIONS, seconds: 0, headers: gzip }, server: withL1 },
+      { label: 'redis gzip', spec: { url: redisOnly.url + '/home', connections: CONNECTIONS, seconds: 0, headers: gzip }, server: redisOnly },
       { label: 'bare detail', spec: { url: bareDetail.url, connections: CONNECTIONS, seconds: 0 }, server: bareDetail },
     ];
     if ('pid' in nginx) {
@@ -220,6 +221,8 @@ async function main(): Promise<void> {
       rate(l1Gzip),
       `${cpuRatio(gzipCeiling, l1Gzip)}${nginxGzip ? `; ${(l1Gzip.cpuMicros / nginxGzip.cpuMicros).toFixed(1)}× nginx` : ''}`,
     ]);
+    const redisGzip = hit('redis gzip')!;
+    rows.push(['page HIT from Redis (L1 off), gzip', rate(redisGzip), `${cpuRatio(gzipCeiling, redisGzip)} (target ≥ 0.5)`]);
     const detailCeiling = hit('bare detail')!;
     rows.push([`bare node:http, ${DETAIL} bytes (${(detail.identity.body.length / KB).toFixed(0)} KiB)`, rate(detailCeiling), '1.00× (detail ceiling)']);
     if (HITS_ONLY) {

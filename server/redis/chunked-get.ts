@@ -8,7 +8,17 @@
  * (redis-cli, the cache CLI) still reads it.
  */
 import { createHash } from 'node:crypto';
+import type { Result } from 'ioredis';
 import type { RedisClient } from './client';
+
+// ioredis makes a Buffer-replying twin of every command (`getBuffer`, …), EVAL's and EVALSHA's included, but its
+// typings leave these two out.
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    evalshaBuffer(sha1: string, numkeys: number, ...args: Array<string | number>): Result<unknown, Context>;
+    evalBuffer(script: string, numkeys: number, ...args: Array<string | number>): Result<unknown, Context>;
+  }
+}
 
 export const PIECE_BYTES = 16 * 1024;
 
@@ -30,10 +40,10 @@ const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
  */
 export function getInPieces(client: RedisClient, key: string): Promise<Buffer | null> {
   return client
-    .callBuffer('EVALSHA', SCRIPT_SHA, 1, key, PIECE_BYTES)
+    .evalshaBuffer(SCRIPT_SHA, 1, key, PIECE_BYTES)
     .catch((error: unknown) => {
       // The script cache is empty after a restart or failover, or on a cluster node not asked before.
-      if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return client.callBuffer('EVAL', SCRIPT, 1, key, PIECE_BYTES);
+      if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return client.evalBuffer(SCRIPT, 1, key, PIECE_BYTES);
       throw error;
     })
     .then(joinPieces);
