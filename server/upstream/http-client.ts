@@ -114,9 +114,10 @@ export class UpstreamClient {
     const elapsed = () => performance.now() - started;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    const noAnswer = (reason: string) => ({ outcome: 'unavailable' as const, envelope: { ...NO_RESPONSE_ENVELOPE }, durationMs: elapsed(), reason });
     const refuse = (outcome: 'invalid' | 'too-large' | 'unavailable', reason: string): UpstreamResult<T> => {
       this.options.onCall?.(req.call, outcome, elapsed());
-      return { outcome: 'unavailable', envelope: { ...NO_RESPONSE_ENVELOPE }, durationMs: elapsed(), reason };
+      return noAnswer(reason);
     };
     try {
       const response = await fetch(this.baseUrl + req.path, {
@@ -156,7 +157,7 @@ export class UpstreamClient {
       }
       const reason = error instanceof Error ? error.message : String(error);
       // Reported by request(), once it knows whether the call is sent again: the metrics count calls, not attempts.
-      if (isStaleSocket(error)) return { outcome: 'unavailable', envelope: { ...NO_RESPONSE_ENVELOPE }, durationMs: elapsed(), reason, staleSocket: true };
+      if (isStaleSocket(error)) return { ...noAnswer(reason), staleSocket: true };
       return refuse('unavailable', reason);
     } finally {
       clearTimeout(timer);
