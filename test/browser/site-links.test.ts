@@ -8,9 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { HOME_CATID } from '../../shared/constants';
 import { ALL_SITES, MAIN_DOMAIN, REGIONAL_SITES } from '../../shared/sites';
-import { gotoHydrated, launchBrowser, watchedPage, type WatchedPage } from '../support/browser';
-import { startReferenceApi } from '../../scripts/reference-api/server';
-import { startTestPortal, type ReferenceServer, type TestPortal } from '../support/portal';
+import { browserPortalSuite, gotoHydrated, launchBrowser, watchedPage, type WatchedPage } from '../support/browser';
+import type { TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { signInEnv, startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
 import { articleList, homeCategories } from '../support/upstream-data';
@@ -50,24 +49,18 @@ async function stillSameDocument(page: Page): Promise<boolean> {
 }
 
 describeWithBrowser()('links of the chrome', () => {
-  let upstream: ReferenceServer;
+  // Every menu entry well formed: a link here that answers 404 is a broken link, not an editor's mistake.
+  const suite = browserPortalSuite({ menuFaults: false, env: signInEnv });
   let t: TestPortal;
   let browser: Browser;
   let pagePaths: string[];
 
   beforeAll(async () => {
-    upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    t = await startTestPortal({ upstream, env: signInEnv(upstream.url) });
-    browser = await launchBrowser();
+    ({ portal: t, browser } = suite);
     const [category] = await homeCategories(t.upstream.url, HOME_CATID);
     const first = (await articleList(t.upstream.url, category!.catid)).lists[0]!;
     // Full footer (home, detail, list, gallery), small footer (contribute), site-map footer, about.
     pagePaths = ['/', `/detail/${first.catid}/${first.id}`, `/V1/${category!.catid}`, '/hd', '/contribute', '/siteMap', '/about'];
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await upstream?.close();
   });
 
   it.each([

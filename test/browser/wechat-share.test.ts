@@ -5,11 +5,10 @@
  * navigation signs and sets the new page. Outside WeChat nothing is loaded.
  */
 import type { Browser, Page } from 'playwright-core';
-import { startReferenceApi } from '../../scripts/reference-api/server';
 import { jsSdkSignature, JWEIXIN_SCRIPT_PATH } from '../../scripts/reference-api/wechat-jssdk';
 import { PORTAL_INFO } from '../../shared/portal-info';
-import { gotoHydrated, launchBrowser, watchedPage } from '../support/browser';
-import { startTestPortal, type ReferenceServer, type TestPortal } from '../support/portal';
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import type { ReferenceServer, TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 
 /** Desktop WeChat (a phone's would be sent to the mobile site by the article redirect). */
@@ -36,19 +35,17 @@ async function waitForCards(page: Page, count: number): Promise<void> {
 }
 
 describeWithBrowser()('WeChat JS-SDK sharing', () => {
+  const suite = browserPortalSuite({
+    menuFaults: false,
+    env: (upstreamUrl) => ({ PUBLIC_ORIGIN_PROTOCOL: 'http', WECHAT_JSSDK_URL: `${upstreamUrl}${JWEIXIN_SCRIPT_PATH}` }),
+  });
   let upstream: ReferenceServer;
   let t: TestPortal;
   let browser: Browser;
 
-  beforeAll(async () => {
-    upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    t = await startTestPortal({ upstream, env: { PUBLIC_ORIGIN_PROTOCOL: 'http', WECHAT_JSSDK_URL: `${upstream.url}${JWEIXIN_SCRIPT_PATH}` } });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await upstream?.close();
+  beforeAll(() => {
+    ({ portal: t, browser } = suite);
+    upstream = t.upstream;
   });
 
   it('inside WeChat: loads the SDK, configures it with a valid signature and sets both cards, again after navigating', async () => {

@@ -28,7 +28,10 @@ export interface TestPortalOptions {
   upstream?: ReferenceServer;
   /** Share a cache prefix between portals; otherwise each portal gets a fresh one. */
   cachePrefix?: string;
-  env?: Record<string, string>;
+  /** Settings over the test defaults; a function when they name the portal's own upstream (its URL). */
+  env?: Record<string, string> | ((upstreamUrl: string) => Record<string, string>);
+  /** The upstream the portal starts for itself has three misconfigured menu entries unless this is false. */
+  menuFaults?: boolean;
   /** A fixed port (sign-in tests must name the callback origin before the portal starts); default: any free one. */
   port?: number;
   /** false: cached hits go through the Express chain too (see server/render/page-hits.ts). */
@@ -48,7 +51,8 @@ async function waitForStore(portal: Portal): Promise<void> {
 
 export async function startTestPortal(options: TestPortalOptions = {}): Promise<TestPortal> {
   // With the three misconfigured menu entries, so the editor's warnings are part of what the suites exercise.
-  const upstream = options.upstream ?? (await startReferenceApi({ port: 0, host: '127.0.0.1', menuFaults: true }));
+  const upstream = options.upstream ?? (await startReferenceApi({ port: 0, host: '127.0.0.1', menuFaults: options.menuFaults ?? true }));
+  const env = typeof options.env === 'function' ? options.env(upstream.url) : options.env;
   const cachePrefix = options.cachePrefix ?? `t${randomBytes(6).toString('hex')}`;
   const config = loadConfig({
     PORT: '0',
@@ -61,7 +65,7 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
     UPSTREAM_TIMEOUT_MS: '10000',
     REDIS_COMMAND_TIMEOUT_MS: '5000',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
-    ...options.env,
+    ...env,
   });
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
