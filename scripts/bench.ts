@@ -244,16 +244,29 @@ async function main(): Promise<void> {
       `${floor.perSecond.toFixed(0)} renders/s, ${floor.cpuMicros.toFixed(0)} µs CPU/render`,
       'floor',
     ];
+    const streamedHome = await renderFloor(signedHome.body.toString('utf8'), floorSeconds, 'stream');
+    const streamedDetail = await renderFloor(signedDetail.body.toString('utf8'), floorSeconds, 'stream');
     rows.push(floorRow('React floor: renderToString of /home (same state)', floorHome));
     rows.push(floorRow(`React floor: renderToString of ${DETAIL}`, floorDetail));
-    const renderRow = (label: string, load: Load, floor: Floor, of: Load, target: number): Row => [
+    rows.push(floorRow('React streamed floor: renderToPipeableStream of /home', streamedHome));
+    rows.push(floorRow(`React streamed floor: renderToPipeableStream of ${DETAIL}`, streamedDetail));
+    const renderRow = (label: string, load: Load, floor: Floor, streamed: Floor, of: Load, target: number): Row => [
       label,
       `${load.rps.toFixed(0)} pages/s, ${(load.cpuMicros / 1000).toFixed(1)} ms server CPU/page`,
-      `${cpuRatio(floor, load)} floor (target ≥ 0.6), ${cpuRatio(of, load)} ceiling (target ≥ ${target})`,
+      `${cpuRatio(floor, load)} floor (target ≥ 0.6), ${cpuRatio(streamed, load)} streamed floor, ${cpuRatio(of, load)} ceiling (target ≥ ${target})`,
     ];
-    rows.push(renderRow('render per request /home (signed-in, data cached)', renderHome!, floorHome, ceiling, 0.08));
-    rows.push(renderRow(`render per request ${DETAIL} (signed-in, data cached)`, renderDetail!, floorDetail, detailCeiling, 0.15));
-    rows.push(renderRow(`render per request, anonymous MISS (${missPaths.length} articles, data cached, stored)`, miss, floorDetail, detailCeiling, 0.15));
+    rows.push(renderRow('render per request /home (signed-in, data cached)', renderHome!, floorHome, streamedHome, ceiling, 0.08));
+    rows.push(renderRow(`render per request ${DETAIL} (signed-in, data cached)`, renderDetail!, floorDetail, streamedDetail, detailCeiling, 0.15));
+    rows.push(
+      renderRow(
+        `render per request, anonymous MISS (${missPaths.length} articles, data cached, stored)`,
+        miss,
+        floorDetail,
+        streamedDetail,
+        detailCeiling,
+        0.15,
+      ),
+    );
     rows.push(htmlSizeRow('/home', home.identity.body, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail.identity.body, HTML_TARGETS.detail));
     rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)));
   } finally {
