@@ -14,6 +14,7 @@ import { buildState } from './build-state.mjs';
 import { PRODUCTION_DEFINE, assertProductionBundle, serverExternals } from './production-bundle.mjs';
 import { assertNoServerCode, formatPageWeights, gzippedSizes, pageWeights } from './client-bundle-check.mjs';
 import { inlineMicroChunks } from './inline-micro-chunks.mjs';
+import { markEagerCompile } from './compile-hints.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
@@ -94,7 +95,10 @@ export async function buildClient() {
   cleanClient();
   const result = await build(clientOptions);
   const entryFile = Object.entries(result.metafile.outputs).find(([file, output]) => output.entryPoint === CLIENT_ENTRY && file.endsWith('.js'))?.[0];
-  if (entryFile) inlineMicroChunks(root, result.metafile, entryFile);
+  if (entryFile) {
+    inlineMicroChunks(root, result.metafile, entryFile);
+    markEagerCompile(path.join(root, entryFile));
+  }
   return writeManifest(result.metafile);
 }
 
