@@ -119,6 +119,23 @@ async function traceOf(session: CDPSession, run: () => Promise<void>): Promise<T
   return events;
 }
 
+/** When the navigation to `url` started: its navigationStart mark, or else the first parse of its document. */
+function navigationStartOf(events: TraceEvent[], url: string, thread: { pid: number; tid: number }): number {
+  const start = events.find(
+    (e) => e.name === 'navigationStart' && (e.args?.data as { documentLoaderURL?: string } | undefined)?.documentLoaderURL?.startsWith(url),
+  );
+  const parse = events.find(
+    (e) =>
+      e.name === 'ParseHTML' &&
+      e.pid === thread.pid &&
+      e.tid === thread.tid &&
+      (e.args as { beginData?: { url?: string } } | undefined)?.beginData?.url?.startsWith(url),
+  );
+  const found = start ?? parse;
+  if (!found) throw new Error(`no navigation to ${url} in the trace`);
+  return found.ts;
+}
+
 /** The main thread of the renderer that loaded `url` (not the about:blank one the tab started in). */
 function mainThread(events: TraceEvent[], url: string): { pid: number; tid: number } {
   const start = events.find(
@@ -339,9 +356,7 @@ async function measure(browser: Browser, portal: Portal, page: PageSpec, dist: s
     }, AFTER_MS);
   });
   const thread = mainThread(events, portal.url);
-  const navigationStart =
-    events.find((e) => e.name === 'navigationStart' && (e.args?.data as { documentLoaderURL?: string } | undefined)?.documentLoaderURL?.startsWith(portal.url))
-      ?.ts ?? 0;
+  const navigationStart = navigationStartOf(events, portal.url, thread);
   // The page's own first paint: its renderer, after its navigation (not the blank tab's).
   const fcp = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === thread.pid && e.ts >= navigationStart)?.ts;
   await context.close();
