@@ -183,7 +183,13 @@ function frameLabel(frame: ProfileNode['callFrame'], distOf: (url: string) => st
   if (!frame.url) return frame.functionName || '(program)';
   const map = sourceMapOf(frame.url, distOf);
   if (!map) return `${path.basename(frame.url)}:${frame.functionName || '(anonymous)'}`;
-  const position = originalPositionFor(map, { line: frame.lineNumber + 1, column: frame.columnNumber });
+  let position: ReturnType<typeof originalPositionFor>;
+  try {
+    position = originalPositionFor(map, { line: frame.lineNumber + 1, column: frame.columnNumber });
+  } catch {
+    // A position past the map's lines (a frame of another build of the same file name): unmapped.
+    return `${path.basename(frame.url)}:${frame.functionName || '(anonymous)'}`;
+  }
   if (!position.source) return `${path.basename(frame.url)}:${frame.functionName || '(anonymous)'}`;
   const source = position.source.replace(/^(\.\.\/)+/, '').replace(/^node_modules\/([^/]+)\/.*\/([^/]+?)(\.production)?(\.min)?\.js$/, '$1/$2');
   const index = map.sources.indexOf(position.source);
