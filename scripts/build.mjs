@@ -14,11 +14,17 @@ import { buildState } from './build-state.mjs';
 import { PRODUCTION_DEFINE, assertProductionBundle, serverExternals } from './production-bundle.mjs';
 import { assertNoServerCode, formatPageWeights, gzippedSizes, pageWeights } from './client-bundle-check.mjs';
 import { inlineMicroChunks } from './inline-micro-chunks.mjs';
+import { markEagerCompile } from './compile-hints.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientOut = path.join(root, 'dist/client');
 const manifestPath = path.join(clientOut, 'manifest.json');
 const CLIENT_ENTRY = 'client/entry.tsx';
+/**
+ * The browser modules whose functions nearly all run as soon as they load: compiled eagerly, off the main thread
+ * (scripts/compile-hints.mjs). Not hls.js: large, and most of it unused by a given stream.
+ */
+const EAGER_COMPILE = new Set([CLIENT_ENTRY, 'client/blocks/carousel-engine.ts']);
 const cliOut = path.join(root, 'dist/cli/portal-cache.cjs');
 /** The source files the CLI bundle was built from, to tell when it is stale. */
 const cliInputs = path.join(root, 'dist/cli/inputs.json');
@@ -95,6 +101,9 @@ export async function buildClient() {
   const result = await build(clientOptions);
   const entryFile = Object.entries(result.metafile.outputs).find(([file, output]) => output.entryPoint === CLIENT_ENTRY && file.endsWith('.js'))?.[0];
   if (entryFile) inlineMicroChunks(root, result.metafile, entryFile);
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (file.endsWith('.js') && EAGER_COMPILE.has(output.entryPoint)) markEagerCompile(path.join(root, file));
+  }
   return writeManifest(result.metafile);
 }
 
