@@ -1,7 +1,9 @@
-/** docs/product.md §9 layout and carousel rules in a browser: the menu's row under 1500px, carousels started near the viewport, autoplay paused on hover. */
+/** docs/product.md §9 layout and carousel rules in a browser: the menu's row under 1500px, one column under 960px, carousels started near the viewport, autoplay paused on hover. */
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { firstHomeArticle } from '../support/upstream-data';
+
+const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 describeWithBrowser()('responsive menu and carousels', () => {
   const suite = browserPortalSuite();
@@ -23,6 +25,37 @@ describeWithBrowser()('responsive menu and carousels', () => {
   it('puts the text menu beside the logo from 1500px, on a row of its own below that', async () => {
     expect(await menuRow(1600)).toEqual({ sameRowAsLogo: true });
     expect(await menuRow(1400)).toEqual({ sameRowAsLogo: false });
+  });
+
+  it('keeps the main column readable at a phone’s and a tablet’s width: the side column goes under it, nothing scrolls sideways', async () => {
+    const raw = await firstHomeArticle(suite.portal.upstream.url, 2727);
+    const paths = ['/', `/detail/${raw.catid}/${raw.id}`, `/detailReading/${raw.catid}/${raw.id}`, `/V1/${raw.catid}`];
+    for (const width of [412, 768]) {
+      // A desktop user agent: phones are sent to the mobile site for articles, a desktop browser at this width is not.
+      const { page, problems } = await watchedPage(suite.browser, { viewport: { width, height: 900 }, userAgent: DESKTOP_UA });
+      try {
+        for (const path of paths) {
+          await gotoHydrated(page, `${suite.portal.url}${path}`);
+          const layout = await page.evaluate(() => {
+            const main = document.querySelector('.columns__main');
+            const side = main?.nextElementSibling;
+            return {
+              mainWidth: main?.getBoundingClientRect().width ?? null,
+              sideBelowMain: side ? side.getBoundingClientRect().top >= main!.getBoundingClientRect().bottom : null,
+              scrollWidth: document.documentElement.scrollWidth,
+            };
+          });
+          expect({ path, width, scrollWidth: layout.scrollWidth }).toEqual({ path, width, scrollWidth: width });
+          if (layout.mainWidth === null) continue;
+          // The frame's padding aside, the main column takes the width.
+          expect({ path, width, readable: layout.mainWidth >= width - 64 }).toEqual({ path, width, readable: true });
+          if (layout.sideBelowMain !== null) expect({ path, width, sideBelowMain: layout.sideBelowMain }).toEqual({ path, width, sideBelowMain: true });
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await page.context().close();
+      }
+    }
   });
 
   it('starts a carousel far below the fold only once it is scrolled near the viewport', async () => {
