@@ -17,12 +17,11 @@
  * throttling (what `npm run lighthouse` uses) does: Chromium's live throttling (CPU_RATE=4) pauses the main thread
  * in long periods, so a 5 ms slice of React's scheduler that meets a pause shows as a 60 ms task.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { chromium, type Browser, type CDPSession } from 'playwright-core';
+import { DESKTOP_UA, measuredPages, startBuiltPortal, type BuiltPortal, type MeasuredPage } from './measured-pages';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -30,7 +29,6 @@ const RUNS = Number(process.env.RUNS || 3);
 const CPU_RATE = Number(process.env.CPU_RATE || 1);
 const SCALE = Number(process.env.SCALE || 4 / CPU_RATE);
 const MAINS = (process.env.PORTAL_MAINS || path.join(ROOT, 'dist/server/main.cjs')).split(',');
-const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const MOBILE_UA = 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 const CATEGORIES = [
   'devtools.timeline',
@@ -44,50 +42,8 @@ const CATEGORIES = [
 /** How long a trace runs on after hydration (unthrottled: Lighthouse's window ends 5 s of quiet after it). */
 const AFTER_MS = Number(process.env.AFTER_MS || 3000);
 
-interface Portal {
-  url: string;
-  stop(): void;
-}
-
-function startPortal(main: string): Promise<Portal> {
-  const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`portal ${main} exited with ${code}`)));
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      const entry = JSON.parse(line) as { url?: string; msg?: string };
-      if (entry.url && entry.msg?.startsWith('portal listening')) resolve({ url: entry.url, stop: () => child.kill('SIGTERM') });
-    });
-  });
-}
-
-async function firstLink(url: string, pattern: RegExp): Promise<string> {
-  const html = await (await fetch(url, { headers: { 'user-agent': DESKTOP_UA } })).text();
-  const found = pattern.exec(html)?.[0];
-  if (!found) throw new Error(`no link matching ${pattern} on ${url}`);
-  return found;
-}
-
-interface PageSpec {
-  name: string;
-  path: string;
-  /** Phones are redirected away from articles: detail is measured with a desktop user agent, as Lighthouse's run is. */
-  desktopAgent: boolean;
-}
-
-async function pagesOf(base: string): Promise<PageSpec[]> {
-  const detail = await firstLink(`${base}/`, /\/detail\/\d+\/\d+/);
-  const video = await firstLink(`${base}/shike/2839`, /\/video\/\d+\/\d+/);
-  const keyword = Buffer.from('青年', 'utf8').toString('base64url');
-  const all = [
-    { name: 'home', path: '/', desktopAgent: false },
-    { name: 'detail', path: detail, desktopAgent: true },
-    { name: 'reading', path: detail.replace('/detail/', '/detailReading/'), desktopAgent: false },
-    { name: 'search', path: `/search/${keyword}/2`, desktopAgent: false },
-    { name: 'video', path: video, desktopAgent: false },
-  ];
+async function pagesOf(base: string): Promise<MeasuredPage[]> {
+  const all = await measuredPages(base);
   const wanted = process.env.PAGES?.split(',');
   return wanted ? all.filter((page) => wanted.includes(page.name)) : all;
 }
@@ -334,7 +290,7 @@ interface Load {
   problems: string[];
 }
 
-async function measure(browser: Browser, portal: Portal, page: PageSpec, dist: string): Promise<Load> {
+async function measure(browser: Browser, portal: BuiltPortal, page: MeasuredPage, dist: string): Promise<Load> {
   const context = await browser.newContext({
     viewport: page.desktopAgent ? { width: 1350, height: 940 } : { width: 412, height: 823 },
     deviceScaleFactor: page.desktopAgent ? 1 : 1.75,
@@ -375,7 +331,7 @@ async function measure(browser: Browser, portal: Portal, page: PageSpec, dist: s
 }
 
 /** A load whose trace came back without the page's navigation (seen on a loaded machine) is measured again, once. */
-async function measureOnce(browser: Browser, portal: Portal, page: PageSpec, dist: string): Promise<Load> {
+async function measureOnce(browser: Browser, portal: BuiltPortal, page: MeasuredPage, dist: string): Promise<Load> {
   try {
     return await measure(browser, portal, page, dist);
   } catch (error) {
@@ -406,7 +362,7 @@ function printLoad(label: string, load: Load): void {
 }
 
 async function main(): Promise<void> {
-  const portals = await Promise.all(MAINS.map((main) => startPortal(main)));
+  const portals = await Promise.all(MAINS.map((main) => startBuiltPortal(main)));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
