@@ -2,8 +2,8 @@
  * GET of a value as pieces of at most 16 KiB, in one round trip and one atomic read (a Lua script: GETRANGE in a
  * loop). Why: ioredis's reply parser copies any bulk string that spans two socket reads (on loopback, 64 KiB
  * each) into a pool it reallocates as it fills, several times the value's size, so every large reply lands in
- * freshly mapped memory: a 96 KiB GET cost ~12 page faults and 200–300 µs of CPU, an array of 16 KiB pieces
- * none and 60–90 µs, joining them included (docs/benchmark.md, "Where a cached hit's CPU goes"). Pieces that fit
+ * freshly mapped memory: a 96 KiB GET cost 8–16 page faults and 206–298 µs of CPU, an array of 16 KiB pieces
+ * none and 72–94 µs, joining them included (docs/benchmark.md, "Reading an entry from Redis in pieces"). Pieces that fit
  * in one socket read arrive as views of it, uncopied. The value's format in Redis is unchanged: a plain GET
  * (redis-cli, the cache CLI) still reads it.
  */
