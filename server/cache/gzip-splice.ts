@@ -17,28 +17,14 @@ export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00
 /** BFINAL=1, BTYPE=01 (fixed Huffman), end-of-block: the stream ends here. */
 export const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
 /** The longest stored block (its length field is 16 bits). */
-const MAX_STORED = 0xffff;
+export const MAX_STORED = 0xffff;
 
-/** `data` as one or more stored blocks, none of them final; the result is byte-aligned like its input. */
-export function storedBlocks(data: Uint8Array): Buffer {
-  const count = Math.max(1, Math.ceil(data.length / MAX_STORED));
-  const out = Buffer.allocUnsafe(data.length + 5 * count);
-  let at = 0;
-  for (let start = 0; start < data.length || at === 0; start += MAX_STORED) {
-    const length = Math.min(MAX_STORED, data.length - start);
-    out[at] = 0x00;
-    out.writeUInt16LE(length, at + 1);
-    out.writeUInt16LE(~length & 0xffff, at + 3);
-    out.set(data.subarray(start, start + length), at + 5);
-    at += 5 + length;
-  }
-  return out;
-}
-
-export function gzipTrailer(crc: number, length: number): Buffer {
-  const out = Buffer.allocUnsafe(8);
-  out.writeUInt32LE(crc >>> 0, 0);
-  out.writeUInt32LE(length >>> 0, 4);
+/** The header of a stored block of `length` (≤ MAX_STORED) bytes, not final: its bytes follow it as they are. */
+export function storedBlockHeader(length: number): Buffer {
+  const out = Buffer.allocUnsafe(5);
+  out[0] = 0x00;
+  out.writeUInt16LE(length, 1);
+  out.writeUInt16LE(~length & 0xffff, 3);
   return out;
 }
 

@@ -10,7 +10,8 @@
  * the filler), whose bytes differ in every response.
  */
 import { constants, createDeflateRaw, type DeflateRaw, type ZlibOptions } from 'node:zlib';
-import { FINAL_EMPTY_BLOCK, gapChecksums, GZIP_HEADER, gzipTrailer, splicedCrc, storedBlocks } from './gzip-splice';
+import { fillBody, planBody, type BodyPlan, type Hole, type Part } from './body-plan';
+import { FINAL_EMPTY_BLOCK, gapChecksums, GZIP_HEADER, MAX_STORED, splicedCrc, storedBlockHeader } from './gzip-splice';
 
 export interface PrecompressedPage {
   etag: string;
@@ -25,8 +26,6 @@ export interface PrecompressedPage {
   gapWeights: number;
 }
 
-/** Pieces shorter than this are copied into one chunk per response rather than written one by one. */
-const COALESCE_BELOW = 4096;
 const FILLER = 0x00;
 const STORED_PAGE_LEVEL = 6;
 const EMPTY = Buffer.alloc(0);
@@ -110,16 +109,16 @@ export function plainLength(page: PrecompressedPage, nonceLength: number): numbe
 
 /** The page with `nonce` in place, as chunks to write in order. */
 export function plainBody(page: PrecompressedPage, nonce: Buffer): Buffer[] {
-  return coalesce(interleave(page.plain, nonce));
+  return fillBody(plansOf(page, nonce.length).plain, [nonce]);
 }
 
 /** The page with `nonce` in place as one gzip member; null when the nonce's length differs from the page's. */
 export function gzipBody(page: PrecompressedPage, nonce: Buffer): Buffer[] | null {
-  if (nonce.length !== page.nonceLength) return null;
-  const crc = splicedCrc(page.zeroCrc, page.gapWeights, nonce);
-  const parts = [GZIP_HEADER, ...interleave(page.deflated, storedBlocks(nonce)), FINAL_EMPTY_BLOCK];
-  parts.push(gzipTrailer(crc, plainLength(page, nonce.length)));
-  return coalesce(parts);
+  const plan = plansOf(page, nonce.length).gzip;
+  if (!plan) return null;
+  const crc = Buffer.allocUnsafe(4);
+  crc.writeUInt32LE(splicedCrc(page.zeroCrc, page.gapWeights, nonce) >>> 0, 0);
+  return fillBody(plan, [nonce, crc]);
 }
 
 export function byteLength(chunks: readonly Buffer[]): number {
@@ -128,37 +127,50 @@ export function byteLength(chunks: readonly Buffer[]): number {
   return total;
 }
 
-function interleave(pieces: readonly Buffer[], between: Buffer): Buffer[] {
-  const out: Buffer[] = [];
-  for (let index = 0; index < pieces.length; index++) {
-    if (index > 0) out.push(between);
-    out.push(pieces[index]!);
-  }
-  return out;
+// ---- body plans (body-plan.ts): made on a page's first response, kept while the page is ----
+
+const NONCE = 0;
+const CRC = 1;
+
+interface Plans {
+  nonceLength: number;
+  plain: BodyPlan;
+  /** Null for a nonce of another length than the page's: its pieces were compressed around that length. */
+  gzip: BodyPlan | null;
 }
 
-/**
- * Runs of small parts joined into one chunk: a page has a dozen nonces in its head, and a socket write per
- * 75-byte piece costs more than copying them. Large pieces are written as they are, never copied.
- */
-function coalesce(parts: readonly Buffer[]): Buffer[] {
-  const out: Buffer[] = [];
-  let run: Buffer[] = [];
-  const flushRun = () => {
-    if (run.length === 1) out.push(run[0]!);
-    else if (run.length > 1) out.push(Buffer.concat(run));
-    run = [];
-  };
-  for (const part of parts) {
-    if (part.length === 0) continue;
-    if (part.length >= COALESCE_BELOW) {
-      flushRun();
-      out.push(part);
-    } else {
-      run.push(part);
-    }
+/** By page object: L1 hands back the same page on every hit (page-cache.ts decodes a stored page once). */
+const plans = new WeakMap<PrecompressedPage, Plans>();
+
+function plansOf(page: PrecompressedPage, nonceLength: number): Plans {
+  let known = plans.get(page);
+  if (known?.nonceLength !== nonceLength) plans.set(page, (known = plansFor(page, nonceLength)));
+  return known;
+}
+
+function plansFor(page: PrecompressedPage, nonceLength: number): Plans {
+  const nonce: Hole = { fill: NONCE, length: nonceLength };
+  const plain = planBody(interleave(page.plain, [nonce]));
+  if (nonceLength !== page.nonceLength || nonceLength > MAX_STORED) return { nonceLength, plain, gzip: null };
+  // Each nonce goes in as one stored block; the trailer is the CRC (per response) and the length (the page's).
+  const isize = Buffer.allocUnsafe(4);
+  isize.writeUInt32LE(plainLength(page, nonceLength) >>> 0, 0);
+  const gzip = planBody([
+    GZIP_HEADER,
+    ...interleave(page.deflated, [storedBlockHeader(nonceLength), nonce]),
+    FINAL_EMPTY_BLOCK,
+    { fill: CRC, length: 4 },
+    isize,
+  ]);
+  return { nonceLength, plain, gzip };
+}
+
+function interleave(pieces: readonly Buffer[], between: readonly Part[]): Part[] {
+  const out: Part[] = [];
+  for (let index = 0; index < pieces.length; index++) {
+    if (index > 0) out.push(...between);
+    out.push(pieces[index]!);
   }
-  flushRun();
   return out;
 }
 

@@ -8,9 +8,9 @@ import {
   FINAL_EMPTY_BLOCK,
   gapChecksums,
   GZIP_HEADER,
-  gzipTrailer,
+  MAX_STORED,
   splicedCrc,
-  storedBlocks,
+  storedBlockHeader,
 } from '../../../server/cache/gzip-splice';
 
 describe('CRC-32 arithmetic', () => {
@@ -45,22 +45,30 @@ describe('CRC-32 arithmetic', () => {
   });
 });
 
-describe('storedBlocks', () => {
-  it.each([0, 1, 24, 65_535, 65_536, 200_000])('carries %i bytes unchanged through inflate', (length) => {
+/** CRC-32 and length, little-endian: what ends a gzip member. */
+function trailer(crc: number, length: number): Buffer {
+  const out = Buffer.alloc(8);
+  out.writeUInt32LE(crc >>> 0, 0);
+  out.writeUInt32LE(length >>> 0, 4);
+  return out;
+}
+
+describe('storedBlockHeader', () => {
+  it.each([0, 1, 24, 1000, MAX_STORED])('carries %i bytes after it unchanged through inflate', (length) => {
     const data = randomBytes(length);
-    const stream = Buffer.concat([storedBlocks(data), FINAL_EMPTY_BLOCK]);
+    const stream = Buffer.concat([storedBlockHeader(length), data, FINAL_EMPTY_BLOCK]);
     expect(inflateRawSync(stream).equals(data)).toBe(true);
   });
 
   it('makes a whole gzip member with the header and trailer', () => {
     const data = Buffer.from('青年新闻网 nonce', 'utf8');
-    const member = Buffer.concat([GZIP_HEADER, storedBlocks(data), FINAL_EMPTY_BLOCK, gzipTrailer(crc32(data), data.length)]);
+    const member = Buffer.concat([GZIP_HEADER, storedBlockHeader(data.length), data, FINAL_EMPTY_BLOCK, trailer(crc32(data), data.length)]);
     expect(gunzipSync(member).toString('utf8')).toBe('青年新闻网 nonce');
   });
 
   it('a wrong trailer is refused by gunzip (the check that makes the CRC matter)', () => {
     const data = Buffer.from('abc');
-    const member = Buffer.concat([GZIP_HEADER, storedBlocks(data), FINAL_EMPTY_BLOCK, gzipTrailer(crc32(data) ^ 1, data.length)]);
+    const member = Buffer.concat([GZIP_HEADER, storedBlockHeader(data.length), data, FINAL_EMPTY_BLOCK, trailer(crc32(data) ^ 1, data.length)]);
     expect(() => gunzipSync(member)).toThrow();
   });
 });

@@ -75,6 +75,16 @@ describe.each(PAGES)('precompressed page: %s', (_name, html) => {
     }
   });
 
+  it('gives each response bytes of its own: bodies made earlier keep their nonce when later ones are made', () => {
+    const nonces = Array.from({ length: 6 }, () => newNonce());
+    const bodies = nonces.map((nonce) => ({ nonce, plain: plainBody(page, Buffer.from(nonce)), gzip: gzipBody(page, Buffer.from(nonce))! }));
+    for (const { nonce, plain, gzip } of bodies) {
+      const expected = html.split(RENDER_NONCE).join(nonce);
+      expect(Buffer.concat(plain).toString('utf8')).toBe(expected);
+      expect(gunzipSync(Buffer.concat(gzip)).toString('utf8')).toBe(expected);
+    }
+  });
+
   it('survives its stored form byte for byte', () => {
     const decoded = decodePage(encodePage(page));
     const nonce = Buffer.from(newNonce());
