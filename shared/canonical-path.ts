@@ -21,8 +21,9 @@ const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 const MAX_PASSES = 4;
 /**
  * Segments of characters a segment may carry unescaped, none empty and none a dot segment: a path the full
- * parse (onePass) would give back unchanged, so it is known canonical without one (the test compares the two on generated paths). Nearly every request's path
- * looks like this (`/home`, `/detail/2728/33727`), and the edge and the hit path ask on every request.
+ * parse (onePass) would give back unchanged, so it is known canonical without one (the test holds the two to
+ * the same answer on generated paths). Nearly every request's path looks like this (`/home`,
+ * `/detail/2728/33727`), and the edge and the hit path both ask on every request.
  */
 const PLAINLY_CANONICAL = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+$/;
 const CANONICAL: CanonicalPath = Object.freeze({ kind: 'canonical' });
