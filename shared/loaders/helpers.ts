@@ -1,8 +1,10 @@
 /** Small pieces several loaders share. */
 import type { ContentApi } from '../content-api';
+import { idParam, type RouteParams } from '../route-params';
 import { rasterImage } from '../share-image';
 import { homeCatidOf, type SiteConfig } from '../sites';
 import type { Category } from '../types/entities';
+import type { PageHead } from './types';
 
 /** Depth-first search of the menu tree. */
 export function findCategory(menu: readonly Category[], catid: number): Category | undefined {
@@ -32,4 +34,39 @@ export function siteTitle(title: string, site: SiteConfig): string {
 export async function siteCategory(content: ContentApi, site: SiteConfig, catid: number): Promise<Category | undefined> {
   const [menu, homeBlocks] = await Promise.all([content.menu(), content.categoryChildren(homeCatidOf(site))]);
   return findCategory(menu, catid) ?? findCategory(homeBlocks, catid);
+}
+
+/**
+ * The entity the path's `id` names, or null when there is none or the path's `catid` (where the route has one)
+ * is not its category: another category's address for it is not a page of this site.
+ */
+export async function entityInCategory<T extends { catid: number }>(params: RouteParams, find: (id: number) => Promise<T | null>): Promise<T | null> {
+  const id = idParam(params, 'id');
+  if (id === undefined) return null;
+  const catid = idParam(params, 'catid');
+  const entity = await find(id);
+  return entity && (catid === undefined || catid === entity.catid) ? entity : null;
+}
+
+/** What a media page (a video, an album, a live broadcast) shows and shares. */
+export interface MediaHead {
+  title: string;
+  description: string;
+  /** What it is, after its title in the keywords: 视频, 视频专辑, 直播. */
+  kind: string;
+  /** Share picture candidates, best first. */
+  images: ReadonlyArray<string | undefined>;
+  jsonLd?: PageHead['jsonLd'];
+}
+
+/** The head of a media page: the site's title rule, Open Graph `video.other`, its picture and structured data. */
+export function mediaHead(site: SiteConfig, media: MediaHead): PageHead {
+  return {
+    title: siteTitle(media.title, site),
+    description: media.description,
+    keywords: `${media.title},${media.kind}`,
+    ogType: 'video.other',
+    ...shareImageOf(site, media.images),
+    ...(media.jsonLd ? { jsonLd: media.jsonLd } : {}),
+  };
 }

@@ -1,6 +1,6 @@
 /** /videoAlbum/{id}?v={video}: a video album, playing ?v= when it is one of the album's videos, else the first. */
 import { idParam } from '../../route-params';
-import { shareImageOf, siteTitle } from '../../loaders/helpers';
+import { mediaHead } from '../../loaders/helpers';
 import type { Loader } from '../../loaders/types';
 import { definePageLoaders } from '../../loaders/define';
 import { videoJsonLd } from '../../loaders/video-json-ld';
@@ -17,14 +17,13 @@ export const loadVideoAlbum: Loader<VideoAlbumData> = async ({ params, query, si
   return {
     kind: 'ok',
     data: { album, current },
-    head: {
-      title: siteTitle(album.title, site),
+    head: mediaHead(site, {
+      title: album.title,
       description: album.description,
-      keywords: `${album.title},视频专辑`,
-      ogType: 'video.other',
-      ...shareImageOf(site, [album.cover, current.cover]),
+      kind: '视频专辑',
+      images: [album.cover, current.cover],
       jsonLd: videoJsonLd(current, site),
-    },
+    }),
   };
 };
 

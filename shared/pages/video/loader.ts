@@ -1,6 +1,5 @@
 /** /video/{catid}/{id} and /video/{id}: one video and its category's other videos. */
-import { idParam } from '../../route-params';
-import { shareImageOf, siteTitle } from '../../loaders/helpers';
+import { entityInCategory, mediaHead } from '../../loaders/helpers';
 import type { Loader } from '../../loaders/types';
 import { definePageLoaders } from '../../loaders/define';
 import { videoJsonLd } from '../../loaders/video-json-ld';
@@ -9,24 +8,20 @@ import route, { type VideoData } from './route';
 const RELATED_VIDEOS = 8;
 
 export const loadVideo: Loader<VideoData> = async ({ params, site, content }) => {
-  const id = idParam(params, 'id');
-  const catid = idParam(params, 'catid');
-  if (id === undefined) return { kind: 'not-found' };
-  const video = await content.video(id);
-  if (!video || (catid !== undefined && catid !== video.catid)) return { kind: 'not-found' };
+  const video = await entityInCategory(params, (id) => content.video(id));
+  if (!video) return { kind: 'not-found' };
   const siblings = await content.shikeVideos(video.category_id, 1, RELATED_VIDEOS + 1);
   const related = (siblings?.list ?? []).filter((item) => item.id !== video.id).slice(0, RELATED_VIDEOS);
   return {
     kind: 'ok',
     data: { video, related },
-    head: {
-      title: siteTitle(video.title, site),
+    head: mediaHead(site, {
+      title: video.title,
       description: video.description,
-      keywords: `${video.title},视频`,
-      ogType: 'video.other',
-      ...shareImageOf(site, [video.cover]),
+      kind: '视频',
+      images: [video.cover],
       jsonLd: videoJsonLd(video, site),
-    },
+    }),
   };
 };
 

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { escapeHtml } from '../../../shared/html';
 import { encodeKeyword } from '../../../shared/search-keyword';
-import { MAIN_SITE, REGIONAL_SITES } from '../../../shared/sites';
+import { MAIN_SITE, REGIONAL_SITES, resolveSite } from '../../../shared/sites';
 import type {
   RawBoutiqueList,
   RawColumnAuthorList,
@@ -29,6 +29,13 @@ describe.each([
   });
   afterAll(async () => t.close());
   const get = (path: string) => request(t.url).get(path).set('Host', host);
+
+  /** Every media page's head: the site's title rule, its kind in the keywords, Open Graph video.other. */
+  const expectMediaHead = (html: string, title: string, kind: string) => {
+    expect(html).toContain(`<title>${escapeHtml(`${title} - ${resolveSite(host).seo_title}`)}</title>`);
+    expect(html).toContain(`<meta name="keywords" content="${escapeHtml(`${title},${kind}`)}">`);
+    expect(html).toContain('<meta property="og:type" content="video.other">');
+  };
 
   it('searches by a base64 keyword, highlights it as text, and shows an empty state', async () => {
     const raw = await firstHomeArticle(t.upstream.url, 2727);
@@ -94,11 +101,16 @@ describe.each([
     expect(page.text).toContain(`poster="${escapeHtml(video.cover)}"`);
     const jsonLd = JSON.parse(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/.exec(page.text)![1]!) as Record<string, unknown>;
     expect(jsonLd).toMatchObject({ '@type': 'VideoObject', name: video.title, contentUrl: video.hls_url, duration: `PT${video.duration}S` });
+    expectMediaHead(page.text, video.title, '视频');
     expect((await get(`/video/${video.id}`)).status).toBe(200);
     expect((await get(`/video/1/${video.id}`)).status).toBe(404);
     const album = await get('/videoAlbum/601');
     expect(album.status).toBe(200);
     expect(album.text).toContain('href="/videoAlbum/601?v=');
+    const albumTitle = /<h1[^>]*>([^<]*)<\/h1>/.exec(album.text)?.[1];
+    expect(albumTitle).toBeTruthy();
+    expect(album.text).toContain(`<meta name="keywords" content="${albumTitle},视频专辑">`);
+    expect(album.text).toContain('<meta property="og:type" content="video.other">');
   });
 
   it('shows a live on air with its player and an ended live with its recordings', async () => {
@@ -107,7 +119,10 @@ describe.each([
     expect(live.status).toBe(200);
     expect(live.text).toContain('直播中');
     expect(live.text).toContain('<video');
+    expectMediaHead(live.text, onAir.title, '直播');
     expect((await get(`/videoLive/${onAir.catid}/${onAir.id}`)).status).toBe(200);
+    // Another category's address for the live is not a page.
+    expect((await get(`/videoLive/${onAir.catid + 1}/${onAir.id}`)).status).toBe(404);
     const ended = (await upstreamData<RawPagedList<RawLive>>(t.upstream.url, '/api/live/list?show_type=3&page=1&page_size=1')).list[0]!;
     expect((await get(`/liveStreamDetail/${ended.id}`)).text).toContain('已结束');
     expect((await get('/liveStreamDetail/99999999')).status).toBe(404);
