@@ -73,14 +73,18 @@ export async function startRedisServer(): Promise<Running> {
   return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
-/** node:http sending `body` with `headers` to every request. */
-export async function startBareServer(body: Buffer, headers: Array<[string, string]>): Promise<Running> {
+/**
+ * node:http sending `body` with `headers` to every request; with `fromRedis`, reading it from that Redis under
+ * that key (stored there at start, a key the caller cleans up) with one GET per request.
+ */
+export async function startBareServer(body: Buffer, headers: Array<[string, string]>, fromRedis?: { url: string; key: string }): Promise<Running> {
   const directory = mkdtempSync(path.join(tmpdir(), 'bench-bare-'));
   writeFileSync(path.join(directory, 'body'), body);
   writeFileSync(path.join(directory, 'headers.json'), JSON.stringify(headers.flat()));
   const port = await freePort();
   const script = path.join(PROJECT_ROOT, 'scripts/bench/bare-server.mjs');
-  const child = spawn(process.execPath, [script, String(port), path.join(directory, 'body'), path.join(directory, 'headers.json')], {
+  const redisArgs = fromRedis ? [fromRedis.url, fromRedis.key] : [];
+  const child = spawn(process.execPath, [script, String(port), path.join(directory, 'body'), path.join(directory, 'headers.json'), ...redisArgs], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
