@@ -6,7 +6,8 @@
  * generator (autocannon), so every rate is read as the server's own CPU time per request (/proc/<pid>/stat).
  * React's own cost, renderToString of the same page with the same state, runs here in a loop: the floor.
  * BENCH_SECONDS (default 6) per load, split into BENCH_ROUNDS (default 3) rounds that take turns, so a burst
- * of load from elsewhere on the machine does not land on one measure only. BENCH_ONLY=hits runs and prints only
+ * of load from elsewhere on the machine does not land on one measure only, each turn after an unmeasured
+ * second of the same load (warm-up). BENCH_ONLY=hits runs and prints only
  * the cached-hit rows (bare, nginx, the L1, Redis and gzip hits) and HTML sizes; unset, every row.
  */
 import { execFileSync } from 'node:child_process';
@@ -33,6 +34,7 @@ import { articlePaths, DETAIL } from './bench/render-portals';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const WARM_UP_SECONDS = 1;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CONNECTIONS = 50;
 /** Renders take milliseconds: fewer connections keep their latency under autocannon's timeout. */
@@ -78,12 +80,20 @@ interface Load {
   cpuMicros: number;
 }
 
-/** Every target in turn, ROUNDS times; rates over each target's own seconds, CPU over its own requests. */
+/**
+ * Every target in turn, ROUNDS times; rates over each target's own seconds, CPU over its own requests. Each turn
+ * starts with a second of the same load, unmeasured: a server's first load pays V8 compiling its request path
+ * (the portal's hit path: 172 µs a request in a fresh portal's first four seconds, 94–108 after), and a turn that
+ * follows another process's cost a fifth more than the one after it on the same process (the anonymous L1 hit
+ * after bare node:http against the signed-in hit after it: 122–124 against 101–107 µs), so without it the
+ * order of the rows would be in their ratios.
+ */
 async function loadInTurns(targets: Target[]): Promise<Load[]> {
   const totals = targets.map(() => ({ requests: 0, seconds: 0, p99: 0, cpuMicros: 0 }));
   const seconds = Math.max(1, Math.round(SECONDS / ROUNDS));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [index, target] of targets.entries()) {
+      await loadFrom({ ...target.spec, seconds: WARM_UP_SECONDS }, target.server.pid);
       const result = await loadFrom({ ...target.spec, seconds }, target.server.pid);
       const total = totals[index]!;
       total.requests += result.requests;
