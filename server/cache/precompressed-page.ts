@@ -139,7 +139,12 @@ interface Plans {
   gzip: BodyPlan | null;
 }
 
-/** By page object: L1 hands back the same page on every hit (page-cache.ts decodes a stored page once). */
+/**
+ * By page object: L1 hands back the same page on every hit (page-cache.ts decodes a stored page once), and the
+ * plans go with it. Their templates hold the short pieces again (about a sixth of `/home`'s bytes), outside
+ * L1's byte count. A page read from Redis with L1 off is a new object each time, so it gets its plan per response,
+ * which costs a little more than concatenating the runs did (they are copied twice).
+ */
 const plans = new WeakMap<PrecompressedPage, Plans>();
 
 function plansOf(page: PrecompressedPage, nonceLength: number): Plans {
