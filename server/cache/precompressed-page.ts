@@ -142,14 +142,32 @@ interface Plans {
 /**
  * By page object: L1 hands back the same page on every hit (page-cache.ts decodes a stored page once), and the
  * plans go with it. Their templates hold the short pieces again (about a sixth of `/home`'s bytes), outside
- * L1's byte count. A page read from Redis with L1 off is a new object each time, so it gets its plan per response,
- * which costs a little more than concatenating the runs did (they are copied twice).
+ * L1's byte count.
  */
 const plans = new WeakMap<PrecompressedPage, Plans>();
 
+/**
+ * Plans made lately, by what identifies a page's text: a page read from Redis with L1 off is a new object on
+ * every hit with the same text, so it takes the plan made for the last one instead of making its own. The key is
+ * the page's own checksum (the CRC-32 with its nonces zeroed, computed here) and piece lengths beside its ETag
+ * (page-cache.ts makes that a SHA-1 of the text, but this module is given it), so two pages share a plan only if
+ * all of these agree. Bounded; the oldest goes first. It keeps up to that many pages' bytes alive after L1 or a
+ * hit let them go.
+ */
+const recentPlans = new Map<string, Plans>();
+const RECENT_PLANS = 64;
+
 function plansOf(page: PrecompressedPage, nonceLength: number): Plans {
   let known = plans.get(page);
-  if (known?.nonceLength !== nonceLength) plans.set(page, (known = plansFor(page, nonceLength)));
+  if (known?.nonceLength === nonceLength) return known;
+  const key = `${nonceLength}:${page.nonceLength}:${page.zeroCrc}:${page.plain.map((piece) => piece.length).join(',')}:${page.etag}`;
+  known = recentPlans.get(key);
+  if (!known) {
+    known = plansFor(page, nonceLength);
+    if (recentPlans.size >= RECENT_PLANS) recentPlans.delete(recentPlans.keys().next().value!);
+    recentPlans.set(key, known);
+  }
+  plans.set(page, known);
   return known;
 }
 
