@@ -8,6 +8,7 @@ import Redis from 'ioredis';
 import { getInPieces, PIECE_BYTES } from '../../../server/redis/chunked-get';
 import { describeWithRedis, describeWithRedisServers, testRedisUrl } from '../../support/requirements';
 import { OwnRedis } from '../../support/redis-server';
+import { deleteKeys } from '../cache/redis-helpers';
 
 describeWithRedis()('getInPieces', () => {
   let client: Redis;
@@ -16,8 +17,7 @@ describeWithRedis()('getInPieces', () => {
     client = new Redis(testRedisUrl());
   });
   afterAll(async () => {
-    const keys = await client.keys(`${prefix}:*`);
-    if (keys.length > 0) await client.del(...keys);
+    await deleteKeys(testRedisUrl(), prefix);
     client.disconnect();
   });
 
