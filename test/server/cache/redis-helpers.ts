@@ -1,7 +1,32 @@
 /** Helpers for cache suites on a real Redis: list, age and clean a test's own keys (its unique prefix). */
+import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { announce } from '../../../server/cache/coherence';
 import { decodeEntry, encodeEntry } from '../../../server/cache/entry-codec';
+import { testRedisUrl } from '../../support/requirements';
+
+/**
+ * A client on the test Redis and a key prefix of the suite's own, for the suite that calls this in its body: the
+ * client opens before its tests, and after them the prefix's keys are deleted and the client closed.
+ */
+export function suiteRedis(): { readonly client: Redis; readonly prefix: string } {
+  const prefix = `t${randomBytes(6).toString('hex')}`;
+  let client: Redis | undefined;
+  beforeAll(() => {
+    client = new Redis(testRedisUrl());
+  });
+  afterAll(async () => {
+    await deleteKeys(testRedisUrl(), prefix);
+    client?.disconnect();
+  });
+  return {
+    prefix,
+    get client(): Redis {
+      if (!client) throw new Error('suiteRedis: the client opens in beforeAll');
+      return client;
+    },
+  };
+}
 
 export async function withRedis<T>(url: string, use: (client: Redis) => Promise<T>): Promise<T> {
   const client = new Redis(url);

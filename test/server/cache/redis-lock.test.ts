@@ -3,7 +3,6 @@
  * lock timeout (it keeps its lock), and a dead holder, in-process and a killed server process (its lock expires).
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import Redis from 'ioredis';
@@ -14,21 +13,14 @@ import { HOME_CATID } from '../../../shared/constants';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { firstHomeArticle } from '../../support/upstream-data';
-import { deleteKeys } from './redis-helpers';
+import { deleteKeys, suiteRedis } from './redis-helpers';
 
 describeWithRedis()('RedisLock', () => {
-  let client: Redis;
-  const prefix = `t${randomBytes(6).toString('hex')}`;
-  beforeAll(() => {
-    client = new Redis(testRedisUrl());
-  });
-  afterAll(async () => {
-    await deleteKeys(testRedisUrl(), prefix);
-    client.disconnect();
-  });
+  const suite = suiteRedis();
+  const { prefix } = suite;
 
   it('is held by one caller at a time and released only by its holder', async () => {
-    const lock = new RedisLock(client, 5000);
+    const lock = new RedisLock(suite.client, 5000);
     const key = `${prefix}:b:data:_:menu`;
     expect(lockKey(key)).toBe(`${prefix}:lock:b:data:_:menu`);
     const token = await lock.tryAcquire(key);
@@ -40,14 +32,14 @@ describeWithRedis()('RedisLock', () => {
     expect(await lock.isHeld(key)).toBe(false);
     const pttl = await (async () => {
       await lock.tryAcquire(key);
-      return client.pttl(lockKey(key));
+      return suite.client.pttl(lockKey(key));
     })();
     expect(pttl).toBeGreaterThan(0);
     expect(pttl).toBeLessThanOrEqual(5000);
   });
 
   it('stays held while its holder works past the timeout, and is released when the work ends', async () => {
-    const lock = new RedisLock(client, 600);
+    const lock = new RedisLock(suite.client, 600);
     const key = `${prefix}:b:data:_:slow`;
     const token = (await lock.tryAcquire(key))!;
     const started = Date.now();
@@ -55,7 +47,7 @@ describeWithRedis()('RedisLock', () => {
     const result = await lock.holdWhile(key, token, async () => {
       // Work that outlasts the lock timeout three times over; every look at the lock finds this holder's token.
       while (Date.now() - started < 3 * lock.timeoutMs) {
-        expect(await client.get(lockKey(key))).toBe(token);
+        expect(await suite.client.get(lockKey(key))).toBe(token);
         checks += 1;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -67,15 +59,15 @@ describeWithRedis()('RedisLock', () => {
   });
 
   it('is released when the work fails, and never renews a lock that passed to another holder', async () => {
-    const lock = new RedisLock(client, 600);
+    const lock = new RedisLock(suite.client, 600);
     const key = `${prefix}:b:data:_:failing`;
     const token = (await lock.tryAcquire(key))!;
     await expect(lock.holdWhile(key, token, () => Promise.reject(new Error('upstream down')))).rejects.toThrow('upstream down');
     expect(await lock.isHeld(key)).toBe(false);
     expect(await lock.renew(key, token)).toBe(false);
-    await client.set(lockKey(key), 'someone-else', 'PX', 600);
+    await suite.client.set(lockKey(key), 'someone-else', 'PX', 600);
     expect(await lock.renew(key, token)).toBe(false);
-    expect(await client.get(lockKey(key))).toBe('someone-else');
+    expect(await suite.client.get(lockKey(key))).toBe('someone-else');
   });
 });
 

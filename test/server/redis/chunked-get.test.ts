@@ -6,42 +6,35 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { getInPieces, PIECE_BYTES } from '../../../server/redis/chunked-get';
-import { describeWithRedis, describeWithRedisServers, testRedisUrl } from '../../support/requirements';
+import { describeWithRedis, describeWithRedisServers } from '../../support/requirements';
 import { OwnRedis } from '../../support/redis-server';
-import { deleteKeys } from '../cache/redis-helpers';
+import { suiteRedis } from '../cache/redis-helpers';
 
 describeWithRedis()('getInPieces', () => {
-  let client: Redis;
-  const prefix = `t${randomBytes(6).toString('hex')}`;
-  beforeAll(() => {
-    client = new Redis(testRedisUrl());
-  });
-  afterAll(async () => {
-    await deleteKeys(testRedisUrl(), prefix);
-    client.disconnect();
-  });
+  const suite = suiteRedis();
+  const { prefix } = suite;
 
   it.each([1, PIECE_BYTES - 1, PIECE_BYTES, PIECE_BYTES + 1, 5 * PIECE_BYTES + 7, 300 * 1024])('reads a %i-byte value as GET does', async (size) => {
     const key = `${prefix}:value:${size}`;
     const value = randomBytes(size);
-    await client.set(key, value);
-    const read = await getInPieces(client, key);
+    await suite.client.set(key, value);
+    const read = await getInPieces(suite.client, key);
     expect(read).not.toBeNull();
     expect(read!.equals(value)).toBe(true);
-    expect(read!.equals((await client.getBuffer(key))!)).toBe(true);
+    expect(read!.equals((await suite.client.getBuffer(key))!)).toBe(true);
   });
 
   it('reads a value of many concurrent readers without mixing them up', async () => {
     const values = Array.from({ length: 40 }, (_, index) => randomBytes(20_000 + index * 3_001));
-    await Promise.all(values.map((value, index) => client.set(`${prefix}:many:${index}`, value)));
-    const read = await Promise.all(values.map((_, index) => getInPieces(client, `${prefix}:many:${index}`)));
+    await Promise.all(values.map((value, index) => suite.client.set(`${prefix}:many:${index}`, value)));
+    const read = await Promise.all(values.map((_, index) => getInPieces(suite.client, `${prefix}:many:${index}`)));
     expect(read.map((bytes, index) => bytes?.equals(values[index]!))).toEqual(values.map(() => true));
   });
 
   it('answers null for a missing key and fails for a key that is not a string', async () => {
-    expect(await getInPieces(client, `${prefix}:absent`)).toBeNull();
-    await client.rpush(`${prefix}:list`, 'a');
-    await expect(getInPieces(client, `${prefix}:list`)).rejects.toThrow(/WRONGTYPE|wrong kind/i);
+    expect(await getInPieces(suite.client, `${prefix}:absent`)).toBeNull();
+    await suite.client.rpush(`${prefix}:list`, 'a');
+    await expect(getInPieces(suite.client, `${prefix}:list`)).rejects.toThrow(/WRONGTYPE|wrong kind/i);
   });
 });
 
