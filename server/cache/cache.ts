@@ -7,6 +7,8 @@
 import { DecodedOnce } from './decoded-once';
 import type { CacheEntry, CachePolicy, EntryValue } from './entry';
 import { freshnessOf } from './entry';
+import type { PageForm } from './precompressed-page';
+import type { HeldPageEntry } from './redis-page-read';
 import type { KeyLock } from './redis-lock';
 import type { CacheStore } from './store';
 
@@ -90,6 +92,11 @@ export class Cache {
 
   peek(key: string): Promise<CacheEntry | null> {
     return this.store.get(key);
+  }
+
+  /** A page entry in one form, where the store reads less than peek would (CacheStore.getPageForm); undefined otherwise. */
+  peekPageForm(key: string, form: PageForm): Promise<HeldPageEntry | null> | undefined {
+    return this.store.getPageForm?.(key, form);
   }
 
   /** What peek would answer, if the store can tell at once (CacheStore.getNow); undefined otherwise. */

@@ -6,7 +6,10 @@
 import type { CacheEntry } from './entry';
 import { isCacheEntry } from './entry';
 
-const MAGIC = Buffer.from([0x00, 0x43, 0x45, 0x31]); // "\0CE1": JSON never starts with a NUL
+export const ENTRY_MAGIC = Buffer.from([0x00, 0x43, 0x45, 0x31]); // "\0CE1": JSON never starts with a NUL
+const MAGIC = ENTRY_MAGIC;
+/** Magic and the metadata's u32 length: where the metadata starts. */
+export const ENTRY_HEAD_BYTES = MAGIC.length + 4;
 const OPEN_BRACE = 0x7b;
 
 export function encodeEntry(entry: CacheEntry): string | Buffer {
@@ -23,30 +26,37 @@ export function encodeEntry(entry: CacheEntry): string | Buffer {
 export function decodeEntry(raw: Buffer): CacheEntry | null {
   try {
     if (raw[0] === OPEN_BRACE) return validEntry(JSON.parse(raw.toString('utf8')));
-    if (raw.length < MAGIC.length + 4 || raw[0] !== MAGIC[0] || raw.compare(MAGIC, 0, MAGIC.length, 0, MAGIC.length) !== 0) return null;
-    const metaEnd = MAGIC.length + 4 + raw.readUInt32BE(MAGIC.length);
-    if (metaEnd > raw.length) return null;
-    const meta = metadataOf(raw.toString('latin1', MAGIC.length + 4, metaEnd));
+    const head = decodeEntryHead(raw);
     // The value is a view of the reply, not a copy (a tier keeping it copies it: tiered-store.ts).
-    return (
-      meta && { value: raw.subarray(metaEnd), storedAt: meta.storedAt, ttl: meta.ttl, grace: meta.grace, staleIfError: meta.staleIfError, tags: meta.tags }
-    );
+    return head && { value: raw.subarray(head.valueAt), ...head.meta };
   } catch {
     return null;
   }
 }
 
-type Metadata = Omit<CacheEntry, 'value'>;
+/**
+ * A framed entry's metadata and where its value starts, from its first bytes (the whole entry or only its
+ * head); null when they are not a framed entry's. Never throws.
+ */
+export function decodeEntryHead(raw: Buffer): { meta: EntryMetadata; valueAt: number } | null {
+  if (raw.length < ENTRY_HEAD_BYTES || raw[0] !== MAGIC[0] || raw.compare(MAGIC, 0, MAGIC.length, 0, MAGIC.length) !== 0) return null;
+  const valueAt = ENTRY_HEAD_BYTES + raw.readUInt32BE(MAGIC.length);
+  if (valueAt > raw.length) return null;
+  const meta = metadataOf(raw.toString('latin1', ENTRY_HEAD_BYTES, valueAt));
+  return meta && { meta, valueAt };
+}
+
+export type EntryMetadata = Omit<CacheEntry, 'value'>;
 
 /**
  * Metadata read lately, by its bytes (as latin1 text: one char a byte, so equal text is equal bytes): every hit
  * of an entry read from Redis carries the same metadata, parsed and checked once, not per hit. Entries are
  * immutable (callers never change an entry's tags). Bounded; the oldest goes first.
  */
-const recentMetadata = new Map<string, Metadata | null>();
+const recentMetadata = new Map<string, EntryMetadata | null>();
 const RECENT_METADATA = 256;
 
-function metadataOf(bytes: string): Metadata | null {
+function metadataOf(bytes: string): EntryMetadata | null {
   const known = recentMetadata.get(bytes);
   if (known !== undefined) return known;
   const parsed = parseMetadata(bytes);
@@ -55,7 +65,7 @@ function metadataOf(bytes: string): Metadata | null {
   return parsed;
 }
 
-function parseMetadata(bytes: string): Metadata | null {
+function parseMetadata(bytes: string): EntryMetadata | null {
   let meta: unknown;
   try {
     meta = JSON.parse(Buffer.from(bytes, 'latin1').toString('utf8'));

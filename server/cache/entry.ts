@@ -32,7 +32,7 @@ export interface CacheEntry {
  */
 export type Freshness = 'fresh' | 'stale' | 'expired' | 'gone';
 
-export function freshnessOf(entry: CacheEntry, now: number = Date.now()): Freshness {
+export function freshnessOf(entry: Omit<CacheEntry, 'value'>, now: number = Date.now()): Freshness {
   const ageSeconds = (now - entry.storedAt) / 1000;
   if (ageSeconds < entry.ttl) return 'fresh';
   if (ageSeconds < entry.ttl + entry.grace) return 'stale';
@@ -40,7 +40,7 @@ export function freshnessOf(entry: CacheEntry, now: number = Date.now()): Freshn
   return 'gone';
 }
 
-export function ageSeconds(entry: CacheEntry, now: number = Date.now()): number {
+export function ageSeconds(entry: Omit<CacheEntry, 'value'>, now: number = Date.now()): number {
   return Math.max(0, Math.floor((now - entry.storedAt) / 1000));
 }
 

@@ -11,16 +11,28 @@ import { freshnessOf } from './entry';
 import type { KeySpace } from './keys';
 import type { KeyLock } from './redis-lock';
 import { cacheKey } from './keys';
-import { decodePage, encodePage, precompressPieces, splitAtNonce, type PrecompressedPage } from './precompressed-page';
+import { decodePage, encodePage, precompressPieces, splitAtNonce, type HeldPage, type PageForm, type PrecompressedPage } from './precompressed-page';
+import type { HeldPageEntry } from './redis-page-read';
 
 export type CachedPage = PrecompressedPage;
 
-export interface PageLookup {
-  page: CachedPage;
+/** A held page and what its entry says of it; the page possibly in one form only (lookupForm). */
+export interface HeldLookup {
+  page: HeldPage;
   /** 'expired' pages are only for stale-if-error: served when a re-render cannot get its data. */
   freshness: Exclude<Freshness, 'gone'>;
   tags: string[];
   storedAt: number;
+}
+
+/** A held page with both its forms: what every path but the fresh hit in front of Express takes. */
+export interface PageLookup extends HeldLookup {
+  page: CachedPage;
+}
+
+/** Both forms held: what lookup answers, and lookupForm wherever the store reads whole entries. */
+export function isWholeLookup(lookup: HeldLookup): lookup is PageLookup {
+  return lookup.page.plain !== null && lookup.page.deflated !== null;
 }
 
 /**
@@ -74,6 +86,13 @@ function lookupOf(entry: CacheEntry | null): PageLookup | null {
   return { page, freshness, tags: entry.tags, storedAt: entry.storedAt };
 }
 
+function heldLookupOf(entry: HeldPageEntry | null): HeldLookup | null {
+  if (!entry) return null;
+  const freshness = freshnessOf(entry);
+  if (freshness === 'gone') return null;
+  return { page: entry.page, freshness, tags: entry.tags, storedAt: entry.storedAt };
+}
+
 export class PageCache {
   private readonly refreshing = new Set<string>();
   private readonly recent = new Map<string, Promise<CachedPage>>();
@@ -95,6 +114,21 @@ export class PageCache {
 
   lookup(key: string): Promise<PageLookup | null> {
     return this.cache.peek(key).then(lookupOf);
+  }
+
+  /**
+   * The page for one response in `form` (plain for identity, deflated for gzip): read in that form alone where the
+   * store can (Redis with L1 off: redis-page-read.ts), else what lookup answers. A deflated page rendered with a
+   * nonce of another length than `nonceLength` cannot take this response's nonce: it is read whole.
+   */
+  lookupForm(key: string, form: PageForm, nonceLength: number): Promise<HeldLookup | null> {
+    const read = this.cache.peekPageForm(key, form);
+    if (!read) return this.lookup(key);
+    return read.then((entry) => {
+      const lookup = heldLookupOf(entry);
+      if (lookup && form === 'deflated' && lookup.page.nonceLength !== nonceLength) return this.lookup(key);
+      return lookup;
+    });
   }
 
   /** What lookup would answer, when the store can tell at once (a page in L1); undefined when only lookup can. */

@@ -13,17 +13,32 @@ import { constants, createDeflateRaw, type DeflateRaw, type ZlibOptions } from '
 import { fillBody, planBody, type BodyPlan, type Hole, type Part } from './body-plan';
 import { FINAL_EMPTY_BLOCK, gapChecksums, GZIP_HEADER, MAX_STORED, splicedCrc, storedBlockHeader } from './gzip-splice';
 
-export interface PrecompressedPage {
+/** Which pieces of a page: its UTF-8 text, or that text as raw deflate. */
+export type PageForm = 'plain' | 'deflated';
+
+/**
+ * A page as a response is made from: both forms (a page just stored, or held in L1), or only the form one
+ * response sends (a page read from Redis for that response: redis-page-read.ts), the other null.
+ */
+export interface HeldPage {
   etag: string;
   /** Byte length of the nonce the page was rendered with; a gzip response's nonce must have the same. */
   nonceLength: number;
+  /** Byte length of each plain piece, whichever forms are held (a gzip trailer states the text's length). */
+  plainLengths: readonly number[];
   /** The page cut at its nonces: one more piece than there are nonces. */
-  plain: Buffer[];
+  plain: Buffer[] | null;
   /** Each piece as raw deflate: byte-aligned, no final block. */
-  deflated: Buffer[];
+  deflated: Buffer[] | null;
   /** The page's CRC-32 with zero bytes for its nonces, and the weights of the nonces' places (gzip-splice.ts). */
   zeroCrc: number;
   gapWeights: number;
+}
+
+/** A page with both forms: what is stored. */
+export interface PrecompressedPage extends HeldPage {
+  plain: Buffer[];
+  deflated: Buffer[];
 }
 
 const FILLER = 0x00;
@@ -98,27 +113,35 @@ function outputOf(stream: DeflateRaw): Buffer {
   return Buffer.isBuffer(output) ? output : EMPTY;
 }
 
-function withChecksums(page: Omit<PrecompressedPage, 'zeroCrc' | 'gapWeights'>): PrecompressedPage {
-  return { ...page, ...gapChecksums(page.plain, page.nonceLength) };
+function withChecksums(page: Omit<PrecompressedPage, 'zeroCrc' | 'gapWeights' | 'plainLengths'>): PrecompressedPage {
+  return { ...page, plainLengths: page.plain.map((piece) => piece.length), ...gapChecksums(page.plain, page.nonceLength) };
 }
 
 /** Length of the page as sent with a nonce of `nonceLength` bytes. */
-export function plainLength(page: PrecompressedPage, nonceLength: number): number {
-  return page.plain.reduce((total, piece) => total + piece.length, 0) + (page.plain.length - 1) * nonceLength;
+export function plainLength(page: HeldPage, nonceLength: number): number {
+  return page.plainLengths.reduce((total, length) => total + length, 0) + (page.plainLengths.length - 1) * nonceLength;
 }
 
-/** The page with `nonce` in place, as chunks to write in order. */
-export function plainBody(page: PrecompressedPage, nonce: Buffer): Buffer[] {
-  return fillBody(plansOf(page, nonce.length).plain, [nonce]);
+/** The page with `nonce` in place, as chunks to write in order; null for a page held without its plain form. */
+export function plainBody(page: PrecompressedPage, nonce: Buffer): Buffer[];
+export function plainBody(page: HeldPage, nonce: Buffer): Buffer[] | null;
+export function plainBody(page: HeldPage, nonce: Buffer): Buffer[] | null {
+  const plans = plansOf(page, nonce.length);
+  if (!plans.plain && page.plain) plans.plain = plainPlan(page.plain, nonce.length);
+  return plans.plain ? fillBody(plans.plain, [nonce]) : null;
 }
 
-/** The page with `nonce` in place as one gzip member; null when the nonce's length differs from the page's. */
-export function gzipBody(page: PrecompressedPage, nonce: Buffer): Buffer[] | null {
-  const plan = plansOf(page, nonce.length).gzip;
-  if (!plan) return null;
+/**
+ * The page with `nonce` in place as one gzip member; null when the nonce's length differs from the page's, or
+ * for a page held without its deflated form.
+ */
+export function gzipBody(page: HeldPage, nonce: Buffer): Buffer[] | null {
+  const plans = plansOf(page, nonce.length);
+  if (plans.gzip === undefined && page.deflated) plans.gzip = gzipPlan(page, page.deflated, nonce.length);
+  if (!plans.gzip) return null;
   const crc = Buffer.allocUnsafe(4);
   crc.writeUInt32LE(splicedCrc(page.zeroCrc, page.gapWeights, nonce) >>> 0, 0);
-  return fillBody(plan, [nonce, crc]);
+  return fillBody(plans.gzip, [nonce, crc]);
 }
 
 export function byteLength(chunks: readonly Buffer[]): number {
@@ -132,11 +155,12 @@ export function byteLength(chunks: readonly Buffer[]): number {
 const NONCE = 0;
 const CRC = 1;
 
+/** A page's plans for one nonce length, each made when first needed from a page holding its form. */
 interface Plans {
   nonceLength: number;
-  plain: BodyPlan;
+  plain?: BodyPlan;
   /** Null for a nonce of another length than the page's: its pieces were compressed around that length. */
-  gzip: BodyPlan | null;
+  gzip?: BodyPlan | null;
 }
 
 /**
@@ -144,7 +168,7 @@ interface Plans {
  * plans go with it. Their templates hold the short pieces again (about a sixth of `/home`'s bytes), outside
  * L1's byte count.
  */
-const plans = new WeakMap<PrecompressedPage, Plans>();
+const plans = new WeakMap<HeldPage, Plans>();
 
 /**
  * Plans made lately, by what identifies a page's text: a page read from Redis with L1 off is a new object on
@@ -157,13 +181,13 @@ const plans = new WeakMap<PrecompressedPage, Plans>();
 const recentPlans = new Map<string, Plans>();
 const RECENT_PLANS = 64;
 
-function plansOf(page: PrecompressedPage, nonceLength: number): Plans {
+function plansOf(page: HeldPage, nonceLength: number): Plans {
   let known = plans.get(page);
   if (known?.nonceLength === nonceLength) return known;
-  const key = `${nonceLength}:${page.nonceLength}:${page.zeroCrc}:${page.plain.map((piece) => piece.length).join(',')}:${page.etag}`;
+  const key = `${nonceLength}:${page.nonceLength}:${page.zeroCrc}:${page.plainLengths.join(',')}:${page.etag}`;
   known = recentPlans.get(key);
   if (!known) {
-    known = plansFor(page, nonceLength);
+    known = { nonceLength };
     if (recentPlans.size >= RECENT_PLANS) recentPlans.delete(recentPlans.keys().next().value!);
     recentPlans.set(key, known);
   }
@@ -171,21 +195,17 @@ function plansOf(page: PrecompressedPage, nonceLength: number): Plans {
   return known;
 }
 
-function plansFor(page: PrecompressedPage, nonceLength: number): Plans {
-  const nonce: Hole = { fill: NONCE, length: nonceLength };
-  const plain = planBody(interleave(page.plain, [nonce]));
-  if (nonceLength !== page.nonceLength || nonceLength > MAX_STORED) return { nonceLength, plain, gzip: null };
+function plainPlan(plain: readonly Buffer[], nonceLength: number): BodyPlan {
+  return planBody(interleave(plain, [{ fill: NONCE, length: nonceLength }]));
+}
+
+function gzipPlan(page: HeldPage, deflated: readonly Buffer[], nonceLength: number): BodyPlan | null {
+  if (nonceLength !== page.nonceLength || nonceLength > MAX_STORED) return null;
   // Each nonce goes in as one stored block; the trailer is the CRC (per response) and the length (the page's).
+  const nonce: Hole = { fill: NONCE, length: nonceLength };
   const isize = Buffer.allocUnsafe(4);
   isize.writeUInt32LE(plainLength(page, nonceLength) >>> 0, 0);
-  const gzip = planBody([
-    GZIP_HEADER,
-    ...interleave(page.deflated, [storedBlockHeader(nonceLength), nonce]),
-    FINAL_EMPTY_BLOCK,
-    { fill: CRC, length: 4 },
-    isize,
-  ]);
-  return { nonceLength, plain, gzip };
+  return planBody([GZIP_HEADER, ...interleave(deflated, [storedBlockHeader(nonceLength), nonce]), FINAL_EMPTY_BLOCK, { fill: CRC, length: 4 }, isize]);
 }
 
 function interleave(pieces: readonly Buffer[], between: readonly Part[]): Part[] {
@@ -199,7 +219,10 @@ function interleave(pieces: readonly Buffer[], between: readonly Part[]): Part[]
 
 // ---- stored form (L1 holds it as it is; Redis as bytes) ----
 
-const MAGIC = Buffer.from('PGZ1', 'latin1');
+export const PAGE_MAGIC = Buffer.from('PGZ1', 'latin1');
+const MAGIC = PAGE_MAGIC;
+/** Magic and the layout's u32 length: where the layout starts. */
+export const PAGE_HEAD_BYTES = MAGIC.length + 4;
 
 interface Layout {
   etag: string;
@@ -211,7 +234,10 @@ interface Layout {
   gapWeights: number;
 }
 
-/** magic · u32 layout length · layout JSON · plain pieces · deflated pieces. */
+/**
+ * magic · u32 layout length · layout JSON · plain pieces · deflated pieces. Each form's pieces lie together, at
+ * offsets the layout gives, so a reader can take one form alone (redis-page-read.ts).
+ */
 export function encodePage(page: PrecompressedPage): Buffer {
   const layout: Layout = {
     etag: page.etag,
@@ -222,7 +248,7 @@ export function encodePage(page: PrecompressedPage): Buffer {
     gapWeights: page.gapWeights,
   };
   const json = Buffer.from(JSON.stringify(layout), 'utf8');
-  const head = Buffer.allocUnsafe(MAGIC.length + 4);
+  const head = Buffer.allocUnsafe(PAGE_HEAD_BYTES);
   MAGIC.copy(head, 0);
   head.writeUInt32BE(json.length, MAGIC.length);
   return Buffer.concat([head, json, ...page.plain, ...page.deflated]);
@@ -230,12 +256,8 @@ export function encodePage(page: PrecompressedPage): Buffer {
 
 /** Throws on anything that is not a whole page in this form (a corrupted or foreign value). */
 export function decodePage(bytes: Buffer): PrecompressedPage {
-  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a precompressed page');
-  const jsonEnd = MAGIC.length + 4 + bytes.readUInt32BE(MAGIC.length);
-  if (jsonEnd > bytes.length) throw new Error('truncated page layout');
-  const layout = layoutOf(bytes.toString('latin1', MAGIC.length + 4, jsonEnd));
-  if (!layout) throw new Error('bad page layout');
-  let at = jsonEnd;
+  const { layout, piecesAt } = layoutAt(bytes);
+  let at = piecesAt;
   const take = (length: number) => {
     const piece = bytes.subarray(at, at + length);
     at += length;
@@ -244,7 +266,36 @@ export function decodePage(bytes: Buffer): PrecompressedPage {
   const plain = layout.plain.map(take);
   const deflated = layout.deflated.map(take);
   if (at !== bytes.length) throw new Error('page length does not match its layout');
-  return { etag: layout.etag, nonceLength: layout.nonceLength, plain, deflated, zeroCrc: layout.zeroCrc, gapWeights: layout.gapWeights };
+  return { ...factsOf(layout), plain, deflated };
+}
+
+/**
+ * A page from its head (magic and layout, nothing after) and one form's pieces, given the lengths the layout
+ * cuts them at. Throws when they do not agree with each other.
+ */
+export function decodePageForm(head: Buffer, form: PageForm, piecesOf: (lengths: readonly number[]) => Buffer[]): HeldPage {
+  const { layout, piecesAt } = layoutAt(head);
+  if (piecesAt !== head.length) throw new Error('page head runs past its layout');
+  const lengths = layout[form];
+  const pieces = piecesOf(lengths);
+  if (pieces.length !== lengths.length || pieces.some((piece, index) => piece.length !== lengths[index])) {
+    throw new Error('page pieces do not match its layout');
+  }
+  return { ...factsOf(layout), plain: form === 'plain' ? pieces : null, deflated: form === 'deflated' ? pieces : null };
+}
+
+function layoutAt(bytes: Buffer): { layout: Layout; piecesAt: number } {
+  if (bytes.length < PAGE_HEAD_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a precompressed page');
+  const piecesAt = PAGE_HEAD_BYTES + bytes.readUInt32BE(MAGIC.length);
+  if (piecesAt > bytes.length) throw new Error('truncated page layout');
+  const layout = layoutOf(bytes.toString('latin1', PAGE_HEAD_BYTES, piecesAt));
+  if (!layout) throw new Error('bad page layout');
+  return { layout, piecesAt };
+}
+
+function factsOf(layout: Layout): Omit<HeldPage, 'plain' | 'deflated'> {
+  const { etag, nonceLength, zeroCrc, gapWeights } = layout;
+  return { etag, nonceLength, plainLengths: layout.plain, zeroCrc, gapWeights };
 }
 
 /**

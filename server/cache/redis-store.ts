@@ -12,6 +12,8 @@ import { parseRedisTarget } from '../redis/target';
 import type { CacheEntry } from './entry';
 import { retentionMs } from './entry';
 import { decodeEntry, encodeEntry } from './entry-codec';
+import type { PageForm } from './precompressed-page';
+import { readPageForm, type HeldPageEntry } from './redis-page-read';
 import type { CacheStore } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
@@ -76,6 +78,11 @@ export class RedisStore implements CacheStore {
       (raw) => (raw === null ? null : decodeEntry(raw)),
       () => null,
     );
+  }
+
+  getPageForm(key: string, form: PageForm): Promise<HeldPageEntry | null> {
+    if (!this.isAvailable()) return Promise.resolve(null);
+    return observed(this.onCommand, 'get', () => readPageForm(this.client, key, form)).catch(() => null);
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {

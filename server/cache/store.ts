@@ -5,6 +5,8 @@
  * throw, because a purge that silently did nothing would be worse than one that says it failed.
  */
 import type { CacheEntry } from './entry';
+import type { PageForm } from './precompressed-page';
+import type { HeldPageEntry } from './redis-page-read';
 
 export type StoreKind = 'memory' | 'redis';
 
@@ -16,6 +18,12 @@ export interface CacheStore {
    * holding nothing with nothing behind it); undefined when only get can tell. Spares a cached hit the promises.
    */
   getNow?(key: string): CacheEntry | null | undefined;
+  /**
+   * A page entry with only the pieces of one form (redis-page-read.ts), where this store reads less than the
+   * whole entry for it; undefined where it would read the whole entry anyway (an in-process tier, or L1 in front,
+   * which keeps whole pages). Like get, never rejects.
+   */
+  getPageForm?(key: string, form: PageForm): Promise<HeldPageEntry | null> | undefined;
   /** Stores the entry and records its key under each of its tags. */
   set(key: string, entry: CacheEntry): Promise<void>;
   delete(key: string): Promise<void>;

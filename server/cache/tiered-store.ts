@@ -14,6 +14,8 @@
  */
 import type { CacheEntry } from './entry';
 import type { MemoryStore } from './memory-store';
+import type { PageForm } from './precompressed-page';
+import type { HeldPageEntry } from './redis-page-read';
 import type { CacheStore } from './store';
 
 export interface TieredStoreOptions {
@@ -84,6 +86,11 @@ export class TieredStore implements CacheStore {
   getNow(key: string): CacheEntry | undefined {
     if (!this.trustsL1()) return undefined;
     return this.options.l1.getNow(key) ?? undefined;
+  }
+
+  /** Redis's when L1 may not answer; otherwise a whole read (get), which fills L1 for the hits after it. */
+  getPageForm(key: string, form: PageForm): Promise<HeldPageEntry | null> | undefined {
+    return this.trustsL1() ? undefined : this.options.l2.getPageForm?.(key, form);
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {

@@ -7,23 +7,13 @@
  * in one socket read arrive as views of it, uncopied. The value's format in Redis is unchanged: a plain GET
  * (redis-cli, the cache CLI) still reads it.
  */
-import { createHash } from 'node:crypto';
-import type { Result } from 'ioredis';
 import type { RedisClient } from './client';
-
-// ioredis makes a Buffer-replying twin of every command (`getBuffer`, …), EVAL's and EVALSHA's included, but its
-// typings leave these two out.
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    evalshaBuffer(sha1: string, numkeys: number, ...args: Array<string | number>): Result<unknown, Context>;
-    evalBuffer(script: string, numkeys: number, ...args: Array<string | number>): Result<unknown, Context>;
-  }
-}
+import { LuaScript } from './lua-script';
 
 export const PIECE_BYTES = 16 * 1024;
 
 /** nil for a missing key (or an empty value, never a valid entry); a WRONGTYPE key fails the script. */
-const SCRIPT = `
+const SCRIPT = new LuaScript(`
 local size = tonumber(ARGV[1])
 local length = redis.call('STRLEN', KEYS[1])
 if length == 0 then return false end
@@ -31,22 +21,11 @@ local pieces = {}
 for offset = 0, length - 1, size do
   pieces[#pieces + 1] = redis.call('GETRANGE', KEYS[1], offset, offset + size - 1)
 end
-return pieces`;
-const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
+return pieces`);
 
-/**
- * The value as one Buffer, or null when the key holds none. A promise chain, not an async function: every
- * cached hit read from Redis comes through here (redis-store.ts says why that matters).
- */
+/** The value as one Buffer, or null when the key holds none. */
 export function getInPieces(client: RedisClient, key: string): Promise<Buffer | null> {
-  return client
-    .evalshaBuffer(SCRIPT_SHA, 1, key, PIECE_BYTES)
-    .catch((error: unknown) => {
-      // The script cache is empty after a restart or failover, or on a cluster node not asked before.
-      if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return client.evalBuffer(SCRIPT, 1, key, PIECE_BYTES);
-      throw error;
-    })
-    .then(joinPieces);
+  return SCRIPT.runOnKey(client, key, PIECE_BYTES).then(joinPieces);
 }
 
 function joinPieces(reply: unknown): Buffer | null {

@@ -15,7 +15,7 @@
  * the chain (health, assets, feeds, /api, /login, /_data) can be skipped by it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { PageCache, PageLookup } from '../cache/page-cache';
+import { isWholeLookup, type HeldLookup, type PageCache } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
@@ -42,6 +42,8 @@ interface Candidate {
   /** What Express's req.path is: the path as sent, without the query. */
   path: string;
   variesByUserAgent: boolean;
+  /** The response goes out gzipped (the client takes gzip). */
+  gzip: boolean;
 }
 
 export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestListener {
@@ -53,15 +55,18 @@ export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestList
       next(req, res);
       return;
     }
-    const answer = (lookup: PageLookup | null) => {
-      if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, started)) return;
-      carryLookup(req, { request: candidate.request, lookup });
+    // Made before the lookup: its length says which gzip pages can take it (lookupForm).
+    const nonce = newNonce();
+    const answer = (lookup: HeldLookup | null) => {
+      if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, nonce, started)) return;
+      // A page read in one form only is no use to the chain, which may answer in the other: it reads it again.
+      carryLookup(req, { request: candidate.request, lookup: lookup === null || isWholeLookup(lookup) ? lookup : undefined });
       next(req, res);
     };
-    // A page in L1 is answered in this turn, without a promise; Redis's answer is awaited.
+    // A page in L1 is answered in this turn, without a promise; Redis's answer is awaited, in the one form sent.
     const now = deps.pageCache.lookupNow(candidate.request.key);
     if (now !== undefined) answer(now);
-    else deps.pageCache.lookup(candidate.request.key).then(answer, () => next(req, res));
+    else deps.pageCache.lookupForm(candidate.request.key, candidate.gzip ? 'deflated' : 'plain', Buffer.byteLength(nonce)).then(answer, () => next(req, res));
   };
 }
 
@@ -89,7 +94,7 @@ function candidateOf(req: IncomingMessage, pageCache: PageCache): Candidate | nu
   const byUserAgent = variesByUserAgent(match);
   if (byUserAgent && isMobileUserAgent(req.headers['user-agent'])) return null;
   const query = target.indexOf('?');
-  return { request, path: query < 0 ? target : target.slice(0, query), variesByUserAgent: byUserAgent };
+  return { request, path: query < 0 ? target : target.slice(0, query), variesByUserAgent: byUserAgent, gzip: encoding !== undefined };
 }
 
 /**
@@ -102,7 +107,15 @@ function rendersForReader(cookies: string | undefined, perReader: boolean): bool
 }
 
 /** Answers with the held page; false (nothing sent, no header left behind) if that failed before the headers went. */
-function serveHit(deps: PageHitsDeps, req: IncomingMessage, res: ServerResponse, candidate: Candidate, lookup: PageLookup, started: number): boolean {
+function serveHit(
+  deps: PageHitsDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  candidate: Candidate,
+  lookup: HeldLookup,
+  nonce: string,
+  started: number,
+): boolean {
   let sent: ReturnType<typeof writeHeld> | null = null;
   const { request } = candidate;
   const route = routeLabel(request);
@@ -114,7 +127,6 @@ function serveHit(deps: PageHitsDeps, req: IncomingMessage, res: ServerResponse,
   try {
     // In the order the middleware chain sets them: the request id, the security headers, the mobile check's Vary.
     const headers = ['X-Request-Id', id];
-    const nonce = newNonce();
     deps.security.appendTo(headers, nonce);
     res.once('finish', finished);
     notePage(res, { route, siteId: request.site.id });

@@ -22,7 +22,8 @@ export interface PageRequest {
 /** A request the hit path looked up and left to the chain: what it worked out, and what the cache said. */
 export interface LookedUp {
   request: PageRequest;
-  lookup: PageLookup | null;
+  /** Undefined when the chain must look the page up itself. */
+  lookup?: PageLookup | null;
 }
 
 /** The route id for metrics and logs (a bounded label), or the kind of match for anything that is not a page. */

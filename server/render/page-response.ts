@@ -11,8 +11,8 @@ import fresh from 'fresh';
 import vary from 'vary';
 import type { CachePolicy } from '../cache/entry';
 import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
-import type { CachedPage, PageLookup } from '../cache/page-cache';
-import { byteLength, gzipBody, plainBody } from '../cache/precompressed-page';
+import type { CachedPage, HeldLookup, PageLookup } from '../cache/page-cache';
+import { byteLength, gzipBody, plainBody, type HeldPage } from '../cache/precompressed-page';
 import { acceptsGzip } from './accept-encoding';
 
 /** How a page was served, as X-Cache and the access log say it (docs/cache.md). */
@@ -25,7 +25,7 @@ export type Sharing = { policy: CachePolicy; tags: Iterable<string> } | null;
 export type Header = readonly [name: string, value: string];
 
 /** Seconds since a held page was stored: its `Age`. */
-export function ageOf(lookup: PageLookup, now = Date.now()): number {
+export function ageOf(lookup: HeldLookup, now = Date.now()): number {
   return Math.max(0, Math.floor((now - lookup.storedAt) / 1000));
 }
 
@@ -68,7 +68,7 @@ function sharingHeaders(sharing: Sharing, keys = sharing ? surrogateKey(sharing.
  * A page served from the cache: always shareable (the portal holds it as sent), with its age. As flat
  * name, value pairs appended to `out` (what `writeHead` takes), so the hit path builds no arrays per header.
  */
-export function appendHeldHeaders(out: string[], state: HeldState, lookup: PageLookup, ageSeconds: number, policy: CachePolicy): void {
+export function appendHeldHeaders(out: string[], state: HeldState, lookup: HeldLookup, ageSeconds: number, policy: CachePolicy): void {
   out.push('X-Cache', state, 'ETag', lookup.page.etag, 'Age', String(ageSeconds), 'Cache-Control', heldCacheControl(policy));
   const keys = heldSurrogateKey(lookup.tags);
   if (keys) out.push('Surrogate-Key', keys);
@@ -76,7 +76,7 @@ export function appendHeldHeaders(out: string[], state: HeldState, lookup: PageL
 }
 
 /** The same headers as pairs, for a response that sets them one by one (the page handler's). */
-export function heldHeaders(state: HeldState, lookup: PageLookup, ageSeconds: number, policy: CachePolicy): Header[] {
+export function heldHeaders(state: HeldState, lookup: HeldLookup, ageSeconds: number, policy: CachePolicy): Header[] {
   const flat: string[] = [];
   appendHeldHeaders(flat, state, lookup, ageSeconds, policy);
   const headers: Header[] = [];
@@ -173,10 +173,12 @@ interface PageBody {
   length: number;
 }
 
-function pageBody(req: IncomingMessage, page: CachedPage, nonce: string): PageBody {
+/** Throws for a page held in one form (PageCache.lookupForm) when this response needs the other. */
+function pageBody(req: IncomingMessage, page: HeldPage, nonce: string): PageBody {
   const nonceBytes = Buffer.from(nonce, 'utf8');
   const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipBody(page, nonceBytes) : null;
   const chunks = gzip ?? plainBody(page, nonceBytes);
+  if (!chunks) throw new Error('the page was read without the form this response sends');
   return { chunks, gzip: gzip !== null, length: byteLength(chunks) };
 }
 
@@ -201,7 +203,7 @@ function writeChunks(res: ServerResponse, chunks: readonly Buffer[]): void {
 export function writeHeld(
   req: IncomingMessage,
   res: ServerResponse,
-  lookup: PageLookup,
+  lookup: HeldLookup,
   policy: CachePolicy,
   nonce: string,
   before: string[],

@@ -17,7 +17,7 @@ import { OwnRedis } from '../../support/redis-server';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { signIn, TEST_APP_ID } from '../../support/sign-in';
 import { firstHomeArticle } from '../../support/upstream-data';
-import { withRedis } from './redis-helpers';
+import { ageEntries, withRedis } from './redis-helpers';
 
 async function keysOf(redisUrl: string, prefix: string): Promise<string[]> {
   const client = new Redis(redisUrl);
@@ -306,6 +306,29 @@ describeWithRedis()('cached pages served precompressed', () => {
     const again = await eventuallyHit(redisOnly.url + '/');
     expect(again.headers['x-cache']).toBe('HIT');
     expect(htmlOf(again)).toContain('home-grid');
+  });
+
+  it.each([
+    ['gzip', BROWSER],
+    ['identity', {}],
+  ])('from Redis (L1 off), a stale page is answered STALE in %s, the same page as a hit', async (_encoding, headers) => {
+    const fresh = htmlOf(await rawGet(redisOnly.url + path, headers));
+    const key = `${withL1.cachePrefix}:${withL1.portal.assets.buildId}:page:0:${path}`;
+    const stored = await withRedis(testRedisUrl(), (client) => client.getBuffer(key));
+    await ageEntries(testRedisUrl(), withL1.cachePrefix, decodeEntry(stored!)!.ttl + 1);
+    const answer = await rawGet(redisOnly.url + path, headers);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['x-cache']).toBe('STALE');
+    expect(answer.headers['content-encoding']).toBe('accept-encoding' in headers ? 'gzip' : undefined);
+    const html = htmlOf(answer);
+    const nonce = cspNonce(answer);
+    expect(new Set(bodyNonces(html))).toEqual(new Set([nonce]));
+    expect(html.split(nonce).join('NONCE')).toBe(fresh.split(bodyNonces(fresh)[0]!).join('NONCE'));
+    // The background refresh stores the page again: fresh for the next case.
+    await eventually(
+      () => rawGet(redisOnly.url + path, headers),
+      (again) => again.headers['x-cache'] === 'HIT',
+    );
   });
 });
 

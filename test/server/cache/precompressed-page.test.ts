@@ -16,27 +16,7 @@ import {
 } from '../../../server/cache/precompressed-page';
 import { etagOf } from '../../../server/cache/page-cache';
 import { newNonce } from '../../../server/middleware/security';
-
-const RENDER_NONCE = 'cmVuZGVyLW5vbmNlLTAwMDE=';
-
-/** A page shaped like the portal's: nonce'd scripts in the head, state JSON, Chinese markup repeating the state. */
-function portalLikePage(nonce: string, articles = 120): string {
-  // Titles that do not repeat each other (as real headlines), but appear in both the state and the markup.
-  const words = '青年志愿者走进社区为老人送去温暖与关怀记者从市团委获悉今年以来全市共组织服务活动千余场';
-  let seed = 7;
-  const phrase = (length: number) => Array.from({ length }, () => words[(seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % words.length]).join('');
-  const items = Array.from({ length: articles }, (_, index) => ({ id: 33_000 + index, title: phrase(16), description: phrase(40) }));
-  const head = [
-    '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>青年新闻网</title>',
-    `<script nonce="${nonce}">document.documentElement.dataset.theme="day"</script>`,
-    ...Array.from({ length: 12 }, (_, index) => `<link rel="modulepreload" href="/assets/chunk-${index}.js" nonce="${nonce}">`),
-    `<script type="application/json" id="__STATE__" nonce="${nonce}">${JSON.stringify({ items })}</script></head>`,
-  ];
-  const body = items.map((item) => `<li><a href="/detail/2728/${item.id}">${item.title}</a><p>${item.description}</p></li>`);
-  // A nonce'd script between the state and the markup (React's own scripts sit there): the markup's piece must
-  // refer back into the state's.
-  return `${head.join('')}<body><script nonce="${nonce}">performance.mark('shell')</script><div id="root"><ul>${body.join('')}</ul></div><script type="module" src="/assets/entry.js" nonce="${nonce}"></script></body></html>`;
-}
+import { PAGES, portalLikePage, RENDER_NONCE } from './page-shapes';
 
 function gzipText(page: PrecompressedPage, nonce: string): string {
   const chunks = gzipBody(page, Buffer.from(nonce));
@@ -47,17 +27,6 @@ function gzipText(page: PrecompressedPage, nonce: string): string {
 function plainText(page: PrecompressedPage, nonce: string): string {
   return Buffer.concat(plainBody(page, Buffer.from(nonce))).toString('utf8');
 }
-
-const PAGES: Array<[string, string]> = [
-  ['no nonce', '<!DOCTYPE html><html><body>没有脚本的页面</body></html>'],
-  ['one nonce', `<html><head><script nonce="${RENDER_NONCE}">1</script></head><body>正文</body></html>`],
-  ['nonces at both ends and side by side', `${RENDER_NONCE}${RENDER_NONCE}中间${RENDER_NONCE}`],
-  ['only a nonce', RENDER_NONCE],
-  ['empty', ''],
-  ['a portal-like page with many nonces', portalLikePage(RENDER_NONCE)],
-  ['pieces longer than the deflate window and a stored block', portalLikePage(RENDER_NONCE, 1500)],
-  ['a page holding NUL bytes', `a\u0000b${RENDER_NONCE}c\u0000\u0000d${RENDER_NONCE}${'\u0000'.repeat(40)}`],
-];
 
 describe.each(PAGES)('precompressed page: %s', (_name, html) => {
   let page: PrecompressedPage;

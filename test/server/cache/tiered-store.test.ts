@@ -38,6 +38,24 @@ describe('TieredStore', () => {
     expect(tiered.getNow('k')).toBeUndefined();
   });
 
+  it('reads a page in one form from Redis only while L1 may not answer: otherwise a whole read fills L1', async () => {
+    const l1 = new MemoryStore(1024 * 1024);
+    const asked: string[] = [];
+    const l2 = Object.assign(new MemoryStore(1024 * 1024), {
+      getPageForm: (key: string, form: string) => {
+        asked.push(`${key} ${form}`);
+        return Promise.resolve(null);
+      },
+    });
+    l2.isAvailable = () => true;
+    let lostAt: number | null = null;
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outageServeMs: 60_000, announceEvict: () => undefined });
+    expect(tiered.getPageForm('k', 'deflated')).toBeUndefined();
+    lostAt = Date.now();
+    expect(await tiered.getPageForm('k', 'deflated')).toBeNull();
+    expect(asked).toEqual(['k deflated']);
+  });
+
   it('keeps text values as they are', async () => {
     const l2 = new MemoryStore(1024 * 1024);
     await l2.set('k', { ...META, value: '{"code":0}' });
