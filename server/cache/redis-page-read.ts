@@ -1,6 +1,6 @@
 /**
  * A page entry read from Redis in the one form a response sends: its metadata, its layout, and then only its plain
- * pieces (identity) or only its deflated ones (gzip), each as one bulk reply, in one round trip (a Lua script).
+ * pieces (identity) or only its deflated ones (gzip), in one round trip (a Lua script).
  * A whole entry holds both forms (`/home`: 67 KB of text and 14 KB of deflate); with L1 off a gzip hit read all
  * 81 KB to send 14, and every read's bytes were allocated, joined and collected: reading the deflated pieces
  * alone made such a hit cost about half the CPU (docs/benchmark.md, "Reading one form of a page"). Pieces come
@@ -35,7 +35,7 @@ local length = redis.call('STRLEN', key)
 if length == 0 then return false end
 local function framed(at, magic, headBytes)
   local head = redis.call('GETRANGE', key, at, at + headBytes - 1)
-  if string.len(head) < headBytes or string.sub(head, 1, 4) ~= magic then return nil end
+  if string.len(head) < headBytes or string.sub(head, 1, #magic) ~= magic then return nil end
   return at + headBytes + struct.unpack('>I4', head, 5)
 end
 local pageAt = framed(0, ${luaBytes(ENTRY_MAGIC)}, ${ENTRY_HEAD_BYTES})
