@@ -31,9 +31,18 @@ const INVALID: CanonicalPath = Object.freeze({ kind: 'invalid' });
 
 export type CanonicalPath = { kind: 'canonical' } | { kind: 'other'; path: string } | { kind: 'invalid' };
 
+/**
+ * A path of plain segments (or the root): canonical as it is, and what a WHATWG URL parse gives back unchanged as
+ * the pathname, with no query or fragment (none of its characters is one a parser escapes or reads as a
+ * delimiter).
+ */
+export function isPlainPath(path: string): boolean {
+  return path === '/' || PLAINLY_CANONICAL.test(path);
+}
+
 /** The canonical spelling of `path` (no query), or null when it has none. */
 export function canonicalPathOf(path: string): string | null {
-  return path === '/' || PLAINLY_CANONICAL.test(path) ? path : canonicalPathByParse(path);
+  return isPlainPath(path) ? path : canonicalPathByParse(path);
 }
 
 /** canonicalPathOf by the full parse, whatever the path (the test holds the plain check to it). */

@@ -3,10 +3,21 @@
  * built page of the route table serves. Such links navigate on the client; everything else (other sites,
  * feeds, files, other domains of the network) is an ordinary document load.
  */
+import { isPlainPath } from './canonical-path';
 import { matchRoute } from './routes';
 
-/** The path (+ query + hash) to navigate to on the client, or null when the link must load a new document. */
+/**
+ * The path (+ query + hash) to navigate to on the client, or null when the link must load a new document. A plain
+ * path (nearly every link a page renders: `/detail/2728/33727`) is its own answer, without a URL parse: a page
+ * renders some 300 links, on the server for every render and in the browser again while hydrating.
+ */
 export function appPathOf(href: string, siteDomain: string): string | null {
+  if (isPlainPath(href)) return matchRoute(href).kind === 'page' ? href : null;
+  return appPathByParse(href, siteDomain);
+}
+
+/** appPathOf by a full URL parse, whatever the href (the test holds the plain-path answer to it). */
+export function appPathByParse(href: string, siteDomain: string): string | null {
   const base = `https://${siteDomain}/`;
   let url: URL;
   try {
