@@ -1,6 +1,6 @@
 /** A raw HTTP GET that records when each chunk of the body arrived, to see streaming as a reader's browser does. */
 import http from 'node:http';
-import zlib from 'node:zlib';
+import zlib, { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 export interface TimedResponse {
   status: number;
@@ -63,4 +63,45 @@ export function rawRequest(base: string, method: string, target: string, headers
     req.on('error', reject);
     req.end();
   });
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The bytes as sent (not decompressed). */
+  body: Buffer;
+}
+
+/** One request on its own connection, the body as sent (not decompressed). */
+export function rawGet(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .request(url, { method, headers, agent: false }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => parts.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+      })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** The nonce of the answer's Content-Security-Policy. */
+export function cspNonce(answer: RawAnswer): string {
+  const match = /'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']));
+  if (!match) throw new Error('no nonce in the CSP header');
+  return match[1]!;
+}
+
+/** The HTML of an answer, decompressed as its Content-Encoding says. */
+export function htmlOf(answer: RawAnswer): string {
+  const encoding = answer.headers['content-encoding'];
+  if (encoding === 'gzip') return gunzipSync(answer.body).toString('utf8');
+  if (encoding === 'br') return brotliDecompressSync(answer.body).toString('utf8');
+  return answer.body.toString('utf8');
+}
+
+/** Every nonce attribute in the page. */
+export function bodyNonces(html: string): string[] {
+  return [...html.matchAll(/nonce="([^"]+)"/g)].map((match) => match[1]!);
 }

@@ -2,8 +2,6 @@
  * The page and data caches on a real Redis: hits, keys, coalescing, surviving a Redis outage, and cached pages
  * served precompressed with a fresh nonce per response.
  */
-import http from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Redis from 'ioredis';
 import request from 'supertest';
 import { Cache } from '../../../server/cache/cache';
@@ -17,6 +15,7 @@ import { OwnRedis } from '../../support/redis-server';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { signIn, TEST_APP_ID } from '../../support/sign-in';
 import { firstHomeArticle } from '../../support/upstream-data';
+import { bodyNonces, cspNonce, htmlOf, rawGet, type RawAnswer } from '../../support/http';
 import { ageEntries, withRedis } from './redis-helpers';
 
 async function keysOf(redisUrl: string, prefix: string): Promise<string[]> {
@@ -152,45 +151,6 @@ describeWithRedis()('Redis outage', () => {
     expect((await request(t.url).get('/')).headers['x-cache']).toBe('HIT');
   });
 });
-
-interface RawAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  /** The bytes as sent (not decompressed). */
-  body: Buffer;
-}
-
-function rawGet(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    http
-      .request(url, { method, headers, agent: false }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => parts.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-      })
-      .on('error', reject)
-      .end();
-  });
-}
-
-function cspNonce(answer: RawAnswer): string {
-  const match = /'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']));
-  if (!match) throw new Error('no nonce in the CSP header');
-  return match[1]!;
-}
-
-/** The HTML of an answer, decompressed as its Content-Encoding says. */
-function htmlOf(answer: RawAnswer): string {
-  const encoding = answer.headers['content-encoding'];
-  if (encoding === 'gzip') return gunzipSync(answer.body).toString('utf8');
-  if (encoding === 'br') return brotliDecompressSync(answer.body).toString('utf8');
-  return answer.body.toString('utf8');
-}
-
-/** Every nonce attribute in the page. */
-function bodyNonces(html: string): string[] {
-  return [...html.matchAll(/nonce="([^"]+)"/g)].map((match) => match[1]!);
-}
 
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 

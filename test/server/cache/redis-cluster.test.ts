@@ -12,12 +12,14 @@ import { scanAll } from '../../../server/redis/commands';
 import { parseRedisTarget } from '../../../server/redis/target';
 import { parseEntryKey } from '../../../server/cache/stats';
 import { HOME_CATID } from '../../../shared/constants';
+import { MAIN_SITE, REGIONAL_SITES, type SiteConfig } from '../../../shared/sites';
 import { buildCacheCli, type CacheCli } from '../../support/cache-cli';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { OwnRedisCluster } from '../../support/redis-cluster';
 import type { OwnRedis } from '../../support/redis-server';
 import { describeWithRedisServers } from '../../support/requirements';
 import { firstHomeArticle } from '../../support/upstream-data';
+import { bodyNonces, cspNonce, htmlOf, rawGet } from '../../support/http';
 import { eventually } from './redis-helpers';
 
 interface PurgeOutput {
@@ -116,6 +118,48 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
     // Hash slots spread keys: no hash tag pins a prefix (or a page) to one node.
     expect(new Set(keys.map((key) => calculateSlot(key))).size).toBeGreaterThan(5);
     expect(perMaster.filter((count) => count > 0).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('with L1 off, answers hits read from every master in the one form sent, the page the other instance serves', async () => {
+    const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+    const pageKey = (site: SiteConfig, path: string) => `${a.cachePrefix}:${a.portal.assets.buildId}:page:${site.id}:${path}`;
+    const masterOf = (key: string) => admin.slots[calculateSlot(key)]?.[0];
+    const pages: Array<{ site: SiteConfig; path: string }> = [
+      { site: MAIN_SITE, path: '/home' },
+      { site: MAIN_SITE, path: `/detail/${raw.catid}/${raw.id}` },
+    ];
+    // Regional homes until the pages sit on two masters at least: the read script runs (and is first loaded) on each.
+    for (const site of REGIONAL_SITES) {
+      if (new Set(pages.map((page) => masterOf(pageKey(page.site, page.path)))).size > 1) break;
+      pages.push({ site, path: '/home' });
+    }
+    expect(new Set(pages.map((page) => masterOf(pageKey(page.site, page.path)))).size).toBeGreaterThan(1);
+    for (const { site, path } of pages) await rawGet(a.url + path, { host: site.domain });
+    await eventually(
+      () => Promise.all(pages.map((page) => admin.exists(pageKey(page.site, page.path)))),
+      (held) => held.every((count) => count === 1),
+      5000,
+    );
+    const redisOnly = await startTestPortal({ redisUrl: cluster.url, upstream: a.upstream, cachePrefix: a.cachePrefix, env: { L1_CACHE_MAX_MB: '0' } });
+    try {
+      for (const { site, path } of pages) {
+        const page = htmlOf(await rawGet(a.url + path, { host: site.domain }));
+        const text = page.split(bodyNonces(page)[0]!).join('NONCE');
+        for (const encoding of ['gzip, deflate, br', null]) {
+          const answer = await rawGet(redisOnly.url + path, encoding ? { host: site.domain, 'accept-encoding': encoding } : { host: site.domain });
+          expect([site.domain, path, answer.status, answer.headers['x-cache'], answer.headers['content-encoding']]).toEqual([
+            site.domain,
+            path,
+            200,
+            'HIT',
+            encoding ? 'gzip' : undefined,
+          ]);
+          expect(htmlOf(answer).split(cspNonce(answer)).join('NONCE')).toBe(text);
+        }
+      }
+    } finally {
+      await redisOnly.close();
+    }
   });
 
   it('purges by tag through the CLI on every slot, and both instances drop their copies', async () => {
