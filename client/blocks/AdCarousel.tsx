@@ -1,6 +1,6 @@
 /**
- * Advertising carousel (docs/product.md §2, §3): image or video slides. The server renders every slide in swiper's
- * markup with the first one showing; after hydration, a carousel of two or more slides loads swiper (its own
+ * Advertising carousel (docs/product.md §2, §3): image or video slides (a video plays, muted, only while it is on
+ * screen). The server renders every slide in swiper's markup with the first one showing; after hydration, a carousel of two or more slides loads swiper (its own
  * chunk) once it comes within a screen of the viewport (so a page whose carousels are below the fold does not
  * fetch or run swiper during load), and autoplays with a delay drawn from 5–8 s unless one is set, pausing while
  * the pointer is on it.
@@ -10,18 +10,43 @@
  * slot's height (narrowed, letterboxed, when it is wider than the slot), and the ad's title fills the room beside
  * a picture narrower than the slot, as portals show a picture-and-text ad in a banner.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { autoplayDelay, DEFAULT_SLIDE_HEIGHT_PX } from '../../shared/carousel';
 import type { Advertisement } from '../../shared/types/entities';
 import { SiteLink } from './SiteLink';
 
+/**
+ * Plays a muted ad video while any of it is on screen and pauses it when it leaves (a slide swiper moved away, a
+ * carousel scrolled past): with `autoplay`, every video ad of a page (five on the home page) was fetched, decoded
+ * and composited while the page loaded, off screen or not. Not at all for a reader who asks for reduced motion:
+ * the poster stays.
+ */
+function usePlayWhileVisible(ref: RefObject<HTMLVideoElement | null>): void {
+  useEffect(() => {
+    const video = ref.current;
+    if (!video || typeof IntersectionObserver === 'undefined') return;
+    if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) void video.play().catch(() => undefined);
+      else video.pause();
+    });
+    observer.observe(video);
+    return () => {
+      observer.disconnect();
+      video.pause();
+    };
+  }, [ref]);
+}
+
+function AdVideo({ ad, height }: { ad: Advertisement; height: number }) {
+  const video = useRef<HTMLVideoElement>(null);
+  usePlayWhileVisible(video);
+  return <video ref={video} src={ad.video} poster={ad.image} muted loop playsInline preload="none" height={height} />;
+}
+
 function AdMedia({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {
   // Unlabelled: the title beside it names the ad (the link's text), so a screen reader hears it once.
-  return ad.type === 2 && ad.video ? (
-    <video src={ad.video} poster={ad.image} muted loop playsInline autoPlay preload="none" height={height} />
-  ) : (
-    <img src={ad.image} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />
-  );
+  return ad.type === 2 && ad.video ? <AdVideo ad={ad} height={height} /> : <img src={ad.image} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />;
 }
 
 function Slide({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {

@@ -78,6 +78,48 @@ describeWithBrowser()('responsive menu and carousels', () => {
     }
   });
 
+  it('plays an ad video only while it is on screen: none fetched below the fold during load, played in view, paused out of it', async () => {
+    const { page, problems } = await watchedPage(suite.browser, { viewport: { width: 412, height: 800 }, userAgent: DESKTOP_UA });
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/media/video/')) fetched.push(new URL(request.url()).pathname);
+    });
+    try {
+      await gotoHydrated(page, `${suite.portal.url}/`);
+      await page.waitForLoadState('networkidle');
+      const videos = page.locator('.ad-slide video');
+      const states = () =>
+        videos.evaluateAll((elements) =>
+          (elements as HTMLVideoElement[]).map((video) => {
+            const box = video.getBoundingClientRect();
+            const clip = video.closest('.swiper')!.getBoundingClientRect();
+            const onScreen = box.bottom > 0 && box.top < window.innerHeight && box.right > clip.left && box.left < clip.right && box.width > 0;
+            // Below the first screen: its carousel starts under it (a slide swiped out of view is not below it).
+            const belowFold = clip.top + window.scrollY > window.innerHeight;
+            return { src: new URL(video.currentSrc || video.src).pathname, belowFold, onScreen, playing: !video.paused };
+          }),
+        );
+      const before = await states();
+      expect(before.length).toBeGreaterThan(1);
+      const below = before.filter((video) => video.belowFold);
+      expect(below.length).toBeGreaterThan(0);
+      // Nothing off screen plays or was fetched.
+      expect(before.filter((video) => video.playing && !video.onScreen)).toEqual([]);
+      for (const video of below) expect(fetched).not.toContain(video.src);
+      // Scrolled into view, a video of that carousel plays; scrolled away again, it pauses.
+      const carousel = await videos.nth(before.indexOf(below[0]!)).evaluateHandle((video) => video.closest('.ad-carousel')!);
+      await carousel.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      const playing = await page.waitForFunction((element) => [...element.querySelectorAll('video')].find((video) => !video.paused) ?? null, carousel, {
+        timeout: 30_000,
+      });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForFunction((video) => (video as HTMLVideoElement).paused, playing, { timeout: 30_000 });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('pauses a carousel autoplay while the pointer is over it, and resumes after', async () => {
     const raw = await firstHomeArticle(suite.portal.upstream.url, 2727);
     const { page, problems } = await watchedPage(suite.browser);
