@@ -27,7 +27,8 @@ function usePlayWhileVisible(ref: RefObject<HTMLVideoElement | null>): void {
     if (!video || typeof IntersectionObserver === 'undefined') return;
     if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
     const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) void video.play().catch(() => undefined);
+      // One element observed: its last entry is where it is now (earlier ones are changes since undone).
+      if (entries[entries.length - 1]?.isIntersecting) void video.play().catch(() => undefined);
       else video.pause();
     });
     observer.observe(video);
