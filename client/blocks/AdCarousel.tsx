@@ -1,9 +1,9 @@
 /**
  * Advertising carousel (docs/product.md §2, §3): image or video slides (a video plays, muted, only while it is on
- * screen). The server renders every slide in swiper's markup with the first one showing; after hydration, a carousel of two or more slides loads swiper (its own
- * chunk) once it comes within a screen of the viewport (so a page whose carousels are below the fold does not
- * fetch or run swiper during load), and autoplays with a delay drawn from 5–8 s unless one is set, pausing while
- * the pointer is on it.
+ * screen). The server renders every slide in swiper's markup with the first one showing; after hydration, a
+ * carousel of two or more slides loads swiper (its own chunk) once it comes within a screen of the viewport (so a
+ * page whose carousels are below the fold does not fetch or run swiper during load), and autoplays with a delay
+ * drawn from 5–8 s unless one is set, pausing while the pointer is on it.
  *
  * The CMS gives an ad's picture or video without its size (docs/product.md §3), and one slot may hold a 16:9 video
  * poster as well as a wide banner. So a slide never crops its media: the picture keeps its own aspect at the

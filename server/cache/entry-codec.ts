@@ -3,22 +3,21 @@
  * entries have always been); byte values (pages) are framed, so they travel and are stored as they are, never
  * base64'd or JSON-escaped: magic · u32 metadata length · metadata JSON (the entry without its value) · value.
  */
-import type { CacheEntry } from './entry';
+import type { CacheEntry, EntryMetadata } from './entry';
 import { isCacheEntry } from './entry';
 
 export const ENTRY_MAGIC = Buffer.from([0x00, 0x43, 0x45, 0x31]); // "\0CE1": JSON never starts with a NUL
-const MAGIC = ENTRY_MAGIC;
 /** Magic and the metadata's u32 length: where the metadata starts. */
-export const ENTRY_HEAD_BYTES = MAGIC.length + 4;
+export const ENTRY_HEAD_BYTES = ENTRY_MAGIC.length + 4;
 const OPEN_BRACE = 0x7b;
 
 export function encodeEntry(entry: CacheEntry): string | Buffer {
   if (typeof entry.value === 'string') return JSON.stringify(entry);
   const { value, ...meta } = entry;
   const json = Buffer.from(JSON.stringify(meta), 'utf8');
-  const head = Buffer.allocUnsafe(MAGIC.length + 4);
-  MAGIC.copy(head, 0);
-  head.writeUInt32BE(json.length, MAGIC.length);
+  const head = Buffer.allocUnsafe(ENTRY_HEAD_BYTES);
+  ENTRY_MAGIC.copy(head, 0);
+  head.writeUInt32BE(json.length, ENTRY_MAGIC.length);
   return Buffer.concat([head, json, value]);
 }
 
@@ -39,14 +38,12 @@ export function decodeEntry(raw: Buffer): CacheEntry | null {
  * head); null when they are not a framed entry's. Never throws.
  */
 export function decodeEntryHead(raw: Buffer): { meta: EntryMetadata; valueAt: number } | null {
-  if (raw.length < ENTRY_HEAD_BYTES || raw[0] !== MAGIC[0] || raw.compare(MAGIC, 0, MAGIC.length, 0, MAGIC.length) !== 0) return null;
-  const valueAt = ENTRY_HEAD_BYTES + raw.readUInt32BE(MAGIC.length);
+  if (raw.length < ENTRY_HEAD_BYTES || raw[0] !== ENTRY_MAGIC[0] || raw.compare(ENTRY_MAGIC, 0, ENTRY_MAGIC.length, 0, ENTRY_MAGIC.length) !== 0) return null;
+  const valueAt = ENTRY_HEAD_BYTES + raw.readUInt32BE(ENTRY_MAGIC.length);
   if (valueAt > raw.length) return null;
   const meta = metadataOf(raw.toString('latin1', ENTRY_HEAD_BYTES, valueAt));
   return meta && { meta, valueAt };
 }
-
-export type EntryMetadata = Omit<CacheEntry, 'value'>;
 
 /**
  * Metadata read lately, by its bytes (as latin1 text: one char a byte, so equal text is equal bytes): every hit

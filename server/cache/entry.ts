@@ -26,13 +26,16 @@ export interface CacheEntry {
   tags: string[];
 }
 
+/** An entry without its value: what its frame in Redis says (entry-codec.ts), what freshness is read from. */
+export type EntryMetadata = Omit<CacheEntry, 'value'>;
+
 /**
  * fresh: serve. stale: serve and refresh in the background. expired: reload; serve only if the reload fails.
  * gone: past every window, as if missing (stores drop such entries on their own).
  */
 export type Freshness = 'fresh' | 'stale' | 'expired' | 'gone';
 
-export function freshnessOf(entry: Omit<CacheEntry, 'value'>, now: number = Date.now()): Freshness {
+export function freshnessOf(entry: EntryMetadata, now: number = Date.now()): Freshness {
   const ageSeconds = (now - entry.storedAt) / 1000;
   if (ageSeconds < entry.ttl) return 'fresh';
   if (ageSeconds < entry.ttl + entry.grace) return 'stale';
@@ -40,7 +43,7 @@ export function freshnessOf(entry: Omit<CacheEntry, 'value'>, now: number = Date
   return 'gone';
 }
 
-export function ageSeconds(entry: Omit<CacheEntry, 'value'>, now: number = Date.now()): number {
+export function ageSeconds(entry: EntryMetadata, now: number = Date.now()): number {
   return Math.max(0, Math.floor((now - entry.storedAt) / 1000));
 }
 

@@ -220,9 +220,8 @@ function interleave(pieces: readonly Buffer[], between: readonly Part[]): Part[]
 // ---- stored form (L1 holds it as it is; Redis as bytes) ----
 
 export const PAGE_MAGIC = Buffer.from('PGZ1', 'latin1');
-const MAGIC = PAGE_MAGIC;
 /** Magic and the layout's u32 length: where the layout starts. */
-export const PAGE_HEAD_BYTES = MAGIC.length + 4;
+export const PAGE_HEAD_BYTES = PAGE_MAGIC.length + 4;
 
 interface Layout {
   etag: string;
@@ -249,8 +248,8 @@ export function encodePage(page: PrecompressedPage): Buffer {
   };
   const json = Buffer.from(JSON.stringify(layout), 'utf8');
   const head = Buffer.allocUnsafe(PAGE_HEAD_BYTES);
-  MAGIC.copy(head, 0);
-  head.writeUInt32BE(json.length, MAGIC.length);
+  PAGE_MAGIC.copy(head, 0);
+  head.writeUInt32BE(json.length, PAGE_MAGIC.length);
   return Buffer.concat([head, json, ...page.plain, ...page.deflated]);
 }
 
@@ -285,8 +284,8 @@ export function decodePageForm(head: Buffer, form: PageForm, piecesOf: (lengths:
 }
 
 function layoutAt(bytes: Buffer): { layout: Layout; piecesAt: number } {
-  if (bytes.length < PAGE_HEAD_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a precompressed page');
-  const piecesAt = PAGE_HEAD_BYTES + bytes.readUInt32BE(MAGIC.length);
+  if (bytes.length < PAGE_HEAD_BYTES || !bytes.subarray(0, PAGE_MAGIC.length).equals(PAGE_MAGIC)) throw new Error('not a precompressed page');
+  const piecesAt = PAGE_HEAD_BYTES + bytes.readUInt32BE(PAGE_MAGIC.length);
   if (piecesAt > bytes.length) throw new Error('truncated page layout');
   const layout = layoutOf(bytes.toString('latin1', PAGE_HEAD_BYTES, piecesAt));
   if (!layout) throw new Error('bad page layout');

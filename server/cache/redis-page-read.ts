@@ -14,7 +14,8 @@
 import type { RedisClient } from '../redis/client';
 import { PIECE_BYTES } from '../redis/chunked-get';
 import { LuaScript } from '../redis/lua-script';
-import { decodeEntryHead, ENTRY_HEAD_BYTES, ENTRY_MAGIC, type EntryMetadata } from './entry-codec';
+import type { EntryMetadata } from './entry';
+import { decodeEntryHead, ENTRY_HEAD_BYTES, ENTRY_MAGIC } from './entry-codec';
 import { decodePageForm, PAGE_HEAD_BYTES, PAGE_MAGIC, type HeldPage, type PageForm } from './precompressed-page';
 
 /** The entry's metadata with the page as held for one response. */
