@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startReferenceApi } from '../../scripts/reference-api/server';
+import { cacheKey } from '../../server/cache/keys';
 import { loadConfig } from '../../server/config';
 import { listen, type RunningServer } from '../../server/http-server';
 import { createLogger } from '../../server/logger';
@@ -96,4 +97,9 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
       if (!options.upstream) await upstream.close();
     },
   };
+}
+
+/** The key under which `t` holds the shared page of `path` on site `siteId` (server/cache/keys.ts). */
+export function pageKeyOf(t: TestPortal, siteId: number, path: string): string {
+  return cacheKey({ prefix: t.cachePrefix, buildId: t.portal.assets.buildId }, 'page', siteId, path);
 }

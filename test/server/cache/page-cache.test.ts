@@ -12,29 +12,11 @@ import { HOME_CATID } from '../../../shared/constants';
 import { REGIONAL_SITES } from '../../../shared/sites';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { OwnRedis } from '../../support/redis-server';
-import { startTestPortal, type TestPortal } from '../../support/portal';
+import { pageKeyOf, startTestPortal, type TestPortal } from '../../support/portal';
 import { signIn, TEST_APP_ID } from '../../support/sign-in';
 import { firstHomeArticle } from '../../support/upstream-data';
 import { bodyNonces, cspNonce, htmlOf, rawGet, type RawAnswer } from '../../support/http';
-import { ageEntries, withRedis } from './redis-helpers';
-
-async function keysOf(redisUrl: string, prefix: string): Promise<string[]> {
-  const client = new Redis(redisUrl);
-  try {
-    return await client.keys(`${prefix}:*`);
-  } finally {
-    client.disconnect();
-  }
-}
-
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { ageEntries, eventually, keysOf, withRedis } from './redis-helpers';
 
 describeWithRedis()('page cache on Redis', () => {
   let t: TestPortal;
@@ -72,7 +54,7 @@ describeWithRedis()('page cache on Redis', () => {
     await request(t.url).get('/').set('Host', `${site.domain.toUpperCase()}:443`);
     const keys = await keysOf(testRedisUrl(), t.cachePrefix);
     const pageKeys = keys.filter((key) => key.includes(':page:'));
-    expect(pageKeys).toContain(`${t.cachePrefix}:${t.portal.assets.buildId}:page:${site.id}:/`);
+    expect(pageKeys).toContain(pageKeyOf(t, site.id, '/'));
     for (const key of keys) expect(key.toLowerCase()).not.toContain(site.domain);
     const poisoned = await request(t.url).get('/').set('Host', 'evil.example');
     expect(poisoned.text).not.toContain('evil.example');
@@ -229,7 +211,7 @@ describeWithRedis()('cached pages served precompressed', () => {
   });
 
   it('stores the page in Redis as bytes, not as text', async () => {
-    const key = `${withL1.cachePrefix}:${withL1.portal.assets.buildId}:page:0:${path}`;
+    const key = pageKeyOf(withL1, 0, path);
     const raw = await withRedis(testRedisUrl(), (client) => client.getBuffer(key));
     const entry = raw ? decodeEntry(raw) : null;
     expect(Buffer.isBuffer(entry?.value)).toBe(true);
@@ -244,7 +226,7 @@ describeWithRedis()('cached pages served precompressed', () => {
     ['a page entry of the old JSON form', () => null],
     ['a truncated page', () => undefined],
   ])('%s under a page key: a miss, rendered and stored again, never a 500', async (_name, make) => {
-    const key = `${redisOnly.cachePrefix}:${redisOnly.portal.assets.buildId}:page:0:/`;
+    const key = pageKeyOf(redisOnly, 0, '/');
     await rawGet(redisOnly.url + '/');
     await withRedis(testRedisUrl(), async (client) => {
       const raw = await client.getBuffer(key);
@@ -273,7 +255,7 @@ describeWithRedis()('cached pages served precompressed', () => {
     ['identity', {}],
   ])('from Redis (L1 off), a stale page is answered STALE in %s, the same page as a hit', async (_encoding, headers) => {
     const fresh = htmlOf(await rawGet(redisOnly.url + path, headers));
-    const key = `${withL1.cachePrefix}:${withL1.portal.assets.buildId}:page:0:${path}`;
+    const key = pageKeyOf(withL1, 0, path);
     const stored = await withRedis(testRedisUrl(), (client) => client.getBuffer(key));
     await ageEntries(testRedisUrl(), withL1.cachePrefix, decodeEntry(stored!)!.ttl + 1);
     const answer = await rawGet(redisOnly.url + path, headers);

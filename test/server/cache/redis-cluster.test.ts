@@ -14,7 +14,7 @@ import { parseEntryKey } from '../../../server/cache/stats';
 import { HOME_CATID } from '../../../shared/constants';
 import { MAIN_SITE, REGIONAL_SITES, type SiteConfig } from '../../../shared/sites';
 import { buildCacheCli, type CacheCli } from '../../support/cache-cli';
-import { startTestPortal, type TestPortal } from '../../support/portal';
+import { pageKeyOf, startTestPortal, type TestPortal } from '../../support/portal';
 import { OwnRedisCluster } from '../../support/redis-cluster';
 import type { OwnRedis } from '../../support/redis-server';
 import { describeWithRedisServers } from '../../support/requirements';
@@ -122,7 +122,7 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
 
   it('with L1 off, answers hits read from every master in the one form sent, the page the other instance serves', async () => {
     const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
-    const pageKey = (site: SiteConfig, path: string) => `${a.cachePrefix}:${a.portal.assets.buildId}:page:${site.id}:${path}`;
+    const pageKey = (site: SiteConfig, path: string) => pageKeyOf(a, site.id, path);
     const masterOf = (key: string) => admin.slots[calculateSlot(key)]?.[0];
     const pages: Array<{ site: SiteConfig; path: string }> = [
       { site: MAIN_SITE, path: '/home' },

@@ -13,6 +13,7 @@ import {
 import { decodeEntry } from '../../../server/cache/entry-codec';
 import { DATA_POLICY, PAGE_POLICY } from '../../../server/cache/policy';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
+import { pageKeyOf } from '../../support/portal';
 import { redisPortalSuite } from '../../support/redis-portal';
 import { eventually } from './redis-helpers';
 
@@ -61,7 +62,7 @@ describeWithRedis()('policy on Redis across two instances', () => {
     expect((await request(suite.peer.url).get('/home')).headers['x-cache']).toBe('MISS');
     // The exact key (a pattern would also match the key's lock), read once the write has landed: this client
     // is not the connection the portal wrote on.
-    const pageKey = `${suite.portal.cachePrefix}:${suite.portal.portal.assets.buildId}:page:0:/home`;
+    const pageKey = pageKeyOf(suite.portal, 0, '/home');
     const raw = await eventually(
       () => client.getBuffer(pageKey),
       (value) => value !== null,
