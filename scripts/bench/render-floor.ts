@@ -1,21 +1,21 @@
 /**
  * React's own cost of a page, the floor a portal render is measured against: renderToString of the same tree the
  * server renders (StaticRouter + PortalApp) with the same state and block data, taken from a page the portal
- * served, in a loop with no HTTP, cache, loaders or streaming. The streamed floor renders the same tree with
- * renderToPipeableStream (what the portal uses) into a sink that drops the bytes: the difference between the two
- * is React's streaming renderer, not the portal.
+ * served, in a loop with no HTTP, cache, loaders or streaming. The streamed floor renders the same page with the
+ * portal's own renderDocument (React's stream renderer, the document around it) into a sink that drops the bytes:
+ * the difference between the two is streaming, not the portal's request handling.
  */
-import { Writable } from 'node:stream';
 import { createElement, type ReactElement } from 'react';
-import { renderToPipeableStream, renderToString } from 'react-dom/server';
+import { renderToString } from 'react-dom/server';
 import { StaticRouter } from '../../client/navigation/router';
 import { PortalApp } from '../../client/App';
-import { createResourceStore } from '../../client/data/resource-store';
+import { createResourceStore, type ResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../shared/pages/registry';
 import type { AppState } from '../../shared/app-state';
 import { isResourceName } from '../../shared/resources';
+import { renderDocument, type RenderOptions } from '../../server/render/render-document';
 
-interface PageInputs {
+export interface PageInputs {
   state: AppState;
   resources: Map<string, unknown>;
 }
@@ -31,29 +31,58 @@ export function pageInputs(html: string): PageInputs {
   return { state: JSON.parse(state[1]!) as AppState, resources };
 }
 
+/** Loads the page's module (pages are loaded on first use), so its tree renders without suspending on it. */
+export async function loadPageOf({ state }: PageInputs): Promise<void> {
+  const { page } = state.page;
+  if (page !== 'not-found' && page !== 'error') await loadPage(page);
+}
+
+/** A resource store holding every block's data of the page: nothing is fetched. */
+export function storeOf({ resources }: PageInputs): ResourceStore {
+  return createResourceStore(
+    () => Promise.reject(new Error('every block is in the page')),
+    (name) => (isResourceName(name) && resources.has(name) ? { found: true, value: resources.get(name) } : { found: false }),
+  );
+}
+
+/** The tree the server renders for the page (render-document.tsx), with a fresh store. */
+export function pageTree(inputs: PageInputs, nonce: string): ReactElement {
+  return createElement(StaticRouter, {
+    location: inputs.state.page.path,
+    children: createElement(PortalApp, { state: inputs.state, nonce, resources: storeOf(inputs), navigating: false }),
+  });
+}
+
+/** The options renderDocument takes for the page, as a reader's render (not waiting for every block). */
+export function documentOptions(inputs: PageInputs, nonce: string, waitForAll = false): RenderOptions {
+  return {
+    state: inputs.state,
+    nonce,
+    resources: storeOf(inputs),
+    styles: ['/assets/entry.css'],
+    preloads: ['/assets/entry.js'],
+    entryScript: '/assets/entry.js',
+    canonicalUrl: `https://www.qnnews.cn${inputs.state.page.path}`,
+    visitStatsScript: null,
+    waitForAll,
+    timeoutMs: 10_000,
+    // An error in a block makes the render's outcome unclean, which every caller checks.
+    onRenderError: () => undefined,
+  };
+}
+
 export interface Floor {
   perSecond: number;
-  /** CPU time of one renderToString, µs. */
+  /** CPU time of one render, µs. */
   cpuMicros: number;
 }
 
 export type FloorKind = 'string' | 'stream';
 
 export async function renderFloor(html: string, seconds: number, kind: FloorKind = 'string'): Promise<Floor> {
-  const { state, resources } = pageInputs(html);
-  const { page } = state.page;
-  if (page !== 'not-found' && page !== 'error') await loadPage(page);
-  const tree = () => {
-    const store = createResourceStore(
-      () => Promise.reject(new Error('every block is in the page')),
-      (name) => (isResourceName(name) && resources.has(name) ? { found: true, value: resources.get(name) } : { found: false }),
-    );
-    return createElement(StaticRouter, {
-      location: state.page.path,
-      children: createElement(PortalApp, { state, nonce: 'floor', resources: store, navigating: false }),
-    });
-  };
-  const render = kind === 'string' ? () => Promise.resolve(renderToString(tree()).length) : () => streamedLength(tree());
+  const inputs = pageInputs(html);
+  await loadPageOf(inputs);
+  const render = kind === 'string' ? () => Promise.resolve(renderToString(pageTree(inputs, 'floor')).length) : () => streamedLength(inputs);
   for (let warm = 0; warm < 30; warm++) await render();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -66,21 +95,17 @@ export async function renderFloor(html: string, seconds: number, kind: FloorKind
   return { perSecond: renders / ((performance.now() - started) / 1000), cpuMicros: (used.user + used.system) / renders };
 }
 
-/** One streamed render of the tree to its end, the bytes counted and dropped. */
-function streamedLength(tree: ReactElement): Promise<number> {
+/** One streamed render of the page's document to its end, the bytes counted and dropped. */
+function streamedLength(inputs: PageInputs): Promise<number> {
   return new Promise((resolve, reject) => {
     let length = 0;
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
+    void renderDocument(documentOptions(inputs, 'floor'), {
+      start: () => undefined,
+      write: (chunk) => {
         length += chunk.length;
-        callback();
       },
-    });
-    sink.once('finish', () => resolve(length));
-    const stream = renderToPipeableStream(tree, {
-      onAllReady: () => stream.pipe(sink),
-      onShellError: reject,
-      onError: (error) => reject(error instanceof Error ? error : new Error(String(error))),
+      end: (clean) => (clean ? resolve(length) : reject(new Error('the streamed floor render was not clean'))),
+      shellFailed: reject,
     });
   });
 }

@@ -1,17 +1,18 @@
 /**
- * Streams one document with renderToPipeableStream. The status is fixed before the shell flushes; readers get
+ * Streams one document with renderToPipeableStream (React DOM's Bun build, into a destination that takes strings:
+ * flushing-destination.ts says why). The status is fixed before the shell flushes; readers get
  * the shell as soon as it is ready and slow blocks behind <Suspense> after it, crawlers get the finished
  * document (onAllReady). What React writes in one flush reaches the sink as one buffer (compression is flushed
  * per write by the sink), a render past its deadline is aborted, and an error after the shell is logged while
  * the stream still ends cleanly.
  */
-import { Writable } from 'node:stream';
-import { renderToPipeableStream } from 'react-dom/server';
+import { renderToPipeableStream } from 'react-dom/server.bun';
 import { StaticRouter } from '../../client/navigation/router';
 import type { AppState } from '../../shared/app-state';
 import { PortalApp } from '../../client/App';
 import type { ResourceStore } from '../../client/data/resource-store';
 import { DOCUMENT_END, documentAfterShell, documentHead } from './document';
+import { FlushingDestination } from './flushing-destination';
 
 export interface DocumentSink {
   /** Called once, before the first byte: the place to set status and headers. */
@@ -47,32 +48,6 @@ export interface RenderOutcome {
   aborted: boolean;
 }
 
-/**
- * The chunks written since the last flush. React writes a page as 4 KiB views and strings and says when a
- * flush of its is complete: written one by one, each would be its own socket write (and, for a gzip reader, its
- * own compression flush); joined, a flush is one.
- */
-class FlushBatch {
-  private parts: Uint8Array[] = [];
-
-  constructor(private readonly sink: DocumentSink) {}
-
-  add(chunk: string | Uint8Array): void {
-    this.parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-  }
-
-  /** Writes what was added since the last call as one new buffer. */
-  emit(): void {
-    if (this.parts.length === 0) return;
-    const bytes = Buffer.concat(this.parts);
-    this.parts = [];
-    this.sink.write(bytes);
-  }
-}
-
-/** React calls a destination's flush() once it has written a complete flush (react-dom/server's flushBuffered). */
-type FlushingWritable = Writable & { flush?: () => void };
-
 export function renderDocument(options: RenderOptions, sink: DocumentSink): Promise<RenderOutcome> {
   return new Promise((resolve) => {
     let clean = true;
@@ -88,40 +63,30 @@ export function renderDocument(options: RenderOptions, sink: DocumentSink): Prom
       if (started) return;
       started = true;
       sink.start(options.state.page.status);
-      const batch = new FlushBatch(sink);
-      batch.add(documentHead(options));
       let entryWritten = false;
       const writeEntry = () => {
         if (entryWritten) return;
         entryWritten = true;
-        batch.add(documentAfterShell(options.entryScript, options.nonce));
+        out.add(documentAfterShell(options.entryScript, options.nonce));
       };
-      // While pipe() writes the ready shell: head, shell and entry script go out as one write after it.
-      let piping = true;
-      const out: FlushingWritable = new Writable({
-        write(chunk: Buffer, _encoding, callback) {
-          batch.add(chunk);
-          callback();
-        },
-        final(callback) {
+      const out = new FlushingDestination(
+        (bytes) => sink.write(bytes),
+        (streamClean) => {
           clearTimeout(deadline);
+          clean &&= streamClean;
           // A render with nothing left to stream ends inside pipe(), before the entry script was written.
           writeEntry();
-          batch.add(DOCUMENT_END);
-          batch.emit();
+          out.add(DOCUMENT_END);
+          out.release();
           sink.end(clean);
           resolve({ clean, aborted });
-          callback();
         },
-      });
-      out.flush = () => {
-        if (!piping) batch.emit();
-      };
+      );
+      out.add(documentHead(options));
       // pipe() writes the ready shell synchronously, so the entry script lands right after it.
       stream.pipe(out);
-      piping = false;
       writeEntry();
-      batch.emit();
+      out.release();
     };
 
     const stream = renderToPipeableStream(tree, {
