@@ -97,11 +97,13 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl, vis
     // reader cookie before the body is parsed; without, from the reader's own stylesheet (after the site's,
     // so its rules win).
     `<script nonce="${n}">${READER_HEAD_SCRIPT}</script>`,
-    ...jsonLdList(head.jsonLd).map((item) => `<script type="application/ld+json" nonce="${n}">${serializeForScript(item)}</script>`),
+    // Data blocks (JSON-LD, the state) are never executed, so the CSP does not govern them: no nonce, which keeps
+    // a stored page in fewer pieces to splice a nonce into (docs/cache.md, "Nonces in stored pages").
+    ...jsonLdList(head.jsonLd).map((item) => `<script type="application/ld+json">${serializeForScript(item)}</script>`),
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     `<noscript><link rel="stylesheet" href="${READER_STYLE_PATH}"></noscript>`,
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),
-    `<script type="application/json" id="${STATE_SCRIPT_ID}" nonce="${n}">${serializeForScript(stateForBrowser(state))}</script>`,
+    `<script type="application/json" id="${STATE_SCRIPT_ID}">${serializeForScript(stateForBrowser(state))}</script>`,
     ...visitStatsTags(visitStatsScript, n),
     '</head><body><div id="root">',
   ].join('');
