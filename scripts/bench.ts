@@ -266,8 +266,8 @@ async function main(): Promise<void> {
     const streamedDetail = await renderFloor(signedDetail.body.toString('utf8'), floorSeconds, 'stream');
     rows.push(floorRow('React floor: renderToString of /home (same state)', floorHome));
     rows.push(floorRow(`React floor: renderToString of ${DETAIL}`, floorDetail));
-    rows.push(floorRow('React streamed floor: renderToPipeableStream of /home', streamedHome));
-    rows.push(floorRow(`React streamed floor: renderToPipeableStream of ${DETAIL}`, streamedDetail));
+    rows.push(floorRow('React streamed floor: renderDocument of /home', streamedHome));
+    rows.push(floorRow(`React streamed floor: renderDocument of ${DETAIL}`, streamedDetail));
     const renderRow = (label: string, load: Load, floor: Floor, streamed: Floor, of: Load, target: number): Row => [
       label,
       `${load.rps.toFixed(0)} pages/s, ${(load.cpuMicros / 1000).toFixed(1)} ms server CPU/page`,

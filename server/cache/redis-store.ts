@@ -25,8 +25,8 @@ const TIMED_OUT = 'Command timed out';
 
 /**
  * Runs a command, reporting it to the observer; the answer or the error passes through unchanged. A promise
- * chain, not an async function: every cached hit read from Redis runs through here, and each promise costs
- * (React's server renderer keeps async hooks on in the process).
+ * chain, not an async function: every cached hit read from Redis runs through here, and each promise it would
+ * add is work at that rate.
  */
 export function observed<T>(observer: CommandObserver | undefined, op: string, command: () => Promise<T>): Promise<T> {
   let answer: Promise<T>;

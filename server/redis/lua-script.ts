@@ -26,7 +26,7 @@ export class LuaScript {
   /**
    * Runs the script on one key, its bulk replies as Buffers (views of the socket's read where a reply fits in
    * one). A promise chain, not an async function: cached hits read from Redis come through here, and each
-   * promise costs (React's server renderer keeps async hooks on in the process).
+   * promise it would add is work at that rate.
    */
   runOnKey(client: RedisClient, key: string, ...args: Array<string | number>): Promise<unknown> {
     return client.evalshaBuffer(this.sha, 1, key, ...args).catch((error: unknown) => {

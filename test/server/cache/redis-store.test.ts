@@ -1,0 +1,63 @@
+/**
+ * The Redis store's tag index, on a Redis of the suite's own: an entry's key joins each of its tag sets, and a
+ * set lives as long as its longest-lived member, extended by a longer-lived entry and never shortened, so a purge
+ * by tag finds every entry still held.
+ */
+import Redis from 'ioredis';
+import type { CacheEntry } from '../../../server/cache/entry';
+import { RedisStore } from '../../../server/cache/redis-store';
+import { tagSetKey } from '../../../server/cache/tags';
+import { OwnRedis } from '../../support/redis-server';
+
+const PREFIX = 'tagindex';
+
+function entry(seconds: number, tags: string[]): CacheEntry {
+  return { value: 'text', storedAt: Date.now(), ttl: seconds / 2, grace: seconds / 2, tags };
+}
+
+describe('RedisStore tag index', () => {
+  let redis: OwnRedis;
+  let admin: Redis;
+  let store: RedisStore;
+
+  beforeAll(async () => {
+    redis = await OwnRedis.start();
+    admin = new Redis(redis.url);
+    store = new RedisStore({ url: redis.url });
+    const deadline = Date.now() + 5000;
+    while (!store.isAvailable()) {
+      if (Date.now() > deadline) throw new Error('the store did not connect within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  });
+  afterAll(async () => {
+    await store.close();
+    await admin.quit();
+    await redis.stop();
+  });
+
+  const members = async (tag: string) => (await admin.smembers(tagSetKey(PREFIX, tag))).sort();
+  const lifetime = (tag: string) => admin.pttl(tagSetKey(PREFIX, tag));
+
+  it('adds each entry to its tag sets, each set living as long as its longest-lived member', async () => {
+    await store.set(`${PREFIX}:a`, entry(600, ['t1', 't2']));
+    await store.set(`${PREFIX}:b`, entry(3600, ['t2', 't3']));
+    await store.set(`${PREFIX}:c`, entry(60, ['t2']));
+    expect(await members('t1')).toEqual([`${PREFIX}:a`]);
+    expect(await members('t2')).toEqual([`${PREFIX}:a`, `${PREFIX}:b`, `${PREFIX}:c`]);
+    expect(await members('t3')).toEqual([`${PREFIX}:b`]);
+    // t1 holds only a's 600 s; t2 was extended to b's 3600 s and not shortened by c's 60 s.
+    expect(await lifetime('t1')).toBeGreaterThan(590_000);
+    expect(await lifetime('t1')).toBeLessThanOrEqual(600_000);
+    expect(await lifetime('t2')).toBeGreaterThan(3_590_000);
+    expect(await lifetime('t3')).toBeGreaterThan(3_590_000);
+    expect(await admin.pttl(`${PREFIX}:c`)).toBeLessThanOrEqual(60_000);
+  });
+
+  it('stores an entry without tags and creates no set for it', async () => {
+    const before = await admin.keys(`${PREFIX}:tag:*`);
+    await store.set(`${PREFIX}:e`, entry(600, []));
+    expect(await admin.exists(`${PREFIX}:e`)).toBe(1);
+    expect((await admin.keys(`${PREFIX}:tag:*`)).sort()).toEqual(before.sort());
+  });
+});
