@@ -55,6 +55,27 @@ export function figuresOf(report: ReportLike): RunFigures {
   };
 }
 
+/** Lighthouse's runtime errors that come and go on a loaded Chromium (a trace or protocol hiccup, not the page). */
+const TRANSIENT_LIGHTHOUSE_ERRORS = new Set([
+  'NO_NAVSTART',
+  'NO_FCP',
+  'NO_LCP',
+  'NO_TRACING_STARTED',
+  'NO_SCREENSHOTS',
+  'PROTOCOL_TIMEOUT',
+  'PAGE_HUNG',
+  'CRI_TIMEOUT',
+]);
+
+/**
+ * Whether a failed run is one of Lighthouse's own transient failures ("Runtime error encountered: … (NO_NAVSTART)"),
+ * worth running again; anything else (a page answering with an error, a browser that will not start) is not.
+ */
+export function isLighthouseRuntimeError(message: string): boolean {
+  const code = /Runtime error encountered:[^\n]*\(([A-Z_]+)\)/.exec(message)?.[1];
+  return code !== undefined && TRANSIENT_LIGHTHOUSE_ERRORS.has(code);
+}
+
 export function median(values: readonly number[]): number {
   if (values.length === 0) throw new Error('median of no values');
   const sorted = [...values].sort((a, b) => a - b);

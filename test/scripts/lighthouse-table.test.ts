@@ -1,5 +1,5 @@
 /** The table `npm run lighthouse` prints: figures read from a report, medians per figure, targets missed. */
-import { figuresOf, formatTable, median, medianFigures, missedTargets, type RunFigures } from '../../scripts/lighthouse-table';
+import { figuresOf, formatTable, isLighthouseRuntimeError, median, medianFigures, missedTargets, type RunFigures } from '../../scripts/lighthouse-table';
 
 const GOOD: RunFigures = { performance: 99, accessibility: 100, bestPractices: 100, seo: 100, tbtMs: 20, jsKiB: 50 };
 
@@ -55,5 +55,16 @@ describe('lighthouse table', () => {
     expect(lines[2]).toBe('| home | mobile | 80 | 20 | 100 | 100 | 100 | 50.0 | Performance < 90 |');
     expect(lines[3]).toBe('| detail | desktop | 99 | 20 | 100 | 100 | 100 | 50.0 | none |');
     expect(table).toContain('Performance ≥ 90 mobile / ≥ 98 desktop');
+  });
+
+  it('runs again only what Lighthouse itself failed to record, not a page that failed', () => {
+    const runtime = (code: string) =>
+      `lighthouse http://127.0.0.1:34017/search/6Z2S5bm0/2 (desktop): Runtime error encountered: Something went wrong with recording the trace over your page load. Please run Lighthouse again. (${code})`;
+    for (const code of ['NO_NAVSTART', 'NO_FCP', 'PROTOCOL_TIMEOUT', 'PAGE_HUNG'])
+      expect([code, isLighthouseRuntimeError(runtime(code))]).toEqual([code, true]);
+    for (const code of ['ERRORED_DOCUMENT_REQUEST', 'FAILED_DOCUMENT_REQUEST', 'NOT_HTML', 'CHROME_INTERSTITIAL_ERROR'])
+      expect([code, isLighthouseRuntimeError(runtime(code))]).toEqual([code, false]);
+    expect(isLighthouseRuntimeError('lighthouse http://127.0.0.1:1/ (mobile): Unable to connect to Chrome (NO_NAVSTART)')).toBe(false);
+    expect(isLighthouseRuntimeError('lighthouse: spawn /usr/bin/chromium ENOENT')).toBe(false);
   });
 });
