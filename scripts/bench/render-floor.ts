@@ -5,15 +5,13 @@
  * portal's own renderDocument (React's stream renderer, the document around it) into a sink that drops the bytes:
  * the difference between the two is streaming, not the portal's request handling.
  */
-import { createElement, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from '../../client/navigation/router';
-import { PortalApp } from '../../client/App';
 import { createResourceStore, type ResourceStore } from '../../client/data/resource-store';
 import { loadPage } from '../../shared/pages/registry';
 import type { AppState } from '../../shared/app-state';
 import { isResourceName } from '../../shared/resources';
-import { renderDocument, type RenderOptions } from '../../server/render/render-document';
+import { documentTree, renderDocument, type RenderOptions } from '../../server/render/render-document';
 
 export interface PageInputs {
   state: AppState;
@@ -47,10 +45,7 @@ export function storeOf({ resources }: PageInputs): ResourceStore {
 
 /** The tree the server renders for the page (render-document.tsx), with a fresh store. */
 export function pageTree(inputs: PageInputs, nonce: string): ReactElement {
-  return createElement(StaticRouter, {
-    location: inputs.state.page.path,
-    children: createElement(PortalApp, { state: inputs.state, nonce, resources: storeOf(inputs), navigating: false }),
-  });
+  return documentTree(inputs.state, nonce, storeOf(inputs));
 }
 
 /** The options renderDocument takes for the page, as a reader's render (not waiting for every block). */

@@ -6,6 +6,7 @@
  * per write by the sink), a render past its deadline is aborted, and an error after the shell is logged while
  * the stream still ends cleanly.
  */
+import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server.bun';
 import { StaticRouter } from '../../client/navigation/router';
 import type { AppState } from '../../shared/app-state';
@@ -48,16 +49,21 @@ export interface RenderOutcome {
   aborted: boolean;
 }
 
+/** The React tree of a page's document: the app at the page's path (the bench's floor renders this one too). */
+export function documentTree(state: AppState, nonce: string, resources: ResourceStore): ReactElement {
+  return (
+    <StaticRouter location={state.page.path}>
+      <PortalApp state={state} nonce={nonce} resources={resources} navigating={false} />
+    </StaticRouter>
+  );
+}
+
 export function renderDocument(options: RenderOptions, sink: DocumentSink): Promise<RenderOutcome> {
   return new Promise((resolve) => {
     let clean = true;
     let aborted = false;
     let started = false;
-    const tree = (
-      <StaticRouter location={options.state.page.path}>
-        <PortalApp state={options.state} nonce={options.nonce} resources={options.resources} navigating={false} />
-      </StaticRouter>
-    );
+    const tree = documentTree(options.state, options.nonce, options.resources);
 
     const flush = () => {
       if (started) return;
