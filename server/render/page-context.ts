@@ -101,7 +101,7 @@ export function renderOptions(context: PageContext, state: AppState, request: Do
     visitStatsScript: deps.visitStatsScript(request.page.site),
     waitForAll: request.waitForAll,
     timeoutMs: deps.renderTimeoutMs,
-    onRenderError: (error: unknown) => deps.logger.error({ err: error, path: request.page.url.pathname }, 'render error'),
+    onRenderError: (error: unknown) => deps.logger.error({ err: error, path: request.page.address.pathname }, 'render error'),
   };
 }
 

@@ -67,7 +67,7 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     try {
       const known = knownOf(context, req);
       const page = known.request;
-      const searchTarget = searchFormRedirect(page.url);
+      const searchTarget = searchFormRedirect(page.address.pathname, page.params);
       if (searchTarget) return res.redirect(302, searchTarget);
       // For metrics and the log: a bounded route label, and the site the cache result belongs to.
       notePage(res, { route: routeLabel(page), siteId: page.site.id });

@@ -87,7 +87,7 @@ function candidateOf(req: IncomingMessage, pageCache: PageCache): Candidate | nu
   const encoding = req.headers['accept-encoding'];
   if (encoding !== undefined && !acceptsGzip(encoding)) return null;
   const request = pageRequestOf(target, req.headers.host, pageCache);
-  if (searchFormRedirect(request.url)) return null;
+  if (searchFormRedirect(request.address.pathname, request.params)) return null;
   const { match } = request.address;
   if (match.kind !== 'page') return null;
   if (rendersForReader(req.headers.cookie, match.route.perReader === true)) return null;

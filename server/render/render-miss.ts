@@ -106,6 +106,6 @@ export async function renderMiss(context: PageContext, res: Response, request: D
   notePage(res, { upstreamMs: recorder.upstreamMs });
   context.deps.onRender?.(String(res.locals.metricsRoute ?? 'other'), (performance.now() - started) / 1000, outcomeOf(shellFailed, rendered));
   if (!shellFailed) return;
-  context.deps.logger.error({ err: shellError, path: request.page.url.pathname }, 'shell failed; sending the error page');
+  context.deps.logger.error({ err: shellError, path: request.page.address.pathname }, 'shell failed; sending the error page');
   await sendErrorPage(context, res, request, content, 500);
 }

@@ -6,8 +6,8 @@
 import { parseSearchType, searchPath } from '../../shared/search';
 
 /** Where a `/search?q=…` request belongs, or null when the request is not that form. */
-export function searchFormRedirect(url: URL): string | null {
-  if (url.pathname !== '/search' || !url.searchParams.has('q')) return null;
-  const path = searchPath((url.searchParams.get('q') ?? '').slice(0, 200), parseSearchType(url.searchParams.get('type')));
+export function searchFormRedirect(pathname: string, params: URLSearchParams): string | null {
+  if (pathname !== '/search' || !params.has('q')) return null;
+  const path = searchPath((params.get('q') ?? '').slice(0, 200), parseSearchType(params.get('type')));
   return path ?? '/search';
 }

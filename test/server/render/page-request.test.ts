@@ -10,7 +10,8 @@ import { MAIN_SITE, REGIONAL_SITES } from '../../../shared/sites';
 import { Cache } from '../../../server/cache/cache';
 import { MemoryStore } from '../../../server/cache/memory-store';
 import { PageCache } from '../../../server/cache/page-cache';
-import { carryLookup, pageKind, pageRequestOf, routeLabel, takeLookup } from '../../../server/render/page-request';
+import { carryLookup, pageKind, pageRequestOf, routeLabel, takeLookup, targetOf } from '../../../server/render/page-request';
+import { generatedPaths, seeded } from '../../support/generated-paths';
 import { unavailableIfNoData } from '../../../server/render/page-state';
 import { UNAVAILABLE_MESSAGE } from '../../../server/render/prepare-page';
 import { CallRecorder } from '../../../server/upstream/content-service';
@@ -27,10 +28,37 @@ describe('the page request', () => {
     expect(pageRequestOf('/V1/2728?page=2', REGIONAL_SITES[0]!.domain, pageCache).key).not.toBe(plain.key);
   });
 
-  it('never lets the Host shape the URL, and takes an unknown host for the main site', () => {
+  it('takes an unknown host for the main site, whatever it names', () => {
     const request = pageRequestOf('/home', 'evil.example:8080', pageCache);
     expect(request.site.id).toBe(MAIN_SITE.id);
-    expect(request.url.origin).toBe('http://portal.invalid');
+    expect(pageRequestOf('/home?from=//evil.example/', 'evil.example', pageCache).address.path).toBe('/home');
+  });
+
+  it('reads a target as the URL parse against a fixed origin does, with or without taking the parse', () => {
+    const random = seeded(20261124);
+    const queries = ['?page=2', '?q=%E9%9D%92&type=2', '?a=1&a=2', '?x=%zz', '?', '#top', '?page=2#top', '?q=+a+'];
+    const queryOf = () => (random() < 0.5 ? '' : queries[Math.floor(random() * queries.length)]!);
+    const targets = generatedPaths(10000, 20261125).map((path) => path + queryOf());
+    // What each reading gives, or that it refused the target (a protocol-relative `//%zz` has no valid host).
+    const answer = (read: () => { pathname: string; params: URLSearchParams }) => {
+      try {
+        const { pathname, params } = read();
+        return JSON.stringify({ pathname, params: [...params] });
+      } catch {
+        return 'refused';
+      }
+    };
+    const byParse = (target: string) =>
+      answer(() => {
+        const url = new URL(target, 'http://portal.invalid');
+        return { pathname: url.pathname, params: url.searchParams };
+      });
+    const differing = targets.filter((target) => answer(() => targetOf(target)) !== byParse(target));
+    expect(differing).toEqual([]);
+    // Both ways are taken: many targets are plain paths, many are not.
+    const plain = targets.filter((target) => byParse(target) === JSON.stringify({ pathname: target, params: [] })).length;
+    expect(plain).toBeGreaterThan(targets.length / 10);
+    expect(plain).toBeLessThan(targets.length * 0.8);
   });
 
   it('labels a page by its route id and its policy by its page kind; anything else by the kind of match', () => {
