@@ -76,14 +76,24 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
     },
   });
   const logger = createLogger(config.LOG_LEVEL, sink);
-  const portal = createPortal({
-    config,
-    logger,
-    upstreamUrl: upstream.url,
-    ...(options.pageHits === false ? { pageHits: false } : {}),
-    ...(options.announceEveryMs ? { announceEveryMs: options.announceEveryMs } : {}),
-  });
-  const server = await listen(portal, options.port ?? 0, '127.0.0.1', logger, 2000);
+  let portal: Portal | undefined;
+  let server: RunningServer;
+  try {
+    portal = createPortal({
+      config,
+      logger,
+      upstreamUrl: upstream.url,
+      ...(options.pageHits === false ? { pageHits: false } : {}),
+      ...(options.announceEveryMs ? { announceEveryMs: options.announceEveryMs } : {}),
+    });
+    server = await listen(portal, options.port ?? 0, '127.0.0.1', logger, 2000);
+  } catch (error) {
+    // A portal that cannot start (no client build, say) leaves no reference API of this call's running, which
+    // would keep the test worker from exiting and hide the error behind a hang.
+    await portal?.close();
+    if (!options.upstream) await upstream.close();
+    throw error;
+  }
   if (options.redisUrl) await waitForStore(portal);
   return {
     url: server.url,
