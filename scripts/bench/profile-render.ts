@@ -1,9 +1,10 @@
 /**
  * Profiles render cost (not part of the bench; docs/benchmark.md): the reference API and one portal process from
  * the production bundle under `node --cpu-prof`, its data cache warmed, then signed-in `/home` and detail renders
- * (PROFILE_MODE=signed, PROFILE_SECONDS each) or anonymous misses over PROFILE_PAGES article pages
- * (PROFILE_MODE=miss). Prints the server CPU per page; the profile is written to PROFILE_DIR when the portal
- * exits. PROFILE_OFF=1 measures without the profiler; PORTAL_MAIN picks another bundle.
+ * (PROFILE_MODE=signed, PROFILE_SECONDS each; PROFILE_PATHS=/a,/b for other pages, one profile over them all) or
+ * anonymous misses over PROFILE_PAGES article pages (PROFILE_MODE=miss). Prints the server CPU per page; the
+ * profile is written to PROFILE_DIR when the portal exits. PROFILE_OFF=1 measures without the profiler;
+ * PORTAL_MAIN picks another bundle.
  */
 import path from 'node:path';
 import { startReferenceApi } from '../reference-api/server';
@@ -18,6 +19,7 @@ const MODE = process.env.PROFILE_MODE === 'miss' ? 'miss' : 'signed';
 const DIR = process.env.PROFILE_DIR ?? path.join(PROJECT_ROOT, 'dist/profiles');
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const PAGES = Number(process.env.PROFILE_PAGES ?? 300);
+const SIGNED_PATHS = process.env.PROFILE_PATHS ? process.env.PROFILE_PATHS.split(',') : ['/home', DETAIL];
 
 const perPage = (serverMicros: number, requests: number) => `${requests} pages, ${(serverMicros / requests / 1000).toFixed(2)} ms server CPU/page`;
 
@@ -28,9 +30,9 @@ async function main(): Promise<void> {
   const main = process.env.PORTAL_MAIN ?? path.join(PROJECT_ROOT, 'dist/server/main.cjs');
   const portal = await startPortalUnderTest(main, { upstreamUrl: upstream.url, redisUrl: REDIS_URL }, client, profiling);
   try {
-    await warm(portal, ['/home', DETAIL]);
+    await warm(portal, SIGNED_PATHS);
     if (MODE === 'signed') {
-      for (const page of ['/home', DETAIL]) {
+      for (const page of SIGNED_PATHS) {
         const load = await loadFrom({ url: portal.url + page, connections: 10, seconds: SECONDS, headers: portal.cookie }, portal.child.pid!);
         console.log(`${page} (signed-in): ${perPage(load.serverMicros, load.requests)} over ${load.seconds} s`);
       }
