@@ -1,12 +1,24 @@
 /**
- * Time display of the portal, in China Standard Time against an explicit "now" (the render's, carried to the
- * client) so server and browser produce the same text and hydration never mismatches.
+ * Time display of the portal, in China Standard Time against an explicit "now" (the render's on the server and
+ * at hydration, the browser's clock afterwards: client/blocks/RelativeTime.tsx), so server and browser produce
+ * the same text from the same inputs and hydration never mismatches.
  *
- * China has kept one offset, UTC+8, with no daylight saving since 1991, so a wall-clock time there is the UTC
- * time eight hours later: plain arithmetic on `Date`'s UTC fields, the same in every runtime and process time
- * zone. A time-zone library (dayjs' tz plugin builds an `Intl.DateTimeFormat` per call) cost more CPU than the
- * rest of a page render, for an answer that never changes.
+ * Dates go through dayjs in UTC mode (its `utc` plugin) at the fixed +08:00 offset: China has kept one offset,
+ * UTC+8, with no daylight saving since 1991, so the wall clock there is the UTC wall clock of the instant eight
+ * hours later. `chinaClock` makes that shifted UTC-mode instant; dayjs formats and steps it by calendar (a year
+ * back from 29 February is the 28th) through UTC fields only, so the process's own time zone never enters.
+ * Neither the `tz` plugin (an `Intl.DateTimeFormat` per call, more CPU than the rest of a render) nor
+ * `utcOffset(480)` (which steps through the process's local time, wrong across a local daylight-saving gap) is
+ * used: docs/decisions/0050-dayjs-utc-fixed-offset.md.
+ *
+ * A dayjs format is a few microseconds (a regular expression over the pattern), ten times the arithmetic it
+ * replaced, and a list page formats the same few hundred instants on every render: each text is kept per instant
+ * (and the year-back boundary per "now"), in tables emptied when they grow past a bound.
  */
+import dayjs, { type Dayjs } from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+
+dayjs.extend(utc);
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -14,48 +26,33 @@ const DAY = 24 * HOUR;
 /** UTC+8: China Standard Time (Asia/Shanghai), no daylight saving. */
 const CHINA_OFFSET_SECONDS = 8 * HOUR;
 
-/** Wall-clock fields of an instant in China Standard Time. */
-interface ChinaTime {
-  year: number;
-  /** 1–12 */
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+/** Past this many texts a table starts again: enough for every instant of a few pages, bounded for a long-lived process. */
+const MEMO_LIMIT = 4096;
 
-function chinaTime(unixSeconds: number): ChinaTime {
-  const shifted = new Date((Math.floor(unixSeconds) + CHINA_OFFSET_SECONDS) * 1000);
-  return {
-    year: shifted.getUTCFullYear(),
-    month: shifted.getUTCMonth() + 1,
-    day: shifted.getUTCDate(),
-    hour: shifted.getUTCHours(),
-    minute: shifted.getUTCMinutes(),
-    second: shifted.getUTCSeconds(),
+/** `compute` kept per key; the table is emptied, not evicted entry by entry, when it passes `MEMO_LIMIT`. */
+function memoised<T>(compute: (key: number) => T): (key: number) => T {
+  const table = new Map<number, T>();
+  return (key) => {
+    const held = table.get(key);
+    if (held !== undefined) return held;
+    if (table.size >= MEMO_LIMIT) table.clear();
+    const value = compute(key);
+    table.set(key, value);
+    return value;
   };
 }
 
-function pad2(value: number): string {
-  return value < 10 ? `0${value}` : String(value);
+/** An instant as a UTC-mode dayjs whose fields are the wall clock in China Standard Time. */
+function chinaClock(unixSeconds: number): Dayjs {
+  return dayjs.utc((Math.floor(unixSeconds) + CHINA_OFFSET_SECONDS) * 1000);
 }
 
-function isoDate(time: ChinaTime): string {
-  return `${time.year}-${pad2(time.month)}-${pad2(time.day)}`;
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-/** The same wall-clock time a calendar year earlier (29 February falls back to the 28th), as Unix seconds. */
-function oneYearBefore(time: ChinaTime): number {
-  const year = time.year - 1;
-  const day = Math.min(time.day, daysInMonth(year, time.month));
-  const wallClockAsUtc = Date.UTC(year, time.month - 1, day, time.hour, time.minute, time.second) / 1000;
-  return wallClockAsUtc - CHINA_OFFSET_SECONDS;
-}
+/** The same wall-clock time a calendar year before "now" (29 February steps back to the 28th), as Unix seconds. */
+const yearBefore = memoised((nowSeconds) => chinaClock(nowSeconds).subtract(1, 'year').unix() - CHINA_OFFSET_SECONDS);
+const monthDay = memoised((unixSeconds) => chinaClock(unixSeconds).format('MM月DD日'));
+const calendarDate = memoised((unixSeconds) => chinaClock(unixSeconds).format('YYYY-MM-DD'));
+const dateTime = memoised((unixSeconds) => chinaClock(unixSeconds).format('YYYY-MM-DD HH:mm'));
+const isoText = memoised((unixSeconds) => chinaClock(unixSeconds).format('YYYY-MM-DDTHH:mm:ss[+08:00]'));
 
 /**
  * '刚刚' under 60 s, 'n分钟前' under an hour, 'n小时前' under a day, 'n天前' under 7 days, 'MM月DD日' under a
@@ -67,24 +64,20 @@ export function formatRelativeTime(unixSeconds: number, nowSeconds: number): str
   if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)}分钟前`;
   if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)}小时前`;
   if (elapsed < 7 * DAY) return `${Math.floor(elapsed / DAY)}天前`;
-  const then = chinaTime(unixSeconds);
-  if (unixSeconds > oneYearBefore(chinaTime(nowSeconds))) return `${pad2(then.month)}月${pad2(then.day)}日`;
-  return isoDate(then);
+  return unixSeconds > yearBefore(nowSeconds) ? monthDay(unixSeconds) : calendarDate(unixSeconds);
 }
 
 /** 'YYYY-MM-DD HH:mm' in China Standard Time, for article headers and reading-mode links. */
 export function formatDateTime(unixSeconds: number): string {
-  const time = chinaTime(unixSeconds);
-  return `${isoDate(time)} ${pad2(time.hour)}:${pad2(time.minute)}`;
+  return dateTime(unixSeconds);
 }
 
 /** The four-digit year in China Standard Time (the footer's copyright year). */
 export function yearOf(unixSeconds: number): number {
-  return chinaTime(unixSeconds).year;
+  return chinaClock(unixSeconds).year();
 }
 
 /** ISO 8601 with the +08:00 offset, for <time dateTime> and structured data. */
 export function isoDateTime(unixSeconds: number): string {
-  const time = chinaTime(unixSeconds);
-  return `${isoDate(time)}T${pad2(time.hour)}:${pad2(time.minute)}:${pad2(time.second)}+08:00`;
+  return isoText(unixSeconds);
 }

@@ -3,7 +3,8 @@
  * page's first load (the entry and the chunks it imports; the article page loads nothing else until a carousel
  * or a player comes near), and what a carousel or a player adds. The issue's target for the article page is
  * 60 KB; React DOM alone is about 60 KB of it, so the budgets are what this build reaches, against growth
- * (docs/build.md).
+ * (docs/build.md). The first load's is issue 28's: the 96.8 KiB before dayjs and React Router came back, plus the
+ * 15 KiB it allows them.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { CLIENT_DIST } from '../../server/render/assets';
 
 const KIB = 1024;
-const BUDGET_KIB = { firstLoad: 97, carousel: 25, player: 116 };
+const BUDGET_KIB = { firstLoad: 111, carousel: 25, player: 116 };
 
 interface Manifest {
   entry: { js: string[] };

@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildSync } from 'esbuild';
 import { formatDateTime, formatRelativeTime, isoDateTime, yearOf } from '../../shared/time';
 
 const utc = (...fields: [number, number, number, number?, number?, number?]): number => Date.UTC(...fields) / 1000;
@@ -50,6 +55,28 @@ describe('formatRelativeTime', () => {
     expect(formatRelativeTime(utc(2026, 6, 1, 16, 0, 0), now)).toBe('07月02日');
   });
 
+  it.each([
+    // [now in UTC, time in UTC, text]: a calendar year back at month ends, the year's turn and 29 February.
+    [utc(2027, 2, 31, 4), utc(2026, 2, 31, 4, 0, 1), '03月31日'],
+    [utc(2027, 2, 31, 4), utc(2026, 2, 31, 4, 0, 0), '2026-03-31'],
+    // 2027-01-01 00:30 in Shanghai: a year back is 2026-01-01 00:30 there, still 2025 in UTC.
+    [utc(2026, 11, 31, 16, 30), utc(2025, 11, 31, 16, 30, 1), '01月01日'],
+    [utc(2026, 11, 31, 16, 30), utc(2025, 11, 31, 16, 29, 59), '2026-01-01'],
+    // From 2029-02-28 a year back is 2028-02-28: 29 February 2028 is inside the year.
+    [utc(2029, 1, 28, 4), utc(2028, 1, 29, 4), '02月29日'],
+    [utc(2029, 1, 28, 4), utc(2028, 1, 28, 4), '2028-02-28'],
+  ])('from %i, %i reads %s', (now, then, expected) => {
+    expect(formatRelativeTime(then, now)).toBe(expected);
+  });
+
+  it('counts whole days across a month and a year end', () => {
+    // 2027-01-02 01:00 in Shanghai; 2026-12-31 01:00 there is two days back, 2026-12-26 01:00 seven.
+    const now = utc(2027, 0, 1, 17);
+    expect(formatRelativeTime(utc(2026, 11, 30, 17), now)).toBe('2天前');
+    expect(formatRelativeTime(utc(2026, 11, 25, 17, 0, 1), now)).toBe('6天前');
+    expect(formatRelativeTime(utc(2026, 11, 25, 17), now)).toBe('12月26日');
+  });
+
   it('treats a time in the future as 刚刚', () => {
     expect(formatRelativeTime(NOW + 3600, NOW)).toBe('刚刚');
   });
@@ -68,6 +95,11 @@ describe('absolute times', () => {
     [utc(2027, 0, 1, 0, 0, 0), '2027-01-01 08:00', '2027-01-01T08:00:00+08:00', 2027],
     [utc(2028, 1, 28, 16, 0, 0), '2028-02-29 00:00', '2028-02-29T00:00:00+08:00', 2028],
     [utc(2026, 5, 30, 16, 5, 9), '2026-07-01 00:05', '2026-07-01T00:05:09+08:00', 2026],
+    [utc(2026, 0, 31, 15, 59, 59), '2026-01-31 23:59', '2026-01-31T23:59:59+08:00', 2026],
+    [utc(2026, 0, 31, 16, 0, 0), '2026-02-01 00:00', '2026-02-01T00:00:00+08:00', 2026],
+    [utc(2027, 1, 28, 16, 0, 0), '2027-03-01 00:00', '2027-03-01T00:00:00+08:00', 2027],
+    [utc(2028, 1, 29, 15, 59, 59), '2028-02-29 23:59', '2028-02-29T23:59:59+08:00', 2028],
+    [utc(2000, 1, 28, 16, 0, 0), '2000-02-29 00:00', '2000-02-29T00:00:00+08:00', 2000],
   ])('%i is %s in Shanghai at the day and year edges', (instant, dateTime, iso, year) => {
     expect(formatDateTime(instant)).toBe(dateTime);
     expect(isoDateTime(instant)).toBe(iso);
@@ -94,5 +126,46 @@ describe('absolute times', () => {
       expect(formatRelativeTime(instant, NOW)).toBe('2025-03-09');
       expect(formatRelativeTime(utc(2026, 2, 8, 18, 36, 24), NOW)).toBe('03月09日');
     });
+  });
+});
+
+describe('in a process started in another time zone', () => {
+  // The cases above change TZ inside this process; this runs the module as bundled for the server in node
+  // processes started with TZ set, as a server outside China would be.
+  let dir: string;
+  let bundle: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'portal-time-'));
+    bundle = path.join(dir, 'time.cjs');
+    buildSync({
+      entryPoints: [path.join(__dirname, '../../shared/time.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: bundle,
+      logLevel: 'silent',
+    });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const script = `
+    const time = require(process.argv[1]);
+    const now = Date.UTC(2028, 1, 29, 4) / 1000;
+    const instants = [Date.UTC(2025, 2, 8, 18, 36, 24), Date.UTC(2026, 10, 2, 5, 30), Date.UTC(2027, 11, 31, 16), Date.UTC(2028, 1, 28, 16)];
+    process.stdout.write(JSON.stringify({ zone: Intl.DateTimeFormat().resolvedOptions().timeZone, texts: instants.map((ms) => {
+      const seconds = ms / 1000;
+      return [time.formatDateTime(seconds), time.isoDateTime(seconds), time.formatRelativeTime(seconds, now), time.yearOf(seconds)];
+    }) }));`;
+
+  it.each(['America/New_York', 'Europe/London', 'Pacific/Chatham', 'Asia/Shanghai'])('gives the same text with TZ=%s', (zone) => {
+    const output = execFileSync(process.execPath, ['-e', script, bundle], { env: { ...process.env, TZ: zone }, encoding: 'utf8' });
+    const result = JSON.parse(output) as { zone: string; texts: unknown };
+    expect(result.zone).toBe(zone);
+    expect(result.texts).toEqual([
+      ['2025-03-09 02:36', '2025-03-09T02:36:24+08:00', '2025-03-09', 2025],
+      ['2026-11-02 13:30', '2026-11-02T13:30:00+08:00', '2026-11-02', 2026],
+      ['2028-01-01 00:00', '2028-01-01T00:00:00+08:00', '01月01日', 2028],
+      ['2028-02-29 00:00', '2028-02-29T00:00:00+08:00', '12小时前', 2028],
+    ]);
   });
 });
