@@ -121,7 +121,7 @@ export class Metrics {
   });
   private readonly upstream = new client.Histogram({
     name: 'portal_upstream_duration_seconds',
-    help: 'Upstream calls by call name and outcome (ok, empty: a non-zero code, unavailable, http-error, invalid: wrong shape, too-large)',
+    help: 'Upstream calls by call name and outcome (ok, empty: a non-zero code, unavailable, http-error, invalid: wrong shape, too-large, redirect: a 3xx, never followed)',
     labelNames: ['call', 'outcome'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],

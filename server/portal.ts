@@ -169,6 +169,7 @@ export function createPortal(options: PortalOptions): Portal {
     maxBodyBytes: config.UPSTREAM_MAX_BODY_BYTES,
     onCall: (call, outcome, durationMs) => metrics.upstreamCall(call, outcome, durationMs),
     onAnswer: (call, bytes) => metrics.upstreamAnswer(call, bytes),
+    onRedirect: (call, status, locationHost) => logger.warn({ call, status, locationHost }, 'upstream answered a redirect; not followed'),
   });
   const keys = { prefix: config.CACHE_PREFIX, buildId: assets.buildId };
   // For `portal-cache inspect`: best effort, a Redis that cannot take it has bigger news in the log already.

@@ -7,7 +7,7 @@ import { Accounts, type Catalog } from './accounts';
 import { ControlState, DEFAULT_FAILURE_CODE, statsKey, type Control, type FailureRule, type LatencyRule } from './control';
 import { CONTROL_PREFIX, handleControl } from './control-routes';
 import { generateDataset, type Dataset } from './dataset';
-import { BadBodyError, delay, json, readBody, send, sendTruncated, type BodyFields, type Reply } from './http';
+import { BadBodyError, delay, json, JSON_TYPE, readBody, send, sendTruncated, type BodyFields, type Reply } from './http';
 import { initSegment, mediaSegment, parseHlsPath, playlist, PLAYLIST_TYPE, SEGMENT_TYPE } from './hls';
 import { MEDIA_CACHE_CONTROL, parseImagePath, parseVideoPath, renderSvg, videoBytes } from './media';
 import { newspaperPageLabel } from './newspapers';
@@ -132,8 +132,20 @@ async function mediaReply(dataset: Dataset, path: string, range: string | undefi
   return NOT_FOUND;
 }
 
+/** A CMS (or a proxy in front of it) sending the caller elsewhere: a body that would read as a success if followed. */
+export const REDIRECT_BODY = { code: 0, msg: 'success', data: null };
+
 function failureReply(rule: FailureRule): Reply {
   if (rule.mode === 'http500') return json(500, { code: 500, msg: 'Internal Server Error', data: null });
+  if (rule.mode === 'redirect') {
+    return {
+      kind: 'raw',
+      status: rule.status ?? 302,
+      contentType: JSON_TYPE,
+      body: JSON.stringify(REDIRECT_BODY),
+      headers: { Location: rule.location ?? '/', 'Cache-Control': 'no-store' },
+    };
+  }
   return fail(rule.code ?? DEFAULT_FAILURE_CODE, '系统繁忙，请稍后再试');
 }
 

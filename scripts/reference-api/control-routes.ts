@@ -12,12 +12,14 @@ export const CONTROL_PREFIX = '/__control';
 const latencyRule = z.strictObject({ path: z.string().startsWith('/'), ms: z.number().int().min(0).max(600_000) });
 const failureRule = z.strictObject({
   path: z.string().startsWith('/'),
-  mode: z.enum(['http500', 'hang', 'badjson', 'code']),
+  mode: z.enum(['http500', 'hang', 'badjson', 'code', 'redirect']),
   code: z
     .number()
     .int()
     .refine((code) => code !== 0, 'code must be non-zero')
     .optional(),
+  status: z.number().int().min(300).max(399).optional(),
+  location: z.string().max(2048).optional(),
 });
 /** Rules may come bare (an array) or wrapped as {rules: [...]}. */
 function rulesOf<T extends z.ZodType>(rule: T) {

@@ -10,13 +10,16 @@ export interface LatencyRule {
   ms: number;
 }
 
-export type FailureMode = 'http500' | 'hang' | 'badjson' | 'code';
+export type FailureMode = 'http500' | 'hang' | 'badjson' | 'code' | 'redirect';
 
 export interface FailureRule {
   path: string;
   mode: FailureMode;
   /** For mode 'code': the non-zero business code to answer with. */
   code?: number;
+  /** For mode 'redirect': the 3xx status (default 302) and the Location sent, as given (absolute, `//host/…` or a path). */
+  status?: number;
+  location?: string;
 }
 
 /** An answer sent instead of the real one (HTTP 200, JSON as given): wrong shapes, odd codes, huge bodies. */

@@ -1,6 +1,11 @@
 /**
  * The one way the portal talks to the content API: node-fetch over keep-alive sockets, a timeout on every
  * call, and the envelope rules of docs/product.md §8 applied in one place.
+ *
+ * The CMS is a party that can be wrong or compromised (docs/security.md, "The content API is not trusted"): every
+ * call goes to the configured origin only, and a redirect is never followed. A 3xx answer is a failed call
+ * (counted as 'redirect', reported with the host it pointed at); its body is never read as data and never relayed,
+ * so a reader's `token` header or a POST body can never reach another origin, nor the other origin's answer a reader.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -30,7 +35,7 @@ export class UpstreamHttpError extends Error {
 export type UpstreamOutcome = 'ok' | 'empty' | 'unavailable';
 
 /** What the metrics see: the outcome, or why an answer was refused at the boundary. */
-export type UpstreamCallOutcome = UpstreamOutcome | 'http-error' | 'invalid' | 'too-large';
+export type UpstreamCallOutcome = UpstreamOutcome | 'http-error' | 'invalid' | 'too-large' | 'redirect';
 
 /** Only an 'ok' result's data is the caller's type; any other carries the envelope as it came (or docs/product.md §8's). */
 export type UpstreamResult<T> =
@@ -66,6 +71,8 @@ export interface UpstreamClientOptions {
   onCall?: (call: string, outcome: UpstreamCallOutcome, durationMs: number) => void;
   /** The body of every upstream answer, by size (what the portal downloads per call). */
   onAnswer?: (call: string, bytes: number) => void;
+  /** A 3xx answer, not followed: its status and the host its Location named (for the log line; never the full URL). */
+  onRedirect?: (call: string, status: number, locationHost: string) => void;
 }
 
 /** An answer over the size limit: refused before it is parsed, sanitised or rendered. */
@@ -83,8 +90,11 @@ export class UpstreamClient {
     https: new https.Agent({ keepAlive: false }),
   };
 
+  private readonly origin: string;
+
   constructor(private readonly options: UpstreamClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.origin = new URL(this.baseUrl).origin;
   }
 
   /** Without a schema the data is unchecked (`unknown`): for answers passed through as they are (the proxy). */
@@ -119,15 +129,31 @@ export class UpstreamClient {
       this.options.onCall?.(req.call, outcome, elapsed());
       return noAnswer(reason);
     };
+    const url = this.urlOf(req.path);
+    if (url === null) {
+      clearTimeout(timer);
+      return refuse('unavailable', 'path would leave the configured upstream origin');
+    }
     try {
-      const response = await fetch(this.baseUrl + req.path, {
+      const response = await fetch(url, {
         method: req.method,
         headers: { accept: 'application/json', ...(req.body ? { 'content-type': 'application/json' } : {}), ...req.headers },
         body: req.body ? JSON.stringify(req.body) : undefined,
+        // Never followed: node-fetch would re-send the headers (the reader's token among them) and a 307/308's body
+        // to wherever Location points. The 3xx comes back here as it is, and is refused below.
+        redirect: 'manual',
         signal: controller.signal,
         size: this.options.maxBodyBytes,
-        agent: (url) => (url.protocol === 'https:' ? agents.https : agents.http),
+        agent: (target) => (target.protocol === 'https:' ? agents.https : agents.http),
       });
+      if (isRedirect(response.status)) {
+        // Not read: the socket is dropped rather than drained of a body nobody will use.
+        controller.abort();
+        const host = locationHost(response.headers.get('location'), url);
+        this.options.onRedirect?.(req.call, response.status, host);
+        this.options.onCall?.(req.call, 'redirect', elapsed());
+        return noAnswer(`answered HTTP ${response.status}, a redirect to ${host} (never followed)`);
+      }
       if (Number(response.headers.get('content-length')) > this.options.maxBodyBytes) throw new AnswerTooLarge();
       const text = await response.text();
       this.options.onAnswer?.(req.call, Buffer.byteLength(text));
@@ -164,8 +190,37 @@ export class UpstreamClient {
     }
   }
 
+  /**
+   * The URL of a call: the configured origin and the call's path, or null when the two would read as another origin
+   * (a path not starting with '/', or one a URL parser reads as userinfo or a host): credentials go nowhere else.
+   */
+  private urlOf(path: string): string | null {
+    if (!path.startsWith('/')) return null;
+    const url = this.baseUrl + path;
+    try {
+      return new URL(url).origin === this.origin ? url : null;
+    } catch {
+      return null;
+    }
+  }
+
   close(): void {
     for (const agent of [this.agents.http, this.agents.https, this.freshAgents.http, this.freshAgents.https]) agent.destroy();
+  }
+}
+
+/** Every 3xx: this client sends no conditional requests, so even a 304 would be a CMS answering something else. */
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
+}
+
+/** The host a Location names, resolved against the call (a path or `//host/…` is read as a browser would); for logs. */
+function locationHost(location: string | null, requestUrl: string): string {
+  if (location === null || location === '') return '(no Location)';
+  try {
+    return new URL(location, requestUrl).host || '(no host)';
+  } catch {
+    return '(unreadable Location)';
   }
 }
 

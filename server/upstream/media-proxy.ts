@@ -1,6 +1,8 @@
 /**
  * Embedded mode only: the in-process reference API listens on loopback, so its images and videos are served to
  * readers through the portal's own origin under /media. Production media live on the CMS's own hosts.
+ * node:http follows no redirect; a 3xx other than a 304 (an answer to the reader's own If-None-Match) is a 502,
+ * its Location and body never relayed (docs/security.md, "The content API is not trusted").
  */
 import http from 'node:http';
 import type { RequestHandler } from 'express';
@@ -17,7 +19,13 @@ export function mediaProxy(upstreamUrl: string): RequestHandler {
       if (typeof value === 'string') headers[name] = value;
     }
     const upstream = http.get({ host: base.hostname, port: base.port, path: `/media${req.url}`, headers, timeout: 10_000 }, (answer) => {
-      res.status(answer.statusCode ?? 502);
+      const status = answer.statusCode ?? 502;
+      if (status >= 300 && status < 400 && status !== 304) {
+        answer.resume();
+        res.status(502).end();
+        return;
+      }
+      res.status(status);
       for (const name of FORWARDED_RESPONSE_HEADERS) {
         const value = answer.headers[name];
         if (value !== undefined) res.setHeader(name, value);
