@@ -1,13 +1,13 @@
 /** Browser entry: read the server's state, load the page's module, hydrate, and take over navigation. */
 import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from './navigation/router';
+import { BrowserRouter } from '../shared/ui/router';
 import type { AppState } from '../shared/app-state';
 import { RESOURCE_ENDPOINT, STATE_SCRIPT_ID } from '../shared/app-state';
 import { ARTICLE_BODY_SELECTOR, hasArticleBody, withArticleBody } from '../shared/article-body';
 import type { ResourceName } from '../shared/resources';
-import { RESOURCE_ATTRIBUTE } from './data/Resource';
-import { createResourceStore } from './data/resource-store';
+import { RESOURCE_ATTRIBUTE } from '../shared/ui/data/Resource';
+import { createResourceStore } from '../shared/ui/data/resource-store';
 import { isChunkLoadError } from '../shared/chunk-reload';
 import { reloadAfterError } from './navigation/error-reload';
 import { ClientApp } from './navigation/ClientApp';

@@ -40,7 +40,7 @@ function newestUnder(file) {
   return newest;
 }
 
-/** { state: 'missing' } | { state: 'stale', changed: 'client/App.tsx' } | { state: 'current' } */
+/** { state: 'missing' } | { state: 'stale', changed: 'shared/ui/App.tsx' } | { state: 'current' } */
 export function buildState(root) {
   const outputs = OUTPUTS.map((file) => path.join(root, file));
   if (!outputs.every((file) => existsSync(file))) return { state: 'missing' };

@@ -24,7 +24,7 @@ const CLIENT_ENTRY = 'client/entry.tsx';
  * The browser modules whose functions nearly all run as soon as they load: compiled eagerly, off the main thread
  * (scripts/compile-hints.mjs). Not hls.js: large, and most of it unused by a given stream.
  */
-const EAGER_COMPILE = new Set([CLIENT_ENTRY, 'client/blocks/carousel-engine.ts']);
+const EAGER_COMPILE = new Set([CLIENT_ENTRY, 'shared/ui/blocks/carousel-engine.ts']);
 const cliOut = path.join(root, 'dist/cli/portal-cache.cjs');
 /** The source files the CLI bundle was built from, to tell when it is stale. */
 const cliInputs = path.join(root, 'dist/cli/inputs.json');

@@ -1,12 +1,12 @@
 /**
  * The article body is in the document once. The detail and reading pages render it as HTML
- * (client/blocks/ArticleContent.tsx); the hydration state leaves it empty, and the browser entry reads it back
+ * (shared/ui/blocks/ArticleContent.tsx); the hydration state leaves it empty, and the browser entry reads it back
  * from the rendered element before hydrating, instead of every article page carrying its text twice
  * (docs/build.md, page weight). Client navigations still get the body in the page data.
  */
 import type { PageState } from './app-state';
 
-/** Where ArticleContent renders the body (client/blocks/ArticleContent.tsx). */
+/** Where ArticleContent renders the body (shared/ui/blocks/ArticleContent.tsx). */
 export const ARTICLE_BODY_SELECTOR = 'article.article > .article__body';
 
 /** The page with its article's body replaced by `contentHtml`; pages without an article body as they are. */

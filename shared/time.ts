@@ -1,6 +1,6 @@
 /**
  * Time display of the portal, in China Standard Time against an explicit "now" (the render's on the server and
- * at hydration, the browser's clock afterwards: client/blocks/RelativeTime.tsx), so server and browser produce
+ * at hydration, the browser's clock afterwards: shared/ui/blocks/RelativeTime.tsx), so server and browser produce
  * the same text from the same inputs and hydration never mismatches.
  *
  * Dates go through dayjs in UTC mode (its `utc` plugin) at the fixed +08:00 offset: China has kept one offset,

@@ -3,15 +3,15 @@
  * the next page's state and module, keeps the current page on screen meanwhile, then swaps them in.
  */
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { useLocation, useNavigate, useNavigationType } from './router';
+import { useLocation, useNavigate, useNavigationType } from '../../shared/ui/router';
 import { trackPageView } from '../../shared/visit-stats';
 import { READER_ATTRIBUTE, readerFromCookieHeader } from '../../shared/reader-cookie';
 import type { AppState, PageState, PublicUser } from '../../shared/app-state';
-import { PortalApp } from '../App';
-import type { ResourceStore } from '../data/resource-store';
+import { PortalApp } from '../../shared/ui/App';
+import type { ResourceStore } from '../../shared/ui/data/resource-store';
 import { loadPage } from '../../shared/pages/registry';
 import { pageAddress } from '../../shared/page-address';
-import { showToast } from '../blocks/Toast';
+import { showToast } from '../../shared/ui/blocks/Toast';
 import { reloadAfterError } from './error-reload';
 import { prefetchOnHover } from './prefetch';
 import { fetchPageData, rememberPage } from './page-data';

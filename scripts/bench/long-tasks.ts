@@ -134,7 +134,7 @@ function sourceMapOf(url: string, distOf: (url: string) => string | null): Trace
   return map;
 }
 
-/** "react-dom-client:commitRoot", "client/blocks/Header.tsx:Header": the source and the name at a function's start. */
+/** "react-dom-client:commitRoot", "shared/ui/blocks/Header.tsx:Header": the source and the name at a function's start. */
 function frameLabel(frame: ProfileNode['callFrame'], distOf: (url: string) => string | null): string {
   if (!frame.url) return frame.functionName || '(program)';
   const map = sourceMapOf(frame.url, distOf);

@@ -7,7 +7,7 @@
  */
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createResourceStore, type ResourceStore } from '../../client/data/resource-store';
+import { createResourceStore, type ResourceStore } from '../../shared/ui/data/resource-store';
 import { loadPage } from '../../shared/pages/registry';
 import type { AppState } from '../../shared/app-state';
 import { isResourceName } from '../../shared/resources';

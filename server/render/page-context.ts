@@ -8,7 +8,7 @@ import type { AppState, PublicUser } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
 import { RESOURCES } from '../../shared/resources';
 import type { SiteConfig } from '../../shared/sites';
-import { createResourceStore } from '../../client/data/resource-store';
+import { createResourceStore } from '../../shared/ui/data/resource-store';
 import type { PageCache } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { AccountFor } from '../auth/reader-account';

@@ -8,10 +8,10 @@
  */
 import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server.bun';
-import { StaticRouter } from '../../client/navigation/router';
+import { StaticRouter } from '../../shared/ui/router';
 import type { AppState } from '../../shared/app-state';
-import { PortalApp } from '../../client/App';
-import type { ResourceStore } from '../../client/data/resource-store';
+import { PortalApp } from '../../shared/ui/App';
+import type { ResourceStore } from '../../shared/ui/data/resource-store';
 import { DOCUMENT_END, documentAfterShell, documentHead } from './document';
 import { FlushingDestination } from './flushing-destination';
 

@@ -16,7 +16,7 @@ export interface ArticleSummary {
   source: string;
 }
 
-/** What a list of article links shows (client/blocks/ArticleList.tsx): pages listing only links send only this. */
+/** What a list of article links shows (shared/ui/blocks/ArticleList.tsx): pages listing only links send only this. */
 export type ArticleLink = Pick<ArticleSummary, 'id' | 'catid' | 'title' | 'adddate'>;
 
 export function articleLink({ id, catid, title, adddate }: ArticleLink): ArticleLink {
@@ -81,7 +81,7 @@ export interface Topic {
   jump: { switch_value_android: string };
 }
 
-/** What a topic cover shows (client/blocks/RecommendedTopics.tsx). */
+/** What a topic cover shows (shared/ui/blocks/RecommendedTopics.tsx). */
 export type TopicCover = Omit<Topic, 'description'>;
 
 export interface TopicDetail {

@@ -25,7 +25,7 @@ describe('compile hints on the browser entry', () => {
   it("asks for eager compilation on the first line of the entry and of swiper's chunk, not of hls.js", () => {
     expect(code.split('\n')[0]).toBe(HINT);
     expect(code.indexOf(HINT, 1)).toBe(-1);
-    expect(firstLineOf('client/blocks/carousel-engine.ts')).toBe(HINT);
+    expect(firstLineOf('shared/ui/blocks/carousel-engine.ts')).toBe(HINT);
     const hls = Object.keys(manifest.modules).find((module) => module.includes('hls.js'));
     expect(hls).toBeDefined();
     expect(firstLineOf(hls!)).not.toBe(HINT);

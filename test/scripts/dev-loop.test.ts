@@ -10,7 +10,7 @@ import path from 'node:path';
 import { freePort } from '../../scripts/free-port';
 
 const ROOT = path.resolve(__dirname, '../..');
-const FOOTER = 'client/blocks/Footer.tsx';
+const FOOTER = 'shared/ui/blocks/Footer.tsx';
 
 function copyTree(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-dev-'));
@@ -105,7 +105,7 @@ describe('the development loop (a temporary copy of the tree)', () => {
         'npm start to serve /about',
       );
       expect(page).toContain('启动前的修改');
-      expect(started.output()).toMatch(/client\/blocks\/Footer\.tsx is newer than the build; rebuilding/);
+      expect(started.output()).toMatch(/shared\/ui\/blocks\/Footer\.tsx is newer than the build; rebuilding/);
 
       // What a supervisor does: SIGTERM to the process it started (npm). The server must drain and exit.
       const servers = childrenOf(started.child.pid!);

@@ -2,12 +2,12 @@
  * Headline news, a tag's articles, a column author's articles: a header (with a subscribe button for a tag or
  * an author), then the list with paging.
  */
-import { useLocation } from '../../../client/navigation/router';
+import { useLocation } from '../../ui/router';
 import type { ArticleFeedData } from './route';
-import { ArticleList } from '../../../client/blocks/ArticleList';
-import { HotNews } from '../../../client/blocks/HotNews';
-import { SubscribeButton } from '../../../client/blocks/InteractionButton';
-import { Pagination } from '../../../client/blocks/Pagination';
+import { ArticleList } from '../../ui/blocks/ArticleList';
+import { HotNews } from '../../ui/blocks/HotNews';
+import { SubscribeButton } from '../../ui/blocks/InteractionButton';
+import { Pagination } from '../../ui/blocks/Pagination';
 
 export default function ArticleFeedPage({ data }: { data: ArticleFeedData }) {
   const { pathname } = useLocation();

@@ -1,11 +1,11 @@
 /** A category's articles, newest first, with sub-category tabs and paging. V2 shows cards, V1 a text list. */
-import { Link, useLocation } from '../../../client/navigation/router';
+import { Link, useLocation } from '../../ui/router';
 import type { CategoryListData } from './route';
 import { href } from '../../routes';
-import { ArticleCards } from '../../../client/blocks/ArticleCards';
-import { ArticleList } from '../../../client/blocks/ArticleList';
-import { HotNews } from '../../../client/blocks/HotNews';
-import { Pagination } from '../../../client/blocks/Pagination';
+import { ArticleCards } from '../../ui/blocks/ArticleCards';
+import { ArticleList } from '../../ui/blocks/ArticleList';
+import { HotNews } from '../../ui/blocks/HotNews';
+import { Pagination } from '../../ui/blocks/Pagination';
 
 export default function CategoryListPage({ data }: { data: CategoryListData }) {
   const { pathname } = useLocation();

@@ -1,9 +1,9 @@
 /** Article detail: the float menu beside the article (headline, time, source and author, sanitised body, tags). */
 import type { DetailData } from './route';
-import { ArticleContent } from '../../../client/blocks/ArticleContent';
-import { ArticleList } from '../../../client/blocks/ArticleList';
-import { Breadcrumb } from '../../../client/blocks/Breadcrumb';
-import { FloatMenu } from '../../../client/blocks/FloatMenu';
+import { ArticleContent } from '../../ui/blocks/ArticleContent';
+import { ArticleList } from '../../ui/blocks/ArticleList';
+import { Breadcrumb } from '../../ui/blocks/Breadcrumb';
+import { FloatMenu } from '../../ui/blocks/FloatMenu';
 
 export default function DetailPage({ data }: { data: DetailData }) {
   const { article, related } = data;

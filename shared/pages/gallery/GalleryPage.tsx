@@ -1,7 +1,7 @@
 /** /hd picture stories and /poster posters: a grid of covers; each story's pictures with captions below it. */
-import { useLocation } from '../../../client/navigation/router';
+import { useLocation } from '../../ui/router';
 import type { GalleryData } from './route';
-import { Pagination } from '../../../client/blocks/Pagination';
+import { Pagination } from '../../ui/blocks/Pagination';
 
 export default function GalleryPage({ data }: { data: GalleryData }) {
   const { pathname } = useLocation();

@@ -1,14 +1,14 @@
 /** Home: the site's home categories with their latest articles, hot news beside them. */
 import { Fragment } from 'react';
-import { Link } from '../../../client/navigation/router';
+import { Link } from '../../ui/router';
 import { BETWEEN_ROW_SLOTS, FIXED_HOME_SLOTS as SLOT, dealToGaps } from '../../home-ad-slots';
 import type { HomeBlock, HomeData } from './route';
-import { ArticleList } from '../../../client/blocks/ArticleList';
-import { AdCarousel } from '../../../client/blocks/AdCarousel';
-import { HomeLives, HomeNewsTracks } from '../../../client/blocks/HomeLiveAndTracks';
-import { HotNews } from '../../../client/blocks/HotNews';
-import { RecommendedTopics } from '../../../client/blocks/RecommendedTopics';
-import { SpecialColumns } from '../../../client/blocks/SpecialColumns';
+import { ArticleList } from '../../ui/blocks/ArticleList';
+import { AdCarousel } from '../../ui/blocks/AdCarousel';
+import { HomeLives, HomeNewsTracks } from '../../ui/blocks/HomeLiveAndTracks';
+import { HotNews } from '../../ui/blocks/HotNews';
+import { RecommendedTopics } from '../../ui/blocks/RecommendedTopics';
+import { SpecialColumns } from '../../ui/blocks/SpecialColumns';
 
 const BLOCKS_PER_ROW = 2;
 const BANNER_HEIGHT_PX = 90;

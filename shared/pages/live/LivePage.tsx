@@ -1,7 +1,7 @@
 /** A live broadcast: the stream while on air, the start time while upcoming, the recordings once ended. */
 import type { LiveData } from './route';
 import { formatDateTime, isoDateTime } from '../../time';
-import { VideoPlayer } from '../../../client/blocks/VideoPlayer';
+import { VideoPlayer } from '../../ui/blocks/VideoPlayer';
 
 const STATUS_TEXT = { 1: '直播中', 2: '即将开始', 3: '已结束' } as const;
 

@@ -1,5 +1,5 @@
 /** News tracking: the story's updates as a timeline, oldest first, each with its stage and time. */
-import { Link } from '../../../client/navigation/router';
+import { Link } from '../../ui/router';
 import { href } from '../../routes';
 import { formatDateTime, isoDateTime } from '../../time';
 import type { NewsTrackData } from './route';

@@ -6,18 +6,18 @@
  * from the server (shared/pages/personal-center/loader.ts; the sections and addresses are in shared/personal-center.ts).
  */
 import { useState } from 'react';
-import { Link } from '../../../client/navigation/router';
+import { Link } from '../../ui/router';
 import type { PublicUser } from '../../app-state';
 import { personalCenterHref, type ListSection, type PersonalCenterData, type PersonalSection, type PersonalTab } from '../../personal-center';
 import { href } from '../../routes';
 import type { ArticleSummary, ColumnAuthor, Tag } from '../../types/entities';
-import { ArticleList } from '../../../client/blocks/ArticleList';
-import { FeedbackForm } from '../../../client/blocks/FeedbackForm';
-import { Pagination } from '../../../client/blocks/Pagination';
-import { VideoGrid } from '../../../client/blocks/VideoGrid';
+import { ArticleList } from '../../ui/blocks/ArticleList';
+import { FeedbackForm } from '../../ui/blocks/FeedbackForm';
+import { Pagination } from '../../ui/blocks/Pagination';
+import { VideoGrid } from '../../ui/blocks/VideoGrid';
 import type { CollectedVideo } from '../../account-api';
-import { usePortal } from '../../../client/context';
-import { proxyPost } from '../../../client/lib/proxy-fetch';
+import { usePortal } from '../../ui/context';
+import { proxyPost } from '../../ui/lib/proxy-fetch';
 
 const TAB_LABELS: Record<PersonalTab, string> = {
   articles: '收藏的文章',

@@ -2,13 +2,13 @@
  * Reading mode (docs/product.md §2): the article alone, dark or light (the float menu's night toggle), a way back to the
  * detail page, and '上一篇'/'下一篇' within the category's latest 10 with their publish times.
  */
-import { Link } from '../../../client/navigation/router';
+import { Link } from '../../ui/router';
 import { TEXT } from '../../constants';
 import type { ReadingData, ReadingNeighbour } from './route';
 import { href } from '../../routes';
-import { ArticleContent } from '../../../client/blocks/ArticleContent';
-import { FloatMenu } from '../../../client/blocks/FloatMenu';
-import { RelativeTime } from '../../../client/blocks/RelativeTime';
+import { ArticleContent } from '../../ui/blocks/ArticleContent';
+import { FloatMenu } from '../../ui/blocks/FloatMenu';
+import { RelativeTime } from '../../ui/blocks/RelativeTime';
 
 function NeighbourLink({ item, label, className }: { item: ReadingNeighbour; label: string; className: string }) {
   return (

@@ -1,10 +1,10 @@
 /** Search results: the keyword highlighted (as text, never as HTML), recent/all tabs, paging, an empty state. */
-import { Link, useLocation } from '../../../client/navigation/router';
+import { Link, useLocation } from '../../ui/router';
 import type { SearchData } from './route';
 import { href } from '../../routes';
 import { encodeKeyword, splitForHighlight } from '../../search-keyword';
-import { Pagination } from '../../../client/blocks/Pagination';
-import { RelativeTime } from '../../../client/blocks/RelativeTime';
+import { Pagination } from '../../ui/blocks/Pagination';
+import { RelativeTime } from '../../ui/blocks/RelativeTime';
 
 function Highlighted({ text, keyword }: { text: string; keyword: string }) {
   return <>{splitForHighlight(text, keyword).map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : part.text))}</>;

@@ -1,8 +1,8 @@
 /** 视刻: short videos of one category, with the other categories as tabs. */
-import { Link, useLocation } from '../../../client/navigation/router';
+import { Link, useLocation } from '../../ui/router';
 import type { ShikeData } from './route';
-import { Pagination } from '../../../client/blocks/Pagination';
-import { VideoGrid } from '../../../client/blocks/VideoGrid';
+import { Pagination } from '../../ui/blocks/Pagination';
+import { VideoGrid } from '../../ui/blocks/VideoGrid';
 
 export default function ShikePage({ data }: { data: ShikeData }) {
   const { pathname } = useLocation();

@@ -1,7 +1,7 @@
 /** Site map: every menu category with its sub-categories, and the regional sites. */
 import type { SiteMapData } from './route';
-import { SiteLink } from '../../../client/blocks/SiteLink';
-import { usePortal } from '../../../client/context';
+import { SiteLink } from '../../ui/blocks/SiteLink';
+import { usePortal } from '../../ui/context';
 
 export default function SiteMapPage({ data }: { data: SiteMapData }) {
   const { state } = usePortal();

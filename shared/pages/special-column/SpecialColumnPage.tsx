@@ -2,12 +2,12 @@
  * Column authors (专栏): avatar, name and introduction, page by page, each with a subscribe button. A signed-in
  * reader's subscriptions for the whole page come in one batch_exist call after hydration.
  */
-import { Link, useLocation } from '../../../client/navigation/router';
+import { Link, useLocation } from '../../ui/router';
 import type { SpecialColumnData } from './route';
 import { href } from '../../routes';
-import { InteractionButton } from '../../../client/blocks/InteractionButton';
-import { Pagination } from '../../../client/blocks/Pagination';
-import { useAuthorGroup, useInteractionGroup } from '../../../client/lib/use-interactions';
+import { InteractionButton } from '../../ui/blocks/InteractionButton';
+import { Pagination } from '../../ui/blocks/Pagination';
+import { useAuthorGroup, useInteractionGroup } from '../../ui/lib/use-interactions';
 
 export default function SpecialColumnPage({ data }: { data: SpecialColumnData }) {
   const { pathname } = useLocation();

@@ -1,6 +1,6 @@
 /** One special topic: its cover and introduction, then its articles. */
 import type { TopicDetailData } from './route';
-import { ArticleCards } from '../../../client/blocks/ArticleCards';
+import { ArticleCards } from '../../ui/blocks/ArticleCards';
 
 export default function TopicDetailPage({ data }: { data: TopicDetailData }) {
   return (

@@ -1,8 +1,8 @@
 /** Special topics (专题), a grid of covers, page by page. */
-import { Link, useLocation } from '../../../client/navigation/router';
+import { Link, useLocation } from '../../ui/router';
 import type { TopicListData } from './route';
 import { href } from '../../routes';
-import { Pagination } from '../../../client/blocks/Pagination';
+import { Pagination } from '../../ui/blocks/Pagination';
 
 export default function TopicListPage({ data }: { data: TopicListData }) {
   const { pathname } = useLocation();

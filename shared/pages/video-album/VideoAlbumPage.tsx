@@ -1,8 +1,8 @@
 /** A video album: the chosen video playing (with a collect button), the album's videos as a playlist (?v= picks one). */
 import type { VideoAlbumData } from './route';
-import { ArticleMarkButtons } from '../../../client/blocks/InteractionButton';
-import { VideoGrid } from '../../../client/blocks/VideoGrid';
-import { VideoPlayer } from '../../../client/blocks/VideoPlayer';
+import { ArticleMarkButtons } from '../../ui/blocks/InteractionButton';
+import { VideoGrid } from '../../ui/blocks/VideoGrid';
+import { VideoPlayer } from '../../ui/blocks/VideoPlayer';
 
 export default function VideoAlbumPage({ data }: { data: VideoAlbumData }) {
   const { album, current } = data;

@@ -1,11 +1,11 @@
 /** One video: the player, its details (and a collect button), and more from the same 视刻 category. */
-import { Link } from '../../../client/navigation/router';
+import { Link } from '../../ui/router';
 import type { VideoData } from './route';
 import { href } from '../../routes';
 import { formatDateTime, isoDateTime } from '../../time';
-import { ArticleMarkButtons } from '../../../client/blocks/InteractionButton';
-import { VideoGrid } from '../../../client/blocks/VideoGrid';
-import { VideoPlayer } from '../../../client/blocks/VideoPlayer';
+import { ArticleMarkButtons } from '../../ui/blocks/InteractionButton';
+import { VideoGrid } from '../../ui/blocks/VideoGrid';
+import { VideoPlayer } from '../../ui/blocks/VideoPlayer';
 
 export default function VideoPage({ data }: { data: VideoData }) {
   const { video, related } = data;

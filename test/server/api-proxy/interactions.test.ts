@@ -1,9 +1,9 @@
 /**
- * The interaction calls exactly as the browser module makes them (client/lib/interactions-api.ts, over real
+ * The interaction calls exactly as the browser module makes them (shared/ui/lib/interactions-api.ts, over real
  * HTTP), through the portal's /api proxy to the reference API: likes with their count, collections of articles
  * and videos, subscriptions to column authors and tags, each reader's state apart, and docs/product.md §8 failures.
  */
-import { callApi, fetchGroupStates, fetchLikeCount, toggleInteraction, type ApiTransport } from '../../../client/lib/interactions-api';
+import { callApi, fetchGroupStates, fetchLikeCount, toggleInteraction, type ApiTransport } from '../../../shared/ui/lib/interactions-api';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
 import { signIn, signInEnv } from '../../support/sign-in';

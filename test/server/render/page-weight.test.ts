@@ -6,7 +6,7 @@
 import QRCode from 'qrcode';
 import request from 'supertest';
 import { gzipSync } from 'node:zlib';
-import { MEDIA_MATRIX, MOBILE_SITE_URL } from '../../../client/chrome-links';
+import { MEDIA_MATRIX, MOBILE_SITE_URL } from '../../../shared/ui/chrome-links';
 import type { AppState } from '../../../shared/app-state';
 import { MAIN_SITE, REGIONAL_SITES, homeCatidOf, resolveSite } from '../../../shared/sites';
 import { qrImagePath, qrTextOfImageName } from '../../../shared/qr-image-path';

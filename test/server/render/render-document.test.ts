@@ -1,7 +1,7 @@
 /** Streaming rules of the renderer, with resources that fail or never settle. */
 import type { AppState } from '../../../shared/app-state';
 import { MAIN_SITE } from '../../../shared/sites';
-import { createResourceStore } from '../../../client/data/resource-store';
+import { createResourceStore } from '../../../shared/ui/data/resource-store';
 import { loadPage } from '../../../shared/pages/registry';
 import { renderDocument, type DocumentSink } from '../../../server/render/render-document';
 

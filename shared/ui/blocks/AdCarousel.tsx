@@ -1,0 +1,138 @@
+/**
+ * Advertising carousel (docs/product.md §2, §3): image or video slides (a video plays, muted, only while it is on
+ * screen). The server renders every slide in swiper's markup with the first one showing; after hydration, a
+ * carousel of two or more slides loads swiper (its own chunk) once it comes within a screen of the viewport (so a
+ * page whose carousels are below the fold does not fetch or run swiper during load), and autoplays with a delay
+ * drawn from 5–8 s unless one is set, pausing while the pointer is on it.
+ *
+ * The CMS gives an ad's picture or video without its size (docs/product.md §3), and one slot may hold a 16:9 video
+ * poster as well as a wide banner. So a slide never crops its media: the picture keeps its own aspect at the
+ * slot's height (narrowed, letterboxed, when it is wider than the slot), and the ad's title fills the room beside
+ * a picture narrower than the slot, as portals show a picture-and-text ad in a banner.
+ */
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { autoplayDelay, DEFAULT_SLIDE_HEIGHT_PX } from '../../carousel';
+import type { Advertisement } from '../../types/entities';
+import { SiteLink } from './SiteLink';
+
+/**
+ * Plays a muted ad video while any of it is on screen and pauses it when it leaves (a slide swiper moved away, a
+ * carousel scrolled past): with `autoplay`, every video ad of a page (five on the home page) was fetched, decoded
+ * and composited while the page loaded, off screen or not. Not at all for a reader who asks for reduced motion:
+ * the poster stays.
+ */
+function usePlayWhileVisible(ref: RefObject<HTMLVideoElement | null>): void {
+  useEffect(() => {
+    const video = ref.current;
+    if (!video || typeof IntersectionObserver === 'undefined') return;
+    if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+    const observer = new IntersectionObserver((entries) => {
+      // One element observed: its last entry is where it is now (earlier ones are changes since undone).
+      if (entries[entries.length - 1]?.isIntersecting) void video.play().catch(() => undefined);
+      else video.pause();
+    });
+    observer.observe(video);
+    return () => {
+      observer.disconnect();
+      video.pause();
+    };
+  }, [ref]);
+}
+
+function AdVideo({ ad, height }: { ad: Advertisement; height: number }) {
+  const video = useRef<HTMLVideoElement>(null);
+  usePlayWhileVisible(video);
+  return <video ref={video} src={ad.video} poster={ad.image} muted loop playsInline preload="none" height={height} />;
+}
+
+function AdMedia({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {
+  // Unlabelled: the title beside it names the ad (the link's text), so a screen reader hears it once.
+  return ad.type === 2 && ad.video ? <AdVideo ad={ad} height={height} /> : <img src={ad.image} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />;
+}
+
+function Slide({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {
+  const body: ReactNode = (
+    <>
+      <AdMedia ad={ad} height={height} eager={eager} />
+      <span className="ad-slide__title">
+        <span>{ad.title}</span>
+      </span>
+    </>
+  );
+  return (
+    <div className="swiper-slide ad-slide">
+      {ad.href ? (
+        <SiteLink href={ad.href} newTab="noopener noreferrer sponsored" className="ad-slide__body">
+          {body}
+        </SiteLink>
+      ) : (
+        <span className="ad-slide__body">{body}</span>
+      )}
+      <span className="ad-slide__mark">广告</span>
+    </div>
+  );
+}
+
+/** Calls `then` once the element is within one viewport height of the screen; returns a function that stops watching. */
+function whenNearViewport(element: Element, then: () => void): () => void {
+  if (typeof IntersectionObserver === 'undefined') {
+    then();
+    return () => undefined;
+  }
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      then();
+    },
+    { rootMargin: '100% 0px' },
+  );
+  observer.observe(element);
+  return () => observer.disconnect();
+}
+
+export interface AdCarouselProps {
+  ads: readonly Advertisement[];
+  height?: number;
+  delayMs?: number;
+  label?: string;
+  eager?: boolean;
+  /** The CMS position of a home slot (docs/product.md §3), written as data-ad-slot. */
+  slot?: number;
+}
+
+export function AdCarousel(props: AdCarouselProps) {
+  const { ads, height = DEFAULT_SLIDE_HEIGHT_PX, delayMs, label = '广告', eager = false, slot } = props;
+  const root = useRef<HTMLDivElement>(null);
+  const multiple = ads.length > 1;
+  useEffect(() => {
+    const element = root.current;
+    if (!multiple || !element) return;
+    let handle: { destroy(): void } | null = null;
+    let cancelled = false;
+    const start = () => {
+      void import('./carousel-engine').then(({ startCarousel }) => {
+        if (!cancelled) handle = startCarousel(element, autoplayDelay(delayMs));
+      });
+    };
+    const stopWatching = whenNearViewport(element, start);
+    return () => {
+      cancelled = true;
+      stopWatching();
+      handle?.destroy();
+    };
+  }, [multiple, delayMs, ads]);
+  if (ads.length === 0) return null;
+  return (
+    <section className="ad-carousel" aria-label={label} data-ad-slot={slot}>
+      <div ref={root} className="swiper" style={{ height }}>
+        <div className="swiper-wrapper">
+          {ads.map((ad, index) => (
+            <Slide key={ad.id} ad={ad} height={height} eager={eager && index === 0} />
+          ))}
+        </div>
+        {multiple && <div className="swiper-pagination" />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * Home's way into what is happening now: the lives on air or about to start (直播, each to its live page) and the
+ * news-tracking reports updated last (新闻追踪, each to its timeline).
+ */
+import { Link } from '../router';
+import type { HomeLive, HomeNewsTrack } from '../../pages/home/route';
+import { href } from '../../routes';
+import { formatDateTime } from '../../time';
+
+function liveStatus(live: HomeLive): string {
+  if (live.status === 1) return '直播中';
+  if (live.status === 2) return `${formatDateTime(live.start_time).slice(5)} 开始`;
+  return '回放';
+}
+
+export function HomeLives({ lives }: { lives: readonly HomeLive[] }) {
+  if (lives.length === 0) return null;
+  return (
+    <section className="side-block home-lives" aria-labelledby="home-lives-title">
+      <h2 id="home-lives-title" className="block-title">
+        直播
+      </h2>
+      <ul className="home-lives__list">
+        {lives.map((live) => (
+          <li key={live.id} className="home-lives__item">
+            <Link to={href.live(live.id)} className="home-lives__link">
+              <span className={`home-lives__status home-lives__status--${live.status === 1 ? 'on-air' : 'upcoming'}`}>{liveStatus(live)}</span>
+              <span className="home-lives__title">{live.title}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function HomeNewsTracks({ tracks }: { tracks: readonly HomeNewsTrack[] }) {
+  if (tracks.length === 0) return null;
+  return (
+    <section className="side-block home-tracks" aria-labelledby="home-tracks-title">
+      <h2 id="home-tracks-title" className="block-title">
+        新闻追踪
+      </h2>
+      <ul className="home-tracks__list">
+        {tracks.map((track) => (
+          <li key={track.id} className="home-tracks__item">
+            <Link to={href.newsTrack(track.id)}>{track.title}</Link>
+            <span className="home-tracks__meta">
+              {track.ongoing ? '持续更新中' : '报道已完结'} · {track.updates}篇
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+/** Recommended topics (docs/product.md §2): '热门专题' by default, the first 4 topics as a cover grid, an ad below. */
+import { Suspense } from 'react';
+import { RECOMMENDED_TOPICS_SHOWN, TEXT } from '../../constants';
+import type { Advertisement, TopicCover } from '../../types/entities';
+import { Resource } from '../data/Resource';
+import { AdCarousel } from './AdCarousel';
+
+/** The CMS's jump target when it is a link, else the portal's topic page. */
+function topicHref(topic: TopicCover): string {
+  const jump = topic.jump.switch_value_android;
+  return /^(https?:\/\/|\/)/.test(jump) ? jump : `/topic/${topic.id}`;
+}
+
+function TopicsSkeleton() {
+  return (
+    <ul className="side-topics" aria-busy="true">
+      {Array.from({ length: RECOMMENDED_TOPICS_SHOWN }, (_, index) => (
+        <li key={index} className="skeleton-box" />
+      ))}
+    </ul>
+  );
+}
+
+export function RecommendedTopics({ title = TEXT.recommendedTopicsTitle, adsBelow = [] }: { title?: string; adsBelow?: readonly Advertisement[] }) {
+  return (
+    <section className="side-block recommended-topics" aria-labelledby="recommended-topics-title">
+      <h2 id="recommended-topics-title" className="block-title">
+        {title}
+      </h2>
+      <Suspense fallback={<TopicsSkeleton />}>
+        <Resource name="topics">
+          {(topics) => (
+            <ul className="side-topics">
+              {topics.map((topic) => (
+                <li key={topic.id}>
+                  <a href={topicHref(topic)}>
+                    <img src={topic.thumb} alt="" width={150} height={84} loading="lazy" />
+                    <span>{topic.title}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Resource>
+      </Suspense>
+      <AdCarousel ads={adsBelow} label="专题广告" />
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+/** Video thumbnails with duration, each linking to its video page. */
+import { Link } from '../router';
+import { href } from '../../routes';
+import type { Video } from '../../types/entities';
+
+function duration(seconds: number): string {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/** What a card shows: any video-like item (a video, a collected video) will do. */
+export type VideoCard = Pick<Video, 'id' | 'catid' | 'title' | 'cover' | 'duration'>;
+
+export function VideoGrid<V extends VideoCard>({ videos, linkFor }: { videos: readonly V[]; linkFor?: (video: V) => string }) {
+  return (
+    <ul className="video-grid">
+      {videos.map((video) => (
+        <li key={video.id} className="video-card">
+          <Link to={linkFor ? linkFor(video) : href.video(video.catid, video.id)}>
+            <span className="video-card__cover">
+              <img src={video.cover} alt="" width={320} height={180} loading="lazy" decoding="async" />
+              <span className="video-card__duration">{duration(video.duration)}</span>
+            </span>
+            <span className="video-card__title">{video.title}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

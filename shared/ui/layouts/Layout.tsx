@@ -1,0 +1,80 @@
+/**
+ * The layouts of docs/product.md §2 around a page. Default: header, content, footer in the 1296px frame, back-to-top.
+ * Detail: the top ad carousel, then the content beside a right column (hot news with its ads, the first 4
+ * recommended topics, special columns). Reading: no header or side column, dark or light. Small footer on
+ * contribute, seekingReport and moveInto; company info on siteMap.
+ */
+import type { ReactNode } from 'react';
+import type { PageState } from '../../app-state';
+import type { LayoutKind } from '../../routes';
+import type { AdGroups } from '../../types/entities';
+import { AdCarousel } from '../blocks/AdCarousel';
+import { BackToTop } from '../blocks/BackToTop';
+import { Footer, type FooterVariant } from '../blocks/Footer';
+import { Header } from '../blocks/Header';
+import { HotNews } from '../blocks/HotNews';
+import { LoadingBar } from '../blocks/LoadingBar';
+import { LoginDialogHost } from '../blocks/LoginModal';
+import { RecommendedTopics } from '../blocks/RecommendedTopics';
+import { SpecialColumns } from '../blocks/SpecialColumns';
+import { ToastHost } from '../blocks/Toast';
+import { WechatShare } from '../blocks/WechatShare';
+import { usePortal } from '../context';
+
+const NO_ADS: AdGroups = { detailTop: [], hotNewsTop: [], hotNewsBot: [], hotTopicBot: [], specialColBot: [] };
+const DETAIL_TOP_AD_HEIGHT_PX = 120;
+
+/** The detail page's ad groups, when the page shown is a detail page. */
+function detailAds(page: PageState): AdGroups {
+  return page.page === 'detail' ? page.data.ads : NO_ADS;
+}
+
+function DetailColumns({ ads, children }: { ads: AdGroups; children: ReactNode }) {
+  return (
+    <>
+      {ads.detailTop.length > 0 && (
+        <div className="detail-top-ad">
+          <AdCarousel ads={ads.detailTop} height={DETAIL_TOP_AD_HEIGHT_PX} label="顶部广告" eager />
+        </div>
+      )}
+      <div className="columns">
+        <div className="columns__main">{children}</div>
+        <aside className="columns__side" aria-label="侧栏">
+          <HotNews adsAbove={ads.hotNewsTop} adsBelow={ads.hotNewsBot} />
+          <RecommendedTopics adsBelow={ads.hotTopicBot} />
+          <SpecialColumns adsBelow={ads.specialColBot} />
+        </aside>
+      </div>
+    </>
+  );
+}
+
+function footerVariant(kind: LayoutKind): FooterVariant {
+  if (kind === 'smallFooter') return 'small';
+  if (kind === 'siteMap') return 'siteMap';
+  return 'full';
+}
+
+export function Layout({ kind, children }: { kind: LayoutKind; children: ReactNode }) {
+  const { navigating, state } = usePortal();
+  // Grey mode follows the page shown, so navigating away from home clears a home-only grey (docs/product.md §4).
+  const grey = state.layout.greyMode === 'layout' || (state.layout.greyMode === 'home' && state.page.page === 'home');
+  const classes = ['app', grey ? 'app--grey' : '', kind === 'reading' ? 'app--reading' : ''].filter(Boolean).join(' ');
+  return (
+    <div className={classes}>
+      <a className="skip-link" href="#main">
+        跳到正文
+      </a>
+      <LoadingBar active={navigating} />
+      {kind !== 'reading' && <Header />}
+      <main id="main" className="page-width">
+        {kind === 'detail' ? <DetailColumns ads={detailAds(state.page)}>{children}</DetailColumns> : children}
+      </main>
+      {kind !== 'reading' && <Footer variant={footerVariant(kind)} />}
+      <BackToTop />
+      <ToastHost />
+      <LoginDialogHost />
+      <WechatShare />
+    </div>
+  );
+}
