@@ -24,7 +24,12 @@ function log(line) {
 function startServer() {
   server = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'dist/server/main.cjs')], {
     stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' },
+    env: {
+      ...process.env,
+      NODE_ENV: process.env.NODE_ENV ?? 'development',
+      // Without a content API the development loop reads the generated reference dataset (server/config.ts).
+      ...(process.env.UPSTREAM_URL ? {} : { REFERENCE_API: process.env.REFERENCE_API ?? 'in-process' }),
+    },
   });
   const child = server;
   child.once('exit', (code, signal) => {

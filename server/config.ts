@@ -2,6 +2,7 @@
  * Configuration from environment variables, validated once at start. Every bad value is reported in one line
  * naming the variable, and the server refuses to start rather than run half-configured.
  */
+import { distance as levenshtein } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { ALL_SITES } from '../shared/sites';
 import { parseVisitStatsIds } from '../shared/visit-stats';
@@ -43,12 +44,22 @@ function isUrlWithProtocol(value: string, protocols: readonly string[]): boolean
   }
 }
 
+export const REFERENCE_API_IN_PROCESS = 'in-process';
+
 const SITE_HOSTS = new Set(ALL_SITES.map((site) => site.domain));
 
 const schema = z.object({
   PORT: port.default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   UPSTREAM_URL: optionalUrl(['http:', 'https:']),
+  // The generated reference dataset instead of the newsroom's content API: only when asked for by name (npm start
+  // and npm run dev ask for it when UPSTREAM_URL is unset; see contentSourceOf).
+  REFERENCE_API: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || value === REFERENCE_API_IN_PROCESS, { message: `must be "${REFERENCE_API_IN_PROCESS}" or unset` }),
   UPSTREAM_TIMEOUT_MS: positiveMs.default(3000),
   // The largest content API answer read (bytes): a bigger one is a failed call (stale-if-error or 503), so one
   // runaway article cannot tie up a render, the cache and every reader's event loop. 2 MiB is far above any real article.
@@ -170,6 +181,9 @@ function crossProblems(config: Config): string[] {
   if (!config.REDIS_URL && config.L1_CACHE_MAX_MB === 0) {
     problems.push('L1_CACHE_MAX_MB="0": must be at least 1 without REDIS_URL (the in-process store is then the whole cache)');
   }
+  if (config.REFERENCE_API && config.UPSTREAM_URL) {
+    problems.push(`REFERENCE_API="${config.REFERENCE_API}": set with UPSTREAM_URL; a portal reads one content source (unset one of them)`);
+  }
   if (config.SESSION_REDIS_URL && !config.REDIS_URL) {
     problems.push('SESSION_REDIS_URL: needs REDIS_URL too (without it every instance keeps sessions in process)');
   }
@@ -198,4 +212,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return `${name}=${JSON.stringify(value)}: ${issue.message}`;
   });
   throw new ConfigError(problems);
+}
+
+/** Where pages come from: the newsroom's content API, or the generated reference dataset (development only). */
+export type ContentSource = { kind: 'upstream'; url: string } | { kind: 'reference' };
+
+/**
+ * A portal never makes up news: without UPSTREAM_URL it refuses to start, unless the reference dataset was asked
+ * for by name (REFERENCE_API=in-process, which `npm start` and `npm run dev` set when UPSTREAM_URL is unset).
+ */
+export function contentSourceOf(config: Config): ContentSource {
+  if (config.UPSTREAM_URL) return { kind: 'upstream', url: config.UPSTREAM_URL };
+  if (config.REFERENCE_API === REFERENCE_API_IN_PROCESS) return { kind: 'reference' };
+  throw new ConfigError([
+    `UPSTREAM_URL is not set: the portal serves only the newsroom's content API (UPSTREAM_URL=https://cms.example.cn); ` +
+      `the generated reference dataset runs only with REFERENCE_API=${REFERENCE_API_IN_PROCESS} (npm start and npm run dev set it)`,
+  ]);
+}
+
+/** Settings read from the environment outside the schema above (the runtime's own, the build's). */
+const OTHER_KNOWN_VARIABLES = ['NODE_ENV', 'UPSTREAM_PORT', 'UPSTREAM_HOST', 'UPSTREAM_SEED', 'UPSTREAM_LATENCY_MS', 'UPSTREAM_PUBLIC_URL'];
+
+export interface MisspeltVariable {
+  name: string;
+  meant: string;
+}
+
+/**
+ * Environment variables that look like a misspelt setting of the portal (`REDIS_ULR`, `UPSTREAM_URl`): named in a
+ * start-up warning, because the setting they were meant for silently keeps its default otherwise. Close means the
+ * same letters in another case, or an edit distance of 1 (2 for names of 8 characters or more: `ULR` for `URL` is
+ * two edits), so short unrelated names of the environment (`HOME` and `HOST`) do not match.
+ */
+export function misspeltVariables(env: NodeJS.ProcessEnv = process.env): MisspeltVariable[] {
+  const known = [...Object.keys(schema.shape), ...OTHER_KNOWN_VARIABLES];
+  const knownSet = new Set(known);
+  const found: MisspeltVariable[] = [];
+  for (const name of Object.keys(env)) {
+    if (knownSet.has(name)) continue;
+    const meant = known.find((candidate) => looksLike(name, candidate));
+    if (meant) found.push({ name, meant });
+  }
+  return found;
+}
+
+function looksLike(name: string, candidate: string): boolean {
+  if (name.toUpperCase() === candidate.toUpperCase()) return true;
+  if (Math.abs(name.length - candidate.length) > 2) return false;
+  const allowed = Math.min(name.length, candidate.length) >= 8 ? 2 : 1;
+  return levenshtein(name.toUpperCase(), candidate.toUpperCase()) <= allowed;
 }

@@ -12,7 +12,11 @@ export interface ReadinessDeps {
   redisUp: (() => Promise<boolean>) | null;
   upstreamAnswers: () => Promise<boolean>;
   isDraining: () => boolean;
+  /** Where pages come from: 'reference-dataset' only when the generated dataset runs in-process (never in production). */
+  content: ContentKind;
 }
+
+export type ContentKind = 'upstream' | 'reference-dataset';
 
 const UPSTREAM_CHECK_CACHE_MS = 2000;
 
@@ -42,7 +46,7 @@ export function healthRoutes(deps: ReadinessDeps): Router {
     const redis = redisUp === null ? 'not-configured' : redisUp ? 'up' : 'down';
     const upstream = upstreamUp ? 'up' : 'down';
     const degraded = redis === 'down' || upstream === 'down';
-    res.json({ status: degraded ? 'degraded' : 'ready', checks: { redis, upstream, cache: deps.store.kind } });
+    res.json({ status: degraded ? 'degraded' : 'ready', checks: { redis, upstream, cache: deps.store.kind }, content: deps.content });
   });
 
   return router;

@@ -136,6 +136,16 @@ function createPortalRedisClient(url: string, commandTimeoutMs: number, logger: 
   return client;
 }
 
+/** Header on every answer of a portal reading the generated reference dataset: nobody mistakes it for the news. */
+export const CONTENT_SOURCE_HEADER = 'X-Content-Source';
+
+function labelledReference(handler: RequestListener): RequestListener {
+  return (req, res) => {
+    res.setHeader(CONTENT_SOURCE_HEADER, 'reference-dataset');
+    handler(req, res);
+  };
+}
+
 function originOf(url: string): string[] {
   const parsed = new URL(url);
   return parsed.protocol === 'http:' ? [parsed.origin] : [];
@@ -247,6 +257,7 @@ export function createPortal(options: PortalOptions): Portal {
       store,
       redisUp: health ? () => health.isUp() : null,
       isDraining: () => draining,
+      content: options.embeddedUpstream ? 'reference-dataset' : 'upstream',
       upstreamAnswers: async () => (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !== 'unavailable',
     },
   });
@@ -265,10 +276,11 @@ export function createPortal(options: PortalOptions): Portal {
         );
   // Every request's path is brought to its one spelling before anything else reads it.
   const handler = canonicalTargets({ logger, metrics, security }, chain);
+  // The hit path and the chain's compression negotiate on the same reading of Accept-Encoding.
+  const edge = withForwardedHeaderCheck(compiledTrust(app.get('trust proxy fn')), logger, withCanonicalAcceptEncoding(handler));
   return {
     app,
-    // The hit path and the chain's compression negotiate on the same reading of Accept-Encoding.
-    handler: withForwardedHeaderCheck(compiledTrust(app.get('trust proxy fn')), logger, withCanonicalAcceptEncoding(handler)),
+    handler: options.embeddedUpstream ? labelledReference(edge) : edge,
     store,
     cachePolicy: policy,
     assets,

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../server/config';
+import { ConfigError, contentSourceOf, loadConfig, misspeltVariables } from '../../server/config';
 
 describe('loadConfig', () => {
   it('has working defaults: port 3000, no Redis, no upstream (in-process reference API)', () => {
@@ -87,5 +87,66 @@ describe('loadConfig', () => {
 
   it('treats an empty optional URL as unset', () => {
     expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
+  });
+});
+
+describe('contentSourceOf', () => {
+  it('reads the content API when UPSTREAM_URL is set', () => {
+    expect(contentSourceOf(loadConfig({ UPSTREAM_URL: 'https://cms.example.cn' }))).toEqual({ kind: 'upstream', url: 'https://cms.example.cn' });
+  });
+
+  it('runs the reference dataset only when asked for by name', () => {
+    expect(contentSourceOf(loadConfig({ REFERENCE_API: 'in-process' }))).toEqual({ kind: 'reference' });
+    for (const env of [{}, { NODE_ENV: 'production' }, { NODE_ENV: 'development' }, { REFERENCE_API: '' }]) {
+      expect(() => contentSourceOf(loadConfig(env))).toThrow(/UPSTREAM_URL is not set/);
+    }
+    expect(() => loadConfig({ REFERENCE_API: 'yes' })).toThrow(/REFERENCE_API="yes"/);
+  });
+});
+
+describe('misspeltVariables', () => {
+  it('names variables one or two edits (or a case) away from a setting, with the setting meant', () => {
+    const env = {
+      REDIS_ULR: 'x',
+      UPSTREAM_URl: 'x',
+      upstream_url: 'x',
+      CACHE_PERFIX: 'x',
+      L1_CACHE_MAX_MBS: 'x',
+      SHUTDOWN_DELAY: 'x',
+      PORTS: 'x',
+      INTERNAL_TOKNE: 'x',
+    };
+    expect(Object.fromEntries(misspeltVariables(env).map(({ name, meant }) => [name, meant]))).toEqual({
+      REDIS_ULR: 'REDIS_URL',
+      UPSTREAM_URl: 'UPSTREAM_URL',
+      upstream_url: 'UPSTREAM_URL',
+      CACHE_PERFIX: 'CACHE_PREFIX',
+      L1_CACHE_MAX_MBS: 'L1_CACHE_MAX_MB',
+      PORTS: 'PORT',
+      INTERNAL_TOKNE: 'INTERNAL_TOKEN',
+    });
+  });
+
+  it('leaves settings spelt right and the ordinary environment alone', () => {
+    const env = {
+      REDIS_URL: 'x',
+      PORT: '1',
+      HOST: 'x',
+      HOME: '/root',
+      PATH: '/bin',
+      PWD: '/',
+      USER: 'node',
+      SHELL: '/bin/sh',
+      TERM: 'xterm',
+      LANG: 'C',
+      HOSTNAME: 'pod-1',
+      NODE_VERSION: '22',
+      YARN_VERSION: '1',
+      KUBERNETES_PORT: 'tcp://10.0.0.1:443',
+      REDIS_PORT: '6379',
+      NODE_ENV: 'production',
+      CI: 'true',
+    };
+    expect(misspeltVariables(env)).toEqual([]);
   });
 });

@@ -13,10 +13,21 @@ import { firstHomeArticle } from '../support/upstream-data';
 
 const SERVER = path.resolve(__dirname, '../../dist/server/main.cjs');
 
+interface LogLine {
+  level?: number;
+  msg?: string;
+  url?: string;
+  variable?: string;
+  meant?: string;
+  content?: string;
+}
+
 interface Started {
   child: ChildProcess;
   url: string;
   exit: Promise<number | null>;
+  /** The log lines written up to and after listening (appended as they come). */
+  lines: LogLine[];
 }
 
 function startServer(env: Record<string, string>): Promise<Started> {
@@ -32,11 +43,13 @@ function startServer(env: Record<string, string>): Promise<Started> {
       child.kill('SIGKILL');
       reject(new Error('server did not start in 60 s'));
     }, 60_000);
+    const seen: LogLine[] = [];
     lines.on('line', (line) => {
-      const entry = JSON.parse(line) as { url?: string; msg?: string };
+      const entry = JSON.parse(line) as LogLine;
+      seen.push(entry);
       if (entry.url && entry.msg?.startsWith('portal listening')) {
         clearTimeout(timer);
-        resolve({ child, url: entry.url, exit });
+        resolve({ child, url: entry.url, exit, lines: seen });
       }
     });
     void exit.then((code) => reject(new Error(`server exited early with ${code}`)));
@@ -143,12 +156,58 @@ describe('server process', () => {
     expect(stderr).toContain('REDIS_URL="localhost:6379"');
   });
 
-  it('runs on its embedded defaults: in-process reference API and cache', async () => {
-    const server = await startServer({});
+  it('never serves made-up news: without UPSTREAM_URL it stops with exit 78 and one line, in production or not', async () => {
+    const envs: Record<string, string>[] = [{ NODE_ENV: 'production' }, {}, { NODE_ENV: 'production', UPSTREAM_URl: 'https://cms.example.cn' }];
+    for (const env of envs) {
+      const { code, stderr } = await stderrOf(env);
+      expect(code).toBe(78);
+      expect(stderr).toMatch(/UPSTREAM_URL is not set/);
+      // The heading, the one problem, and a hint for each misspelt setting.
+      const hints = 'UPSTREAM_URl' in env ? ['  (UPSTREAM_URl is set: did you mean UPSTREAM_URL?)'] : [];
+      expect(stderr.trim().split('\n').slice(2)).toEqual(hints);
+    }
+  }, 120_000);
+
+  it('refuses the reference dataset and a content API at once (one content source)', async () => {
+    const { code, stderr } = await stderrOf({ UPSTREAM_URL: 'https://cms.example.cn', REFERENCE_API: 'in-process' });
+    expect(code).toBe(78);
+    expect(stderr).toContain('REFERENCE_API="in-process"');
+  });
+
+  it('names an environment variable that looks like a misspelt setting, with the one it probably meant', async () => {
+    const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+    const server = await startServer({ UPSTREAM_URL: upstream.url, REDIS_ULR: 'redis://127.0.0.1:6379', CACHE_PERFIX: 'x', Log_Level: 'debug' });
     try {
+      const warnings = server.lines.filter((line) => line.variable !== undefined);
+      expect(warnings.map((line) => [line.variable, line.meant]).sort()).toEqual([
+        ['CACHE_PERFIX', 'CACHE_PREFIX'],
+        ['Log_Level', 'LOG_LEVEL'],
+        ['REDIS_ULR', 'REDIS_URL'],
+      ]);
+      expect(warnings.every((line) => line.level === 40)).toBe(true);
+      // A real content API: nothing says "reference".
+      const res = await timedGet(`${server.url}/about`);
+      expect(res.headers['x-content-source']).toBeUndefined();
+      expect(JSON.parse((await timedGet(`${server.url}/readyz`)).body)).toMatchObject({ content: 'upstream' });
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exit).toBe(0);
+      await upstream.close();
+    }
+  }, 120_000);
+
+  it('runs the in-process reference dataset only when asked by name, and says so in readiness, the log and every answer', async () => {
+    const server = await startServer({ REFERENCE_API: 'in-process' });
+    try {
+      expect(server.lines.some((line) => line.level === 40 && line.content === 'reference-dataset')).toBe(true);
       const res = await timedGet(`${server.url}/`);
       expect(res.status).toBe(200);
       expect(res.body).toContain('home-grid');
+      expect(res.headers['x-content-source']).toBe('reference-dataset');
+      // A cached hit (answered before Express) says so too.
+      const hit = await timedGet(`${server.url}/`);
+      expect(hit.headers['x-cache']).toMatch(/HIT/);
+      expect(hit.headers['x-content-source']).toBe('reference-dataset');
       // Embedded media are served from the portal's own origin, so readers on other machines see them.
       const image = /<img src="(\/media\/img\/[^"]+)"/.exec(res.body)?.[1];
       expect(image).toBeDefined();
@@ -156,7 +215,11 @@ describe('server process', () => {
       expect(media.status).toBe(200);
       expect(media.headers['content-type']).toBe('image/jpeg');
       const ready = await timedGet(`${server.url}/readyz`);
-      expect(JSON.parse(ready.body)).toMatchObject({ status: 'ready', checks: { redis: 'not-configured', upstream: 'up', cache: 'memory' } });
+      expect(JSON.parse(ready.body)).toMatchObject({
+        status: 'ready',
+        content: 'reference-dataset',
+        checks: { redis: 'not-configured', upstream: 'up', cache: 'memory' },
+      });
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exit).toBe(0);
