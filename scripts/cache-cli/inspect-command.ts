@@ -57,6 +57,7 @@ export async function inspectCommand(globals: Globals, target: string, options: 
       globals.prefix,
       found.map((report) => report.key),
       options.portal,
+      globals.timeout,
     );
     return { reports: found.map((report): PageReport => ({ ...report, l1: survey.copies.get(report.key) ?? [] })), instances: survey.instances };
   });
@@ -65,6 +66,8 @@ export async function inspectCommand(globals: Globals, target: string, options: 
   print(globals, 'inspect', { target, found: true, entries: reports, instances }, () =>
     [...reports.map((report) => humanReport(report, instances)), humanInstances(instances)].join('\n\n'),
   );
+  // The L1 columns of an instance that did not answer are unknown: a partial answer (each such instance named above).
+  if (instances.some((instance) => instance.state !== 'answered')) process.exitCode = EXIT.partial;
 }
 
 /** Page keys of a URL in every build of the prefix (newest deploy and any older one still held). */

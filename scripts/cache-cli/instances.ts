@@ -2,17 +2,14 @@
  * `inspect`'s look into the running instances: each one announced in Redis (server/cache/instances.ts), plus any
  * named with --portal, is asked over HTTP whether its L1 holds the page's keys (server/internal-routes.ts). An
  * instance that does not answer is reported unreachable (a stopped one stays announced until its key expires).
- * INTERNAL_TOKEN, from the environment only (never a command-line argument, which `ps` shows), is sent so
- * instances on other machines answer.
+ * INTERNAL_TOKEN (portals.ts's httpGet) is sent so instances on other machines answer; each ask is bounded by
+ * --timeout.
  */
 import type { Freshness } from '../../server/cache/entry';
-import { announcedInstances, INTERNAL_TOKEN_HEADER } from '../../server/cache/instances';
 import { l1Answer, type L1Answer } from '../../server/internal-routes';
 import type { RedisClient } from '../../server/redis/client';
 import { errorText } from './output';
-
-/** Generous for one small JSON answer; a tarpit or a dead machine must not hold the CLI. */
-const ASK_TIMEOUT_MS = 5000;
+import { httpGet, portalTargets, type HttpAnswer, type PortalTarget } from './portals';
 
 export interface AskedInstance {
   /** The instance's id (from its announcement or its answer); null when it was named by --portal and did not answer. */
@@ -46,20 +43,7 @@ export interface L1Survey {
   copies: Map<string, L1Copy[]>;
 }
 
-interface Target {
-  url: string;
-  source: AskedInstance['source'];
-  announced: { id: string; host: string; pid: number; build: string; startedAt: string } | null;
-}
-
-async function targets(client: RedisClient, prefix: string, portals: readonly string[]): Promise<Target[]> {
-  const announced = await announcedInstances(client, prefix);
-  const found: Target[] = announced.map(({ url, ...rest }) => ({ url, source: 'announced', announced: rest }));
-  for (const url of portals) if (!found.some((target) => target.url === url)) found.push({ url, source: 'portal', announced: null });
-  return found;
-}
-
-async function ask(target: Target, keys: readonly string[]): Promise<{ instance: AskedInstance; answer: L1Answer | null }> {
+async function ask(target: PortalTarget, keys: readonly string[], timeoutSeconds: number): Promise<{ instance: AskedInstance; answer: L1Answer | null }> {
   const a = target.announced;
   const instance: AskedInstance = {
     id: a?.id ?? null,
@@ -75,25 +59,27 @@ async function ask(target: Target, keys: readonly string[]): Promise<{ instance:
   };
   const query = new URLSearchParams(keys.map((key) => ['key', key]));
   const url = new URL(`/_internal/l1?${query.toString()}`, target.url).href;
-  const token = process.env.INTERNAL_TOKEN;
-  let response: Response;
+  let response: HttpAnswer;
   try {
-    response = await fetch(url, { headers: token ? { [INTERNAL_TOKEN_HEADER]: token } : {}, signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
+    response = await httpGet(url, timeoutSeconds);
   } catch (error) {
     return { instance: { ...instance, error: errorText(error) }, answer: null };
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    return { instance: { ...instance, state: 'refused', error: `HTTP ${response.status}` }, answer: null };
-  }
-  const parsed = l1Answer.safeParse(await response.json().catch(() => null));
+  if (response.status !== 200) return { instance: { ...instance, state: 'refused', error: `HTTP ${response.status}` }, answer: null };
+  const parsed = l1Answer.safeParse(parseJson(response.text));
   if (!parsed.success) return { instance: { ...instance, state: 'refused', error: 'its answer is not an /_internal/l1 answer' }, answer: null };
   const answer = parsed.data;
   return { instance: { ...instance, id: answer.instance.id, build: answer.instance.build, state: 'answered', l1: answer.l1 }, answer };
 }
 
-export async function surveyL1(client: RedisClient, prefix: string, keys: readonly string[], portals: readonly string[]): Promise<L1Survey> {
-  const asked = await Promise.all((await targets(client, prefix, portals)).map((target) => ask(target, keys)));
+export async function surveyL1(
+  client: RedisClient,
+  prefix: string,
+  keys: readonly string[],
+  portals: readonly string[],
+  timeoutSeconds: number,
+): Promise<L1Survey> {
+  const asked = await Promise.all((await portalTargets(client, prefix, portals)).map((target) => ask(target, keys, timeoutSeconds)));
   const copies = new Map<string, L1Copy[]>(
     keys.map((key) => [
       key,
@@ -107,4 +93,12 @@ export async function surveyL1(client: RedisClient, prefix: string, keys: readon
     ]),
   );
   return { instances: asked.map(({ instance }) => instance), copies };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

@@ -3,8 +3,19 @@
  * (a versioned JSON document with --json, lines for people otherwise) and the parsers of option values.
  * Kept free of Redis and the route table, so `--help` loads nothing else.
  */
+import stringWidth from 'string-width';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, redis: 3, notFound: 4 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, redis: 3, notFound: 4, partial: 5 } as const;
+
+/** What each exit code means, for `--help` of the program and of every command (docs/operations.md). */
+export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
+  ok: 'done',
+  failed: 'failed (no instance answered, a sitemap could not be read, a warm request failed)',
+  usage: 'bad usage or input (the message names the option)',
+  redis: 'Redis unreachable, or not a Redis server',
+  notFound: 'nothing found (inspect of an uncached page, purge or policy unset that matched nothing)',
+  partial: 'partial answer: some instances did not answer (or are not healthy); each is named, the rest is reported',
+};
 
 /** Bumped only when a field of a --json document changes meaning or type; fields may be added within a version. */
 export const JSON_VERSION = 1;
@@ -24,6 +35,8 @@ export interface Globals {
   redis: string;
   prefix: string;
   json: boolean;
+  /** Seconds any one HTTP request to a portal may take (--timeout); a hung instance is reported, never waited for. */
+  timeout: number;
 }
 
 /** One JSON document (`{"version": 1, "command": …, …}`) or the human lines. */
@@ -85,6 +98,25 @@ export function portalUrl(value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--portal "${value}" must be an http:// or https:// URL`, EXIT.usage);
   return url.origin;
+}
+
+/**
+ * Rows as aligned columns. Widths are display widths (string-width: a Chinese character takes two columns),
+ * so a site's name lines up with the domains; `right` lists the columns of numbers, aligned right.
+ */
+export function table(rows: readonly (readonly string[])[], right: readonly number[] = []): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, column) => (widths[column] = Math.max(widths[column] ?? 0, stringWidth(cell))));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => {
+          const pad = ' '.repeat(widths[column]! - stringWidth(cell));
+          return right.includes(column) ? pad + cell : column === row.length - 1 ? cell : cell + pad;
+        })
+        .join('  '),
+    )
+    .join('\n');
 }
 
 export function kib(bytes: number): string {

@@ -12,6 +12,12 @@ import { CliError, EXIT, type Globals } from './output';
  */
 const READY_TIMEOUT_MS = 15_000;
 
+/**
+ * Each command once connected: a Redis that stops answering mid-run (a failover, a stuck server) ends the command
+ * with an error instead of holding it. A SCAN step or an UNLINK batch takes milliseconds; this is far above that.
+ */
+const COMMAND_TIMEOUT_MS = 30_000;
+
 export async function connect(url: string): Promise<RedisClient> {
   let target: RedisTarget;
   try {
@@ -20,7 +26,7 @@ export async function connect(url: string): Promise<RedisClient> {
     if (!(error instanceof RedisUrlError)) throw error;
     throw new CliError(`--redis "${redactRedisUrl(url)}": ${error.message}`, EXIT.usage);
   }
-  const client = createRedisClient(target, { role: 'cli' });
+  const client = createRedisClient(target, { role: 'cli', commandTimeoutMs: COMMAND_TIMEOUT_MS });
   let cause = '';
   // The socket error (ECONNREFUSED, ENOTFOUND…) says more than connect()'s 'Connection is closed'.
   client.on('error', (error: Error) => {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { CliError, EXIT, print, type Globals } from './output';
+import { siteOfHost } from './sites';
 
 interface Answer {
   url: string;
@@ -104,8 +105,17 @@ async function pageUrls(text: string, portal: string): Promise<string[]> {
   );
 }
 
+/**
+ * Every entry a path or a URL of one of the portal's sites: a URL of another host would be asked for with that
+ * Host, which the portal serves as the main site, so the main site would be warmed and the run reported as done.
+ */
 function checked(urls: string[]): string[] {
-  for (const url of urls) if (!/^(https?:\/\/[^/\s]+)?\/\S*$/.test(url)) throw new CliError(`not a URL or path in the list: ${url}`, EXIT.usage);
+  for (const url of urls) {
+    if (!/^(https?:\/\/[^/\s]+)?\/\S*$/.test(url)) throw new CliError(`not a URL or path in the list: ${url}`, EXIT.usage);
+    if (url.startsWith('/')) continue;
+    const { host } = new URL(url);
+    siteOfHost(host, `warm: ${url}`);
+  }
   return urls;
 }
 

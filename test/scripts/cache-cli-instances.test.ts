@@ -1,0 +1,250 @@
+/**
+ * The CLI never hangs and tells the truth about every instance: two real portals announced in Redis, beside a
+ * hung instance (a real server that accepts connections and never answers) and a dead one (a port nobody listens
+ * on). stats, watch and instances find the announced portals without --portal, answer for the live ones, name
+ * the hung and the dead ones with why, and end with exit code 5 (partial) instead of waiting or aborting.
+ */
+import net from 'node:net';
+import request from 'supertest';
+import { buildCacheCli, type CacheCli, type CliRun } from '../support/cache-cli';
+import { redisPortalSuite } from '../support/redis-portal';
+import { describeWithRedis, testRedisUrl } from '../support/requirements';
+import { table } from '../../scripts/cache-cli/output';
+
+jest.setTimeout(300_000);
+
+interface Failed {
+  url: string;
+  error: string;
+}
+
+interface Instance {
+  id: string | null;
+  url: string;
+  source: string;
+  health: string;
+  readiness: string;
+  draining: boolean | null;
+  checks: Record<string, string> | null;
+  build: string | null;
+  l1Bytes: number | null;
+  ok: boolean;
+}
+
+/** A server that accepts every connection and never writes a byte: a stuck process, a firewall's tarpit. */
+async function startHungServer(): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  let accepted = 0;
+  const server = net.createServer((socket) => {
+    accepted += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    accepted: () => accepted,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A loopback port nobody listens on: taken from the kernel, then released. */
+async function deadUrl(): Promise<string> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+function parsed<T>(result: CliRun): T {
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new Error(`not one JSON document (exit ${result.code}): ${result.stdout}\n${result.stderr}`);
+  }
+}
+
+describeWithRedis()('portal-cache against live, hung and dead instances', () => {
+  const suite = redisPortalSuite({ instances: 2 });
+  let cli: CacheCli;
+  let hung: Awaited<ReturnType<typeof startHungServer>>;
+  let dead: string;
+  beforeAll(async () => {
+    cli = await buildCacheCli({ REDIS_URL: testRedisUrl(), CACHE_PREFIX: suite.portal.cachePrefix });
+    hung = await startHungServer();
+    dead = await deadUrl();
+  });
+  afterAll(async () => {
+    cli?.remove();
+    await hung?.close();
+  });
+
+  it('instances: health, readiness, build and L1 of each announced instance; the hung and dead ones named, exit 5', async () => {
+    const { portal, peer } = suite;
+    await request(portal.url).get('/about').expect(200);
+    const result = await cli.run('--json', '--timeout', '1', 'instances', '--portal', hung.url, '--portal', dead);
+    expect(result.code).toBe(5);
+    const doc = parsed<{ version: number; command: string; instances: Instance[] }>(result);
+    expect(doc).toMatchObject({ version: 1, command: 'instances' });
+    const at = (url: string) => doc.instances.find((instance) => instance.url === url);
+    for (const live of [portal, peer]) {
+      expect(at(live.url)).toMatchObject({
+        source: 'announced',
+        health: 'ok',
+        readiness: 'ready',
+        draining: false,
+        checks: { redis: 'up', upstream: 'up' },
+        build: live.portal.assets.buildId,
+        ok: true,
+      });
+      expect(at(live.url)!.id).toEqual(expect.any(String));
+      expect(at(live.url)!.l1Bytes).toEqual(expect.any(Number));
+    }
+    expect(at(portal.url)!.l1Bytes).toBeGreaterThan(0); // it served /about, so its L1 holds the page
+    expect(hung.accepted()).toBeGreaterThan(0); // the hung server was really asked
+    expect(at(hung.url)).toMatchObject({ source: 'portal', health: 'no answer within 1 s', readiness: 'no answer within 1 s', ok: false });
+    expect(at(dead)).toMatchObject({ source: 'portal', health: expect.stringMatching(/ECONNREFUSED/), ok: false });
+
+    // The same as a table for people: every row's columns start where the header's do.
+    const human = await cli.run('--timeout', '1', 'instances', '--portal', dead);
+    expect(human.code).toBe(5);
+    const lines = human.stdout.trimEnd().split('\n');
+    const header = lines[0]!;
+    const starts = ['url', 'health', 'readiness'].map((column) => header.indexOf(column));
+    for (const line of lines.slice(1, 4)) for (const start of starts) expect(line[start - 1]).toBe(' ');
+    expect(lines.at(-1)).toBe(`not ok: ${dead}`);
+
+    // Only announced, live instances: all healthy, exit 0.
+    const allWell = await cli.run('--json', 'instances');
+    expect(allWell.code).toBe(0);
+    expect(
+      parsed<{ instances: Instance[] }>(allWell)
+        .instances.map((instance) => instance.url)
+        .sort(),
+    ).toEqual([portal.url, peer.url].sort());
+  });
+
+  it('stats finds the announced instances without --portal; a hung and a dead one are named and left out (exit 5)', async () => {
+    const { portal, peer } = suite;
+    await request(portal.url).get('/about').expect(200);
+    await request(peer.url).get('/about').expect(200);
+    const result = await cli.run('--json', '--timeout', '1', 'stats', '--portal', hung.url, '--portal', dead);
+    expect(result.code).toBe(5);
+    const doc = parsed<{ portals: string[]; failed: Failed[]; ratios: { rows: Array<{ kind: string; hits: number; misses: number }> } }>(result);
+    expect(doc.portals.sort()).toEqual([portal.url, peer.url].sort());
+    expect(doc.failed).toEqual(
+      expect.arrayContaining([
+        { url: hung.url, error: expect.stringContaining('no answer within 1 s') },
+        { url: dead, error: expect.stringMatching(/ECONNREFUSED/) },
+      ]),
+    );
+    const pages = doc.ratios.rows.filter((row) => row.kind === 'page');
+    expect(pages.reduce((sum, row) => sum + row.hits + row.misses, 0)).toBeGreaterThanOrEqual(2);
+
+    const human = await cli.run('--timeout', '1', 'stats', '--portal', hung.url);
+    expect(human.code).toBe(5);
+    expect(human.stdout).toContain(`no answer from ${hung.url}, left out: ${hung.url}/metrics: no answer within 1 s`);
+    expect(human.stdout).toMatch(/hit ratios \(since start, 2 instances\)/);
+    // The per-site table: numbers right-aligned under their headers.
+    const tableLines = human.stdout.split('\n').filter((line) => /^(kind|page|data)\s/.test(line));
+    const hitsEnd = tableLines[0]!.indexOf('hits') + 'hits'.length;
+    for (const line of tableLines.slice(1)) expect(line.slice(0, hitsEnd)).toMatch(/\d$/);
+  });
+
+  it('watch finds the announced instances, names a hung one in each line and goes on (exit 5)', async () => {
+    const { portal } = suite;
+    let watching = true;
+    const [result] = await Promise.all([
+      cli.run('--json', '--timeout', '1', 'watch', '--portal', hung.url, '--interval', '1', '--count', '2').finally(() => (watching = false)),
+      (async () => {
+        while (watching) {
+          await request(portal.url).get('/about');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })(),
+    ]);
+    expect(result.code).toBe(5);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { instances: number; failed: Failed[]; lookups: number });
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line.instances).toBe(2);
+      expect(line.failed).toEqual([{ url: hung.url, error: expect.stringContaining('no answer within 1 s') }]);
+    }
+    expect(lines.some((line) => line.lookups > 0)).toBe(true);
+  });
+
+  it('warm refuses a list naming a host that is not one of the sites (exit 2), before requesting anything', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const list = path.join(mkdtempSync(path.join(tmpdir(), 'warm-hosts-')), 'urls.txt');
+    writeFileSync(list, `/about\nhttps://www.qnnews.cn/\nhttps://evil.example.com/detail/1/1\n`);
+    const before = hung.accepted();
+    const result = await cli.run('--json', 'warm', list, '--portal', hung.url);
+    expect(result.code).toBe(2);
+    expect(parsed<{ command: string; exitCode: number; error: string }>(result)).toMatchObject({
+      command: 'warm',
+      exitCode: 2,
+      error: expect.stringContaining('"evil.example.com" is not one of the portal\'s sites'),
+    });
+    expect(hung.accepted()).toBe(before);
+  });
+
+  it('--json prints a document for usage errors too; each command’s --help lists its exit codes and examples', async () => {
+    const cases: Array<[string[], string, RegExp]> = [
+      [['--json', 'purge', '--nope'], 'purge', /unknown option '--nope'/],
+      [['--json', 'inspect'], 'inspect', /missing required argument/],
+      [['--json', 'nosuchcommand'], 'portal-cache', /unknown command/],
+      [['--json', 'stats', '--top', '0'], 'stats', /--top must be a whole number/],
+      [['--json', '--timeout', 'x', 'stats'], 'stats', /--timeout must be a whole number/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli.run(...args)));
+    cases.forEach(([, command, message], index) => {
+      expect(results[index]!.code).toBe(2);
+      expect(parsed(results[index]!)).toEqual({ version: 1, command, exitCode: 2, error: expect.stringMatching(message) });
+    });
+    const commands = ['stats', 'instances', 'inspect', 'purge', 'warm', 'watch', 'policy', 'policy set'];
+    const helps = await Promise.all(commands.map((command) => cli.run(...command.split(' '), '--help')));
+    helps.forEach((help, index) => {
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/Exit codes:\n {2}0 {2}done\n/);
+      expect(help.stdout).toMatch(new RegExp(`Examples:\\n {2}portal-cache ${commands[index]!.split(' ')[0]}`));
+    });
+    expect(helps[0]!.stdout).toMatch(/5 {2}partial answer/);
+  });
+  it('instances says which one is draining (last: the peer stays draining)', async () => {
+    const { peer } = suite;
+    peer.portal.startDraining();
+    const result = await cli.run('--json', 'instances');
+    expect(result.code).toBe(5);
+    const drained = parsed<{ instances: Instance[] }>(result).instances.find((instance) => instance.url === peer.url);
+    expect(drained).toMatchObject({ health: 'ok', readiness: 'draining', draining: true, ok: false });
+  });
+});
+
+describe('table', () => {
+  it('aligns columns by display width: a Chinese character takes two columns', () => {
+    const text = table(
+      [
+        ['id', 'site', 'hits'],
+        ['1', '北京', '12'],
+        ['22', 'www.qnnews.cn', '3'],
+      ],
+      [2],
+    );
+    const lines = text.split('\n');
+    // Display width of every line up to the last column is the same: the numbers end in one column.
+    const width = (line: string) => [...line].reduce((sum, char) => sum + (/[\u4e00-\u9fff]/.test(char) ? 2 : 1), 0);
+    expect(new Set(lines.map(width)).size).toBe(1);
+    expect(lines[1]).toBe('1   北京             12');
+  });
+});
