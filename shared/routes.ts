@@ -9,12 +9,13 @@
  * server code (each page's loader.ts, found by server/render/page-loaders.ts), and scripts/build.mjs fails when
  * one of them becomes reachable from the browser entry.
  *
- * The table is built on first use, not when this module loads: the pages' components link with `href` and match
- * with `matchRoute`, so this module and the list of pages import each other.
+ * The table is built when this module loads, from the list of pages' route modules (no component imports it back:
+ * blocks and pages link with `href` and match with `matchRoute` from above; `scripts/import-check.mjs` fails on
+ * any import cycle).
  */
 import type { PageId, PageRouteIdOf } from './page-data';
 import type { BareRoute, PageRoute, ParamRule, RouteDef } from './pages/define';
-import { PAGES } from './pages/registry';
+import * as pageList from './pages';
 import type { RouteParams } from './route-params';
 
 export type { RouteParams } from './route-params';
@@ -70,20 +71,21 @@ interface Table {
   compiled: ReadonlyArray<{ route: TableRoute; pattern: CompiledPattern }>;
 }
 
-let table: Table | undefined;
+/** The routes of every page of the list, typed by page: the list's entries are checked against page-data.ts. */
+const PAGE_ROUTE_MODULES: { readonly [P in PageId]: { routes: ReadonlyArray<PageRoute<PageRouteIdOf<P>, P>> } } = pageList;
 
 /** The table, with each pattern compiled once, in the order it is tried. */
-function routeTableCompiled(): Table {
-  if (table) return table;
-  const pageRoutes = Object.values(PAGES).flatMap((entry): readonly TablePageRoute[] => entry.route.routes);
+function buildTable(): Table {
+  const pageRoutes = Object.values(PAGE_ROUTE_MODULES).flatMap((module): readonly TablePageRoute[] => module.routes);
   const routes: TableRoute[] = [...pageRoutes, ...bareRoutes(pageRoutes)].sort((a, b) => rankOf(a) - rankOf(b));
-  table = { routes, compiled: routes.map((route) => ({ route, pattern: compilePattern(route.path) })) };
-  return table;
+  return { routes, compiled: routes.map((route) => ({ route, pattern: compilePattern(route.path) })) };
 }
+
+const TABLE = buildTable();
 
 /** Every route, in the order matchRoute tries them. */
 export function routeTable(): readonly TableRoute[] {
-  return routeTableCompiled().routes;
+  return TABLE.routes;
 }
 
 export type RouteMatch = { kind: 'page'; route: TablePageRoute; params: RouteParams } | { kind: 'redirect'; location: string } | { kind: 'not-found' };
@@ -176,7 +178,7 @@ export function matchRoute(pathname: string): RouteMatch {
 }
 
 function firstMatch(pathname: string): RouteMatch {
-  for (const { route, pattern } of routeTableCompiled().compiled) {
+  for (const { route, pattern } of TABLE.compiled) {
     const found = matchPattern(pattern, pathname);
     if (!found) continue;
     const params = decodeParams(found);

@@ -1,6 +1,8 @@
 /**
- * The list of pages (./index.ts) by page id, typed so that each entry's route names its own id and its component
- * takes its data: the compiler checks every line of the list against shared/page-data.ts, with no cast.
+ * Every page by id, with its component: each folder's index.ts (its route with its component). Typed as one entry
+ * for each page of the list (./index.ts, the route modules): the compiler fails on a page missing here, one too
+ * many, or an entry whose route names another id or whose component takes other data (shared/page-data.ts), with
+ * no cast. This module is above the blocks the components use; the route table (shared/routes.ts) is below them.
  *
  * Page components are bundled into the browser entry rather than split one chunk per page: a page chunk weighed
  * 1–2 KB and pulled in a dozen shared chunks of a few hundred bytes each (esbuild splits code shared by the entry
@@ -11,13 +13,55 @@
 import type { ComponentType } from 'react';
 import type { PageData, PageId, PageRouteIdOf } from '../page-data';
 import type { Page } from './define';
-import * as pageList from './index';
+import home from './home';
+import detail from './detail';
+import reading from './reading';
+import categoryList from './category-list';
+import topicList from './topic-list';
+import topicDetail from './topic-detail';
+import info from './info';
+import license from './license';
+import siteMap from './site-map';
+import specialColumn from './special-column';
+import personalCenter from './personal-center';
+import search from './search';
+import articleFeed from './article-feed';
+import newsTrack from './news-track';
+import gallery from './gallery';
+import video from './video';
+import videoAlbum from './video-album';
+import shike from './shike';
+import live from './live';
+import newspaper from './newspaper';
+import newspaperShelf from './newspaper-shelf';
 
 export type PageComponent<P extends PageId> = ComponentType<{ data: PageData<P> }>;
 
 export type PageEntry<P extends PageId> = Page<P, PageRouteIdOf<P>, PageData<P>>;
 
-export const PAGES: { readonly [P in PageId]: PageEntry<P> } = pageList;
+export const PAGES: { readonly [P in PageId]: PageEntry<P> } = {
+  home,
+  detail,
+  reading,
+  categoryList,
+  topicList,
+  topicDetail,
+  info,
+  license,
+  siteMap,
+  specialColumn,
+  personalCenter,
+  search,
+  articleFeed,
+  newsTrack,
+  gallery,
+  video,
+  videoAlbum,
+  shike,
+  live,
+  newspaper,
+  newspaperShelf,
+};
 
 export async function loadPage<P extends PageId>(id: P): Promise<PageComponent<P>> {
   return PAGES[id].Component;

@@ -28,11 +28,11 @@ const folders = readdirSync(PAGES_DIR, { withFileTypes: true })
 const camel = (folder: string): string => folder.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 
 describe('the list of pages', () => {
-  it('has exactly one line per folder of shared/pages, named by the folder in camelCase', () => {
+  it('has exactly one line per folder of shared/pages, its route module, named by the folder in camelCase', () => {
     const lines = readFileSync(path.join(PAGES_DIR, 'index.ts'), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('export'));
-    expect(lines.sort()).toEqual(folders.map((folder) => `export { default as ${camel(folder)} } from './${folder}';`).sort());
+    expect(lines.sort()).toEqual(folders.map((folder) => `export { default as ${camel(folder)} } from './${folder}/route';`).sort());
     expect(Object.keys(PAGES).sort()).toEqual(folders.map(camel).sort());
   });
 

@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// The import rules of the source tree (docs/architecture.md "Layout"), checked on every CI run:
+//   1. one direction: nothing in shared/ imports from client/ or server/ (type-only imports included: shared/ is
+//      what both sides and the tools build on, so it may not even name a type of one side);
+//   2. no import cycle: the modules of client/, server/, shared/ and scripts/ form no circle, however long.
+// Rule 1 reads each file's import specifiers with the TypeScript compiler's own pre-processor; rule 2 takes the
+// module graph esbuild builds when it bundles every source as an entry (static, dynamic and `require` imports, as
+// the bundles see them; type-only imports vanish there, and a circle of types alone loads nothing).
+//   node scripts/import-check.mjs [root]
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import ts from 'typescript';
+
+const SOURCE_DIRS = ['client', 'server', 'shared', 'scripts'];
+const SOURCE_FILE = /\.(ts|tsx|mjs)$/;
+const NOT_SOURCE = /\.test\.tsx?$|\.d\.ts$/;
+/** What shared/ may not import, with why. */
+const FORBIDDEN_FROM_SHARED = [/^client\//, /^server\//];
+
+/** Every source file under the root's source folders, as root-relative paths with forward slashes. */
+export function sourceFiles(root) {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const relative = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(relative);
+      else if (SOURCE_FILE.test(entry.name) && !NOT_SOURCE.test(entry.name)) found.push(relative);
+    }
+  };
+  for (const dir of SOURCE_DIRS) {
+    if (statSync(path.join(root, dir), { throwIfNoEntry: false })?.isDirectory()) walk(dir);
+  }
+  return found.sort();
+}
+
+const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.mjs', '.js', '/index.ts', '/index.tsx'];
+
+/** A relative specifier of `from` as the root-relative file it names, or the bare path when no file matches. */
+function resolveRelative(root, from, specifier) {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+  const file = RESOLVE_SUFFIXES.map((suffix) => base + suffix).find((candidate) => statSync(path.join(root, candidate), { throwIfNoEntry: false })?.isFile());
+  return file ?? base;
+}
+
+/** Imports of shared/ files that reach into client/ or server/: `{ from, to }`, type-only imports included. */
+export function directionViolations(root, files) {
+  const violations = [];
+  for (const from of files.filter((file) => file.startsWith('shared/'))) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(path.join(root, from), 'utf8'), true, true);
+    for (const { fileName } of importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const to = resolveRelative(root, from, fileName);
+      if (FORBIDDEN_FROM_SHARED.some((pattern) => pattern.test(to))) violations.push({ from, to });
+    }
+  }
+  return violations;
+}
+
+/** The module graph of the given entries as esbuild resolves it: root-relative path → imported paths. */
+export async function importGraph(root, entries) {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: entries,
+    bundle: true,
+    write: false,
+    metafile: true,
+    outdir: 'import-check-out',
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    jsx: 'automatic',
+    loader: { '.css': 'empty' },
+    logLevel: 'silent',
+  });
+  const graph = new Map();
+  for (const [input, { imports }] of Object.entries(result.metafile.inputs)) {
+    if (input.includes('node_modules/')) continue;
+    graph.set(
+      input,
+      imports.filter((imported) => !imported.external && !imported.path.includes('node_modules/')).map((imported) => imported.path),
+    );
+  }
+  return graph;
+}
+
+/** The strongly connected components of more than one module (or one importing itself): each holds a cycle. Tarjan. */
+export function cycles(graph) {
+  let counter = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  const visit = (start) => {
+    // Iterative, so a long chain of imports cannot overflow the call stack.
+    const work = [{ node: start, next: 0 }];
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const targets = graph.get(frame.node) ?? [];
+      if (frame.next < targets.length) {
+        const target = targets[frame.next++];
+        if (!index.has(target)) {
+          index.set(target, counter);
+          low.set(target, counter++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ node: target, next: 0 });
+        } else if (onStack.has(target)) low.set(frame.node, Math.min(low.get(frame.node), index.get(target)));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1].node;
+        low.set(parent, Math.min(low.get(parent), low.get(frame.node)));
+      }
+      if (low.get(frame.node) !== index.get(frame.node)) continue;
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== frame.node);
+      const selfImport = (graph.get(frame.node) ?? []).includes(frame.node);
+      if (component.length > 1 || selfImport) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/** One circle inside a component, as `a → b → … → a`, to show where to cut. */
+export function oneCircle(graph, component) {
+  const members = new Set(component);
+  const start = component[0];
+  const cameFrom = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift();
+    for (const target of graph.get(node) ?? []) {
+      if (!members.has(target)) continue;
+      if (target === start) {
+        const chain = [start];
+        for (let at = node; at !== start; at = cameFrom.get(at)) chain.splice(1, 0, at);
+        return [...chain, start].join(' → ');
+      }
+      if (!cameFrom.has(target)) {
+        cameFrom.set(target, node);
+        queue.push(target);
+      }
+    }
+  }
+  return component.join(', ');
+}
+
+/** Every finding of both rules, as lines; empty when the tree keeps them. */
+export async function importFindings(root) {
+  const files = sourceFiles(root);
+  const lines = directionViolations(root, files).map(({ from, to }) => `${from} imports ${to}: shared/ imports nothing from client/ or server/`);
+  const graph = await importGraph(root, files);
+  for (const component of cycles(graph)) lines.push(`import cycle of ${component.length} modules: ${oneCircle(graph, component)}`);
+  return lines;
+}
+
+async function main() {
+  const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  const findings = await importFindings(root);
+  if (findings.length === 0) {
+    console.log(`imports: ${sourceFiles(root).length} modules, shared/ one way, no cycle`);
+    return;
+  }
+  console.error(`imports: ${findings.length} finding(s)\n${findings.map((line) => `  ${line}`).join('\n')}`);
+  process.exitCode = 1;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
