@@ -7,8 +7,25 @@
 import { ConfigError, contentSourceOf, loadConfig, misspeltVariables, type Config, type ContentSource } from './config';
 import { startEmbeddedUpstream } from './embedded-upstream';
 import { listen } from './http-server';
-import { createLogger } from './logger';
+import { createLogger, logStartupFailure } from './logger';
 import { createPortal } from './portal';
+
+/**
+ * Exit codes of a start that fails, each with one JSON line on stderr (logger.ts): 78 (EX_CONFIG) a setting is
+ * invalid or missing; 69 (EX_UNAVAILABLE) the port cannot be listened on (in use, needs privileges, an address this
+ * machine does not have); 1 anything else (a missing build, a bug), with its stack in the line.
+ */
+const EXIT = { config: 78, unavailable: 69, failed: 1 } as const;
+
+/** Why listen() failed, for people: the errno says it, the stack does not. */
+function listenProblem(error: unknown, host: string, port: number): string | null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const where = `${host}:${port}`;
+  if (code === 'EADDRINUSE') return `cannot listen on ${where}: the port is already in use (another process listens there; stop it or set PORT)`;
+  if (code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges; set PORT to 1024 or above)`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: ${host} is not an address of this machine (set HOST, e.g. 0.0.0.0)`;
+  return null;
+}
 
 function configOrExit(): { config: Config; source: ContentSource } {
   try {
@@ -17,9 +34,9 @@ function configOrExit(): { config: Config; source: ContentSource } {
   } catch (error) {
     if (error instanceof ConfigError) {
       // A misspelt setting is often why a required one is missing: say so in the same report.
-      const hints = misspeltVariables().map(({ name, meant }) => `  (${name} is set: did you mean ${meant}?)\n`);
-      process.stderr.write(`${error.message}\n${hints.join('')}`);
-      process.exit(78); // EX_CONFIG
+      const hints = misspeltVariables().map(({ name, meant }) => `${name} is set: did you mean ${meant}?`);
+      logStartupFailure(`invalid configuration: ${[...error.problems, ...hints].join('; ')}`, EXIT.config, { problems: error.problems, hints });
+      process.exit(EXIT.config);
     }
     throw error;
   }
@@ -42,7 +59,12 @@ async function main(): Promise<void> {
   }
 
   const portal = createPortal({ config, logger, upstreamUrl, embeddedUpstream: reference !== null });
-  const running = await listen(portal, config.PORT, config.HOST, logger, config.SHUTDOWN_TIMEOUT_MS, config.SHUTDOWN_DELAY_MS);
+  const running = await listen(portal, config.PORT, config.HOST, logger, config.SHUTDOWN_TIMEOUT_MS, config.SHUTDOWN_DELAY_MS).catch((error: unknown) => {
+    const problem = listenProblem(error, config.HOST, config.PORT);
+    if (problem === null) throw error;
+    logStartupFailure(problem, EXIT.unavailable, { host: config.HOST, port: config.PORT, code: (error as NodeJS.ErrnoException).code });
+    process.exit(EXIT.unavailable);
+  });
   logger.info({ url: running.url, cache: portal.store.kind, build: portal.assets.buildId }, `portal listening on ${running.url}`);
 
   const stop = (signal: string) => {
@@ -64,6 +86,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`portal failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
+  const message = error instanceof Error ? error.message : String(error);
+  logStartupFailure(`portal failed to start: ${message}`, EXIT.failed, { stack: error instanceof Error ? error.stack : undefined });
+  process.exit(EXIT.failed);
 });

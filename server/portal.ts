@@ -152,8 +152,10 @@ function originOf(url: string): string[] {
 }
 
 export function createPortal(options: PortalOptions): Portal {
-  const { config, logger } = options;
+  const { config } = options;
   const assets = options.assets ?? loadAssets();
+  // Every line of this instance names the build it runs: an error or a slow request is matched to a deploy.
+  const logger = options.logger.child({ build: assets.buildId });
   let policy: RuntimePolicy | null = null;
   let metrics: Metrics | null = null;
   const onCommand: CommandObserver = (op, ms, outcome) => metrics?.redisCommand(op, ms / 1000, outcome);

@@ -65,7 +65,7 @@ function answer(deps: CanonicalTargetDeps, req: IncomingMessage, res: ServerResp
   const started = performance.now();
   const id = requestIdOf(req);
   res.once('finish', () => {
-    logRequest(deps.logger, req, res, id, (req.url ?? '').slice(0, 200), started);
+    logRequest(deps.logger, req, res, id, req.url ?? '', started);
     deps.metrics.requestFinished(res, `target-${verdict.kind}`, undefined, started);
   });
   res.setHeader('X-Request-Id', id);

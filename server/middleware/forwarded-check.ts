@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Logger } from '../logger';
+import { rememberTrust } from './request-context';
 
 /** Headers in which a proxy names the client it forwards for. */
 const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
@@ -23,10 +24,14 @@ function forwardingHeaderOf(req: IncomingMessage): string | null {
   return FORWARDING_HEADERS.find((name) => req.headers[name] !== undefined) ?? null;
 }
 
-/** `next`, after noting (once) a forwarding header sent by a peer `trusts` does not trust. */
+/**
+ * `next`, after noting (once) a forwarding header sent by a peer `trusts` does not trust. Every request carries
+ * `trusts` on from here, so its access-log line names the client as TRUST_PROXY reads it (request-context.ts).
+ */
 export function withForwardedHeaderCheck(trusts: TrustsPeer, logger: Logger, next: RequestListener): RequestListener {
   let reported = false;
   return (req, res) => {
+    rememberTrust(req, trusts);
     if (!reported) {
       const header = forwardingHeaderOf(req);
       const peer = req.socket.remoteAddress ?? '';

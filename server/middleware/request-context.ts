@@ -1,9 +1,11 @@
 /** A request id on every request (taken from a trusted-looking X-Request-Id or made here) and one JSON access-log line per response. */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import proxyaddr from 'proxy-addr';
 import { resolveSite } from '../../shared/sites';
 import type { Logger } from '../logger';
+import type { TrustsPeer } from './forwarded-check';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -16,37 +18,92 @@ export function requestIdOf(req: IncomingMessage): string {
 /** Probes and scrapes (every few seconds, from the orchestrator and Prometheus): logged at debug, not info. */
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** Longest path-with-query, referer and user agent a line carries: a reader chooses them, a log line stays a line. */
+const MAX_TARGET = 512;
+const MAX_REFERER = 256;
+const MAX_AGENT = 256;
+
+/**
+ * Query parameters whose value is a secret or a credential (a sign-in callback's code and state, a reset token, an
+ * API key): the line keeps the name, never the value. Matched by name, case-insensitive, anywhere in the query.
+ */
+const SECRET_PARAM = /(^|[?&;])((?:access_|refresh_|id_)?token|code|state|ticket|password|passwd|pwd|secret|api_?key|key|sig|signature|session|auth)=[^&;#]*/gi;
+
+/** A path or URL with the values of its secret query parameters replaced, then cut to `max` characters. */
+export function loggableTarget(target: string, max: number): string {
+  const query = target.indexOf('?');
+  const redacted = query < 0 ? target : target.slice(0, query) + target.slice(query).replace(SECRET_PARAM, '$1$2=[redacted]');
+  return redacted.length > max ? `${redacted.slice(0, max - 1)}…` : redacted;
+}
+
+const TRUST = Symbol('trust proxy');
+
+/** Remembers the portal's TRUST_PROXY reading on the request, for its log line's client address (forwarded-check.ts). */
+export function rememberTrust(req: IncomingMessage, trusts: TrustsPeer): void {
+  (req as IncomingMessage & { [TRUST]?: TrustsPeer })[TRUST] = trusts;
+}
+
+/** The client as TRUST_PROXY lets the portal believe it: the peer, or the nearest forwarded hop it does not trust. */
+function clientOf(req: IncomingMessage): string {
+  const trusts = (req as IncomingMessage & { [TRUST]?: TrustsPeer })[TRUST];
+  if (!trusts) return req.socket?.remoteAddress ?? '';
+  try {
+    return proxyaddr(req, trusts);
+  } catch {
+    return req.socket?.remoteAddress ?? '';
+  }
+}
+
+/** What the hit path knows of a response written with one writeHead (no header left on it to ask). */
+export interface SentFacts {
+  cache: string;
+  length: number | undefined;
+  /** The route label (metrics.ts), which the chain notes in res.locals instead. */
+  route?: string;
+}
+
 /**
  * The access-log line of a finished response (`started`: performance.now() when the request came in): the
- * request id, method, path, status, time, cache result, the site (its domain from the site table: the raw Host
- * is attacker-chosen and unbounded), bytes sent (head and body), the user agent, and the upstream time the
- * request's loaders waited for (pages rendered here; absent for hits).
+ * request id; method; the path with its query (`target`, as the client sent it: secret parameters redacted,
+ * bounded); status; time; cache result; the route (the metrics' label); the site (its domain and id from the
+ * site table) and the Host as sent (bounded: it is the reader's to choose); the client address as TRUST_PROXY
+ * lets the portal believe it; the referer (redacted and bounded like the path); bytes sent (head and body); the
+ * user agent; and the upstream time the request's loaders waited for (pages rendered here; absent for hits). The
+ * build comes with the logger (portal.ts).
  */
 export function logRequest(
   logger: Logger,
   req: IncomingMessage,
   res: ServerResponse,
   id: string,
-  path: string,
+  target: string,
   started: number,
-  /** What a response written with one writeHead (no header left on it to ask) said in X-Cache and Content-Length. */
-  sent: { cache: string; length: number | undefined } | null = null,
+  sent: SentFacts | null = null,
 ): void {
-  const level = PROBE_PATHS.has(path) ? 'debug' : 'info';
+  const query = target.indexOf('?');
+  const level = PROBE_PATHS.has(query < 0 ? target : target.slice(0, query)) ? 'debug' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const locals = (res as ServerResponse & { locals?: Record<string, unknown> }).locals;
   const upstreamMs = locals?.upstreamMs;
+  const route = sent?.route ?? locals?.metricsRoute;
+  const site = resolveSite(req.headers.host);
+  const referer = req.headers.referer;
   logger[level](
     {
       reqId: id,
       method: req.method,
-      path,
+      path: loggableTarget(target, MAX_TARGET),
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
       cache: sent ? sent.cache : res.getHeader('X-Cache'),
-      site: resolveSite(req.headers.host).domain,
+      ...(typeof route === 'string' ? { route } : {}),
+      site: site.domain,
+      siteId: site.id,
+      host: (req.headers.host ?? '').slice(0, 100),
+      client: clientOf(req),
       bytes: bytesSent(req, res, sent ? sent.length : res.getHeader('Content-Length')),
-      ua: req.headers['user-agent'] ?? '',
+      ...(referer ? { referer: loggableTarget(referer, MAX_REFERER) } : {}),
+      ua: (req.headers['user-agent'] ?? '').slice(0, MAX_AGENT),
       ...(typeof upstreamMs === 'number' ? { upstreamMs } : {}),
     },
     'request',
@@ -76,7 +133,7 @@ export function requestContext(logger: Logger): RequestHandler {
     markBytesBefore(req);
     res.locals.requestId = id;
     res.setHeader('X-Request-Id', id);
-    res.on('finish', () => logRequest(logger, req, res, id, req.path, started));
+    res.on('finish', () => logRequest(logger, req, res, id, (req as Request).originalUrl, started));
     next();
   };
 }

@@ -120,7 +120,7 @@ function serveHit(
   const { request } = candidate;
   const route = routeLabel(request);
   const finished = () => {
-    logRequest(deps.logger, req, res, id, candidate.path, started, sent);
+    logRequest(deps.logger, req, res, id, req.url ?? candidate.path, started, sent && { ...sent, route });
     deps.metrics.requestFinished(res, route, request.site.id, started, undefined, sent?.cache);
   };
   const id = requestIdOf(req);

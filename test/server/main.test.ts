@@ -56,6 +56,23 @@ function startServer(env: Record<string, string>): Promise<Started> {
   });
 }
 
+interface FailureLine {
+  level: number;
+  msg: string;
+  exitCode: number;
+  problems?: string[];
+  hints?: string[];
+}
+
+/** A start that fails writes one JSON line on stderr and nothing else: that line, parsed. */
+function failureLine(stderr: string): FailureLine {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  const line = JSON.parse(lines[0]!) as FailureLine;
+  expect(line).toMatchObject({ level: 60, service: 'portal', time: expect.any(String) });
+  return line;
+}
+
 function stderrOf(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -152,8 +169,12 @@ describe('server process', () => {
   it('refuses to start on bad configuration, naming each bad variable', async () => {
     const { code, stderr } = await stderrOf({ PORT: '-1', REDIS_URL: 'localhost:6379' });
     expect(code).toBe(78);
-    expect(stderr).toContain('PORT="-1"');
-    expect(stderr).toContain('REDIS_URL="localhost:6379"');
+    const line = failureLine(stderr);
+    expect(line.exitCode).toBe(78);
+    expect(line.msg).toMatch(/^invalid configuration: /);
+    expect(line.msg).toContain('PORT="-1"');
+    expect(line.msg).toContain('REDIS_URL="localhost:6379"');
+    expect(line.problems).toHaveLength(2);
   });
 
   it('never serves made-up news: without UPSTREAM_URL it stops with exit 78 and one line, in production or not', async () => {
@@ -161,18 +182,42 @@ describe('server process', () => {
     for (const env of envs) {
       const { code, stderr } = await stderrOf(env);
       expect(code).toBe(78);
-      expect(stderr).toMatch(/UPSTREAM_URL is not set/);
-      // The heading, the one problem, and a hint for each misspelt setting.
-      const hints = 'UPSTREAM_URl' in env ? ['  (UPSTREAM_URl is set: did you mean UPSTREAM_URL?)'] : [];
-      expect(stderr.trim().split('\n').slice(2)).toEqual(hints);
+      const line = failureLine(stderr);
+      expect(line.msg).toMatch(/UPSTREAM_URL is not set/);
+      // The one problem, and a hint for each misspelt setting.
+      expect(line.problems).toHaveLength(1);
+      expect(line.hints).toEqual('UPSTREAM_URl' in env ? ['UPSTREAM_URl is set: did you mean UPSTREAM_URL?'] : []);
     }
   }, 120_000);
 
   it('refuses the reference dataset and a content API at once (one content source)', async () => {
     const { code, stderr } = await stderrOf({ UPSTREAM_URL: 'https://cms.example.cn', REFERENCE_API: 'in-process' });
     expect(code).toBe(78);
-    expect(stderr).toContain('REFERENCE_API="in-process"');
+    expect(failureLine(stderr).msg).toContain('REFERENCE_API="in-process"');
   });
+
+  it('says in one JSON line, with exit 69, that its port is taken or its address is not this machine’s', async () => {
+    const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+    const taken = http.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const inUse = await stderrOf({ UPSTREAM_URL: upstream.url, HOST: '127.0.0.1', PORT: String(port) });
+      expect(inUse.code).toBe(69);
+      expect(failureLine(inUse.stderr)).toMatchObject({
+        exitCode: 69,
+        code: 'EADDRINUSE',
+        msg: `cannot listen on 127.0.0.1:${port}: the port is already in use (another process listens there; stop it or set PORT)`,
+      });
+      // 192.0.2.1 (TEST-NET-1) is never an address of this machine.
+      const notHere = await stderrOf({ UPSTREAM_URL: upstream.url, HOST: '192.0.2.1', PORT: '0' });
+      expect(notHere.code).toBe(69);
+      expect(failureLine(notHere.stderr)).toMatchObject({ code: 'EADDRNOTAVAIL', msg: expect.stringContaining('192.0.2.1 is not an address of this machine') });
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      await upstream.close();
+    }
+  }, 120_000);
 
   it('names an environment variable that looks like a misspelt setting, with the one it probably meant', async () => {
     const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });

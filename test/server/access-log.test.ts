@@ -1,0 +1,114 @@
+/**
+ * The access log an on-call engineer reads: one line per response with the path and its query (secret parameters
+ * redacted, bounded), the client as TRUST_PROXY lets the portal believe it, the site and its id, the route, the
+ * referer (redacted, bounded), status, bytes, cache result, time and the build; on the cached-hit path, the
+ * middleware chain and the canonical-target answer alike. Two real portals: one trusting the loopback proxy, one
+ * trusting none.
+ */
+import request from 'supertest';
+import { REGIONAL_SITES } from '../../shared/sites';
+import { loggableTarget } from '../../server/middleware/request-context';
+import { startTestPortal, type TestPortal } from '../support/portal';
+
+interface Line {
+  msg?: string;
+  reqId?: string;
+  path?: string;
+  status?: number;
+  client?: string;
+  site?: string;
+  siteId?: number;
+  route?: string;
+  referer?: string;
+  cache?: string;
+  bytes?: number;
+  ms?: number;
+  build?: string;
+  ua?: string;
+}
+
+jest.setTimeout(120_000);
+
+describe('access log', () => {
+  let behindProxy: TestPortal;
+  let direct: TestPortal;
+  beforeAll(async () => {
+    behindProxy = await startTestPortal({ env: { TRUST_PROXY: 'loopback' } });
+    direct = await startTestPortal({ upstream: behindProxy.upstream });
+  });
+  afterAll(async () => {
+    await direct?.close();
+    await behindProxy?.close();
+  });
+
+  const lineOf = (t: TestPortal, id: string): Line | undefined => t.logs.find((entry) => entry.reqId === id && entry.msg === 'request') as Line | undefined;
+
+  it('keeps the query with secrets redacted, and names client, site, route, referer and build', async () => {
+    const regional = REGIONAL_SITES[3]!;
+    await request(behindProxy.url)
+      .get('/list/2728/2.html?page=2&token=s3cret-t0ken&utm_source=x&CODE=abc&state=xyz')
+      .set('Host', regional.domain)
+      .set('X-Forwarded-For', '198.51.100.23')
+      .set('Referer', `https://${regional.domain}/?access_token=leaked&from=home`)
+      .set('X-Request-Id', 'access-log-query-1');
+    const line = lineOf(behindProxy, 'access-log-query-1');
+    expect(line).toMatchObject({
+      path: '/list/2728/2.html?page=2&token=[redacted]&utm_source=x&CODE=[redacted]&state=[redacted]',
+      client: '198.51.100.23',
+      site: regional.domain,
+      siteId: regional.id,
+      referer: `https://${regional.domain}/?access_token=[redacted]&from=home`,
+      build: behindProxy.portal.assets.buildId,
+    });
+    expect(line!.route).toEqual(expect.any(String));
+    expect(line!.route).not.toBe('other');
+    expect(JSON.stringify(behindProxy.logs)).not.toMatch(/s3cret-t0ken|leaked/);
+    expect(typeof line!.status).toBe('number');
+    expect(line!.bytes).toBeGreaterThan(0);
+    expect(line!.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('names the peer, not a forwarded claim, when TRUST_PROXY trusts no proxy', async () => {
+    await request(direct.url).get('/about?x=1').set('X-Forwarded-For', '203.0.113.50').set('X-Request-Id', 'access-log-direct-1');
+    expect(lineOf(direct, 'access-log-direct-1')).toMatchObject({ path: '/about?x=1', client: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/) });
+  });
+
+  it('logs a cached hit (the hit path) with its query, route and client like a render', async () => {
+    const path = '/about?utm_source=newsletter&code=one-time';
+    await request(behindProxy.url).get(path).set('X-Forwarded-For', '198.51.100.7');
+    await request(behindProxy.url).get(path).set('X-Forwarded-For', '198.51.100.7').set('X-Request-Id', 'access-log-hit-1').expect(200);
+    const hit = lineOf(behindProxy, 'access-log-hit-1');
+    expect(hit).toMatchObject({ cache: 'HIT', path: '/about?utm_source=newsletter&code=[redacted]', client: '198.51.100.7', siteId: 0 });
+    expect(hit!.route).toEqual(expect.any(String));
+    expect(hit!.route).not.toBe('other');
+  });
+
+  it('bounds a long path and referer, and logs a canonical-target answer with its path', async () => {
+    const long = `/about?q=${'x'.repeat(3000)}`;
+    await request(direct.url)
+      .get(long)
+      .set('Referer', `https://www.qnnews.cn/${'r'.repeat(2000)}`)
+      .set('X-Request-Id', 'access-log-long-1');
+    const line = lineOf(direct, 'access-log-long-1')!;
+    expect(line.path!.length).toBe(512);
+    expect(line.path!.endsWith('…')).toBe(true);
+    expect(line.referer!.length).toBe(256);
+
+    await request(direct.url).get('/detail//2728/1?token=abc').set('X-Request-Id', 'access-log-canonical-1');
+    const canonical = lineOf(direct, 'access-log-canonical-1');
+    expect(canonical).toMatchObject({ path: '/detail//2728/1?token=[redacted]' });
+    expect(canonical!.status).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe('loggableTarget', () => {
+  it.each([
+    ['/a?token=1', '/a?token=[redacted]'],
+    ['/a?x=1&Access_Token=2;code=3#frag', '/a?x=1&Access_Token=[redacted];code=[redacted]#frag'],
+    ['/token=not-a-query', '/token=not-a-query'],
+    ['/a?codex=1&mystate=2', '/a?codex=1&mystate=2'],
+    ['/a?password=p&api_key=k&sig=s', '/a?password=[redacted]&api_key=[redacted]&sig=[redacted]'],
+  ])('%s → %s', (target, logged) => {
+    expect(loggableTarget(target, 512)).toBe(logged);
+  });
+});
