@@ -12,7 +12,13 @@ export const userinfo = z.object({
   nickname: z.string().max(200).catch(''),
   avatar: z.string().max(2048).catch(''),
 });
-const thirdAnswer = z.object({ token: z.string().min(1).max(512), userinfo });
+/**
+ * The token goes back to the CMS in the `token` header of every signed-in call: only visible ASCII can stand in a
+ * header value, so a token holding anything else (a space, a control character, non-ASCII, a lone surrogate made
+ * U+FFFD) is a failed sign-in here rather than a session whose every call fails.
+ */
+const HEADER_SAFE_TOKEN = /^[\x21-\x7e]+$/;
+const thirdAnswer = z.object({ token: z.string().min(1).max(512).regex(HEADER_SAFE_TOKEN), userinfo });
 
 export type ExchangeResult = { kind: 'ok'; user: PublicUser; token: string } | { kind: 'failed'; reason: string };
 

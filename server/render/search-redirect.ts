@@ -4,10 +4,12 @@
  * has nothing to search and goes to the bare search page.
  */
 import { parseSearchType, searchPath } from '../../shared/search';
+import { wellFormed } from '../../shared/well-formed';
 
 /** Where a `/search?q=…` request belongs, or null when the request is not that form. */
 export function searchFormRedirect(pathname: string, params: URLSearchParams): string | null {
   if (pathname !== '/search' || !params.has('q')) return null;
-  const path = searchPath((params.get('q') ?? '').slice(0, 200), parseSearchType(params.get('type')));
+  // Cut at 200 code units, which may split a pair: made well-formed again so the keyword encodes as it reads.
+  const path = searchPath(wellFormed((params.get('q') ?? '').slice(0, 200)), parseSearchType(params.get('type')));
   return path ?? '/search';
 }

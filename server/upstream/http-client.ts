@@ -13,6 +13,7 @@ import fetch, { FetchError } from 'node-fetch';
 import type { z } from 'zod';
 import type { Envelope } from '../../shared/types/envelope';
 import { isEnvelope, NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
+import { isWellFormed, wellFormed } from '../../shared/well-formed';
 
 /** An upstream answer that arrived but was not a success: the promise rejects with the server's body (docs/product.md §8). */
 export class UpstreamHttpError extends Error {
@@ -232,12 +233,31 @@ function readsOnly(req: UpstreamRequest): boolean {
   return req.method === 'GET' || req.readOnly === true;
 }
 
+/**
+ * A `\uD800`–`\uDFFF` escape: only JSON holding one can decode to a lone surrogate (raw bytes cannot: the UTF-8
+ * decoder already made any broken sequence U+FFFD). Upper- or lower-case hex, as JSON allows.
+ */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * The answer's JSON, every string in it (keys too) well-formed: a lone surrogate from the CMS would make
+ * `encodeURIComponent` throw wherever its text is put in a link, so it is U+FFFD from here on (docs/security.md).
+ * The reviver only runs for an answer holding such an escape; the rest parse as fast as before.
+ */
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return SURROGATE_ESCAPE.test(text) ? JSON.parse(text, toWellFormed) : JSON.parse(text);
   } catch {
     return undefined;
   }
+}
+
+function toWellFormed(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return wellFormed(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.every(isWellFormed)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormed(key), item]));
 }
 
 /** The first problem zod found, with where it is (e.g. `lists.0.title: expected string`), for the log line. */

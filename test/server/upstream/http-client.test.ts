@@ -68,6 +68,18 @@ describe('UpstreamClient', () => {
     expect(calls).toEqual(['category_index:invalid']);
   });
 
+  it.each(['\ud800', '\udfff', '\udfff\ud800', '\udbff\udbff'])('makes every string of an answer well-formed, keys too (%j as U+FFFD)', async (lone) => {
+    const body = { code: 0, msg: `ok${lone}`, data: { [`k${lone}`]: [`v${lone}`, { deep: `${lone}x\ud83d\ude00` }], n: 1 } };
+    upstream.api.control.setAnswers([{ path: '/api/common/grey_mode', body }]);
+    const result = await client.request({ method: 'GET', path: '/api/common/grey_mode', call: 'grey_mode' });
+    const replaced = '\ufffd'.repeat(lone.length);
+    expect(result.envelope).toEqual({
+      code: 0,
+      msg: `ok${replaced}`,
+      data: { [`k${replaced}`]: [`v${replaced}`, { deep: `${replaced}x\ud83d\ude00` }], n: 1 },
+    });
+  });
+
   it('refuses an answer over the size limit without parsing it, counted as too-large', async () => {
     const small = new UpstreamClient({ baseUrl: upstream.url, timeoutMs: 300, maxBodyBytes: 256, onCall: (call, outcome) => calls.push(`${call}:${outcome}`) });
     try {
