@@ -1,10 +1,13 @@
 // What the test suites need besides node_modules: a Redis server, Debian's Chromium, Compose, nginx (the deploy
-// suite checks deploy/nginx.conf with it) and promtool (Debian's prometheus package: the alert and recording rules). Provides them when this
+// suite checks deploy/nginx.conf with it), promtool (Debian's prometheus package: the alert and recording rules) and
+// varnishd with varnish-modules' xkey (the edge suite runs deploy/varnish/default.vcl). Provides them when this
 // machine can (apt-get as root, a redis-server binary), and otherwise says in one line what to install. Under
 // CI=true a missing piece is an error, because nothing may skip there.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 // The one PING probe (CommonJS, shared with jest's global setup and the test helpers).
 const { redisAnswers: ping } = createRequire(import.meta.url)('./redis-ping.cjs');
@@ -110,6 +113,28 @@ function ensureBinary(binary, pkg, why) {
   return { ok: false, why: `${why} needs ${binary}: apt-get install -y ${pkg}` };
 }
 
+/** Whether varnishd compiles a VCL importing xkey: the binary works here and varnish-modules is installed. */
+function xkeyCompiles() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portal-xkey-'));
+  try {
+    writeFileSync(path.join(dir, 'check.vcl'), 'vcl 4.1;\nimport xkey;\nbackend none_at_all none;\n');
+    execFileSync('varnishd', ['-C', '-j', 'none', '-n', dir, '-f', path.join(dir, 'check.vcl')], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** varnishd (Debian's varnish) and the xkey vmod (varnish-modules), which the VCL imports. */
+function ensureVarnish() {
+  if (!commandExists('varnishd')) aptInstall('varnish');
+  if (commandExists('varnishd') && !xkeyCompiles()) aptInstall('varnish-modules');
+  if (commandExists('varnishd') && xkeyCompiles()) return { ok: true };
+  return { ok: false, why: 'the edge suite (deploy/varnish/default.vcl) needs varnishd and xkey: apt-get install -y varnish varnish-modules' };
+}
+
 async function ensureRedis() {
   if (await redisAnswers()) return { ok: true, started: null };
   if (!commandExists('redis-server')) aptInstall('redis-server');
@@ -132,7 +157,8 @@ export async function prepareTestEnv() {
   const compose = ensureCompose();
   const nginx = ensureBinary('nginx', 'nginx', 'the deploy suite (nginx -t, /metrics refused through nginx)');
   const promtool = ensureBinary('promtool', 'prometheus', 'the monitoring suite (promtool check rules)');
-  const missing = [chromium, redis, compose, nginx, promtool].filter((part) => !part.ok).map((part) => part.why);
+  const varnish = ensureVarnish();
+  const missing = [chromium, redis, compose, nginx, promtool, varnish].filter((part) => !part.ok).map((part) => part.why);
   if (ci && missing.length > 0) {
     for (const why of missing) log(`CI=true and ${why}`);
     throw new Error('test environment incomplete under CI=true');
@@ -144,6 +170,7 @@ export async function prepareTestEnv() {
   else env.PORTAL_TEST_NO_COMPOSE = compose.why;
   if (!nginx.ok) env.PORTAL_TEST_NO_NGINX = nginx.why;
   if (!promtool.ok) env.PORTAL_TEST_NO_PROMTOOL = promtool.why;
+  if (!varnish.ok) env.PORTAL_TEST_NO_VARNISH = varnish.why;
   for (const why of missing) log(`will skip: ${why}`);
   const stop = () => {
     if (redis.started && redis.started.exitCode === null) redis.started.kill('SIGTERM');

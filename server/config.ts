@@ -86,6 +86,24 @@ const schema = z.object({
   INTERNAL_URL: optionalUrl(['http:', 'https:']),
   // A shared secret that opens /_internal to requests from other machines (the CLI sends it); unset: loopback only.
   INTERNAL_TOKEN: z.string().trim().min(16, 'at least 16 characters').max(256).optional(),
+  // The edge caches (Varnish, deploy/varnish/default.vcl) a purge is also sent to, comma-separated origins; unset: none.
+  EDGE_PURGE_URLS: z
+    .string()
+    .trim()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .refine((origins) => origins.every((origin) => isUrlWithProtocol(origin, ['http:', 'https:']) && new URL(origin).origin === origin.replace(/\/$/, '')), {
+      message: 'must be comma-separated origins like http://varnish:6081 (no path)',
+    }),
+  // The secret the edge's VCL asks of a PURGE (its EDGE_PURGE_TOKEN); needed with EDGE_PURGE_URLS.
+  EDGE_PURGE_TOKEN: z.string().trim().min(16, 'at least 16 characters').max(256).optional(),
+  // How long an edge may take to acknowledge a purge before it is reported missing.
+  EDGE_PURGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   RENDER_TIMEOUT_MS: positiveMs.default(10_000),
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
   /** After SIGTERM, keep serving this long with /readyz at 503, so the load balancer stops sending first. */
@@ -187,6 +205,9 @@ function crossProblems(config: Config): string[] {
   if (config.SESSION_REDIS_URL && !config.REDIS_URL) {
     problems.push('SESSION_REDIS_URL: needs REDIS_URL too (without it every instance keeps sessions in process)');
   }
+  if (config.EDGE_PURGE_URLS.length > 0 && !config.EDGE_PURGE_TOKEN) {
+    problems.push('EDGE_PURGE_URLS: needs EDGE_PURGE_TOKEN too (the edge refuses every PURGE without the token)');
+  }
   return problems;
 }
 
@@ -208,7 +229,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const name = issue.path.join('.');
     // A Redis URL may carry a password: the line names the value without it. The token is not shown at all.
     const value =
-      name === 'REDIS_URL' || name === 'SESSION_REDIS_URL' ? redactRedisUrl(env[name] ?? '') : name === 'INTERNAL_TOKEN' ? '(hidden)' : (env[name] ?? '');
+      name === 'REDIS_URL' || name === 'SESSION_REDIS_URL'
+        ? redactRedisUrl(env[name] ?? '')
+        : name === 'INTERNAL_TOKEN' || name === 'EDGE_PURGE_TOKEN'
+          ? '(hidden)'
+          : (env[name] ?? '');
     return `${name}=${JSON.stringify(value)}: ${issue.message}`;
   });
   throw new ConfigError(problems);

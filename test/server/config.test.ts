@@ -85,6 +85,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ VISIT_STATS_SCRIPT_URL: 'https://hm.baidu.com/hm.js' })).toThrow(/VISIT_STATS_SCRIPT_URL.*\{id\}/);
   });
 
+  it('takes edge caches to purge as origins, only with their token, which no error shows', () => {
+    expect(loadConfig({}).EDGE_PURGE_URLS).toEqual([]);
+    const token = 'a-purge-token-of-the-edges';
+    const config = loadConfig({ EDGE_PURGE_URLS: 'http://varnish-1:6081, http://10.0.0.7:6081/', EDGE_PURGE_TOKEN: token });
+    expect(config).toMatchObject({ EDGE_PURGE_URLS: ['http://varnish-1:6081', 'http://10.0.0.7:6081/'], EDGE_PURGE_TOKEN: token, EDGE_PURGE_TIMEOUT_MS: 2000 });
+    expect(() => loadConfig({ EDGE_PURGE_URLS: 'http://varnish:6081' })).toThrow(/EDGE_PURGE_URLS: needs EDGE_PURGE_TOKEN/);
+    for (const bad of ['varnish:6081', 'http://varnish:6081/purge', 'ftp://varnish']) {
+      expect(() => loadConfig({ EDGE_PURGE_URLS: bad, EDGE_PURGE_TOKEN: token })).toThrow(/EDGE_PURGE_URLS=.*origins/);
+    }
+    const short = 'short-secret';
+    expect(() => loadConfig({ EDGE_PURGE_URLS: 'http://varnish:6081', EDGE_PURGE_TOKEN: short })).toThrow(/EDGE_PURGE_TOKEN="\(hidden\)": at least 16/);
+    expect(() => loadConfig({ EDGE_PURGE_TOKEN: short })).not.toThrow(new RegExp(short));
+  });
+
   it('treats an empty optional URL as unset', () => {
     expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
   });

@@ -58,3 +58,11 @@ export function testRedisUrl(): string {
 export function chromiumPath(): string {
   return process.env.PORTAL_TEST_CHROMIUM ?? '/usr/bin/chromium';
 }
+
+/** The edge suite runs Debian's varnishd with varnish-modules (xkey); test-env.mjs installs both. */
+export function describeWithVarnish(): jest.Describe {
+  return requirement(
+    process.env.PORTAL_TEST_NO_VARNISH ?? (onPath('varnishd') ? undefined : 'varnishd not found: apt-get install -y varnish varnish-modules'),
+    'varnishd',
+  );
+}

@@ -1,0 +1,250 @@
+#
+# The optional edge cache of docker-compose.yml (profile `edge`): Varnish in front of the portal instances,
+# caching by the portal's own rules and purged by it (docs/cache.md "The edge"; docs/operations.md "Edge cache").
+#
+# - Only what the portal marks shareable is kept: `Cache-Control: public, s-maxage=…` without Set-Cookie. Anything
+#   `private`/`no-store` (signed-in readers' pages, errors, 404s, degraded renders) is never stored, and a request
+#   carrying the portal's session or sign-in cookie is passed to the portal untouched.
+# - Freshness is the portal's: s-maxage (less Age). A page the portal itself answered STALE is stale here too.
+#   Grace comes from `stale-while-revalidate` (served while one background fetch runs) and `stale-if-error`
+#   (served only when the refetch fails or no instance is healthy).
+# - Objects are keyed by the portal's `Surrogate-Key` (xkey from varnish-modules) plus one `path:{host}{path}` key,
+#   so the portal purges them by tag or by URL (every query variant): `PURGE` with `X-Purge-Keys`, soft (stale,
+#   refetched on the next request) or hard, from the `purgers` ACL and with the shared token only.
+# - /_internal, /metrics and /readyz are not reachable through the edge, in any spelling.
+#
+# Backends: the two compose services, health-checked on /readyz (a draining instance leaves the rotation). The
+# tests substitute their addresses (test/support/varnish.ts); keep the `.host = "portal-N"; .port = "3000";` form.
+#
+vcl 4.1;
+
+import blob;
+import directors;
+import std;
+import xkey;
+
+probe portal_ready {
+    .url = "/readyz";
+    .interval = 5s;
+    .timeout = 2s;
+    .window = 5;
+    .threshold = 3;
+    # Healthy from the start: a portal that is down is found by the first failed fetches and probes.
+    .initial = 3;
+}
+
+backend portal_1 {
+    .host = "portal-1"; .port = "3000";
+    .probe = portal_ready;
+    .connect_timeout = 2s;
+    .first_byte_timeout = 15s;
+    .between_bytes_timeout = 15s;
+}
+
+backend portal_2 {
+    .host = "portal-2"; .port = "3000";
+    .probe = portal_ready;
+    .connect_timeout = 2s;
+    .first_byte_timeout = 15s;
+    .between_bytes_timeout = 15s;
+}
+
+# Who may send PURGE: this machine and private networks (the compose network). Not enough alone: a published
+# port can make outside clients appear from the bridge's private address, so PURGE also needs the token.
+acl purgers {
+    "127.0.0.1";
+    "::1";
+    "10.0.0.0"/8;
+    "172.16.0.0"/12;
+    "192.168.0.0"/16;
+    "fc00::"/7;
+}
+
+sub vcl_init {
+    new portals = directors.round_robin();
+    portals.add_backend(portal_1);
+    portals.add_backend(portal_2);
+}
+
+sub vcl_recv {
+    # Flags this VCL sets on the request are its own, never a client's.
+    if (req.restarts == 0) {
+        unset req.http.X-Edge-Refetch;
+        unset req.http.X-Edge-Stale-If-Error;
+        unset req.http.X-Purged;
+    }
+    if (req.method == "PURGE") {
+        call portal_purge;
+    }
+    call portal_refuse_operations;
+    set req.backend_hint = portals.backend();
+    # The reader's address as the edge sees it, never a list a client started (as deploy/nginx.conf does).
+    set req.http.X-Forwarded-For = client.ip;
+    set req.http.Host = std.tolower(req.http.Host);
+    # Article detail varies by User-Agent (phones are redirected): objects vary by the portal's own phone test
+    # (server/render/mobile-redirect.ts, same expression), not by every distinct User-Agent string.
+    if (req.http.User-Agent ~ "(?i)Mobi|iPhone|iPod|Android.+Mobile|Windows Phone|HarmonyOS.+Mobile|MicroMessenger.+Mobile") {
+        set req.http.X-Portal-Device = "mobile";
+    } else {
+        set req.http.X-Portal-Device = "desktop";
+    }
+    if (req.method != "GET" && req.method != "HEAD") {
+        return (pass);
+    }
+    # A signed-in reader (session) or one signing in (state cookie): the portal answers them itself.
+    if (req.http.Cookie ~ "(^|;)\s*(portal_session|portal_login_state)=" || req.http.Authorization) {
+        return (pass);
+    }
+    # Past stale-while-revalidate with a healthy portal: a fresh copy is fetched while the reader waits. If that
+    # fails, the stale copy is looked up again with the object's whole grace (req.grace outlives a restart; the
+    # portal's stale-if-error is at most 30 days).
+    if (req.http.X-Edge-Stale-If-Error) {
+        set req.grace = 30d;
+    } elsif (req.http.X-Edge-Refetch) {
+        set req.grace = 0s;
+    }
+    # Other cookies stay on the request (the portal ignores them) but never split the cache: the portal marks
+    # public only what is the same for every reader.
+    return (hash);
+}
+
+sub portal_purge {
+    if (client.ip !~ purgers) {
+        return (synth(403, "Forbidden"));
+    }
+    if (std.getenv("EDGE_PURGE_TOKEN") == "" || req.http.X-Purge-Token != std.getenv("EDGE_PURGE_TOKEN")) {
+        return (synth(403, "Forbidden"));
+    }
+    if (!req.http.X-Purge-Keys) {
+        return (synth(400, "X-Purge-Keys: the space-separated keys to purge"));
+    }
+    if (req.http.X-Purge-Mode == "hard") {
+        set req.http.X-Purged = xkey.purge(req.http.X-Purge-Keys);
+    } elsif (req.http.X-Purge-Mode == "soft") {
+        set req.http.X-Purged = xkey.softpurge(req.http.X-Purge-Keys);
+    } else {
+        return (synth(400, "X-Purge-Mode: soft or hard"));
+    }
+    return (synth(200, "Purged"));
+}
+
+# The portal's operations endpoints are for the internal network. The path is URL-decoded and lower-cased
+# before the test, so /%5Finternal, /METRICS, //readyz and /x/../_internal are all refused.
+sub portal_refuse_operations {
+    if (req.url ~ "%(?![0-9A-Fa-f]{2})") {
+        return (synth(400, "Bad Request"));
+    }
+    if (std.tolower(blob.transcode(decoding=URL, encoded=regsub(req.url, "\?.*$", ""))) ~ "(^|/)(_internal|metrics|readyz)(/|$)") {
+        return (synth(404, "Not Found"));
+    }
+}
+
+sub vcl_hit {
+    if (obj.ttl >= 0s) {
+        set req.http.X-Edge-Cache = "HIT";
+        return (deliver);
+    }
+    # Stale. Within stale-while-revalidate, or after a refetch failed (stale-if-error): served, and a
+    # background fetch runs (at most one per object).
+    if (req.http.X-Edge-Stale-If-Error || obj.ttl + std.duration(obj.http.X-Edge-Swr + "s", 0s) > 0s) {
+        set req.http.X-Edge-Cache = "STALE";
+        return (deliver);
+    }
+    # Only stale-if-error is left: fetch while the reader waits, unless no instance is healthy.
+    if (std.healthy(req.backend_hint)) {
+        set req.http.X-Edge-Refetch = "1";
+        return (restart);
+    }
+    set req.http.X-Edge-Cache = "STALE";
+    return (deliver);
+}
+
+sub vcl_miss {
+    set req.http.X-Edge-Cache = "MISS";
+}
+
+sub vcl_pass {
+    set req.http.X-Edge-Cache = "PASS";
+}
+
+sub vcl_backend_response {
+    # A failed refresh of a stale copy leaves that copy in place instead of replacing it with the error: in the
+    # background (the reader already has the copy), or while the reader waits (vcl_synth then serves it).
+    if (beresp.status >= 500 && (bereq.is_bgfetch || bereq.http.X-Edge-Refetch)) {
+        return (abandon);
+    }
+    if (bereq.uncacheable) {
+        return (deliver);
+    }
+    # The builtin's refusals, except its "ttl <= 0" one, which would drop a stale page's grace: Set-Cookie,
+    # private/no-store/no-cache, Vary: *.
+    call vcl_beresp_cookie;
+    call vcl_beresp_control;
+    call vcl_beresp_vary;
+    set beresp.http.X-Edge-Swr = regsub(beresp.http.Cache-Control, "^.*\bstale-while-revalidate=(\d+).*$", "\1");
+    if (beresp.http.X-Edge-Swr !~ "^\d+$") {
+        set beresp.http.X-Edge-Swr = "0";
+    }
+    set beresp.grace = std.duration(beresp.http.X-Edge-Swr + "s", 0s);
+    if (beresp.http.Cache-Control ~ "\bstale-if-error=\d+") {
+        set beresp.grace = std.duration(regsub(beresp.http.Cache-Control, "^.*\bstale-if-error=(\d+).*$", "\1s"), 0s);
+        if (beresp.grace < std.duration(beresp.http.X-Edge-Swr + "s", 0s)) {
+            set beresp.grace = std.duration(beresp.http.X-Edge-Swr + "s", 0s);
+        }
+    }
+    # The portal answered from a copy it holds stale (it is re-rendering it): stale here as well, so the next
+    # reader's request fetches again instead of keeping the old page for a whole TTL. A millisecond, not 0s:
+    # Varnish never hands out an object stored with a TTL of 0, not even in grace.
+    if (beresp.http.X-Cache == "STALE" || beresp.ttl <= 0s) {
+        set beresp.ttl = 0.001s;
+    }
+    if (beresp.grace <= 0s && beresp.ttl <= 0.001s) {
+        call vcl_beresp_hitmiss;
+    }
+    # Vary by the device class computed in vcl_recv instead of the raw User-Agent; vcl_deliver says User-Agent again.
+    if (beresp.http.Vary ~ "(?i)User-Agent") {
+        set beresp.http.Vary = regsuball(beresp.http.Vary, "(?i)User-Agent", "X-Portal-Device");
+    }
+    set beresp.http.xkey = regsuball(beresp.http.Surrogate-Key, ",", " ") + " path:" + bereq.http.Host + regsuball(regsub(bereq.url, "\?.*$", ""), ",", "%2C");
+    return (deliver);
+}
+
+sub vcl_backend_error {
+    set beresp.http.Content-Type = "text/plain; charset=utf-8";
+    set beresp.http.Cache-Control = "private, no-store";
+    set beresp.http.Retry-After = "30";
+    set beresp.body = "Service Unavailable";
+    return (deliver);
+}
+
+# The refetch past stale-while-revalidate failed (the portal's own 5xx, abandoned above, arrives in vcl_synth;
+# no instance answering, in vcl_deliver from vcl_backend_error): serve the stale copy instead (stale-if-error).
+sub portal_stale_if_error {
+    if (resp.status >= 500 && req.http.X-Edge-Refetch && !req.http.X-Edge-Stale-If-Error) {
+        set req.http.X-Edge-Stale-If-Error = "1";
+        return (restart);
+    }
+}
+
+sub vcl_deliver {
+    call portal_stale_if_error;
+    set resp.http.X-Edge-Cache = req.http.X-Edge-Cache;
+    if (resp.http.Vary) {
+        set resp.http.Vary = regsuball(resp.http.Vary, "X-Portal-Device", "User-Agent");
+    }
+    unset resp.http.xkey;
+    unset resp.http.X-Edge-Swr;
+    unset resp.http.Via;
+}
+
+sub vcl_synth {
+    call portal_stale_if_error;
+    set resp.http.Content-Type = "text/plain; charset=utf-8";
+    set resp.http.Cache-Control = "no-store";
+    if (req.http.X-Purged) {
+        set resp.http.X-Purged = req.http.X-Purged;
+    }
+    set resp.body = resp.reason + {"
+"};
+    return (deliver);
+}

@@ -1,0 +1,434 @@
+/**
+ * deploy/varnish/default.vcl with Debian's varnishd and varnish-modules (xkey), in front of two real portals that
+ * share one Redis prefix and one reference API, purged by server/cache/edge-purge.ts: anonymous pages come from the
+ * edge; signed-in readers and private answers never do; an xkey purge reaches every object of a tag or a path at
+ * once (soft: stale while one refetch runs); PURGE needs the token and an address of the ACL; the operations
+ * endpoints are not reachable through it. The VCL is used as shipped, with only its backends' addresses put in.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import { announce } from '../../server/cache/coherence';
+import { describeAcks, EdgePurgeInputError, EdgePurger } from '../../server/cache/edge-purge';
+import { Invalidator } from '../../server/cache/invalidation';
+import { RedisStore } from '../../server/cache/redis-store';
+import { HOME_CATID } from '../../shared/constants';
+import { MAIN_DOMAIN, REGIONAL_SITES } from '../../shared/sites';
+import { deleteKeys, eventually } from '../server/cache/redis-helpers';
+import { rawRequest, type RawResponse } from '../support/http';
+import { startTestPortal, type TestPortal } from '../support/portal';
+import { describeWithRedis, describeWithVarnish, testRedisUrl } from '../support/requirements';
+import { signInCookies, signInEnv } from '../support/sign-in';
+import { firstHomeArticle } from '../support/upstream-data';
+import { adaptedVcl, compileVcl, startVarnish, type TestVarnish } from '../support/varnish';
+
+const TOKEN = 'edge-purge-token-for-tests';
+const REGIONAL = REGIONAL_SITES[0]!.domain;
+const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
+const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
+
+function hostPort(t: TestPortal): string {
+  return new URL(t.url).host;
+}
+
+describeWithVarnish()('deploy/varnish/default.vcl (varnishd -C)', () => {
+  it('compiles with the backends put in, and a misspelt one fails (so the check can fail)', async () => {
+    const good = await compileVcl(adaptedVcl(['127.0.0.1:3000', '127.0.0.1:3001']));
+    expect([good.code, good.output]).toEqual([0, expect.not.stringMatching(/Message from VCC-compiler/)]);
+    const bad = await compileVcl(adaptedVcl(['127.0.0.1:3000']).replace('xkey.softpurge(', 'xkey.soft_purge('));
+    expect(bad.code).not.toBe(0);
+    expect(bad.output).toMatch(/soft_purge/);
+  });
+});
+
+/**
+ * The grace rules against a tiny origin of the test's own whose Cache-Control and status the test sets: a second of
+ * freshness, a second of stale-while-revalidate, ten minutes of stale-if-error. Each answer says its number.
+ */
+describeWithVarnish()('the edge’s freshness and grace (stale-while-revalidate, stale-if-error)', () => {
+  let origin: http.Server;
+  let varnish: TestVarnish;
+  let served = 0;
+  let answer: { status: number; xCache?: string } = { status: 200 };
+
+  beforeAll(async () => {
+    origin = http.createServer((req, res) => {
+      served += 1;
+      if (req.url === '/readyz') return void res.end('ok');
+      res.statusCode = answer.status;
+      res.setHeader(
+        'Cache-Control',
+        answer.status === 200 ? 'public, max-age=0, s-maxage=1, stale-while-revalidate=1, stale-if-error=600' : 'private, no-store',
+      );
+      if (answer.xCache) res.setHeader('X-Cache', answer.xCache);
+      res.setHeader('Surrogate-Key', 'page:grace');
+      res.end(`answer ${served}`);
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const address = `127.0.0.1:${(origin.address() as net.AddressInfo).port}`;
+    varnish = await startVarnish({ backends: [address, address], purgeToken: TOKEN });
+  });
+  afterAll(async () => {
+    await varnish?.stop();
+    await new Promise((resolve) => origin?.close(resolve));
+  });
+  afterEach(() => {
+    answer = { status: 200 };
+  });
+
+  const get = (path: string) => rawRequest(varnish.url, 'GET', path, { host: MAIN_DOMAIN });
+  /** Waits until an object stored at `storedAt` is `seconds` old by the clock the edge keeps (whole seconds). */
+  const olderThan = (storedAt: number, seconds: number) =>
+    eventually(
+      async () => Date.now(),
+      (now) => now >= storedAt + seconds * 1000 + 50,
+      (seconds + 2) * 1000,
+    );
+
+  it('serves a page within stale-while-revalidate at once and refreshes it behind the reader', async () => {
+    const stored = await get('/swr');
+    const storedAt = Date.now();
+    expect([stored.headers['x-edge-cache'], stored.body]).toEqual(['MISS', expect.stringMatching(/^answer \d+$/)]);
+    await olderThan(storedAt, 1);
+    const stale = await get('/swr');
+    expect([stale.headers['x-edge-cache'], stale.body]).toEqual(['STALE', stored.body]);
+    const refreshed = await eventually(
+      () => get('/swr'),
+      (res) => res.body !== stored.body,
+      5000,
+    );
+    expect(refreshed.headers['x-edge-cache']).toBe('HIT');
+  });
+
+  it('past stale-while-revalidate fetches while the reader waits; if that fails, serves the stale page (stale-if-error)', async () => {
+    const stored = await get('/sie');
+    const storedAt = Date.now();
+    await olderThan(storedAt, 2);
+    const refetched = await get('/sie');
+    expect([refetched.headers['x-edge-cache'], refetched.body === stored.body]).toEqual(['MISS', false]);
+    const second = Date.now();
+    await olderThan(second, 2);
+    answer = { status: 503 };
+    const rescued = await get('/sie');
+    expect([rescued.status, rescued.headers['x-edge-cache'], rescued.body]).toEqual([200, 'STALE', refetched.body]);
+  });
+
+  it('keeps a page the origin answered STALE as stale: the next reader starts a refetch', async () => {
+    answer = { status: 200, xCache: 'STALE' };
+    const first = await get('/stale-origin');
+    answer = { status: 200 };
+    // Stored for a millisecond (Varnish hands out nothing stored for 0 s): a reader within it may still hit.
+    const next = await eventually(
+      () => get('/stale-origin'),
+      (res) => res.headers['x-edge-cache'] !== 'HIT',
+      5000,
+    );
+    expect([next.headers['x-edge-cache'], next.body]).toEqual(['STALE', first.body]);
+    const renewed = await eventually(
+      () => get('/stale-origin'),
+      (res) => res.headers['x-edge-cache'] === 'HIT',
+      5000,
+    );
+    expect(renewed.body).not.toBe(first.body);
+  });
+
+  it('stores nothing the origin marks private', async () => {
+    answer = { status: 503 };
+    await get('/private');
+    answer = { status: 200 };
+    const after = await get('/private');
+    expect([after.status, after.headers['x-edge-cache']]).toEqual([200, 'MISS']);
+  });
+});
+
+describeWithVarnish()('the edge in front of two portals', () => {
+  // describeWithVarnish() only checks varnishd; the portals need Redis (one prefix, sessions, purges) too.
+  describeWithRedis()('with Redis', () => {
+    let a: TestPortal;
+    let b: TestPortal;
+    let varnish: TestVarnish;
+    let purger: EdgePurger;
+
+    beforeAll(async () => {
+      a = await startTestPortal({ redisUrl: testRedisUrl(), env: signInEnv });
+      b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix, env: signInEnv(a.upstream.url) });
+      varnish = await startVarnish({ backends: [hostPort(a), hostPort(b)], purgeToken: TOKEN });
+      purger = new EdgePurger({ edges: [varnish.url], token: TOKEN, timeoutMs: 5000 });
+    });
+    afterEach(() => a?.upstream.api.control.reset());
+    afterAll(async () => {
+      await varnish?.stop();
+      await b?.close();
+      await a?.close();
+      await deleteKeys(testRedisUrl(), a.cachePrefix);
+    });
+
+    const viaEdge = (path: string, headers: Record<string, string> = {}): Promise<RawResponse> =>
+      rawRequest(varnish.url, 'GET', path, { host: MAIN_DOMAIN, 'user-agent': DESKTOP, ...headers });
+
+    /** Asks until the edge answers from its own copy (the portal's first, streamed answer is not shareable). */
+    async function edgeHit(path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+      const res = await eventually(
+        () => viaEdge(path, headers),
+        (answer) => answer.headers['x-edge-cache'] === 'HIT',
+        10_000,
+      );
+      expect([path, res.status, res.headers['x-edge-cache']]).toEqual([path, 200, 'HIT']);
+      return res;
+    }
+
+    /** The portal-side purge (L1 and Redis on both instances), as the publish hook does before the edges. */
+    async function purgePortals(tag: string): Promise<void> {
+      const store = new RedisStore({ url: testRedisUrl() });
+      try {
+        await eventually(async () => store.isAvailable(), Boolean, 5000);
+        const invalidator = new Invalidator(store, { prefix: a.cachePrefix, buildId: '*' }, (keys) =>
+          announce(store.client, a.cachePrefix, { kind: 'evict', keys: [...keys] }),
+        );
+        await invalidator.purge({ by: 'tag', tag });
+      } finally {
+        await store.close();
+      }
+    }
+
+    it('serves anonymous pages from its own copy: a second reader is a hit on the first object, with its age', async () => {
+      for (const path of ['/', '/about', `/V1/${HOME_CATID}`]) {
+        const first = await edgeHit(path);
+        const second = await viaEdge(path);
+        expect([path, second.headers['x-edge-cache']]).toEqual([path, 'HIT']);
+        expect(String(second.headers['x-varnish']).split(' ')).toHaveLength(2);
+        expect(objectIdOf(second)).toBe(objectIdOf(first));
+        expect(Number(second.headers.age)).toBeGreaterThanOrEqual(0);
+        expect(second.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
+        expect(second.headers['surrogate-key']).toMatch(/\bsite:0\b/);
+        expect(second.headers.xkey).toBeUndefined();
+        expect(second.body).toBe(first.body);
+      }
+    });
+
+    it('keeps the site, the compression and the device class apart', async () => {
+      const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+      const detail = `/detail/${raw.catid}/${raw.id}`;
+      const main = await edgeHit('/');
+      const regional = await edgeHit('/', { host: REGIONAL });
+      expect(regional.body).not.toBe(main.body);
+      // A gzip reader gets the stored gzip object, an identity reader the same page decoded by Varnish.
+      const gzip = await rawGetBytes(varnish.url, '/', { host: MAIN_DOMAIN, 'accept-encoding': 'gzip', 'user-agent': DESKTOP });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gzip.headers['x-edge-cache']).toBe('HIT');
+      // Detail varies by User-Agent: desktop readers share the page, a phone after them still gets its redirect.
+      await edgeHit(detail);
+      expect((await viaEdge(detail, { 'user-agent': `${DESKTOP} Other` })).headers['x-edge-cache']).toBe('HIT');
+      const phone = await viaEdge(detail, { 'user-agent': PHONE });
+      expect(phone.status).toBe(302);
+      expect(phone.headers.location).toContain(`id=${raw.id}`);
+      expect(phone.headers.vary).toMatch(/User-Agent/);
+      expect((await viaEdge(detail, { 'user-agent': PHONE })).status).toBe(302);
+    });
+
+    it('never answers a signed-in reader from its copy, nor keeps what the portal rendered for them', async () => {
+      const alice = await signInCookies(a, '边缘读者甲');
+      const bob = await signInCookies(b, '边缘读者乙');
+      await edgeHit('/');
+      // The personal center without a session is the same sign-in prompt for everyone: the edge may keep that one.
+      const prompt = await edgeHit('/personalCenter');
+      for (const [reader, own, other] of [
+        [alice, '边缘读者甲', '边缘读者乙'],
+        [bob, '边缘读者乙', '边缘读者甲'],
+      ] as const) {
+        const home = await viaEdge('/', { cookie: reader.cookie });
+        expect(home.headers['x-edge-cache']).toBe('PASS');
+        const center = await viaEdge('/personalCenter', { cookie: reader.cookie });
+        expect([center.status, center.headers['x-edge-cache'], center.headers['cache-control']]).toEqual([200, 'PASS', 'private, no-store']);
+        expect(center.body).toContain(own);
+        expect(center.body).not.toContain(other);
+      }
+      // Nothing a reader was given is held for anyone else: anonymous readers still get the object from before.
+      const anonymous = await viaEdge('/personalCenter');
+      expect([anonymous.headers['x-edge-cache'], objectIdOf(anonymous)]).toEqual(['HIT', objectIdOf(prompt)]);
+      expect(anonymous.body).not.toMatch(/边缘读者[甲乙]/);
+      expect((await viaEdge('/')).body).not.toMatch(/边缘读者[甲乙]/);
+    });
+
+    it('a hard purge of article:<id> takes every page carrying it off the edge at once', async () => {
+      const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+      const pages: Array<[path: string, host: string]> = [
+        [`/detail/${raw.catid}/${raw.id}`, MAIN_DOMAIN],
+        [`/detail/${raw.catid}/${raw.id}?utm_source=wechat`, MAIN_DOMAIN],
+        [`/detail/${raw.catid}/${raw.id}`, REGIONAL],
+      ];
+      for (const [path, host] of pages) expect(headlineOf(await edgeHit(path, { host }))).toBe(raw.title);
+      const untouched = await edgeHit('/about');
+
+      a.upstream.api.control.overrideArticle(raw.id, { title: '边缘缓存已更正的标题' });
+      await purgePortals(`article:${raw.id}`);
+      const acks = await purger.purge({ tags: [`article:${raw.id}`], soft: false });
+      expect(acks).toEqual([{ edge: varnish.url, ok: true, purged: expect.any(Number), ms: expect.any(Number) }]);
+      expect(acks[0]!.ok && acks[0]!.purged).toBeGreaterThanOrEqual(pages.length);
+      // Acknowledged means gone: the very next request for each page is a fetch with the new title, no wait.
+      for (const [path, host] of pages) {
+        const res = await viaEdge(path, { host });
+        expect([path, host, res.headers['x-edge-cache'], headlineOf(res)]).toEqual([path, host, 'MISS', '边缘缓存已更正的标题']);
+      }
+      // Objects not carrying the key stay.
+      const about = await viaEdge('/about');
+      expect(about.headers['x-edge-cache']).toBe('HIT');
+      expect(objectIdOf(about)).toBe(objectIdOf(untouched));
+    });
+
+    it('a soft purge keeps the old page on the edge while one refetch runs, then serves the new one', async () => {
+      const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+      const path = `/detail/${raw.catid}/${raw.id}`;
+      const before = await edgeHit(path);
+      a.upstream.api.control.overrideArticle(raw.id, { title: '软清除之后的新标题' });
+      await purgePortals(`article:${raw.id}`);
+      const [ack] = await purger.purge({ tags: [`article:${raw.id}`], soft: true });
+      expect(ack).toMatchObject({ ok: true, purged: expect.any(Number) });
+      expect(ack!.ok && ack!.purged).toBeGreaterThanOrEqual(1);
+      // The first reader after it gets the object it had (and starts the refetch); readers after the refetch, the new page.
+      const stale = await viaEdge(path);
+      expect([stale.headers['x-edge-cache'], objectIdOf(stale), headlineOf(stale)]).toEqual(['STALE', objectIdOf(before), headlineOf(before)]);
+      const fresh = await eventually(
+        () => viaEdge(path),
+        (res) => headlineOf(res) === '软清除之后的新标题',
+        10_000,
+      );
+      expect([fresh.status, headlineOf(fresh)]).toEqual([200, '软清除之后的新标题']);
+    });
+
+    it('purges a URL on every query variant of its path, and only that path', async () => {
+      await edgeHit('/about');
+      await edgeHit('/about?utm_source=x');
+      const other = await edgeHit(`/V1/${HOME_CATID}`);
+      const [ack] = await purger.purge({ urls: [`https://${MAIN_DOMAIN}/about`], soft: false });
+      expect(ack).toMatchObject({ ok: true, purged: 2 });
+      expect((await viaEdge('/about')).headers['x-edge-cache']).toBe('MISS');
+      expect((await viaEdge('/about?utm_source=x')).headers['x-edge-cache']).toBe('MISS');
+      const still = await viaEdge(`/V1/${HOME_CATID}`);
+      expect([still.headers['x-edge-cache'], objectIdOf(still)]).toEqual(['HIT', objectIdOf(other)]);
+    });
+
+    it('takes PURGE only with the token, from an address of its ACL', async () => {
+      const held = await edgeHit('/about');
+      const keys = { 'x-purge-mode': 'hard', 'x-purge-keys': 'path:www.qnnews.cn/about' };
+      expect((await rawRequest(varnish.url, 'PURGE', '/', keys)).status).toBe(403);
+      expect((await rawRequest(varnish.url, 'PURGE', '/', { ...keys, 'x-purge-token': `${TOKEN}x` })).status).toBe(403);
+      // 127.0.0.2 is this machine too, but not in the ACL (which names 127.0.0.1 and private networks).
+      expect((await purgeFrom('127.0.0.2', varnish.port, { ...keys, 'x-purge-token': TOKEN })).status).toBe(403);
+      const wrong = await new EdgePurger({ edges: [varnish.url], token: `${TOKEN}x`, timeoutMs: 5000 }).purge({
+        urls: [`http://${MAIN_DOMAIN}/about`],
+        soft: false,
+      });
+      expect(wrong).toEqual([{ edge: varnish.url, ok: false, reason: expect.stringMatching(/^refused \(403\)/), ms: expect.any(Number) }]);
+      // None of them touched the object.
+      const after = await viaEdge('/about');
+      expect([after.headers['x-edge-cache'], objectIdOf(after)]).toEqual(['HIT', objectIdOf(held)]);
+      expect((await purgeFrom('127.0.0.1', varnish.port, { ...keys, 'x-purge-token': TOKEN })).status).toBe(200);
+    });
+
+    it.each([
+      '/_internal/l1?key=x',
+      '/_INTERNAL/l1?key=x',
+      '//_internal/l1?key=x',
+      '/%5Finternal/l1?key=x',
+      '/%5finternal/l1?key=x',
+      '/_internal/../_internal/l1?key=x',
+      '/./_internal/l1',
+      '/metrics',
+      '/METRICS',
+      '/%6Detrics',
+      '/readyz',
+      '/ReadyZ?probe=1',
+      '/metrics/',
+    ])('does not reach %s on the portal', async (spelling) => {
+      const res = await rawRequest(varnish.url, 'GET', spelling, { host: MAIN_DOMAIN });
+      expect(res.status).toBe(404);
+      expect(res.body).not.toMatch(/portal_http_requests_total|"checks"|"entries"/);
+      expect((await rawRequest(varnish.url, 'POST', spelling.replace(/\?.*/, ''), { host: MAIN_DOMAIN })).status).toBe(404);
+    });
+
+    it('answers a malformed escape with 400, not a VCL failure', async () => {
+      const res = await rawRequest(varnish.url, 'GET', '/about%zz', { host: MAIN_DOMAIN });
+      expect(res.status).toBe(400);
+    });
+
+    it('reports each edge on its own: acknowledged, refused, unreachable, silent', async () => {
+      const silent = net.createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const closed = net.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const closedUrl = `http://127.0.0.1:${(closed.address() as net.AddressInfo).port}`;
+      await new Promise((resolve) => closed.close(resolve));
+      const silentUrl = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+      try {
+        const acks = await new EdgePurger({ edges: [varnish.url, closedUrl, silentUrl], token: TOKEN, timeoutMs: 1500 }).purge({
+          tags: ['page:about'],
+          soft: true,
+        });
+        expect(acks.map((ack) => [ack.edge, ack.ok])).toEqual([
+          [varnish.url, true],
+          [closedUrl, false],
+          [silentUrl, false],
+        ]);
+        expect(acks[1]).toMatchObject({ reason: expect.stringMatching(/ECONNREFUSED/) });
+        expect(acks[2]).toMatchObject({ reason: 'no answer within 1500 ms' });
+        expect(describeAcks(acks)).toMatch(
+          new RegExp(
+            `^acknowledged by ${escape(varnish.url)} \\(\\d+ objects\\); missing ${escape(closedUrl)} \\(.*ECONNREFUSED.*\\), ${escape(silentUrl)} \\(no answer within 1500 ms\\)$`,
+          ),
+        );
+      } finally {
+        silent.close();
+      }
+    });
+
+    it('refuses an order it cannot send, before sending anything', async () => {
+      for (const order of [
+        { tags: ['article:1 article:2'], soft: true },
+        { tags: ['*'], soft: true },
+        { urls: ['/about'], soft: true },
+        { urls: ['ftp://x/y'], soft: true },
+      ]) {
+        await expect(purger.purge(order)).rejects.toBeInstanceOf(EdgePurgeInputError);
+      }
+    });
+  });
+});
+
+/** The article page's headline. */
+function headlineOf(res: RawResponse): string | undefined {
+  return /<h1 class="article__title">([^<]*)<\/h1>/.exec(res.body)?.[1];
+}
+
+/** On a hit, X-Varnish is this request's id and the id of the request that stored the object. */
+function objectIdOf(res: RawResponse): string | undefined {
+  return String(res.headers['x-varnish']).split(' ')[1];
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A request from a chosen local address (loopback has all of 127.0.0.0/8). */
+function purgeFrom(localAddress: string, port: number, headers: Record<string, string>): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .request({ host: '127.0.0.1', port, method: 'PURGE', path: '/', localAddress, headers, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      })
+      .on('error', reject)
+      .end();
+  });
+}
+
+function rawGetBytes(base: string, path: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(new URL(path, base), { headers, agent: false }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+      })
+      .on('error', reject);
+  });
+}
