@@ -188,7 +188,10 @@ export function createPortal(options: PortalOptions): Portal {
   const noteRefreshError = (key: string, error: unknown): void => {
     if (redis) recordRefreshError(redis.client, key, error).catch(() => undefined);
   };
-  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS, undefined, onCommand) : null;
+  // A live holder's load is one upstream call, sent at most twice (http-client.ts): waiting longer than that and a
+  // lock timeout more is waiting on something that is not a load (docs/cache.md, "Whatever Redis holds").
+  const lockMaxWaitMs = config.CACHE_LOCK_TIMEOUT_MS + 2 * config.UPSTREAM_TIMEOUT_MS;
+  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS, undefined, onCommand, lockMaxWaitMs) : null;
   const cache = new Cache(
     store,
     {

@@ -150,20 +150,23 @@ export class Cache {
 
   /**
    * With a lock: the holder loads, renewing its lock while it does; others wait for its entry as long as the lock
-   * is there (a live holder keeps it, however slow its load). If the lock goes (released without a storable
-   * result, or expired because its holder died), a waiter takes it and loads itself. If Redis is down, this
-   * instance loads on its own (coalescing is an optimisation, never a reason to fail a reader); a command that
-   * merely timed out while connected is retried for up to the lock timeout, so a slow moment of Redis or of this
-   * process does not turn into a second upstream call.
+   * is there (a live holder keeps it, however slow its load), up to the lock's `maxWaitMs` in all. If the lock goes
+   * (released without a storable result, or expired because its holder died), a waiter takes it and loads itself;
+   * what no holder could have made in the lock's place is taken over at once (redis-lock.ts). If Redis is down,
+   * this instance loads on its own (coalescing is an optimisation, never a reason to fail a reader); a command
+   * that merely timed out while connected is retried for up to the lock timeout, so a slow moment of Redis or of
+   * this process does not turn into a second upstream call.
    */
   private async loadAcrossInstances<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
     if (!this.lock) return this.loadAndStore(key, policy, load, codec);
     const lock = this.lock;
-    // Until when this caller waits without seeing the lock held: pushed on each time it is seen held.
-    const patience = { until: Date.now() + lock.timeoutMs };
+    // Until when this caller waits without seeing the lock held: pushed on each time it is seen held, never past
+    // `giveUpAt`, whatever the lock's holder (or whatever Redis holds) does.
+    const giveUpAt = Date.now() + lock.maxWaitMs;
+    const patience = { until: Date.now() + lock.timeoutMs, giveUpAt };
     let coalesced = false;
     for (;;) {
-      const attempt = await this.tryLock(key, lock, patience.until);
+      const attempt = await this.tryLock(key, lock, Math.min(patience.until, giveUpAt));
       if (attempt === 'unlocked') return this.loadUnlessStored(key, policy, load, codec);
       if (attempt !== 'held-elsewhere') return lock.holdWhile(key, attempt, () => this.loadUnlessStored(key, policy, load, codec));
       if (!coalesced) this.events.onCoalesced?.(key, 'cluster');
@@ -200,15 +203,16 @@ export class Cache {
 
   /**
    * Polls until a fresh entry appears (returned), the lock is free ('free': try to take it), or Redis leaves the
-   * lock check unanswered past `patience` ('unanswered'). A lock seen held means a live holder renewing it:
-   * patience is a whole lock timeout again. Time alone (this process stalled between two polls) never ends the
-   * wait.
+   * lock check unanswered past `patience` or the wait reaches `patience.giveUpAt` ('unanswered'). A lock seen
+   * held means a live holder renewing it: patience is a whole lock timeout again, up to `giveUpAt`. Time alone
+   * (this process stalled between two polls) ends the wait only at `giveUpAt`.
    */
-  private async waitForEntry(key: string, lock: KeyLock, patience: { until: number }): Promise<CacheEntry | 'free' | 'unanswered'> {
+  private async waitForEntry(key: string, lock: KeyLock, patience: { until: number; giveUpAt: number }): Promise<CacheEntry | 'free' | 'unanswered'> {
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, lock.pollMs));
       const entry = await this.store.get(key);
       if (entry && freshnessOf(entry) === 'fresh') return entry;
+      if (Date.now() >= patience.giveUpAt) return 'unanswered';
       const held = await lock.isHeld(key).catch(() => (lock.isConnected() ? 'unknown' : false));
       if (held === true) {
         patience.until = Date.now() + lock.timeoutMs;

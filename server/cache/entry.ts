@@ -52,16 +52,34 @@ export function retentionMs(entry: Pick<CacheEntry, 'ttl' | 'grace' | 'staleIfEr
   return (entry.ttl + entry.grace + (entry.staleIfError ?? 0)) * 1000;
 }
 
+/** The longest window any policy gives (runtime-policy.ts: stale-if-error up to 30 days; ttl and grace less). */
+const MAX_WINDOW_SECONDS = 30 * 86_400;
+/** How far ahead of this instance's clock another instance's may run and its entries still be read. */
+const MAX_CLOCK_AHEAD_MS = 60_000;
+
+/**
+ * Whether a value read back is an entry a store of the portal could have written: its windows within what a
+ * policy gives and its time not in the future, so nothing else in a key's place (docs/cache.md, "Whatever Redis
+ * holds") reads as fresh for ever.
+ */
 export function isCacheEntry(value: unknown): value is CacheEntry {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Record<string, unknown>;
   return (
     (typeof entry.value === 'string' || Buffer.isBuffer(entry.value)) &&
-    typeof entry.storedAt === 'number' &&
-    typeof entry.ttl === 'number' &&
-    typeof entry.grace === 'number' &&
-    (entry.staleIfError === undefined || typeof entry.staleIfError === 'number') &&
+    isStoredAt(entry.storedAt) &&
+    isWindow(entry.ttl) &&
+    isWindow(entry.grace) &&
+    (entry.staleIfError === undefined || isWindow(entry.staleIfError)) &&
     Array.isArray(entry.tags) &&
     entry.tags.every((tag) => typeof tag === 'string')
   );
+}
+
+function isWindow(seconds: unknown): seconds is number {
+  return typeof seconds === 'number' && seconds >= 0 && seconds <= MAX_WINDOW_SECONDS;
+}
+
+function isStoredAt(epochMs: unknown): epochMs is number {
+  return typeof epochMs === 'number' && Number.isFinite(epochMs) && epochMs <= Date.now() + MAX_CLOCK_AHEAD_MS;
 }

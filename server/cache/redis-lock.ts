@@ -4,15 +4,43 @@
  * it is renewed (compare-and-PEXPIRE) every third of the timeout while the load runs, and released
  * (compare-and-delete) when it ends, so a load slower than the timeout (a slow upstream, a busy machine) is
  * still done once. Only a holder that stops renewing (crash, network split) loses it: its lock expires within
- * the timeout and a waiter loads itself. Both scripts touch the lock key alone, so they run on a Redis Cluster
+ * the timeout and a waiter loads itself. Every script touches the lock key alone, so they run on a Redis Cluster
  * as on one Redis.
+ *
+ * Redis may hold anything in a lock's place (a key set by hand with no expiry, one with a far longer expiry, a
+ * hash, a list): only a string expiring within the lock timeout is a lock this code could have made, so only that
+ * is waited for. Anything else is taken over at once (SET overwrites any type), so a stuck key heals on the next
+ * miss instead of holding every waiter. A live holder whose load never ends (a bug, a hung promise) renews its
+ * lock for ever; waiters give up on it after `maxWaitMs` (the cache then loads without the lock).
  */
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis/client';
+import { LuaScript } from '../redis/lua-script';
 import { observed, type CommandObserver } from './redis-store';
 
-const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
-const RENEW_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+/** Whether the key holds what a holder's SET PX made: a string expiring within the timeout (ARGV[2], ms). */
+const IS_LIVE = `local function isLive(key, timeoutMs)
+  if redis.call('type', key).ok ~= 'string' then return false end
+  local left = redis.call('pttl', key)
+  return left > 0 and left <= timeoutMs
+end`;
+/** 1: taken (the key was free); 2: taken over (it held something no holder made); 0: a live lock is there. */
+const ACQUIRE_SCRIPT = new LuaScript(`${IS_LIVE}
+local key, token, timeoutMs = KEYS[1], ARGV[1], tonumber(ARGV[2])
+if redis.call('set', key, token, 'PX', timeoutMs, 'NX') then return 1 end
+if isLive(key, timeoutMs) then return 0 end
+redis.call('set', key, token, 'PX', timeoutMs)
+return 2`);
+const HELD_SCRIPT = new LuaScript(`${IS_LIVE}
+if isLive(KEYS[1], tonumber(ARGV[1])) then return 1 end
+return 0`);
+// Compare first, by type: GET on a key of another type is an error, not a mismatch.
+const RELEASE_SCRIPT =
+  new LuaScript(`if redis.call('type', KEYS[1]).ok == 'string' and redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0`);
+const RENEW_SCRIPT =
+  new LuaScript(`if redis.call('type', KEYS[1]).ok == 'string' and redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0`);
 
 export interface KeyLock {
   /** A token when this caller now holds the lock; null when someone else does. Throws when Redis cannot answer. */
@@ -20,12 +48,14 @@ export interface KeyLock {
   release(key: string, token: string): Promise<void>;
   /** Runs `work` holding the lock `token` names: renewed while it runs, released when it ends (either way). */
   holdWhile<T>(key: string, token: string, work: () => Promise<T>): Promise<T>;
-  /** Whether anyone holds the lock. */
+  /** Whether a live holder holds the lock (what no holder could have made in its place does not count). */
   isHeld(key: string): Promise<boolean>;
   /** Whether Redis is connected: a failed command then means 'slow', not 'down'. */
   isConnected(): boolean;
   readonly timeoutMs: number;
   readonly pollMs: number;
+  /** The longest a caller waits for another's load, however long its holder keeps the lock alive. */
+  readonly maxWaitMs: number;
 }
 
 export function lockKey(key: string): string {
@@ -45,16 +75,17 @@ export class RedisLock implements KeyLock {
     readonly timeoutMs: number,
     readonly pollMs = 25,
     private readonly onCommand?: CommandObserver,
+    readonly maxWaitMs = 4 * timeoutMs,
   ) {}
 
   async tryAcquire(key: string): Promise<string | null> {
     const token = randomBytes(12).toString('base64url');
-    const answer = await this.observe(observed(this.onCommand, 'lock', () => this.client.set(lockKey(key), token, 'PX', this.timeoutMs, 'NX')));
-    return answer === 'OK' ? token : null;
+    const answer = await this.observe(observed(this.onCommand, 'lock', () => ACQUIRE_SCRIPT.runOnKey(this.client, lockKey(key), token, this.timeoutMs)));
+    return answer === 0 ? null : token;
   }
 
   async release(key: string, token: string): Promise<void> {
-    await this.client.eval(RELEASE_SCRIPT, 1, lockKey(key), token);
+    await RELEASE_SCRIPT.runOnKey(this.client, lockKey(key), token);
   }
 
   async holdWhile<T>(key: string, token: string, work: () => Promise<T>): Promise<T> {
@@ -82,11 +113,11 @@ export class RedisLock implements KeyLock {
 
   /** Extends the lock by a whole timeout if `token` still holds it; false when it does not. */
   async renew(key: string, token: string): Promise<boolean> {
-    return (await this.client.eval(RENEW_SCRIPT, 1, lockKey(key), token, String(this.timeoutMs))) === 1;
+    return (await RENEW_SCRIPT.runOnKey(this.client, lockKey(key), token, this.timeoutMs)) === 1;
   }
 
   async isHeld(key: string): Promise<boolean> {
-    return (await this.observe(this.client.exists(lockKey(key)))) === 1;
+    return (await this.observe(HELD_SCRIPT.runOnKey(this.client, lockKey(key), this.timeoutMs))) === 1;
   }
 
   isConnected(): boolean {
