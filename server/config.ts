@@ -101,7 +101,13 @@ const schema = z.object({
       message: 'must be comma-separated origins like http://varnish:6081 (no path)',
     }),
   // The secret the edge's VCL asks of a PURGE (its EDGE_PURGE_TOKEN); needed with EDGE_PURGE_URLS.
-  EDGE_PURGE_TOKEN: z.string().trim().min(16, 'at least 16 characters').max(256).optional(),
+  // Empty is unset (docker-compose.yml passes `${EDGE_PURGE_TOKEN:-}` through).
+  EDGE_PURGE_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || (value.length >= 16 && value.length <= 256), { message: 'at least 16 characters (at most 256)' }),
   // How long an edge may take to acknowledge a purge before it is reported missing.
   EDGE_PURGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   RENDER_TIMEOUT_MS: positiveMs.default(10_000),

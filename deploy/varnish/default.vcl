@@ -23,14 +23,16 @@ import directors;
 import std;
 import xkey;
 
+# A draining instance answers /readyz 503 for SHUTDOWN_DELAY_MS (5 s in docker-compose.yml) before it stops
+# listening: two failed probes, 2 s apart, take it out of the rotation within that time.
 probe portal_ready {
     .url = "/readyz";
-    .interval = 5s;
-    .timeout = 2s;
-    .window = 5;
-    .threshold = 3;
-    # Healthy from the start: a portal that is down is found by the first failed fetches and probes.
-    .initial = 3;
+    .interval = 2s;
+    .timeout = 1s;
+    .window = 3;
+    .threshold = 2;
+    # Healthy from the start: an instance that is down is found by its first failed probes.
+    .initial = 2;
 }
 
 backend portal_1 {
@@ -210,6 +212,11 @@ sub vcl_backend_response {
 }
 
 sub vcl_backend_error {
+    # An instance that did not answer (stopped, restarting): a read is tried once more, on the next instance
+    # (as deploy/nginx.conf's proxy_next_upstream does). A write is not: it may have been acted on.
+    if (bereq.retries == 0 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+        return (retry);
+    }
     set beresp.http.Content-Type = "text/plain; charset=utf-8";
     set beresp.http.Cache-Control = "private, no-store";
     set beresp.http.Retry-After = "30";

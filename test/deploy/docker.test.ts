@@ -24,6 +24,13 @@ interface Service {
   healthcheck?: { test: string[] };
   restart?: string;
   volumes?: string[];
+  profiles?: string[];
+  ports?: string[];
+}
+
+/** The environment as Compose sees it with nothing set in the shell: `${NAME:-default}` is the default. */
+function withComposeDefaults(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace(/\$\{\w+:-([^}]*)\}/g, '$1')]));
 }
 
 describe('Dockerfile', () => {
@@ -88,8 +95,10 @@ describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
   const { services } = compose;
 
-  it('runs two portals, Redis, the reference content API and a load balancer', () => {
-    expect(Object.keys(services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'redis-sessions', 'upstream']);
+  it('runs two portals, Redis, the reference content API and a load balancer, and the edge cache on request', () => {
+    expect(Object.keys(services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'redis-sessions', 'upstream', 'varnish']);
+    const optional = Object.entries(services).filter(([, service]) => service.profiles !== undefined);
+    expect(optional).toEqual([['varnish', expect.objectContaining({ profiles: ['edge'] })]]);
     expect(services.upstream!.command).toEqual(['node', 'dist/reference-api/main.cjs']);
     expect(existsSync(path.join(ROOT, 'dist/reference-api/main.cjs'))).toBe(true);
   });
@@ -102,7 +111,11 @@ describe('docker-compose.yml', () => {
         SESSION_REDIS_URL: 'redis://redis-sessions:6379/0',
         UPSTREAM_URL: 'http://upstream:3100',
       });
-      expect(() => loadConfig(env)).not.toThrow();
+      expect(() => loadConfig(withComposeDefaults(env))).not.toThrow();
+      // With the edge's purge settings given (docs/operations.md "Edge cache"), the portal accepts them too.
+      const edge = { ...env, EDGE_PURGE_URLS: 'http://varnish:6081', EDGE_PURGE_TOKEN: 'a-token-of-24-characters' };
+      expect(loadConfig(edge)).toMatchObject({ EDGE_PURGE_URLS: ['http://varnish:6081'] });
+      expect(env).toMatchObject({ EDGE_PURGE_URLS: '${EDGE_PURGE_URLS:-}', EDGE_PURGE_TOKEN: '${EDGE_PURGE_TOKEN:-}' });
       expect(services[name]!.depends_on).toMatchObject({
         redis: { condition: 'service_healthy' },
         'redis-sessions': { condition: 'service_healthy' },
@@ -140,6 +153,21 @@ describe('docker-compose.yml', () => {
     expect(services['redis-sessions']!.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
   });
 
+  it('runs the shipped VCL in an image with varnish-modules, in front of both portals, with the portals’ purge token', () => {
+    const varnish = services.varnish!;
+    expect(varnish.volumes).toContain('./deploy/varnish/default.vcl:/etc/varnish/default.vcl:ro');
+    // The official image carries varnish-modules (xkey) from 7.1 on.
+    const [major, minor] = (varnish.image!.match(/^varnish:(\d+)\.(\d+)\./) ?? []).slice(1).map(Number);
+    expect(major! > 7 || (major === 7 && minor! >= 1)).toBe(true);
+    expect(varnish.command).toEqual(['varnishd', '-F', '-f', '/etc/varnish/default.vcl', '-a', ':6081', '-s', expect.stringMatching(/^malloc,/)]);
+    expect(varnish.environment).toEqual({ EDGE_PURGE_TOKEN: '${EDGE_PURGE_TOKEN:-}' });
+    expect(varnish.depends_on).toEqual({ 'portal-1': { condition: 'service_healthy' }, 'portal-2': { condition: 'service_healthy' } });
+    const vcl = read('deploy/varnish/default.vcl');
+    expect(vcl).toMatch(/\.host = "portal-1"; \.port = "3000";/);
+    expect(vcl).toMatch(/\.host = "portal-2"; \.port = "3000";/);
+    expect(vcl).toMatch(/import xkey;/);
+  });
+
   it('puts nginx in front of both portals without buffering the stream', () => {
     const conf = read('deploy/nginx.conf');
     expect(services.lb!.volumes).toContain('./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro');
@@ -159,11 +187,11 @@ describeWithCompose()('Compose accepts docker-compose.yml', () => {
     });
 
   it('validates the file and resolves both portals with their environment', async () => {
-    const result = await compose(ROOT, 'config');
+    const result = await compose(ROOT, '--profile', 'edge', 'config');
     expect(result.stderr).not.toMatch(/error|invalid/i);
     expect(result.code).toBe(0);
     const resolved = parse(result.stdout) as { services: Record<string, Service> };
-    expect(Object.keys(resolved.services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'redis-sessions', 'upstream']);
+    expect(Object.keys(resolved.services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'redis-sessions', 'upstream', 'varnish']);
     for (const name of ['portal-1', 'portal-2']) {
       expect(resolved.services[name]!.environment).toMatchObject({ REDIS_URL: 'redis://redis:6379/0' });
     }

@@ -391,6 +391,14 @@ describeWithVarnish()('the edge in front of two portals', () => {
         await expect(purger.purge(order)).rejects.toBeInstanceOf(EdgePurgeInputError);
       }
     });
+
+    // Last: it stops the second instance.
+    it('tries a read the stopped instance did not answer once more, on the other', async () => {
+      await b.close();
+      const paths = Array.from({ length: 6 }, (_, index) => `/about?edge_retry=${index}`);
+      const answers = await Promise.all(paths.map((path) => viaEdge(path)));
+      expect(answers.map((res) => res.status)).toEqual(paths.map(() => 200));
+    });
   });
 });
 

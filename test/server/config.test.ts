@@ -87,6 +87,8 @@ describe('loadConfig', () => {
 
   it('takes edge caches to purge as origins, only with their token, which no error shows', () => {
     expect(loadConfig({}).EDGE_PURGE_URLS).toEqual([]);
+    // docker-compose.yml passes both through as empty strings when the edge is not used.
+    expect(loadConfig({ EDGE_PURGE_URLS: '', EDGE_PURGE_TOKEN: '' })).toMatchObject({ EDGE_PURGE_URLS: [], EDGE_PURGE_TOKEN: undefined });
     const token = 'a-purge-token-of-the-edges';
     const config = loadConfig({ EDGE_PURGE_URLS: 'http://varnish-1:6081, http://10.0.0.7:6081/', EDGE_PURGE_TOKEN: token });
     expect(config).toMatchObject({ EDGE_PURGE_URLS: ['http://varnish-1:6081', 'http://10.0.0.7:6081/'], EDGE_PURGE_TOKEN: token, EDGE_PURGE_TIMEOUT_MS: 2000 });
