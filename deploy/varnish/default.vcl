@@ -236,6 +236,14 @@ sub portal_stale_if_error {
 sub vcl_deliver {
     call portal_stale_if_error;
     set resp.http.X-Edge-Cache = req.http.X-Edge-Cache;
+    # Varnish turns a conditional request whose tag matches into a 304 after this subroutine. A 304 tells the
+    # browser to keep its copy, which carries the CSP whose nonce its scripts hold; another copy's CSP (same
+    # ETag, another nonce) would replace it and block them, so it is left out (as the portal does for its 304s).
+    # A matching tag: `*`, or the object's opaque tag anywhere in If-None-Match (weak comparison).
+    if (req.http.If-None-Match && resp.http.ETag && resp.status == 200 &&
+        (req.http.If-None-Match == "*" || std.strstr(req.http.If-None-Match, regsub(resp.http.ETag, "^W/", "")))) {
+        unset resp.http.Content-Security-Policy;
+    }
     if (resp.http.Vary) {
         set resp.http.Vary = regsuball(resp.http.Vary, "X-Portal-Device", "User-Agent");
     }

@@ -205,6 +205,25 @@ describeWithVarnish()('the edge in front of two portals', () => {
       }
     });
 
+    it('answers a current copy with 304 from its own object, without a CSP that would not match the reader’s nonce', async () => {
+      // A page the portal holds (a streamed first render has no ETag yet: its headers go before the page is done).
+      await rawRequest(a.url, 'GET', '/about', { host: MAIN_DOMAIN });
+      await eventually(
+        () => rawRequest(a.url, 'GET', '/about', { host: MAIN_DOMAIN }),
+        (res) => res.headers['x-cache'] === 'HIT',
+        5000,
+      );
+      const held = await edgeHit('/about?edge_conditional=1');
+      expect([held.headers.etag, held.headers['content-security-policy']]).toEqual([expect.stringMatching(/^W\/"/), expect.stringMatching(/'nonce-/)]);
+      const notModified = await viaEdge('/about?edge_conditional=1', { 'if-none-match': String(held.headers.etag) });
+      expect([notModified.status, notModified.headers['x-edge-cache'], notModified.headers.etag]).toEqual([304, 'HIT', held.headers.etag]);
+      expect(notModified.headers['content-security-policy']).toBeUndefined();
+      expect(notModified.headers['cache-control']).toBe(held.headers['cache-control']);
+      // Not current: the whole page, with its CSP.
+      const changed = await viaEdge('/about?edge_conditional=1', { 'if-none-match': 'W/"another"' });
+      expect([changed.status, changed.headers['content-security-policy']]).toEqual([200, held.headers['content-security-policy']]);
+    });
+
     it('keeps the site, the compression and the device class apart', async () => {
       const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
       const detail = `/detail/${raw.catid}/${raw.id}`;
@@ -300,7 +319,8 @@ describeWithVarnish()('the edge in front of two portals', () => {
       await edgeHit('/about?utm_source=x');
       const other = await edgeHit(`/V1/${HOME_CATID}`);
       const [ack] = await purger.purge({ urls: [`https://${MAIN_DOMAIN}/about`], soft: false });
-      expect(ack).toMatchObject({ ok: true, purged: 2 });
+      expect(ack).toMatchObject({ ok: true, purged: expect.any(Number) });
+      expect(ack!.ok && ack!.purged).toBeGreaterThanOrEqual(2);
       expect((await viaEdge('/about')).headers['x-edge-cache']).toBe('MISS');
       expect((await viaEdge('/about?utm_source=x')).headers['x-edge-cache']).toBe('MISS');
       const still = await viaEdge(`/V1/${HOME_CATID}`);
