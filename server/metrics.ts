@@ -16,6 +16,7 @@ import { Router as createRouter } from 'express';
 import onHeaders from 'on-headers';
 import client from 'prom-client';
 import { siteById } from '../shared/sites';
+import type { RedisMemory } from './redis/memory-info';
 
 export type CacheKind = 'page' | 'data';
 export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
@@ -33,6 +34,10 @@ export interface MetricsSources {
   l1Unverified?: () => boolean;
   /** The client build id (the cache keys' build segment). */
   build?: string;
+  /** L1's capacity and the entries it evicted to make room since start; null without an L1. */
+  l1Capacity?: () => { maxBytes: number; evictions: number } | null;
+  /** The cache Redis's own memory figures; null without Redis or while it does not answer. */
+  redisMemory?: () => Promise<RedisMemory | null>;
 }
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -168,6 +173,59 @@ export class Metrics {
         this.set(sources.l1Unverified?.() ? 1 : 0);
       },
     });
+    new client.Gauge({
+      name: 'portal_cache_l1_max_bytes',
+      help: 'Most bytes the in-process cache tier holds (L1_CACHE_MAX_MB; absent without an L1)',
+      registers: [this.registry],
+      collect() {
+        const capacity = sources.l1Capacity?.() ?? null;
+        if (capacity) this.set(capacity.maxBytes);
+      },
+    });
+    new client.Counter({
+      name: 'portal_cache_l1_evictions_total',
+      help: 'L1 entries evicted to make room (not expiries or purges): sustained, L1 is too small for the pages asked for',
+      registers: [this.registry],
+      collect() {
+        const capacity = sources.l1Capacity?.() ?? null;
+        if (!capacity) return;
+        this.reset();
+        this.inc(capacity.evictions);
+      },
+    });
+    // Redis's own figures, read once a scrape (one INFO shared by the three; microseconds) and kept while Redis does
+    // not answer: a counter dropping to 0 and back would read as a burst of evictions. Every instance reports the
+    // same server, so rules take the max over instances.
+    const memory = redisMemoryOncePerScrape(sources.redisMemory);
+    new client.Gauge({
+      name: 'portal_redis_memory_used_bytes',
+      help: 'Memory the cache Redis uses (INFO used_memory; on a cluster, summed over masters); the last figure while it does not answer',
+      registers: [this.registry],
+      async collect() {
+        const figures = await memory();
+        if (figures) this.set(figures.usedBytes);
+      },
+    });
+    new client.Gauge({
+      name: 'portal_redis_memory_max_bytes',
+      help: 'maxmemory of the cache Redis (0: no limit); the last figure while it does not answer',
+      registers: [this.registry],
+      async collect() {
+        const figures = await memory();
+        if (figures) this.set(figures.maxBytes);
+      },
+    });
+    new client.Counter({
+      name: 'portal_redis_evicted_keys_total',
+      help: 'Keys the cache Redis evicted for memory since it started (INFO evicted_keys); the last figure while it does not answer',
+      registers: [this.registry],
+      async collect() {
+        const figures = await memory();
+        if (!figures) return;
+        this.reset();
+        this.inc(figures.evictedKeys);
+      },
+    });
     const info = new client.Gauge({
       name: 'portal_build_info',
       help: 'Always 1; the labels say what runs: client build id, package version, Node version',
@@ -259,6 +317,18 @@ export class Metrics {
     });
     return router;
   }
+}
+
+/** One read of Redis's memory figures shared by the collectors of a scrape (they run side by side). */
+function redisMemoryOncePerScrape(read: MetricsSources['redisMemory']): () => Promise<RedisMemory | null> {
+  let pending: Promise<RedisMemory | null> | null = null;
+  return () => {
+    if (!read) return Promise.resolve(null);
+    pending ??= read()
+      .catch(() => null)
+      .finally(() => setImmediate(() => (pending = null)));
+    return pending;
+  };
 }
 
 function isCacheResult(value: unknown): value is CacheResult {

@@ -29,6 +29,7 @@ import { Sessions } from './auth/sessions';
 import { authSettings } from './auth/settings';
 import type { Config } from './config';
 import type { Logger } from './logger';
+import { redisMemory } from './redis/memory-info';
 import { securityHeaders, securityOptionsOf } from './middleware/security';
 import { loadAssets, type Assets } from './render/assets';
 import { compiledTrust, withForwardedHeaderCheck } from './middleware/forwarded-check';
@@ -170,6 +171,11 @@ export function createPortal(options: PortalOptions): Portal {
     invalidationSubscribed: () => (bus ? bus.isSubscribed() : null),
     l1Unverified: () => tiered?.servingUnverified() ?? false,
     build: assets.buildId,
+    l1Capacity: () => {
+      const l1 = tiered?.l1 ?? (store instanceof MemoryStore ? store : null);
+      return l1 ? { maxBytes: l1.maxBytes, evictions: l1.evictions } : null;
+    },
+    redisMemory: async () => (redis ? redisMemory(redis.client) : null),
   });
   policy = new RuntimePolicy(redis?.client ?? null, config.CACHE_PREFIX, (error) =>
     logger.warn({ err: error }, 'cache policy could not be read; keeping the last one'),

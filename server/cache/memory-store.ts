@@ -17,6 +17,8 @@ export class MemoryStore implements CacheStore {
   private readonly lru: LRUCache<string, CacheEntry>;
   /** tag set key → keys; kept in step with the LRU (evictions included) through its dispose hook. */
   private readonly tagIndex = new Map<string, Set<string>>();
+  /** Entries dropped to make room (not expiries, deletes or replacements): L1 too small for what it is asked for. */
+  private evicted = 0;
 
   constructor(maxBytes: number) {
     this.lru = new LRUCache<string, CacheEntry>({
@@ -25,6 +27,7 @@ export class MemoryStore implements CacheStore {
       // Expired entries are dropped lazily on read, so the store keeps no timers.
       ttlAutopurge: false,
       dispose: (entry, key, reason) => {
+        if (reason === 'evict') this.evicted += 1;
         // 'set' replaces the entry under the same key: its new tags are indexed by set() itself.
         if (reason !== 'set') this.unindex(key, entry.tags);
       },
@@ -87,6 +90,16 @@ export class MemoryStore implements CacheStore {
   /** Bytes held, for metrics. */
   get bytes(): number {
     return this.lru.calculatedSize;
+  }
+
+  /** The most bytes it holds (L1_CACHE_MAX_MB), for metrics. */
+  get maxBytes(): number {
+    return this.lru.maxSize;
+  }
+
+  /** Entries evicted to make room since start, for metrics. */
+  get evictions(): number {
+    return this.evicted;
   }
 
   async close(): Promise<void> {

@@ -146,7 +146,8 @@ export function hitRatios(after: Sample[], before: Sample[] = []): Ratios {
   return {
     rows,
     staleIfError: delta('portal_cache_errors_total', (labels) => labels.error === 'stale-if-error'),
-    upstreamErrors: delta('portal_upstream_duration_seconds_count', (labels) => labels.outcome === 'unavailable' || labels.outcome === 'http-error'),
+    // Every outcome but a success and an answered code (not found) is a failed call: cms-error, invalid, too-large…
+    upstreamErrors: delta('portal_upstream_duration_seconds_count', (labels) => labels.outcome !== 'ok' && labels.outcome !== 'empty'),
     upstreamCalls: delta('portal_upstream_duration_seconds_count', () => true),
   };
 }

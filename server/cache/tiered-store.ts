@@ -46,6 +46,11 @@ export class TieredStore implements CacheStore {
     return this.options.l1.bytes;
   }
 
+  /** The L1 store itself (bytes, capacity, evictions), for metrics. */
+  get l1(): MemoryStore {
+    return this.options.l1;
+  }
+
   /** L1's copy of a key, whether or not L1 is trusted now (for /_internal/l1). */
   peekL1(key: string): CacheEntry | null {
     return this.options.l1.peek(key);

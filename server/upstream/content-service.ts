@@ -103,7 +103,8 @@ export class ContentService {
    */
   private async load<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder): Promise<Loaded<T>> {
     // Every content call reads, POST or GET: a stale kept-alive socket is retried (server/upstream/http-client.ts).
-    const result = await this.options.upstream.request({ ...spec.request, readOnly: true }, spec.schema);
+    // Only 'not found' is an answer among the CMS's codes: any other is counted as a failed call (cms-error).
+    const result = await this.options.upstream.request({ ...spec.request, readOnly: true, answerCodes: [UPSTREAM_NOT_FOUND_CODE] }, spec.schema);
     // The call family is a tag too, so an operator can purge e.g. every list answer and the pages built on them.
     const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;

@@ -36,7 +36,7 @@ export class UpstreamHttpError extends Error {
 export type UpstreamOutcome = 'ok' | 'empty' | 'unavailable';
 
 /** What the metrics see: the outcome, or why an answer was refused at the boundary. */
-export type UpstreamCallOutcome = UpstreamOutcome | 'http-error' | 'invalid' | 'too-large' | 'redirect';
+export type UpstreamCallOutcome = UpstreamOutcome | 'http-error' | 'invalid' | 'too-large' | 'cms-error' | 'redirect';
 
 /** Only an 'ok' result's data is the caller's type; any other carries the envelope as it came (or docs/product.md §8's). */
 export type UpstreamResult<T> =
@@ -62,6 +62,13 @@ export interface UpstreamRequest {
    * POSTs that read (the content calls: the CMS takes most of its reads as POSTs). Default: GET only.
    */
   readOnly?: boolean;
+  /**
+   * The non-zero codes that are answers for this call (the content calls: 'not found'). Given, any other non-zero
+   * code (50001 系统繁忙…) is counted as outcome 'cms-error', a failed call, so the error ratio and its alert see
+   * it; not given (the account calls, whose codes are answers such as 'not signed in'), every one counts 'empty'.
+   * The result is 'empty' either way: what a code means stays the caller's to decide.
+   */
+  answerCodes?: readonly number[];
 }
 
 export interface UpstreamClientOptions {
@@ -164,7 +171,8 @@ export class UpstreamClient {
         throw new UpstreamHttpError(response.status, text, req.call);
       }
       if (parsed.code !== 0) {
-        this.options.onCall?.(req.call, 'empty', elapsed());
+        const answered = req.answerCodes === undefined || req.answerCodes.includes(parsed.code);
+        this.options.onCall?.(req.call, answered ? 'empty' : 'cms-error', elapsed());
         return { outcome: 'empty', envelope: parsed, durationMs: elapsed() };
       }
       if (!schema) {

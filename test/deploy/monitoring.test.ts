@@ -15,7 +15,7 @@ import { HOME_CATID } from '../../shared/constants';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithPromtool, describeWithRedis, testRedisUrl } from '../support/requirements';
 import { firstHomeArticle } from '../support/upstream-data';
-import { deleteKeys } from '../server/cache/redis-helpers';
+import { deleteKeys, withRedis } from '../server/cache/redis-helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const RULES = path.join(ROOT, 'deploy/prometheus/portal-rules.yml');
@@ -66,11 +66,17 @@ const dashboard = z.object({
 const rules = rulesFile.parse(parse(readFileSync(RULES, 'utf8')));
 const recorded = new Set(rules.groups.flatMap((group) => group.rules.flatMap((rule) => (rule.record ? [rule.record] : []))));
 
-/** Metric names an expression reads: portal_* series and portal:* recording rules (label values excluded). */
+/**
+ * Metric names an expression reads: portal_* series, portal:* recording rules and Prometheus's own `up` of each
+ * target (label values excluded).
+ */
 function metricNames(expr: string): string[] {
   const withoutStrings = expr.replace(/"[^"]*"/g, '""');
-  return [...new Set([...withoutStrings.matchAll(/\bportal[_:][a-zA-Z0-9_:]*/g)].map((match) => match[0]))];
+  return [...new Set([...withoutStrings.matchAll(/\bportal[_:][a-zA-Z0-9_:]*|\bup(?=\{)/g)].map((match) => match[0]))];
 }
+
+/** Series Prometheus itself writes for every scrape target, so no /metrics shows them. */
+const SCRAPE_SERIES = ['up'];
 
 /** Every series name /metrics can show: sample names, and for each histogram its _bucket/_sum/_count. */
 function exposedNames(text: string): Set<string> {
@@ -105,6 +111,28 @@ describeWithPromtool()('deploy/prometheus/portal-rules.yml', () => {
     expect(result.code).toBe(0);
   });
 
+  it('tests every alert both ways: a case in which it fires and one in which it does not', () => {
+    const tests = z
+      .object({
+        tests: z.array(
+          z.object({
+            alert_rule_test: z.array(z.object({ alertname: z.string(), exp_alerts: z.array(z.unknown()).optional() })).optional(),
+          }),
+        ),
+      })
+      .parse(parse(readFileSync(RULE_TESTS, 'utf8')));
+    const cases = tests.tests.flatMap((test) => test.alert_rule_test ?? []);
+    const alerts = rules.groups.flatMap((group) => group.rules.flatMap((rule) => (rule.alert ? [rule.alert] : [])));
+    const missing = alerts.flatMap((alert) => {
+      const mine = cases.filter((test) => test.alertname === alert);
+      return [
+        ...(mine.some((test) => (test.exp_alerts ?? []).length > 0) ? [] : [`${alert}: no case in which it fires`]),
+        ...(mine.some((test) => (test.exp_alerts ?? []).length === 0) ? [] : [`${alert}: no case in which it stays silent`]),
+      ];
+    });
+    expect(missing).toEqual([]);
+  });
+
   it('alerts on Redis down, the channel down, event-loop lag, 5xx, upstream errors, stale served and hit ratio', () => {
     const alerts = rules.groups.flatMap((group) => group.rules.flatMap((rule) => (rule.alert ? [rule.alert] : [])));
     expect(alerts).toEqual(
@@ -116,6 +144,11 @@ describeWithPromtool()('deploy/prometheus/portal-rules.yml', () => {
         'PortalUpstreamErrors',
         'PortalServingStale',
         'PortalPageHitRatioLow',
+        'PortalTargetDown',
+        'PortalRedisMemoryHigh',
+        'PortalRedisEvicting',
+        'PortalL1Pressure',
+        'PortalLockWaitsSlow',
       ]),
     );
     expect([...recorded]).toEqual(
@@ -132,6 +165,7 @@ describeWithRedis()('deploy/grafana-dashboard.json and the rules against a live 
     const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
     for (const page of ['/', `/detail/${raw.catid}/${raw.id}`, `/detail/${raw.catid}/${raw.id}`, '/no/such/page']) await request(t.url).get(page);
     exposed = exposedNames((await request(t.url).get('/metrics')).text);
+    for (const name of SCRAPE_SERIES) exposed.add(name);
   });
   afterAll(async () => {
     await deleteKeys(testRedisUrl(), t.cachePrefix);
@@ -167,6 +201,18 @@ describeWithRedis()('deploy/grafana-dashboard.json and the rules against a live 
           .map((name) => `${rule.record ?? rule.alert}: ${name}`),
       );
     expect(unknown).toEqual([]);
+  });
+
+  it('reports the cache Redis’s own memory figures and L1’s capacity, as Redis and the config say', async () => {
+    const text = (await request(t.url).get('/metrics')).text;
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    const info = await withRedis(testRedisUrl(), async (client) => ({ memory: await client.info('memory'), stats: await client.info('stats') }));
+    const field = (section: string, name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(section)?.[1]);
+    expect(value('portal_redis_memory_used_bytes')).toBeGreaterThan(0);
+    expect(value('portal_redis_memory_max_bytes')).toBe(field(info.memory, 'maxmemory'));
+    expect(value('portal_redis_evicted_keys_total')).toBeLessThanOrEqual(field(info.stats, 'evicted_keys'));
+    expect(value('portal_cache_l1_max_bytes')).toBe(256 * 1024 * 1024); // L1_CACHE_MAX_MB's default
+    expect(value('portal_cache_l1_evictions_total')).toBe(0);
   });
 
   it('would notice a metric that does not exist (the check can fail)', () => {

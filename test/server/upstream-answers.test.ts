@@ -96,11 +96,14 @@ describeWithRedis()('failed upstream answers', () => {
       expect(res.headers['x-cache']).toBe('STALE');
     });
 
-    it.each([50001, 40000])('CMS code %i with nothing held: 503 with Retry-After, not stored', async (code) => {
+    it.each([50001, 40000])('CMS code %i with nothing held: 503 with Retry-After, not stored, counted as cms-error', async (code) => {
       const page = pages[kind];
+      const before = metricCount((await get('/metrics')).text, page.name, 'cms-error');
       await deleteKeys(testRedisUrl(), t.cachePrefix);
       t.upstream.api.control.setFailures([{ path: page.call, mode: 'code', code }]);
       expectUnavailable(await get(page.path));
+      // A failed call where the error ratio (and PortalUpstreamErrors) sees it: not 'empty', the answered codes.
+      expect(metricCount((await get('/metrics')).text, page.name, 'cms-error')).toBeGreaterThan(before);
       t.upstream.api.control.reset();
       const after = await get(page.path);
       expect(after.status).toBe(200);
@@ -128,8 +131,13 @@ describeWithRedis()('failed upstream answers', () => {
   it("keeps the CMS's 'not found' (40004) a 404, held copy or not", async () => {
     const page = pages.detail;
     await holdPastGrace(page.path);
+    const metricsBefore = (await get('/metrics')).text;
     t.upstream.api.control.setFailures([{ path: page.call, mode: 'code', code: 40004 }]);
     expect((await get(page.path)).status).toBe(404);
+    // An answer, not a failure: counted 'empty', never 'cms-error'.
+    const metricsAfter = (await get('/metrics')).text;
+    expect(metricCount(metricsAfter, page.name, 'empty')).toBeGreaterThan(metricCount(metricsBefore, page.name, 'empty'));
+    expect(metricCount(metricsAfter, page.name, 'cms-error')).toBe(metricCount(metricsBefore, page.name, 'cms-error'));
   });
 
   it.each([

@@ -127,6 +127,12 @@ describe('MemoryStore', () => {
     expect(await store.get('b')).toBeNull();
     expect((await store.get('a'))?.value).toHaveLength(2000);
     expect((await store.get('c'))?.value).toHaveLength(2000);
+    // Counted for portal_cache_l1_evictions_total: room made, not a delete or a replacement.
+    expect(store.evictions).toBe(1);
+    expect(store.maxBytes).toBe(10_000);
+    await store.delete('a');
+    await store.set('c', entry('w'.repeat(2000)));
+    expect(store.evictions).toBe(1);
   });
 
   it('refuses an entry larger than the whole store instead of emptying it', async () => {
