@@ -110,6 +110,8 @@ const schema = z.object({
     .refine((value) => value === undefined || (value.length >= 16 && value.length <= 256), { message: 'at least 16 characters (at most 256)' }),
   // How long an edge may take to acknowledge a purge before it is reported missing.
   EDGE_PURGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  // The publish hook's shared secret with the CMS (docs/publish-hook.md): POST /_internal/purge is off without it.
+  PURGE_SECRET: z.string().trim().min(32, 'at least 32 characters').max(256).optional(),
   RENDER_TIMEOUT_MS: positiveMs.default(10_000),
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
   /** After SIGTERM, keep serving this long with /readyz at 503, so the load balancer stops sending first. */
@@ -237,7 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value =
       name === 'REDIS_URL' || name === 'SESSION_REDIS_URL'
         ? redactRedisUrl(env[name] ?? '')
-        : name === 'INTERNAL_TOKEN' || name === 'EDGE_PURGE_TOKEN'
+        : name === 'INTERNAL_TOKEN' || name === 'EDGE_PURGE_TOKEN' || name === 'PURGE_SECRET'
           ? '(hidden)'
           : (env[name] ?? '');
     return `${name}=${JSON.stringify(value)}: ${issue.message}`;

@@ -6,10 +6,14 @@
  * gets 403. deploy/nginx.conf also refuses /_internal from the public.
  */
 import type { IncomingMessage } from 'node:http';
-import { Router } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { ageSeconds, freshnessOf, type CacheEntry } from './cache/entry';
 import { carriesToken, INTERNAL_TOKEN_HEADER } from './cache/instances';
+import { PurgeInputError } from './cache/invalidation';
+import { MAX_PURGE_BODY_BYTES, orderOf, PurgeRequestError, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S, signatureOf, verifySignature } from './cache/purge-request';
+import type { PurgeRecord, Purges } from './cache/purges';
+import type { Logger } from './logger';
 
 /** What /_internal/l1 reads of the store: null when this instance has no L1 (L1_CACHE_MAX_MB=0 with Redis). */
 export interface L1View {
@@ -23,6 +27,8 @@ export interface InternalDeps {
   /** INTERNAL_TOKEN; unset: only loopback requests are answered. */
   token: string | undefined;
   instance: { id: string; build: string };
+  /** The publish hook (docs/publish-hook.md): off (404) without PURGE_SECRET. */
+  purge: { secret: string | undefined; purges: Purges; logger: Logger };
 }
 
 const l1Copy = z.object({
@@ -62,6 +68,8 @@ function copyOf(l1: L1View, key: string, now: number): L1Copy {
 
 export function internalRoutes(deps: InternalDeps): Router {
   const router = Router();
+  // The CMS calls the hook from its own machine: a valid signature is its credential, not the loopback rule below.
+  router.post('/_internal/purge', express.raw({ type: () => true, limit: MAX_PURGE_BODY_BYTES }), purgeHook(deps.purge), hookBodyError);
   router.use('/_internal', (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     const header = req.headers[INTERNAL_TOKEN_HEADER];
@@ -85,4 +93,72 @@ export function internalRoutes(deps: InternalDeps): Router {
     res.json(answer);
   });
   return router;
+}
+
+/** What the hook answers: 200 once every instance and edge has the purge; 202 when some did not say so (named). */
+function hookAnswer(record: PurgeRecord): { status: 200 | 202; body: Record<string, unknown> } {
+  const complete = record.instances.missing.length === 0 && record.edges.every((edge) => edge.ok);
+  return {
+    status: complete ? 200 : 202,
+    body: {
+      id: record.id,
+      complete,
+      soft: record.soft,
+      entries: record.entries,
+      instances: record.instances,
+      edges: record.edges,
+      ms: record.ms,
+    },
+  };
+}
+
+function purgeHook(hook: InternalDeps['purge']) {
+  return async (req: Request, res: Response): Promise<void> => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (!hook.secret) {
+      res.status(404).json({ error: 'the publish hook is off: set PURGE_SECRET to turn it on (docs/publish-hook.md)' });
+      return;
+    }
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    try {
+      const header = req.headers[SIGNATURE_HEADER];
+      const signature = signatureOf(typeof header === 'string' ? header : undefined);
+      verifySignature(hook.secret, signature, raw);
+      const order = orderOf(raw);
+      await hook.purges.selectorsOf(order);
+      if (!(await hook.purges.firstUse(signature.v1, 2 * SIGNATURE_TOLERANCE_S))) {
+        throw new PurgeRequestError(409, `${SIGNATURE_HEADER}: this signature was used already (sign each call anew, with its own t)`);
+      }
+      const record = await hook.purges.purge(order, `cms (${req.ip ?? 'unknown'})`, 'hook');
+      hook.logger.info({ purge: record }, `publish hook: ${record.soft ? 'soft' : 'hard'} purge of ${[...record.tags, ...record.urls].join(' ')} (${record.entries} entries)`);
+      const answer = hookAnswer(record);
+      res.status(answer.status).json(answer.body);
+    } catch (error) {
+      if (error instanceof PurgeRequestError) {
+        res.status(error.status).json({ error: error.message });
+        return;
+      }
+      if (error instanceof PurgeInputError) {
+        res.status(400).json({ error: error.message });
+        return;
+      }
+      hook.logger.error({ err: error }, 'publish hook: purge failed');
+      res.setHeader('Retry-After', '5');
+      res.status(503).json({ error: 'the purge could not be carried out (the cache store did not answer); send it again' });
+    }
+  };
+}
+
+/** The body parser's refusals (too large, unreadable) as the hook's JSON errors, never the 500 page. */
+function hookBodyError(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const status = typeof error === 'object' && error !== null && 'status' in error ? Number((error as { status: unknown }).status) : 0;
+  if (status === 413) {
+    res.status(413).json({ error: `body: larger than ${MAX_PURGE_BODY_BYTES} bytes` });
+    return;
+  }
+  if (status >= 400 && status < 500) {
+    res.status(400).json({ error: 'body: could not be read' });
+    return;
+  }
+  next(error);
 }

@@ -258,7 +258,7 @@ export class Metrics {
     this.lockWaits.observe(seconds);
   }
 
-  invalidationReceived(kind: 'evict' | 'policy' | 'audit', keys = 0): void {
+  invalidationReceived(kind: 'evict' | 'policy' | 'audit' | 'purge', keys = 0): void {
     this.invalidations.inc({ kind });
     if (keys > 0) this.evictedKeys.inc(keys);
   }

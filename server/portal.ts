@@ -15,6 +15,7 @@ import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
 import { InstanceAnnouncer, internalUrlOf } from './cache/instances';
 import { TieredStore } from './cache/tiered-store';
+import { Purges, type PurgeAnnouncement } from './cache/purges';
 import { RuntimePolicy } from './cache/runtime-policy';
 import { recordRefreshError } from './cache/refresh-errors';
 import { RedisLock } from './cache/redis-lock';
@@ -47,6 +48,8 @@ export interface Portal {
   /** The cache policy in force (defaults plus operator overrides from Redis). */
   cachePolicy: RuntimePolicy;
   assets: Assets;
+  /** This instance as the coherence bus and the purge acknowledgements name it. */
+  instance: { id: string; build: string };
   /** Marks the portal as draining: /readyz answers 503 from now on. */
   startDraining(): void;
   /** The server listens at `url`: with Redis, announce this instance there for `portal-cache inspect`. */
@@ -79,7 +82,9 @@ interface Stores {
 /** What the stores report as they run, bound to the portal's metrics once those exist. */
 interface StoreObservers {
   onCommand: CommandObserver;
-  onInvalidation: (kind: 'evict' | 'policy' | 'audit', keys: number) => void;
+  onInvalidation: (kind: 'evict' | 'policy' | 'audit' | 'purge', keys: number) => void;
+  /** Another instance (or the CLI) purged: drop this instance's L1 copies and acknowledge. */
+  onPurge: (announcement: PurgeAnnouncement) => void;
 }
 
 function createStores(config: Config, logger: Logger, onPolicyChange: () => void, observers: StoreObservers): Stores {
@@ -95,6 +100,7 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
       observers.onInvalidation(event.kind, event.kind === 'evict' ? event.keys.length : 0);
       if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
       if (event.kind === 'policy') onPolicyChange();
+      if (event.kind === 'purge') observers.onPurge(event.purge);
       if (event.kind === 'audit')
         logger.info({ audit: event.action }, `cache operator ${event.action.who}: ${event.action.what} (${event.action.entries} entries)`);
     },
@@ -160,9 +166,20 @@ export function createPortal(options: PortalOptions): Portal {
   let policy: RuntimePolicy | null = null;
   let metrics: Metrics | null = null;
   const onCommand: CommandObserver = (op, ms, outcome) => metrics?.redisCommand(op, ms / 1000, outcome);
+  let purges: Purges | null = null;
   const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload(), {
     onCommand,
     onInvalidation: (kind, keys) => metrics?.invalidationReceived(kind, keys),
+    onPurge: (announcement) =>
+      void purges?.acknowledge(announcement).catch((error: unknown) => logger.warn({ err: error, purge: announcement.id }, 'purge not acknowledged')),
+  });
+  const instance = { id: bus?.instanceId ?? randomUUID(), build: assets.buildId };
+  purges = new Purges({
+    store,
+    prefix: config.CACHE_PREFIX,
+    client: redis?.client ?? null,
+    self: { id: instance.id, purgeLocal: (selectors) => (tiered ? tiered.purgeLocal(selectors, config.CACHE_PREFIX) : Promise.resolve(0)) },
+    announce: async (purge) => bus?.publish({ kind: 'purge', purge }),
   });
   const health = redis ? new RedisHealth(redis.client) : null;
   metrics = new Metrics({
@@ -235,7 +252,6 @@ export function createPortal(options: PortalOptions): Portal {
   const mediaOrigins = [...config.MEDIA_ORIGINS, ...(options.embeddedUpstream ? [] : originOf(options.upstreamUrl))];
   // Made once: the Express chain and the cached-hit path in front of it send the same headers.
   const security = securityHeaders(securityOptionsOf(mediaOrigins, config.PUBLIC_ORIGIN_PROTOCOL, settings));
-  const instance = { id: bus?.instanceId ?? randomUUID(), build: assets.buildId };
   const l1 = tiered ?? (store instanceof MemoryStore ? store : null);
   let announcer: InstanceAnnouncer | null = null;
   const app = createApp({
@@ -246,6 +262,7 @@ export function createPortal(options: PortalOptions): Portal {
       },
       token: config.INTERNAL_TOKEN,
       instance,
+      purge: { secret: config.PURGE_SECRET, purges, logger },
     },
     auth: {
       settings,
@@ -295,6 +312,7 @@ export function createPortal(options: PortalOptions): Portal {
     store,
     cachePolicy: policy,
     assets,
+    instance,
     startDraining: () => {
       draining = true;
     },

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { z } from 'zod';
 import { openSubscriber, type RedisClient } from '../redis/client';
+import type { PurgeAnnouncement } from './purges';
 
 /** Who changed the cache and how: every portal writes it to its log, so an operator action is on record. */
 export interface OperatorAction {
@@ -20,7 +21,20 @@ export interface OperatorAction {
   entries: number;
 }
 
-export type CacheEvent = { kind: 'evict'; keys: string[] } | { kind: 'policy' } | { kind: 'audit'; action: OperatorAction };
+/** `purge`: every instance resolves the selectors against its own L1 and acknowledges (purges.ts). */
+export type CacheEvent =
+  | { kind: 'evict'; keys: string[] }
+  | { kind: 'policy' }
+  | { kind: 'audit'; action: OperatorAction }
+  | { kind: 'purge'; purge: PurgeAnnouncement };
+
+const wireSelector = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('key'), key: z.string().max(4096) }),
+  z.object({ by: z.literal('url'), siteId: z.number().int(), pathname: z.string().max(4096), search: z.string().max(4096).nullable() }),
+  z.object({ by: z.literal('tag'), tag: z.string().max(100) }),
+  z.object({ by: z.literal('site'), siteId: z.number().int() }),
+  z.object({ by: z.literal('all') }),
+]);
 
 const wireEvent = z.object({
   from: z.string(),
@@ -31,6 +45,7 @@ const wireEvent = z.object({
       kind: z.literal('audit'),
       action: z.object({ who: z.string().max(200), what: z.string().max(2000), entries: z.number().int().nonnegative() }),
     }),
+    z.object({ kind: z.literal('purge'), purge: z.object({ id: z.string().max(100), selectors: z.array(wireSelector).max(10_000) }) }),
   ]),
 });
 

@@ -10,6 +10,7 @@ import { escapeGlob } from './keys';
 import { canonicalPathOf } from '../../shared/canonical-path';
 import type { CacheStore } from './store';
 import { isValidTag } from './tags';
+import { freshnessOf } from './entry';
 
 export type PurgeSelector =
   | { by: 'key'; key: string }
@@ -22,6 +23,8 @@ export type PurgeSelector =
 export interface PurgeResult {
   selector: PurgeSelector;
   dryRun: boolean;
+  /** Pages were marked stale (served while one re-render runs) instead of deleted; data entries are deleted either way. */
+  soft: boolean;
   /** Keys the selector covers (for a dry run: would delete). */
   keys: string[];
   /** Entries that existed and were deleted (0 for a dry run). */
@@ -40,7 +43,8 @@ export type PurgeSpace = KeySpace;
 
 const MAX_PATH_LENGTH = 2048;
 
-function validate(selector: PurgeSelector, space: PurgeSpace): void {
+/** Throws a PurgeInputError naming what is wrong with a selector; resolves nothing. */
+export function validate(selector: PurgeSelector, space: PurgeSpace): void {
   switch (selector.by) {
     case 'key':
       if (!selector.key.startsWith(`${space.prefix}:`) || /[\s*?[\]]/.test(selector.key)) {
@@ -115,14 +119,36 @@ export class Invalidator {
     private readonly onPurged: (keys: readonly string[]) => Promise<void> = async () => undefined,
   ) {}
 
-  async purge(selector: PurgeSelector, options: { dryRun?: boolean } = {}): Promise<PurgeResult> {
+  /**
+   * Hard (the default): every entry the selector covers is deleted. Soft: its pages are marked stale instead, so
+   * readers keep getting them while one re-render runs, and its data entries are deleted, so that re-render reads
+   * what the CMS says now (a page re-rendered from stale data would be stored fresh with the old text).
+   */
+  async purge(selector: PurgeSelector, options: { dryRun?: boolean; soft?: boolean } = {}): Promise<PurgeResult> {
     validate(selector, this.space);
     const { keys, tags } = await this.resolve(selector);
     const dryRun = options.dryRun === true;
-    if (dryRun) return { selector, dryRun, keys, deleted: 0 };
-    const deleted = await this.store.deleteKeys(keys, { prefix: this.space.prefix, tags });
+    const soft = options.soft === true;
+    if (dryRun) return { selector, dryRun, soft, keys, deleted: 0 };
+    const pages = soft ? keys.filter(isPageKey) : [];
+    const deleted = await this.store.deleteKeys(soft ? keys.filter((key) => !isPageKey(key)) : keys, soft ? undefined : { prefix: this.space.prefix, tags });
+    const marked = await this.markStale(pages);
     if (keys.length > 0) await this.onPurged(keys);
-    return { selector, dryRun, keys, deleted };
+    return { selector, dryRun, soft, keys, deleted: deleted + marked };
+  }
+
+  /** Rewrites each fresh page as stale (its grace window starting now); resolves how many there were. */
+  private async markStale(keys: readonly string[]): Promise<number> {
+    const now = Date.now();
+    let marked = 0;
+    for (const key of keys) {
+      const entry = await this.store.get(key);
+      if (!entry) continue;
+      marked += 1;
+      if (freshnessOf(entry, now) !== 'fresh') continue;
+      await this.store.set(key, { ...entry, storedAt: now - entry.ttl * 1000 });
+    }
+    return marked;
   }
 
   private async resolve(selector: PurgeSelector): Promise<{ keys: string[]; tags: string[] }> {
@@ -159,6 +185,11 @@ export class Invalidator {
     const held = await Promise.all(keys.map(async (key) => ((await this.store.get(key)) ? key : null)));
     return held.filter((key): key is string => key !== null);
   }
+}
+
+/** `{prefix}:{build}:page:{site}:{path}`: a rendered page (the other kind is `data`). */
+function isPageKey(key: string): boolean {
+  return key.split(':', 4)[2] === 'page';
 }
 
 function unique(keys: readonly string[]): string[] {

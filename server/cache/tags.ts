@@ -22,7 +22,34 @@ export function prefixOfKey(key: string): string {
   return end < 0 ? key : key.slice(0, end);
 }
 
-/** `Surrogate-Key` header value: the tags, space-separated, as Fastly and Varnish xkey read them. */
+/**
+ * The bound of a page's `Surrogate-Key` (bytes). A response's whole header block must fit the buffers of whatever is
+ * in front (nginx's proxy_buffer_size is one 4 KiB page by default, Fastly keeps 16 KiB of keys, Node reads 16 KiB
+ * of headers), and the CSP and the other headers take about 1.5 KiB. A home page of 8 headlines a block shows
+ * about 100 items (~1.4 KiB of keys), so in normal running every key is sent.
+ */
+export const MAX_SURROGATE_KEY_BYTES = 2048;
+
+/** Keys of single items (an article, video, live, topic, boutique item): the ones a long page has many of. */
+const ITEM_KEY = /^(article|video|live|topic|boutique):/;
+
+/**
+ * `Surrogate-Key` header value: the tags, space-separated, as Fastly and Varnish xkey read them, within
+ * MAX_SURROGATE_KEY_BYTES. Past it, item keys are left out and the page's other keys (its lists' `cat:`,
+ * `headline`, `topics`…, its site and kind) cover it; the portal's own index keeps every tag, and a purge sends
+ * the edges the URLs of the pages it found besides the tags (purges.ts), so a purged item still reaches a page
+ * whose header had no room for its key.
+ */
 export function surrogateKeyHeader(tags: Iterable<string>): string {
-  return [...new Set(tags)].filter(isValidTag).sort().join(' ');
+  const valid = [...new Set(tags)].filter(isValidTag).sort();
+  const lists = valid.filter((tag) => !ITEM_KEY.test(tag));
+  const items = valid.filter((tag) => ITEM_KEY.test(tag));
+  const kept: string[] = [];
+  let bytes = -1;
+  for (const tag of [...lists, ...items]) {
+    if (bytes + 1 + tag.length > MAX_SURROGATE_KEY_BYTES) continue;
+    kept.push(tag);
+    bytes += 1 + tag.length;
+  }
+  return kept.sort().join(' ');
 }

@@ -13,6 +13,7 @@
  * outlives it.
  */
 import type { CacheEntry } from './entry';
+import { Invalidator, type PurgeSelector } from './invalidation';
 import type { MemoryStore } from './memory-store';
 import type { PageForm } from './precompressed-page';
 import type { HeldPageEntry } from './redis-page-read';
@@ -113,6 +114,14 @@ export class TieredStore implements CacheStore {
   /** Drops L1 copies (another instance changed or purged them). */
   async evictLocal(keys: readonly string[]): Promise<void> {
     for (const key of keys) await this.options.l1.delete(key);
+  }
+
+  /** Drops the L1 copies a purge's selectors cover, whether or not Redis still holds them; resolves how many. */
+  async purgeLocal(selectors: readonly PurgeSelector[], prefix: string): Promise<number> {
+    const invalidator = new Invalidator(this.options.l1, { prefix, buildId: '*' });
+    let dropped = 0;
+    for (const selector of selectors) dropped += (await invalidator.purge(selector)).deleted;
+    return dropped;
   }
 
   async clearLocal(): Promise<void> {

@@ -108,7 +108,10 @@ export class ContentService {
     // The call family is a tag too, so an operator can purge e.g. every list answer and the pages built on them.
     const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;
-    if (result.outcome === 'ok') return { value: await spec.normalise(result.envelope.data), cacheable: true, tags };
+    if (result.outcome === 'ok') {
+      const value = await spec.normalise(result.envelope.data);
+      return { value, cacheable: true, tags: spec.shows ? [...tags, ...spec.shows(value)] : tags };
+    }
     if (result.outcome === 'unavailable') throw new UpstreamUnavailable(spec.request.call, result.reason ?? result.envelope.msg);
     const { code, msg } = result.envelope;
     if (code !== UPSTREAM_NOT_FOUND_CODE) throw new UpstreamUnavailable(spec.request.call, `code ${code}: ${msg}`);

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/types/upstream';
 import * as normalise from '../normalise';
 import { sanitiseArticleHtmlInSlices } from '../sanitise-html';
-import type { Call } from './call';
+import { articleKeys, type Call } from './call';
 
 /** An article as pages render it: body sanitised once, here, before it is cached or sent anywhere. */
 async function articleOf(raw: RawArticleDetail): Promise<Article> {
@@ -40,6 +40,7 @@ export function articleCalls(call: Call): ArticleApi {
         family: 'list',
         key: `list:${catid}:${page}:${pageSize}`,
         tags: [`cat:${catid}`],
+        shows: (page) => articleKeys(page.items),
         request: { method: 'GET', path: `/list/${catid}/${page}.html?pagesize=${pageSize}`, call: 'list' },
         schema: RawArticleListSchema,
         normalise: normalise.articlePage,
@@ -71,6 +72,7 @@ export function articleCalls(call: Call): ArticleApi {
         family: 'list',
         key: `headline_news:${page}:${pageSize}`,
         tags: ['headline'],
+        shows: (page) => articleKeys(page.items),
         request: { method: 'GET', path: `/api/rmt/get_headline_news?page=${page}&page_size=${pageSize}`, call: 'get_headline_news' },
         schema: RawHeadlineNewsSchema,
         normalise: normalise.pagedArticles,
@@ -81,6 +83,7 @@ export function articleCalls(call: Call): ArticleApi {
         family: 'search',
         key: `search:${type}:${page}:${pageSize}:${encodeURIComponent(query)}`,
         tags: ['search'],
+        shows: (page) => articleKeys(page.items),
         request: {
           method: 'GET',
           path: `/api/rmt/search_all?${new URLSearchParams({ q: query, type: String(type), page: String(page), page_size: String(pageSize) })}`,
@@ -98,6 +101,7 @@ export function articleCalls(call: Call): ArticleApi {
         family: 'list',
         key: `news_search:${params.toString()}`,
         tags: [filter.tagId !== undefined ? `tag:${filter.tagId}` : `columnist:${filter.columnistId}`],
+        shows: (answer) => articleKeys(answer.articles.items),
         request: { method: 'GET', path: `/api/rmt/news_search_init?${params}`, call: 'news_search_init' },
         schema: RawNewsSearchInitSchema,
         normalise: (raw) => ({

@@ -13,6 +13,11 @@ export interface CallSpec<Raw, T> {
   /** Key suffix after the kind and site segments, e.g. `list:3281:1:5`. */
   key: string;
   tags: string[];
+  /**
+   * The keys of the items the answer shows (`article:33727` for each headline of a list), added to its tags, so a
+   * purge of one article reaches every list holding its headline and every page built on those lists.
+   */
+  shows?: (value: T) => string[];
   request: UpstreamRequest;
   /** The answer's data is checked against this where it enters; another shape is a failed call. */
   schema: z.ZodType<Raw, unknown>;
@@ -31,3 +36,13 @@ export interface CallSpec<Raw, T> {
 
 /** Runs one call for a request (through the data cache, recorded, its failure handled as the request asked). */
 export type Call = <Raw, T>(spec: CallSpec<Raw, T>) => Promise<T>;
+
+/** `article:{id}` of each article a list shows. */
+export function articleKeys(items: ReadonlyArray<{ id: number }>): string[] {
+  return items.map((item) => `article:${item.id}`);
+}
+
+/** `{kind}:{id}` of each item: videos, lives, topics, boutique items. */
+export function itemKeys(kind: 'video' | 'live' | 'topic' | 'boutique', items: ReadonlyArray<{ id: number }>): string[] {
+  return items.map((item) => `${kind}:${item.id}`);
+}

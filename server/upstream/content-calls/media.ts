@@ -28,7 +28,7 @@ import {
   RawVideoSchema,
 } from '../../../shared/types/upstream';
 import * as normalise from '../normalise';
-import type { Call } from './call';
+import { itemKeys, type Call } from './call';
 
 export type MediaApi = Pick<
   ContentApi,
@@ -42,6 +42,7 @@ export function mediaCalls(call: Call): MediaApi {
         family: 'media',
         key: `boutique:${type}:${page}:${pageSize}`,
         tags: ['boutique'],
+        shows: (page) => itemKeys('boutique', page.list),
         request: { method: 'GET', path: `/api/boutique/list?type=${type}&page=${page}&page_size=${pageSize}`, call: 'boutique_list' },
         schema: RawBoutiqueListSchema,
         normalise: (raw) => normalise.paged(raw, (item) => item),
@@ -62,6 +63,7 @@ export function mediaCalls(call: Call): MediaApi {
         family: 'media',
         key: `video_album:${id}`,
         tags: [`album:${id}`],
+        shows: (album) => (album ? itemKeys('video', album.videos) : []),
         request: { method: 'GET', path: `/api/video_album/detail?id=${id}`, call: 'video_album_detail' },
         schema: RawVideoAlbumSchema,
         normalise: (raw) => raw,
@@ -82,6 +84,7 @@ export function mediaCalls(call: Call): MediaApi {
         family: 'media',
         key: `shike_items:${categoryId}:${page}:${pageSize}`,
         tags: ['shike', `shike:${categoryId}`],
+        shows: (page) => (page ? itemKeys('video', page.list) : []),
         request: {
           method: 'GET',
           path: `/api/video_album/shike_video_category_item?id=${categoryId}&page=${page}&page_size=${pageSize}`,
@@ -106,6 +109,7 @@ export function mediaCalls(call: Call): MediaApi {
         family: 'live',
         key: `live_list:${status}:${page}:${pageSize}`,
         tags: ['lives'],
+        shows: (page) => itemKeys('live', page.list),
         request: { method: 'GET', path: `/api/live/list?show_type=${status}&page=${page}&page_size=${pageSize}`, call: 'live_list' },
         schema: RawLiveListSchema,
         normalise: (raw) => normalise.paged(raw, (item) => item),

@@ -15,7 +15,7 @@ import {
   RawTopicListSchema,
 } from '../../../shared/types/upstream';
 import * as normalise from '../normalise';
-import type { Call } from './call';
+import { articleKeys, itemKeys, type Call } from './call';
 
 /** When a news-tracking report last moved: its newest update, else when it started. */
 function latestUpdate(report: SpecialReport): number {
@@ -30,6 +30,7 @@ export function topicCalls(call: Call): TopicApi {
       family: 'topics',
       key: `theme_list:${page}:${pageSize}`,
       tags: ['topics'],
+      shows: (page) => itemKeys('topic', page.list),
       request: {
         method: 'GET',
         path: `/theme/list/${page}?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${pageSize}`,
@@ -47,6 +48,7 @@ export function topicCalls(call: Call): TopicApi {
         family: 'topics',
         key: `theme:${id}`,
         tags: ['topics', `topic:${id}`],
+        shows: (detail) => (detail ? articleKeys(detail.articles) : []),
         request: { method: 'GET', path: `/theme/get/${id}`, call: 'theme_get' },
         schema: RawTopicDetailSchema,
         normalise: (raw) => ({ topic: normalise.topic(raw), articles: raw.articles.map(normalise.articleSummary) }),
@@ -57,6 +59,7 @@ export function topicCalls(call: Call): TopicApi {
         family: 'topics',
         key: `special:${id}`,
         tags: [`special:${id}`],
+        shows: (report) => (report ? articleKeys(report.timeline.map((stage) => stage.article)) : []),
         request: { method: 'GET', path: `/api/special/list_by_catid?catid=0&id=${id}`, call: 'special_list_by_catid' },
         schema: RawSpecialReportsSchema,
         normalise: (raw) => {
@@ -70,6 +73,7 @@ export function topicCalls(call: Call): TopicApi {
         family: 'topics',
         key: 'specials:all',
         tags: ['specials'],
+        shows: (reports) => reports.flatMap((report) => articleKeys(report.timeline.map((stage) => stage.article))),
         request: { method: 'GET', path: '/api/special/list_by_catid?catid=0', call: 'special_list_by_catid' },
         schema: RawSpecialReportsSchema,
         normalise: (raw) => raw.map(normalise.specialReport).sort((left, right) => latestUpdate(right) - latestUpdate(left) || right.id - left.id),

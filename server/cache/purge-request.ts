@@ -1,0 +1,116 @@
+/**
+ * The publish hook's contract with the CMS (docs/publish-hook.md): `POST /_internal/purge` with a JSON body
+ * `{"tags": […], "urls": […], "soft": true}` signed as `X-Portal-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256
+ * of "<t>.<raw body>" with PURGE_SECRET>`, the scheme Stripe's webhooks use. This module only reads and checks a
+ * request; carrying the purge out is purges.ts's.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { isValidTag, MAX_TAG_LENGTH } from './tags';
+
+export const SIGNATURE_HEADER = 'x-portal-signature';
+
+/** A signature older or newer than this (seconds) is refused: a captured request cannot be replayed later. */
+export const SIGNATURE_TOLERANCE_S = 300;
+
+/** Bounds of one hook call: a CMS publishing one article sends a handful of tags and URLs. */
+export const MAX_PURGE_TAGS = 1000;
+export const MAX_PURGE_URLS = 1000;
+export const MAX_PURGE_BODY_BYTES = 256 * 1024;
+const MAX_URL_LENGTH = 2048;
+
+const purgeBody = z
+  .object({
+    tags: z
+      .array(
+        z
+          .string()
+          .max(MAX_TAG_LENGTH)
+          .refine(isValidTag, { message: 'is not a tag (e.g. article:33727, cat:2728, grey)' }),
+      )
+      .max(MAX_PURGE_TAGS)
+      .optional(),
+    urls: z.array(z.string().max(MAX_URL_LENGTH)).max(MAX_PURGE_URLS).optional(),
+    /** Default true: an update's pages stay served (stale) while one re-render runs; false (a takedown): gone at once. */
+    soft: z.boolean().optional(),
+  })
+  .strict()
+  .refine((body) => (body.tags?.length ?? 0) + (body.urls?.length ?? 0) > 0, { message: 'name at least one tag or url' });
+
+export interface PurgeOrder {
+  tags: string[];
+  /** Page URLs as readers ask for them: `https://www.qnnews.cn/about` (the host picks the site). */
+  urls: string[];
+  soft: boolean;
+}
+
+export class PurgeRequestError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 409 | 413,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PurgeRequestError';
+  }
+}
+
+/** The body as an order, or a 400 naming the first problem (`tags.2: is not a tag`). */
+export function orderOf(rawBody: Buffer): PurgeOrder {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new PurgeRequestError(400, 'body: not JSON');
+  }
+  const checked = purgeBody.safeParse(parsed);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
+    throw new PurgeRequestError(400, `${where}: ${issue.message}`);
+  }
+  return { tags: unique(checked.data.tags ?? []), urls: unique(checked.data.urls ?? []), soft: checked.data.soft ?? true };
+}
+
+/** `t=<unix seconds>,v1=<hex>` as it reaches the portal. */
+export interface Signature {
+  timestamp: number;
+  v1: string;
+}
+
+export function signatureOf(header: string | undefined): Signature {
+  if (header === undefined) throw new PurgeRequestError(401, `${SIGNATURE_HEADER}: missing`);
+  const parts = new Map(
+    header.split(',').map((part) => {
+      const at = part.indexOf('=');
+      return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
+    }),
+  );
+  const t = parts.get('t') ?? '';
+  const v1 = parts.get('v1') ?? '';
+  if (!/^\d{1,12}$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) {
+    throw new PurgeRequestError(401, `${SIGNATURE_HEADER}: expected t=<unix seconds>,v1=<64 hex digits>`);
+  }
+  return { timestamp: Number(t), v1 };
+}
+
+/** The v1 signature of a body at a time: what the CMS computes (docs/publish-hook.md has it in shell). */
+export function sign(secret: string, timestamp: number, rawBody: Buffer | string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
+}
+
+/** Checks the signature against the body and the clock; throws a 401 saying which check failed. */
+export function verifySignature(secret: string, signature: Signature, rawBody: Buffer, nowMs: number = Date.now()): void {
+  const expected = Buffer.from(sign(secret, signature.timestamp, rawBody), 'hex');
+  const given = Buffer.from(signature.v1, 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new PurgeRequestError(401, `${SIGNATURE_HEADER}: signature does not match the body (HMAC-SHA256 of "<t>.<body>" with PURGE_SECRET)`);
+  }
+  const skew = Math.abs(nowMs / 1000 - signature.timestamp);
+  if (skew > SIGNATURE_TOLERANCE_S) {
+    throw new PurgeRequestError(401, `${SIGNATURE_HEADER}: timestamp ${signature.timestamp} is ${Math.round(skew)} s from the portal's clock (at most ${SIGNATURE_TOLERANCE_S})`);
+  }
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

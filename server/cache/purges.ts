@@ -1,0 +1,265 @@
+/**
+ * A purge carried out everywhere a page can be held, and recorded (docs/cache.md "Purges"): the shared store
+ * (Redis, or the one in-process store), every instance's L1 by selector (announced on the coherence bus, so a
+ * copy is dropped whether or not Redis still holds its key), then the edges (Varnish) in front. Whoever purges,
+ * the publish hook or `portal-cache purge`, waits until every announced instance has acknowledged, names those
+ * that did not, and writes one record to the purge history.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { ALL_SITES, BASE_DOMAIN, MAIN_SITE, normaliseHost, siteById } from '../../shared/sites';
+import type { RedisClient } from '../redis/client';
+import { announcedInstances } from './instances';
+import { Invalidator, PurgeInputError, urlSelector, validate, type PurgeSelector, type PurgeSpace } from './invalidation';
+import type { CacheStore } from './store';
+
+/** An order to the edges (edge-purge.ts) and each edge's answer, as the purge record keeps them. */
+export interface EdgeOrder {
+  tags: readonly string[];
+  urls: readonly string[];
+  soft: boolean;
+}
+
+export interface EdgeAck {
+  edge: string;
+  ok: boolean;
+  /** Objects the edge dropped or marked stale. */
+  purged?: number;
+  reason?: string;
+  ms: number;
+}
+
+/** What the bus carries to every instance: the selectors themselves, resolved by each against its own L1. */
+export interface PurgeAnnouncement {
+  id: string;
+  selectors: PurgeSelector[];
+}
+
+export interface InstanceAck {
+  id: string;
+  /** L1 copies it dropped. */
+  entries: number;
+}
+
+export interface PurgeRecord {
+  id: string;
+  /** ISO time the purge started. */
+  at: string;
+  /** `cms (10.0.0.7)` for the hook, `user@host` for the CLI. */
+  who: string;
+  source: 'hook' | 'cli';
+  tags: string[];
+  urls: string[];
+  soft: boolean;
+  /** Entries deleted or marked stale in the shared store. */
+  entries: number;
+  instances: { acknowledged: InstanceAck[]; missing: string[] };
+  edges: EdgeAck[];
+  ms: number;
+}
+
+export const purgeRecord = z.object({
+  id: z.string(),
+  at: z.string(),
+  who: z.string(),
+  source: z.enum(['hook', 'cli']),
+  tags: z.array(z.string()),
+  urls: z.array(z.string()),
+  soft: z.boolean(),
+  entries: z.number(),
+  instances: z.object({ acknowledged: z.array(z.object({ id: z.string(), entries: z.number() })), missing: z.array(z.string()) }),
+  edges: z.array(z.object({ edge: z.string(), ok: z.boolean(), purged: z.number().optional(), reason: z.string().optional(), ms: z.number() })),
+  ms: z.number(),
+});
+
+/** How many purges the history keeps (the newest). */
+export const HISTORY_LENGTH = 1000;
+/** How long a purger waits for the instances' acknowledgements before naming the missing ones. */
+export const ACK_TIMEOUT_MS = 2000;
+const ACK_POLL_MS = 20;
+/** URLs sent to the edges for one purge (the order's and the pages found): a runaway tag cannot flood them. */
+const MAX_EDGE_URLS = 5000;
+
+export function historyKey(prefix: string): string {
+  return `${prefix}:purges`;
+}
+
+export function ackKey(prefix: string, id: string): string {
+  return `${prefix}:purge:${id}:acks`;
+}
+
+export interface PurgesOptions {
+  /** The shared store: Redis (or the tiered store in front of it), or the one in-process store. */
+  store: CacheStore;
+  prefix: string;
+  /** Null without Redis: one instance, history in process. */
+  client: RedisClient | null;
+  /** This instance's id and how it drops its own L1 copies; null for the CLI, which has no L1. */
+  self: { id: string; purgeLocal: (selectors: readonly PurgeSelector[]) => Promise<number> } | null;
+  /** Tells every other instance (the coherence bus, or the CLI's PUBLISH). */
+  announce: (announcement: PurgeAnnouncement) => Promise<void>;
+  edges?: { purge(order: EdgeOrder): Promise<EdgeAck[]> };
+  ackTimeoutMs?: number;
+}
+
+export interface PurgeOrderInput {
+  tags: readonly string[];
+  urls: readonly string[];
+  soft: boolean;
+}
+
+export class Purges {
+  private readonly localHistory: PurgeRecord[] = [];
+  /** Without Redis: signatures seen, until when they are kept. */
+  private readonly usedSignatures = new Map<string, number>();
+  private readonly space: PurgeSpace;
+
+  constructor(private readonly options: PurgesOptions) {
+    // Every build of the prefix: during a rolling deploy the old build's pages are just as wrong.
+    this.space = { prefix: options.prefix, buildId: '*' };
+  }
+
+  /** Checks every tag and URL before anything is touched: a bad one is a PurgeInputError and changes nothing. */
+  async selectorsOf(order: PurgeOrderInput): Promise<PurgeSelector[]> {
+    const byUrl = await Promise.all(order.urls.map((url) => urlSelector(url, strictSiteOf(url), true)));
+    const selectors: PurgeSelector[] = [...order.tags.map((tag): PurgeSelector => ({ by: 'tag', tag })), ...byUrl];
+    for (const selector of selectors) validate(selector, this.space);
+    return selectors;
+  }
+
+  async purge(order: PurgeOrderInput, who: string, source: PurgeRecord['source']): Promise<PurgeRecord> {
+    const started = Date.now();
+    const selectors = await this.selectorsOf(order);
+    const id = randomUUID();
+    const { entries, pageUrls } = await this.purgeShared(selectors, order.soft);
+    await this.options.announce({ id, selectors });
+    const own = this.options.self ? [{ id: this.options.self.id, entries: await this.options.self.purgeLocal(selectors) }] : [];
+    const others = await this.acknowledgements(id);
+    // The edges after the portal: an edge refetching before the portal had dropped its copy would store it again.
+    // With the URLs of the pages the portal found: a page whose Surrogate-Key had no room for an item's key
+    // (tags.ts MAX_SURROGATE_KEY_BYTES) is reached by its address.
+    const urls = [...new Set([...order.urls, ...pageUrls])].slice(0, MAX_EDGE_URLS);
+    const edges = this.options.edges ? await this.options.edges.purge({ tags: order.tags, urls, soft: order.soft }) : [];
+    const record: PurgeRecord = {
+      id,
+      at: new Date(started).toISOString(),
+      who,
+      source,
+      tags: [...order.tags],
+      urls: [...order.urls],
+      soft: order.soft,
+      entries,
+      instances: { acknowledged: [...own, ...others.acknowledged], missing: others.missing },
+      edges,
+      ms: Date.now() - started,
+    };
+    await this.remember(record);
+    return record;
+  }
+
+  /** This instance's part of a purge announced by another: drop the L1 copies, then say so. */
+  async acknowledge(announcement: PurgeAnnouncement): Promise<void> {
+    const { self, client, prefix } = this.options;
+    if (!self) return;
+    const entries = await self.purgeLocal(announcement.selectors);
+    if (!client) return;
+    const key = ackKey(prefix, announcement.id);
+    await client.hset(key, self.id, String(entries));
+    await client.pexpire(key, 60_000);
+  }
+
+  /**
+   * True the first time a hook signature is seen (kept twice the signature tolerance, across instances when
+   * there is Redis): a captured call sent again is refused even inside the tolerance.
+   */
+  async firstUse(signature: string, keepSeconds: number): Promise<boolean> {
+    const { client, prefix } = this.options;
+    if (client) return (await client.set(`${prefix}:purge:signature:${signature}`, '1', 'EX', keepSeconds, 'NX')) === 'OK';
+    const now = Date.now();
+    for (const [seen, until] of this.usedSignatures) if (until < now) this.usedSignatures.delete(seen);
+    if (this.usedSignatures.has(signature)) return false;
+    this.usedSignatures.set(signature, now + keepSeconds * 1000);
+    return true;
+  }
+
+  /** The newest purges first. */
+  async history(limit: number): Promise<PurgeRecord[]> {
+    const { client, prefix } = this.options;
+    if (!client) return this.localHistory.slice(0, limit);
+    const values = await client.lrange(historyKey(prefix), 0, limit - 1);
+    return values.flatMap((value) => {
+      try {
+        const parsed = purgeRecord.safeParse(JSON.parse(value));
+        return parsed.success ? [parsed.data] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  private async purgeShared(selectors: readonly PurgeSelector[], soft: boolean): Promise<{ entries: number; pageUrls: string[] }> {
+    const invalidator = new Invalidator(this.options.store, this.space);
+    let entries = 0;
+    const pageUrls: string[] = [];
+    for (const selector of selectors) {
+      const result = await invalidator.purge(selector, { soft });
+      entries += result.deleted;
+      pageUrls.push(...result.keys.flatMap(pageUrlOf));
+    }
+    return { entries, pageUrls };
+  }
+
+  /** Polls the acknowledgements until every announced instance but this one has answered, or the time is up. */
+  private async acknowledgements(id: string): Promise<{ acknowledged: InstanceAck[]; missing: string[] }> {
+    const { client, prefix, self } = this.options;
+    if (!client) return { acknowledged: [], missing: [] };
+    const expected = (await announcedInstances(client, prefix)).map((instance) => instance.id).filter((instanceId) => instanceId !== self?.id);
+    const deadline = Date.now() + (this.options.ackTimeoutMs ?? ACK_TIMEOUT_MS);
+    let acks: Record<string, string> = {};
+    for (;;) {
+      acks = await client.hgetall(ackKey(prefix, id));
+      if (expected.every((instanceId) => instanceId in acks) || Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, ACK_POLL_MS));
+    }
+    return {
+      acknowledged: Object.entries(acks)
+        .filter(([instanceId]) => instanceId !== self?.id)
+        .map(([instanceId, entries]) => ({ id: instanceId, entries: Number(entries) })),
+      missing: expected.filter((instanceId) => !(instanceId in acks)),
+    };
+  }
+
+  private async remember(record: PurgeRecord): Promise<void> {
+    const { client, prefix } = this.options;
+    if (!client) {
+      this.localHistory.unshift(record);
+      this.localHistory.length = Math.min(this.localHistory.length, HISTORY_LENGTH);
+      return;
+    }
+    await client.lpush(historyKey(prefix), JSON.stringify(record));
+    await client.ltrim(historyKey(prefix), 0, HISTORY_LENGTH - 1);
+  }
+}
+
+/** `{prefix}:{build}:page:{site}:{path}` → the page's address without its query (the edge keys a path). */
+function pageUrlOf(key: string): string[] {
+  const parts = key.split(':');
+  if (parts[2] !== 'page') return [];
+  const site = siteById(Number(parts[3]));
+  if (!site) return [];
+  const target = parts.slice(4).join(':');
+  const query = target.indexOf('?');
+  return [`https://${site.domain}${query < 0 ? target : target.slice(0, query)}`];
+}
+
+/** A purge URL's host must be one of the portal's sites: never read as the main site, which it would purge instead. */
+function strictSiteOf(url: string): (host: string | undefined) => number {
+  return (host) => {
+    if (host === undefined) throw new PurgeInputError(`url ${JSON.stringify(url)}: give the whole address (https://www.qnnews.cn/about), the host picks the site`);
+    const name = normaliseHost(host);
+    if (name === BASE_DOMAIN) return MAIN_SITE.id;
+    const site = ALL_SITES.find((candidate) => candidate.domain === name);
+    if (!site) throw new PurgeInputError(`url ${JSON.stringify(url)}: ${JSON.stringify(host)} is not one of the portal's sites`);
+    return site.id;
+  };
+}

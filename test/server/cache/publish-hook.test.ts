@@ -1,0 +1,219 @@
+/**
+ * The publish hook (docs/publish-hook.md) against two real portals on one Redis and the reference content API: a
+ * signed call purges every page showing an article, on every instance, whether or not Redis still holds the page;
+ * a call that is not exactly right changes nothing.
+ */
+import Redis from 'ioredis';
+import request from 'supertest';
+import { historyKey, purgeRecord } from '../../../server/cache/purges';
+import { sign } from '../../../server/cache/purge-request';
+import { ALL_SITES, MAIN_SITE } from '../../../shared/sites';
+import { describeWithRedis, testRedisUrl } from '../../support/requirements';
+import { pageKeyOf, startTestPortal, type TestPortal } from '../../support/portal';
+import { homeListEntry } from '../../support/upstream-data';
+import { deleteKeys, eventually } from './redis-helpers';
+
+const SECRET = 'a-publish-hook-secret-of-the-newsroom-cms-0123456789';
+
+function signed(body: string, secret = SECRET, at = Math.floor(Date.now() / 1000)): string {
+  return `t=${at},v1=${sign(secret, at, body)}`;
+}
+
+function hook(t: TestPortal, body: string, signature = signed(body)) {
+  return request(t.url).post('/_internal/purge').set('content-type', 'application/json').set('x-portal-signature', signature).send(body);
+}
+
+/** A page as a reader on `host` gets it from one instance. */
+function page(t: TestPortal, host: string, path: string) {
+  return request(t.url).get(path).set('host', host);
+}
+
+/** Until Redis holds the page (a store lands just after the response it was rendered for). */
+async function heldInRedis(t: TestPortal, siteId: number, path: string): Promise<void> {
+  const client = new Redis(testRedisUrl());
+  try {
+    await eventually(() => client.exists(pageKeyOf(t, siteId, path)), (found) => found === 1, 10_000);
+  } finally {
+    client.disconnect();
+  }
+}
+
+describeWithRedis()('publish hook: POST /_internal/purge', () => {
+  let a: TestPortal;
+  let b: TestPortal;
+  const env = { PURGE_SECRET: SECRET };
+  beforeAll(async () => {
+    a = await startTestPortal({ redisUrl: testRedisUrl(), env, announceEveryMs: 500 });
+    b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix, env, announceEveryMs: 500 });
+  });
+  afterEach(() => a.upstream.api.control.reset());
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+    await deleteKeys(testRedisUrl(), a.cachePrefix);
+  });
+
+  it('one signed call puts a corrected headline on every page of two sites that showed it, on both instances, with no old copy left', async () => {
+    const entry = await homeListEntry(a.upstream.url);
+    const old = entry.list_title || entry.title;
+    const regional = ALL_SITES[1]!;
+    const candidates: Array<[string, number, string]> = [
+      [MAIN_SITE.domain, MAIN_SITE.id, '/'],
+      [MAIN_SITE.domain, MAIN_SITE.id, `/detail/${entry.catid}/${entry.id}`],
+      [MAIN_SITE.domain, MAIN_SITE.id, `/V1/${entry.catid}`],
+      [regional.domain, regional.id, `/detail/${entry.catid}/${entry.id}`],
+      [regional.domain, regional.id, `/V1/${entry.catid}`],
+    ];
+    // Every page that shows the headline now, held in each instance's L1 (a HIT from both).
+    const showing: typeof candidates = [];
+    for (const candidate of candidates) {
+      const [host, siteId, path] = candidate;
+      const first = await page(a, host, path);
+      if (first.status !== 200 || !first.text.includes(old)) continue;
+      showing.push(candidate);
+      await heldInRedis(a, siteId, path);
+      for (const t of [a, b]) expect((await eventually(() => page(t, host, path), (res) => res.headers['x-cache'] === 'HIT')).headers['x-cache']).toBe('HIT');
+    }
+    expect(showing.map(([, , path]) => path)).toEqual(expect.arrayContaining(['/', `/detail/${entry.catid}/${entry.id}`]));
+    expect(new Set(showing.map(([host]) => host)).size).toBe(2);
+
+    const corrected = `更正：${old}`;
+    expect(a.upstream.api.control.overrideArticle(entry.id, { title: corrected, list_title: corrected })).toBe(true);
+    const answer = await hook(a, JSON.stringify({ tags: [`article:${entry.id}`], soft: false }));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ complete: true, soft: false });
+    expect(answer.body.entries).toBeGreaterThanOrEqual(showing.length);
+    expect(answer.body.instances.missing).toEqual([]);
+    expect(answer.body.instances.acknowledged.map((ack: { id: string }) => ack.id).sort()).toEqual(
+      [a.portal.instance.id, b.portal.instance.id].sort(),
+    );
+
+    let oldCopies = 0;
+    for (const [host, , path] of showing) {
+      for (const t of [a, b]) {
+        const res = await page(t, host, path);
+        expect(res.status).toBe(200);
+        if (res.text.includes(old) && !res.text.includes(corrected)) oldCopies += 1;
+        expect(res.text).toContain(corrected);
+      }
+    }
+    expect(oldCopies).toBe(0);
+  });
+
+  it('drops every instance’s L1 copy of a page Redis no longer holds (evicted), by its URL', async () => {
+    const path = '/about';
+    await page(a, MAIN_SITE.domain, path);
+    await heldInRedis(a, MAIN_SITE.id, path);
+    for (const t of [a, b]) await eventually(() => page(t, MAIN_SITE.domain, path), (res) => res.headers['x-cache'] === 'HIT');
+    const client = new Redis(testRedisUrl());
+    try {
+      await client.del(pageKeyOf(a, MAIN_SITE.id, path));
+    } finally {
+      client.disconnect();
+    }
+    // Without a purge both keep answering from L1: what eviction in normal running leaves behind.
+    for (const t of [a, b]) expect((await page(t, MAIN_SITE.domain, path)).headers['x-cache']).toBe('HIT');
+    const answer = await hook(b, JSON.stringify({ urls: [`https://${MAIN_SITE.domain}${path}`] }));
+    expect(answer.status).toBe(200);
+    const dropped = answer.body.instances.acknowledged.map((ack: { entries: number }) => ack.entries);
+    expect(dropped).toEqual([1, 1]);
+    for (const t of [a, b]) expect((await page(t, MAIN_SITE.domain, path)).headers['x-cache']).toBe('MISS');
+  });
+
+  it('soft purge: readers keep the page (STALE) while one re-render runs, then get the new one', async () => {
+    const entry = await homeListEntry(a.upstream.url, 1);
+    const path = `/detail/${entry.catid}/${entry.id}`;
+    await page(a, MAIN_SITE.domain, path);
+    await heldInRedis(a, MAIN_SITE.id, path);
+    const corrected = `修订：${entry.title}`;
+    a.upstream.api.control.overrideArticle(entry.id, { title: corrected });
+    const answer = await hook(a, JSON.stringify({ tags: [`article:${entry.id}`], soft: true }));
+    expect(answer.status).toBe(200);
+    expect(answer.body.soft).toBe(true);
+    const first = await page(b, MAIN_SITE.domain, path);
+    expect(first.headers['x-cache']).toBe('STALE');
+    const later = await eventually(
+      () => page(b, MAIN_SITE.domain, path),
+      (res) => res.text.includes(corrected),
+      10_000,
+    );
+    expect(later.text).toContain(corrected);
+    expect(later.headers['x-cache']).toMatch(/HIT|MISS/);
+  });
+
+  it('records every purge in the history: who, what, entries, instances', async () => {
+    const body = JSON.stringify({ tags: ['grey'], soft: false });
+    expect((await hook(a, body)).status).toBe(200);
+    const client = new Redis(testRedisUrl());
+    try {
+      const [newest] = await client.lrange(historyKey(a.cachePrefix), 0, 0);
+      const record = purgeRecord.parse(JSON.parse(newest!));
+      expect(record).toMatchObject({ source: 'hook', tags: ['grey'], urls: [], soft: false });
+      expect(record.who).toMatch(/^cms \(/);
+      expect(record.instances.acknowledged).toHaveLength(2);
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  describe('a call that is not exactly right changes nothing', () => {
+    const path = '/about';
+    async function held(): Promise<void> {
+      await page(a, MAIN_SITE.domain, path);
+      await heldInRedis(a, MAIN_SITE.id, path);
+      await eventually(() => page(a, MAIN_SITE.domain, path), (res) => res.headers['x-cache'] === 'HIT');
+    }
+    const body = JSON.stringify({ urls: [`https://${MAIN_SITE.domain}${path}`], soft: false });
+    const now = Math.floor(Date.now() / 1000);
+    const cases: Array<[string, () => Promise<request.Response>, number, RegExp]> = [
+      ['no signature', () => request(a.url).post('/_internal/purge').set('content-type', 'application/json').send(body), 401, /missing/],
+      ['a signature of another secret', () => hook(a, body, signed(body, 'another-secret-another-secret-another')), 401, /does not match/],
+      ['a signature of another body', () => hook(a, body, signed('{"tags":["grey"]}')), 401, /does not match/],
+      ['a malformed signature header', () => hook(a, body, 't=abc,v1=zz'), 401, /expected t=/],
+      ['a timestamp 10 minutes old', () => hook(a, body, signed(body, SECRET, now - 600)), 401, /from the portal's clock/],
+      ['a timestamp 10 minutes ahead', () => hook(a, body, signed(body, SECRET, now + 600)), 401, /from the portal's clock/],
+      ['not JSON', () => hook(a, '{tags:'), 400, /not JSON/],
+      ['nothing named', () => hook(a, '{}'), 400, /at least one tag or url/],
+      ['an unknown field', () => hook(a, JSON.stringify({ tags: ['grey'], purgeAll: true })), 400, /purgeAll/],
+      ['a tag that is not one', () => hook(a, JSON.stringify({ tags: ['article:1', 'x y*'] })), 400, /tags\.1/],
+      ['soft that is not a boolean', () => hook(a, JSON.stringify({ tags: ['grey'], soft: 'yes' })), 400, /soft/],
+      ['a URL of another host', () => hook(a, JSON.stringify({ urls: ['https://evil.example.com/about'] })), 400, /not one of the portal's sites/],
+      ['a URL without its host', () => hook(a, JSON.stringify({ urls: ['/about'] })), 400, /whole address/],
+      ['a URL that is not one', () => hook(a, JSON.stringify({ urls: ['javascript:alert(1)'] })), 400, /not a page URL/],
+      ['a body over 256 KiB', () => hook(a, JSON.stringify({ tags: ['grey'], pad: 'x'.repeat(300 * 1024) })), 413, /larger than/],
+    ];
+    it.each(cases)('%s', async (_name, send, status, message) => {
+      await held();
+      const answer = await send();
+      expect(answer.status).toBe(status);
+      expect(answer.body.error).toMatch(message);
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expect((await page(a, MAIN_SITE.domain, path)).headers['x-cache']).toBe('HIT');
+    });
+
+    it('a signature used once is refused the second time (a replay), and nothing is purged by it', async () => {
+      const once = JSON.stringify({ tags: ['site:0'], soft: false });
+      const signature = signed(once);
+      expect((await hook(a, once, signature)).status).toBe(200);
+      await held();
+      for (const t of [a, b]) {
+        const again = await hook(t, once, signature);
+        expect(again.status).toBe(409);
+        expect(again.body.error).toMatch(/used already/);
+      }
+      expect((await page(a, MAIN_SITE.domain, path)).headers['x-cache']).toBe('HIT');
+    });
+  });
+
+  it('is off without PURGE_SECRET: 404, saying how to turn it on', async () => {
+    const off = await startTestPortal({ upstream: a.upstream });
+    try {
+      const body = '{"tags":["grey"]}';
+      const answer = await hook(off, body);
+      expect(answer.status).toBe(404);
+      expect(answer.body.error).toMatch(/PURGE_SECRET/);
+    } finally {
+      await off.close();
+    }
+  });
+});
