@@ -130,7 +130,10 @@ function purgeHook(hook: InternalDeps['purge']) {
         throw new PurgeRequestError(409, `${SIGNATURE_HEADER}: this signature was used already (sign each call anew, with its own t)`);
       }
       const record = await hook.purges.purge(order, `cms (${req.ip ?? 'unknown'})`, 'hook');
-      hook.logger.info({ purge: record }, `publish hook: ${record.soft ? 'soft' : 'hard'} purge of ${[...record.tags, ...record.urls].join(' ')} (${record.entries} entries)`);
+      hook.logger.info(
+        { purge: record },
+        `publish hook: ${record.soft ? 'soft' : 'hard'} purge of ${[...record.tags, ...record.urls].join(' ')} (${record.entries} entries)`,
+      );
       const answer = hookAnswer(record);
       res.status(answer.status).json(answer.body);
     } catch (error) {
@@ -151,6 +154,7 @@ function purgeHook(hook: InternalDeps['purge']) {
 
 /** The body parser's refusals (too large, unreadable) as the hook's JSON errors, never the 500 page. */
 function hookBodyError(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
   const status = typeof error === 'object' && error !== null && 'status' in error ? Number((error as { status: unknown }).status) : 0;
   if (status === 413) {
     res.status(413).json({ error: `body: larger than ${MAX_PURGE_BODY_BYTES} bytes` });

@@ -16,6 +16,7 @@ import { CacheBus } from './cache/coherence';
 import { InstanceAnnouncer, internalUrlOf } from './cache/instances';
 import { TieredStore } from './cache/tiered-store';
 import { Purges, type PurgeAnnouncement } from './cache/purges';
+import { edgePurgerOf } from './cache/edge-purge';
 import { RuntimePolicy } from './cache/runtime-policy';
 import { recordRefreshError } from './cache/refresh-errors';
 import { RedisLock } from './cache/redis-lock';
@@ -180,6 +181,7 @@ export function createPortal(options: PortalOptions): Portal {
     client: redis?.client ?? null,
     self: { id: instance.id, purgeLocal: (selectors) => (tiered ? tiered.purgeLocal(selectors, config.CACHE_PREFIX) : Promise.resolve(0)) },
     announce: async (purge) => bus?.publish({ kind: 'purge', purge }),
+    edges: edgePurgerOf(config),
   });
   const health = redis ? new RedisHealth(redis.client) : null;
   metrics = new Metrics({

@@ -23,10 +23,7 @@ export interface OperatorAction {
 
 /** `purge`: every instance resolves the selectors against its own L1 and acknowledges (purges.ts). */
 export type CacheEvent =
-  | { kind: 'evict'; keys: string[] }
-  | { kind: 'policy' }
-  | { kind: 'audit'; action: OperatorAction }
-  | { kind: 'purge'; purge: PurgeAnnouncement };
+  { kind: 'evict'; keys: string[] } | { kind: 'policy' } | { kind: 'audit'; action: OperatorAction } | { kind: 'purge'; purge: PurgeAnnouncement };
 
 const wireSelector = z.discriminatedUnion('by', [
   z.object({ by: z.literal('key'), key: z.string().max(4096) }),

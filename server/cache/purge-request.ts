@@ -22,12 +22,7 @@ const MAX_URL_LENGTH = 2048;
 const purgeBody = z
   .object({
     tags: z
-      .array(
-        z
-          .string()
-          .max(MAX_TAG_LENGTH)
-          .refine(isValidTag, { message: 'is not a tag (e.g. article:33727, cat:2728, grey)' }),
-      )
+      .array(z.string().max(MAX_TAG_LENGTH).refine(isValidTag, { message: 'is not a tag (e.g. article:33727, cat:2728, grey)' }))
       .max(MAX_PURGE_TAGS)
       .optional(),
     urls: z.array(z.string().max(MAX_URL_LENGTH)).max(MAX_PURGE_URLS).optional(),
@@ -107,7 +102,10 @@ export function verifySignature(secret: string, signature: Signature, rawBody: B
   }
   const skew = Math.abs(nowMs / 1000 - signature.timestamp);
   if (skew > SIGNATURE_TOLERANCE_S) {
-    throw new PurgeRequestError(401, `${SIGNATURE_HEADER}: timestamp ${signature.timestamp} is ${Math.round(skew)} s from the portal's clock (at most ${SIGNATURE_TOLERANCE_S})`);
+    throw new PurgeRequestError(
+      401,
+      `${SIGNATURE_HEADER}: timestamp ${signature.timestamp} is ${Math.round(skew)} s from the portal's clock (at most ${SIGNATURE_TOLERANCE_S})`,
+    );
   }
 }
 

@@ -9,25 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ALL_SITES, BASE_DOMAIN, MAIN_SITE, normaliseHost, siteById } from '../../shared/sites';
 import type { RedisClient } from '../redis/client';
+import type { EdgeAck, EdgePurgeOrder } from './edge-purge';
 import { announcedInstances } from './instances';
 import { Invalidator, PurgeInputError, urlSelector, validate, type PurgeSelector, type PurgeSpace } from './invalidation';
 import type { CacheStore } from './store';
-
-/** An order to the edges (edge-purge.ts) and each edge's answer, as the purge record keeps them. */
-export interface EdgeOrder {
-  tags: readonly string[];
-  urls: readonly string[];
-  soft: boolean;
-}
-
-export interface EdgeAck {
-  edge: string;
-  ok: boolean;
-  /** Objects the edge dropped or marked stale. */
-  purged?: number;
-  reason?: string;
-  ms: number;
-}
 
 /** What the bus carries to every instance: the selectors themselves, resolved by each against its own L1. */
 export interface PurgeAnnouncement {
@@ -41,36 +26,26 @@ export interface InstanceAck {
   entries: number;
 }
 
-export interface PurgeRecord {
-  id: string;
-  /** ISO time the purge started. */
-  at: string;
-  /** `cms (10.0.0.7)` for the hook, `user@host` for the CLI. */
-  who: string;
-  source: 'hook' | 'cli';
-  tags: string[];
-  urls: string[];
-  soft: boolean;
-  /** Entries deleted or marked stale in the shared store. */
-  entries: number;
-  instances: { acknowledged: InstanceAck[]; missing: string[] };
-  edges: EdgeAck[];
-  ms: number;
-}
-
+/** One purge as the history keeps it (and `portal-cache purges` reads it back). */
 export const purgeRecord = z.object({
   id: z.string(),
+  /** ISO time the purge started. */
   at: z.string(),
+  /** `cms (10.0.0.7)` for the hook, `user@host` for the CLI. */
   who: z.string(),
   source: z.enum(['hook', 'cli']),
   tags: z.array(z.string()),
   urls: z.array(z.string()),
   soft: z.boolean(),
+  /** Entries deleted or marked stale in the shared store. */
   entries: z.number(),
   instances: z.object({ acknowledged: z.array(z.object({ id: z.string(), entries: z.number() })), missing: z.array(z.string()) }),
+  /** Each edge's answer (edge-purge.ts's EdgeAck). */
   edges: z.array(z.object({ edge: z.string(), ok: z.boolean(), purged: z.number().optional(), reason: z.string().optional(), ms: z.number() })),
   ms: z.number(),
 });
+
+export type PurgeRecord = z.infer<typeof purgeRecord>;
 
 /** How many purges the history keeps (the newest). */
 export const HISTORY_LENGTH = 1000;
@@ -98,7 +73,7 @@ export interface PurgesOptions {
   self: { id: string; purgeLocal: (selectors: readonly PurgeSelector[]) => Promise<number> } | null;
   /** Tells every other instance (the coherence bus, or the CLI's PUBLISH). */
   announce: (announcement: PurgeAnnouncement) => Promise<void>;
-  edges?: { purge(order: EdgeOrder): Promise<EdgeAck[]> };
+  edges?: { purge(order: EdgePurgeOrder): Promise<EdgeAck[]> } | null;
   ackTimeoutMs?: number;
 }
 
@@ -255,7 +230,8 @@ function pageUrlOf(key: string): string[] {
 /** A purge URL's host must be one of the portal's sites: never read as the main site, which it would purge instead. */
 function strictSiteOf(url: string): (host: string | undefined) => number {
   return (host) => {
-    if (host === undefined) throw new PurgeInputError(`url ${JSON.stringify(url)}: give the whole address (https://www.qnnews.cn/about), the host picks the site`);
+    if (host === undefined)
+      throw new PurgeInputError(`url ${JSON.stringify(url)}: give the whole address (https://www.qnnews.cn/about), the host picks the site`);
     const name = normaliseHost(host);
     if (name === BASE_DOMAIN) return MAIN_SITE.id;
     const site = ALL_SITES.find((candidate) => candidate.domain === name);

@@ -2,6 +2,7 @@
 import request from 'supertest';
 import { sharedCacheControl, surrogateKey } from '../../../server/cache/headers';
 import { PAGE_POLICY } from '../../../server/cache/policy';
+import { MAX_SURROGATE_KEY_BYTES } from '../../../server/cache/tags';
 import { HOME_CATID, HOT_NEWS_ID } from '../../../shared/constants';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';
@@ -20,6 +21,21 @@ describe('CDN headers', () => {
   it('list valid tags once, sorted, and nothing that could break the header', () => {
     expect(surrogateKey(['site:0', 'article:5', 'site:0', 'bad tag', 'x\r\ny'])).toBe('article:5 site:0');
     expect(surrogateKey([])).toBeUndefined();
+  });
+
+  it('stay within MAX_SURROGATE_KEY_BYTES whatever a page shows, keeping every list key and as many item keys as fit', () => {
+    const lists = ['site:3', 'page:home', 'cat:2728', 'cat:2729', 'headline', 'data:list', 'grey', 'menu'];
+    for (const count of [0, 10, 100, 1000, 20_000]) {
+      const items = Array.from({ length: count }, (_, index) => [`article:${100_000 + index}`, `video:${index}`][index % 2]!);
+      const header = surrogateKey([...items, ...lists])!;
+      expect(Buffer.byteLength(header)).toBeLessThanOrEqual(MAX_SURROGATE_KEY_BYTES);
+      const keys = header.split(' ');
+      expect(keys).toEqual(expect.arrayContaining(lists));
+      expect(keys).toEqual([...keys].sort());
+      const fitsWhole = [...items, ...lists].join(' ').length <= MAX_SURROGATE_KEY_BYTES;
+      if (fitsWhole) expect(keys).toHaveLength(items.length + lists.length);
+      else expect(keys.length).toBeGreaterThan(MAX_SURROGATE_KEY_BYTES / 20);
+    }
   });
 });
 

@@ -32,7 +32,11 @@ function page(t: TestPortal, host: string, path: string) {
 async function heldInRedis(t: TestPortal, siteId: number, path: string): Promise<void> {
   const client = new Redis(testRedisUrl());
   try {
-    await eventually(() => client.exists(pageKeyOf(t, siteId, path)), (found) => found === 1, 10_000);
+    await eventually(
+      () => client.exists(pageKeyOf(t, siteId, path)),
+      (found) => found === 1,
+      10_000,
+    );
   } finally {
     client.disconnect();
   }
@@ -72,7 +76,15 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
       if (first.status !== 200 || !first.text.includes(old)) continue;
       showing.push(candidate);
       await heldInRedis(a, siteId, path);
-      for (const t of [a, b]) expect((await eventually(() => page(t, host, path), (res) => res.headers['x-cache'] === 'HIT')).headers['x-cache']).toBe('HIT');
+      for (const t of [a, b])
+        expect(
+          (
+            await eventually(
+              () => page(t, host, path),
+              (res) => res.headers['x-cache'] === 'HIT',
+            )
+          ).headers['x-cache'],
+        ).toBe('HIT');
     }
     expect(showing.map(([, , path]) => path)).toEqual(expect.arrayContaining(['/', `/detail/${entry.catid}/${entry.id}`]));
     expect(new Set(showing.map(([host]) => host)).size).toBe(2);
@@ -84,9 +96,7 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
     expect(answer.body).toMatchObject({ complete: true, soft: false });
     expect(answer.body.entries).toBeGreaterThanOrEqual(showing.length);
     expect(answer.body.instances.missing).toEqual([]);
-    expect(answer.body.instances.acknowledged.map((ack: { id: string }) => ack.id).sort()).toEqual(
-      [a.portal.instance.id, b.portal.instance.id].sort(),
-    );
+    expect(answer.body.instances.acknowledged.map((ack: { id: string }) => ack.id).sort()).toEqual([a.portal.instance.id, b.portal.instance.id].sort());
 
     let oldCopies = 0;
     for (const [host, , path] of showing) {
@@ -104,7 +114,11 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
     const path = '/about';
     await page(a, MAIN_SITE.domain, path);
     await heldInRedis(a, MAIN_SITE.id, path);
-    for (const t of [a, b]) await eventually(() => page(t, MAIN_SITE.domain, path), (res) => res.headers['x-cache'] === 'HIT');
+    for (const t of [a, b])
+      await eventually(
+        () => page(t, MAIN_SITE.domain, path),
+        (res) => res.headers['x-cache'] === 'HIT',
+      );
     const client = new Redis(testRedisUrl());
     try {
       await client.del(pageKeyOf(a, MAIN_SITE.id, path));
@@ -117,7 +131,13 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
     expect(answer.status).toBe(200);
     const dropped = answer.body.instances.acknowledged.map((ack: { entries: number }) => ack.entries);
     expect(dropped).toEqual([1, 1]);
-    for (const t of [a, b]) expect((await page(t, MAIN_SITE.domain, path)).headers['x-cache']).toBe('MISS');
+    for (const t of [a, b]) {
+      const l1 = await request(t.url)
+        .get('/_internal/l1')
+        .query({ key: pageKeyOf(a, MAIN_SITE.id, path) });
+      expect(l1.body.entries).toEqual([{ key: pageKeyOf(a, MAIN_SITE.id, path), present: false }]);
+    }
+    expect((await page(a, MAIN_SITE.domain, path)).headers['x-cache']).toBe('MISS');
   });
 
   it('soft purge: readers keep the page (STALE) while one re-render runs, then get the new one', async () => {
@@ -161,7 +181,10 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
     async function held(): Promise<void> {
       await page(a, MAIN_SITE.domain, path);
       await heldInRedis(a, MAIN_SITE.id, path);
-      await eventually(() => page(a, MAIN_SITE.domain, path), (res) => res.headers['x-cache'] === 'HIT');
+      await eventually(
+        () => page(a, MAIN_SITE.domain, path),
+        (res) => res.headers['x-cache'] === 'HIT',
+      );
     }
     const body = JSON.stringify({ urls: [`https://${MAIN_SITE.domain}${path}`], soft: false });
     const now = Math.floor(Date.now() / 1000);
