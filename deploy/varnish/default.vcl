@@ -247,6 +247,8 @@ sub vcl_deliver {
     if (resp.http.Vary) {
         set resp.http.Vary = regsuball(resp.http.Vary, "X-Portal-Device", "User-Agent");
     }
+    # The keys are for purging this cache, not for readers (a page's list can run to kilobytes): as Fastly does.
+    unset resp.http.Surrogate-Key;
     unset resp.http.xkey;
     unset resp.http.X-Edge-Swr;
     unset resp.http.Via;

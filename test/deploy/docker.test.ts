@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig } from '../../server/config';
 import { composeCommand, describeWithCompose } from '../support/requirements';
+import { VARNISHD_HEADER_LIMITS } from '../support/varnish';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -159,7 +160,9 @@ describe('docker-compose.yml', () => {
     // The official image carries varnish-modules (xkey) from 7.1 on.
     const [major, minor] = (varnish.image!.match(/^varnish:(\d+)\.(\d+)\./) ?? []).slice(1).map(Number);
     expect(major! > 7 || (major === 7 && minor! >= 1)).toBe(true);
-    expect(varnish.command).toEqual(['varnishd', '-F', '-f', '/etc/varnish/default.vcl', '-a', ':6081', '-s', expect.stringMatching(/^malloc,/)]);
+    expect(varnish.command!.slice(0, 7)).toEqual(['varnishd', '-F', '-f', '/etc/varnish/default.vcl', '-a', ':6081', '-s']);
+    // The same header limits the edge suite runs varnishd with (test/support/varnish.ts).
+    expect(varnish.command!.slice(8)).toEqual([...VARNISHD_HEADER_LIMITS]);
     expect(varnish.environment).toEqual({ EDGE_PURGE_TOKEN: '${EDGE_PURGE_TOKEN:-}' });
     expect(varnish.depends_on).toEqual({ 'portal-1': { condition: 'service_healthy' }, 'portal-2': { condition: 'service_healthy' } });
     const vcl = read('deploy/varnish/default.vcl');

@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../scripts/free-port';
 
+/** Header limits docker-compose.yml gives varnishd: a page's Surrogate-Key may be far longer than the default 8 KiB. */
+export const VARNISHD_HEADER_LIMITS = ['-p', 'http_resp_hdr_len=32k', '-p', 'http_resp_size=64k'] as const;
+
 const VCL_PATH = path.resolve(__dirname, '../../deploy/varnish/default.vcl');
 const BACKEND = /\.host = "portal-\d+"; \.port = "3000";/g;
 
@@ -69,7 +72,7 @@ export async function startVarnish(options: TestVarnishOptions): Promise<TestVar
   const vcl = path.join(dir, 'default.vcl');
   writeFileSync(vcl, adaptedVcl(options.backends));
   const port = await freePort();
-  const args = ['-F', '-j', 'none', '-n', dir, '-a', `127.0.0.1:${port}`, '-f', vcl, '-s', 'malloc,64m', '-T', 'none'];
+  const args = ['-F', '-j', 'none', '-n', dir, '-a', `127.0.0.1:${port}`, '-f', vcl, '-s', 'malloc,64m', '-T', 'none', ...VARNISHD_HEADER_LIMITS];
   const child: ChildProcess = spawn('varnishd', args, {
     env: { ...process.env, EDGE_PURGE_TOKEN: options.purgeToken ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
