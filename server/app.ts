@@ -33,9 +33,11 @@ import { securityMiddleware, type SecurityHeaders } from './middleware/security'
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { qrImageRoutes } from './qr-images';
 import { dataRoutes } from './render/data-endpoints';
+import { STORE_RETRY_AFTER_SECONDS } from './redis/store-unavailable';
 import { bareErrorDocument } from './render/document';
 import { mobileDetailRedirect } from './render/mobile-redirect';
 import { createPageHandler } from './render/page-handler';
+import { UNAVAILABLE_MESSAGE } from './render/prepare-page';
 import { feedRoutes } from './seo/routes';
 import type { ContentService } from './upstream/content-service';
 import type { UpstreamClient } from './upstream/http-client';
@@ -174,13 +176,16 @@ function publicFiles(directory: string): RequestHandler {
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const status = httpStatusOf(error);
-    if (status >= 500) logger.error({ err: error, reqId: res.locals.requestId, path: req.path }, 'request failed');
+    // A 503 (a store that cannot answer: server/redis/store-unavailable.ts) is a state of the system, not a bug.
+    if (status === 503) logger.warn({ err: error, reqId: res.locals.requestId, path: req.path }, 'request refused: unavailable');
+    else if (status >= 500) logger.error({ err: error, reqId: res.locals.requestId, path: req.path }, 'request failed');
     if (res.headersSent) {
       res.end();
       return;
     }
     res.setHeader('Cache-Control', 'no-store');
-    const message = status === 404 ? 'This page could not be found' : status < 500 ? 'Bad Request' : 'Error';
+    if (status === 503) res.setHeader('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
+    const message = status === 404 ? 'This page could not be found' : status === 503 ? UNAVAILABLE_MESSAGE : status < 500 ? 'Bad Request' : 'Error';
     res.status(status).type('html').send(bareErrorDocument(status, message));
   };
 }

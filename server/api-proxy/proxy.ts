@@ -99,7 +99,11 @@ export function apiProxy({ upstream, sessions, secureCookies, sessionTtlSeconds,
           res.status(502).json(NO_RESPONSE_ENVELOPE);
           return;
         }
-        const synced = session ? await syncSession(sessions, session, PROXY_PREFIX + req.path, result.envelope) : null;
+        const synced = session
+          ? await syncSession(sessions, session, PROXY_PREFIX + req.path, result.envelope, (error) =>
+              logger.warn({ err: error, path: req.path }, 'session not updated: the session store cannot answer'),
+            )
+          : null;
         if (synced?.kind === 'updated') setReaderCookie(req, res, synced.user, secureCookies, sessionTtlSeconds);
         // The CMS ended the token, or the browser still shows a reader whose session is gone: it is signed out.
         if (synced?.kind === 'ended' || (!session && hasReaderCookie(req))) clearSessionCookie(req, res, secureCookies);

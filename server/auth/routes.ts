@@ -3,10 +3,13 @@
  *   GET  /login/wechat?return=…           → state cookie + pending sign-in, 302 to WeChat's qrconnect page
  *   GET  /login/wechat/callback?code&state → state checked and consumed, code exchanged, session + reader cookies, 302 back
  *   POST /logout                          → CSRF-checked; CMS logout, session deleted, both cookies cleared, 302 home
- * Every failure leaves the reader signed out with a page saying what happened; nothing here is cacheable.
+ * Every failure leaves the reader signed out with a page saying what happened; nothing here is cacheable. A
+ * session store that cannot answer (a Redis refusing writes after a failover, or down) makes sign-in a 503 with
+ * Retry-After; logout still clears the browser's cookies (the CMS has ended the token by then).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '../logger';
+import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../redis/store-unavailable';
 import { bareErrorDocument } from '../render/document';
 import { sessionCookieOf, sessionOf, setSession } from '../session';
 import type { AccountClient } from './account-client';
@@ -21,6 +24,7 @@ export const MSG_STATE_INVALID = '登录已失效，请重新扫码登录';
 export const MSG_EXCHANGE_FAILED = '微信登录失败，请重新扫码登录';
 export const MSG_NOT_CONFIGURED = '微信登录暂未开放';
 export const MSG_CSRF = '请求来源无效';
+export const MSG_SIGN_IN_UNAVAILABLE = '登录服务暂时不可用，请稍后再试';
 
 const STATE_PATTERN = /^[0-9a-f]{64}$/;
 
@@ -52,6 +56,14 @@ export function attachSession(sessions: Sessions, logger: Logger): RequestHandle
 function sendProblem(res: Response, status: number, message: string): void {
   res.setHeader('Cache-Control', 'private, no-store');
   res.status(status).type('html').send(bareErrorDocument(status, message));
+}
+
+/** Sign-in needs the session store; when it cannot answer, the reader is told to try again, not shown a 500. */
+function signInFailed(res: Response, logger: Logger, error: unknown, next: (error: unknown) => void): void {
+  if (!(error instanceof StoreUnavailableError)) return next(error);
+  logger.warn({ err: error }, 'sign-in refused: the session store cannot answer');
+  res.setHeader('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
+  sendProblem(res, 503, MSG_SIGN_IN_UNAVAILABLE);
 }
 
 function queryString(req: Request, name: string): string {
@@ -88,7 +100,7 @@ export function authRoutes(deps: AuthDeps): Router {
       res.setHeader('Cache-Control', 'private, no-store');
       res.redirect(302, target.toString());
     } catch (error) {
-      next(error);
+      signInFailed(res, logger, error, next);
     }
   });
 
@@ -121,7 +133,7 @@ export function authRoutes(deps: AuthDeps): Router {
       // Checked again on the way out: whatever the store held, only a safe address is ever sent.
       res.redirect(302, safeReturnAddress(returnTo));
     } catch (error) {
-      next(error);
+      signInFailed(res, logger, error, next);
     }
   });
 
@@ -131,7 +143,12 @@ export function authRoutes(deps: AuthDeps): Router {
       const current = sessionOf(req);
       if (current) {
         await accounts.logout(current.session.token);
-        await sessions.destroy(current.id);
+        // A store that cannot delete it leaves a session whose CMS token has just been ended: it expires with its
+        // TTL, and the browser is signed out below either way.
+        await sessions.destroy(current.id).catch((error: unknown) => {
+          if (!(error instanceof StoreUnavailableError)) throw error;
+          logger.warn({ err: error }, 'logout: the session could not be deleted; it ends with its TTL');
+        });
       }
       clearSessionCookie(req, res, secure);
       res.setHeader('Cache-Control', 'private, no-store');

@@ -5,8 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '../redis/client';
+import { unavailable } from '../redis/store-unavailable';
 import { LRUCache } from 'lru-cache';
 
+/** Every method rejects with a StoreUnavailableError when the store cannot answer (server/redis/store-unavailable.ts). */
 export interface SecretStore {
   get(secret: string): Promise<string | null>;
   put(secret: string, value: string, ttlSeconds: number): Promise<void>;
@@ -31,19 +33,19 @@ export class RedisSecretStore implements SecretStore {
   }
 
   get(secret: string): Promise<string | null> {
-    return this.client.get(this.key(secret));
+    return this.client.get(this.key(secret)).catch(unavailable(`${this.namespace} read`));
   }
 
   async put(secret: string, value: string, ttlSeconds: number): Promise<void> {
-    await this.client.set(this.key(secret), value, 'EX', ttlSeconds);
+    await this.client.set(this.key(secret), value, 'EX', ttlSeconds).catch(unavailable(`${this.namespace} write`));
   }
 
   take(secret: string): Promise<string | null> {
-    return this.client.getdel(this.key(secret));
+    return this.client.getdel(this.key(secret)).catch(unavailable(`${this.namespace} take`));
   }
 
   async delete(secret: string): Promise<void> {
-    await this.client.del(this.key(secret));
+    await this.client.del(this.key(secret)).catch(unavailable(`${this.namespace} delete`));
   }
 }
 
