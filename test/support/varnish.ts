@@ -54,6 +54,8 @@ export interface TestVarnishOptions {
   backends: readonly string[];
   /** EDGE_PURGE_TOKEN in varnishd's environment (the VCL refuses every PURGE without one). */
   purgeToken?: string;
+  /** A port chosen beforehand (portals that purge the edge must name it before it starts); default: a free one. */
+  port?: number;
 }
 
 function accepts(port: number): Promise<boolean> {
@@ -71,7 +73,7 @@ export async function startVarnish(options: TestVarnishOptions): Promise<TestVar
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-varnish-'));
   const vcl = path.join(dir, 'default.vcl');
   writeFileSync(vcl, adaptedVcl(options.backends));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = ['-F', '-j', 'none', '-n', dir, '-a', `127.0.0.1:${port}`, '-f', vcl, '-s', 'malloc,64m', '-T', 'none', ...VARNISHD_HEADER_LIMITS];
   const child: ChildProcess = spawn('varnishd', args, {
     env: { ...process.env, EDGE_PURGE_TOKEN: options.purgeToken ?? '' },
