@@ -70,12 +70,19 @@ export class Cache {
     return this.inflight.size;
   }
 
-  async getOrLoad<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T> = jsonCodec as Codec<T>): Promise<Served<T>> {
+  /** `revalidate`: a stale entry is reloaded before answering (the held one served only if that fails), not after. */
+  async getOrLoad<T>(
+    key: string,
+    policy: CachePolicy,
+    load: () => Promise<Loaded<T>>,
+    codec: Codec<T> = jsonCodec as Codec<T>,
+    options: { revalidate?: boolean } = {},
+  ): Promise<Served<T>> {
     const held = await this.store.get(key);
     const freshness = held ? freshnessOf(held) : 'gone';
     const entry = freshness === 'gone' ? null : held;
     if (entry && freshness === 'fresh') return this.served(key, entry, 'HIT', codec);
-    if (entry && freshness === 'stale') {
+    if (entry && freshness === 'stale' && options.revalidate !== true) {
       this.refreshInBackground(key, policy, load, codec);
       return this.served(key, entry, 'STALE', codec);
     }

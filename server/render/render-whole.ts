@@ -29,8 +29,9 @@ function collectingSink(): { sink: DocumentSink; parts: Buffer[]; failed: () => 
   return { sink, parts, failed: () => failed };
 }
 
-export async function renderWhole(context: PageContext, request: DocumentRequest): Promise<WholeRender> {
-  const recorder = new CallRecorder();
+/** `revalidateStale`: no reader waits (a background re-render), so stale answers are reloaded first (CallRecorder). */
+export async function renderWhole(context: PageContext, request: DocumentRequest, revalidateStale = false): Promise<WholeRender> {
+  const recorder = new CallRecorder(revalidateStale);
   const content = context.deps.content.forRequest(recorder);
   const state = await stateFor(context, { ...request, waitForAll: true, user: null, account: null }, content, recorder);
   if ('redirect' in state) return { kind: 'other' };

@@ -26,7 +26,7 @@ export function refreshInBackground(context: PageContext, request: DocumentReque
   pageCache.refresh(
     key,
     async () => {
-      const rendered = await renderWhole(context, { ...request, nonce });
+      const rendered = await renderWhole(context, { ...request, nonce }, true);
       if (rendered.kind === 'ok') await pageCache.store(key, policy, rendered.html, nonce, rendered.tags);
     },
     (error) => logger.error({ err: error, key }, 'background page refresh failed'),

@@ -25,6 +25,13 @@ export class CallRecorder {
   upstreamMs = 0;
   degraded = false;
 
+  /**
+   * A background re-render of a stale page (no reader waits for it) reloads stale answers before rendering
+   * instead of using them: otherwise the page is stored fresh with what the CMS said a whole grace ago, and a flag
+   * such as grey mode takes the page's TTL, the answer's TTL and its grace to show (docs/cache.md).
+   */
+  constructor(readonly revalidateStale = false) {}
+
   record(state: CacheState, tags: readonly string[]): void {
     this.states.push(state);
     for (const tag of tags) this.tags.add(tag);
@@ -81,7 +88,7 @@ export class ContentService {
     const key = cacheKey(this.options.keys, 'data', ALL_SITES_SEGMENT, spec.key);
     try {
       const policy = this.options.policy?.data(spec.family) ?? DATA_POLICY[spec.family];
-      const served = await this.options.cache.getOrLoad<T>(key, policy, () => this.load(spec, recorder));
+      const served = await this.options.cache.getOrLoad<T>(key, policy, () => this.load(spec, recorder), undefined, { revalidate: recorder.revalidateStale });
       recorder.record(served.state, served.tags);
       // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
       if (served.staleIfError) recorder.degraded = true;
