@@ -64,7 +64,7 @@ export function generateBoutique(rng: Rng, now: number): RawBoutiqueItem[] {
       });
     }
   }
-  return items.sort((left, right) => right.adddate - left.adddate || right.id - left.id);
+  return items.sort((left, right) => (right.adddate ?? 0) - (left.adddate ?? 0) || right.id - left.id);
 }
 
 export function presentBoutique(item: RawBoutiqueItem, media: (path: string) => string): RawBoutiqueItem {

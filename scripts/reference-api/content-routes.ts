@@ -250,9 +250,9 @@ function productDetail(ctx: RouteContext, req: ApiRequest): Reply {
 
 /** On air: latest start first; upcoming: soonest first; ended: latest end first. */
 function liveOrder(status: LiveStatus): (left: RawLive, right: RawLive) => number {
-  if (status === 1) return (left, right) => right.start_time - left.start_time || right.id - left.id;
-  if (status === 2) return (left, right) => left.start_time - right.start_time || left.id - right.id;
-  return (left, right) => right.end_time - left.end_time || right.id - left.id;
+  if (status === 1) return (left, right) => (right.start_time ?? 0) - (left.start_time ?? 0) || right.id - left.id;
+  if (status === 2) return (left, right) => (left.start_time ?? 0) - (right.start_time ?? 0) || left.id - right.id;
+  return (left, right) => (right.end_time ?? 0) - (left.end_time ?? 0) || right.id - left.id;
 }
 
 function liveList(ctx: RouteContext, req: ApiRequest): Reply {

@@ -136,7 +136,7 @@ function descendantsOf(catid: number, childrenOf: ReadonlyMap<number, readonly n
 
 /** Newest first, ties broken by the larger (later) id, as a CMS orders by adddate desc, id desc. */
 function newestFirst(left: RawArticleDetail, right: RawArticleDetail): number {
-  return right.adddate - left.adddate || right.id - left.id;
+  return (right.adddate ?? 0) - (left.adddate ?? 0) || right.id - left.id;
 }
 
 function buildLists(

@@ -40,7 +40,7 @@ export function generateTopics(rng: Rng, now: number, articleIdPool: readonly nu
       officeId: index % 6 === 5 ? OTHER_OFFICE_ID : DEFAULT_THEME_OFFICE_ID,
       articleIds: rng.sample(articleIdPool, rng.int(5, 15)).sort((left, right) => right - left),
     };
-  }).sort((left, right) => right.adddate - left.adddate || right.id - left.id);
+  }).sort((left, right) => (right.adddate ?? 0) - (left.adddate ?? 0) || right.id - left.id);
 }
 
 export function generateColumnAuthors(rng: Rng, count: number): RawColumnAuthor[] {

@@ -98,7 +98,7 @@ export function generateLives(rng: Rng, now: number): LiveData {
       playbackId += 1;
     }
   });
-  playbacks.sort((left, right) => right.adddate - left.adddate || right.id - left.id);
+  playbacks.sort((left, right) => (right.adddate ?? 0) - (left.adddate ?? 0) || right.id - left.id);
   return { lives, playbacks };
 }
 

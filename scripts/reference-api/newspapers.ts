@@ -82,11 +82,11 @@ export function generateNewspapers(rng: Rng, now: number, pool: readonly RawArti
     const chosen: RawArticleDetail[] = [];
     for (const article of pool) {
       if (chosen.length === count) break;
-      if (article.adddate <= time && !used.has(article.id)) chosen.push(article);
+      if ((article.adddate ?? 0) <= time && !used.has(article.id)) chosen.push(article);
     }
     for (const article of pool) {
       if (chosen.length === count) break;
-      if (article.adddate <= time && !chosen.includes(article)) chosen.push(article);
+      if ((article.adddate ?? 0) <= time && !chosen.includes(article)) chosen.push(article);
     }
     chosen.forEach((article) => used.add(article.id));
     return chosen;
@@ -120,7 +120,7 @@ export function generateNewspapers(rng: Rng, now: number, pool: readonly RawArti
       });
     }
   }
-  return issues.sort((left, right) => right.adddate - left.adddate || right.id - left.id);
+  return issues.sort((left, right) => (right.adddate ?? 0) - (left.adddate ?? 0) || right.id - left.id);
 }
 
 /** Page labels for the generated page images: '中国青年报 第3版'. */

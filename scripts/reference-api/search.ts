@@ -11,7 +11,7 @@ const MAX_QUERY_LENGTH = 100;
 
 interface Entry {
   id: number;
-  adddate: number;
+  adddate: number | null;
   text: string;
 }
 
@@ -26,7 +26,7 @@ function indexOf(dataset: Dataset): Entry[] {
   let index = indexes.get(dataset);
   if (!index) {
     index = [...dataset.articles]
-      .sort((left, right) => right.adddate - left.adddate || right.id - left.id)
+      .sort((left, right) => (right.adddate ?? 0) - (left.adddate ?? 0) || right.id - left.id)
       .map((article: RawArticleDetail) => ({
         id: article.id,
         adddate: article.adddate,
@@ -53,6 +53,6 @@ export function textMatches(text: string, terms: readonly string[]): boolean {
 export function searchArticles(dataset: Dataset, terms: readonly string[], since: number | null): number[] {
   if (terms.length === 0) return [];
   return indexOf(dataset)
-    .filter((entry) => (since === null || entry.adddate >= since) && terms.every((term) => entry.text.includes(term)))
+    .filter((entry) => (since === null || (entry.adddate ?? 0) >= since) && terms.every((term) => entry.text.includes(term)))
     .map((entry) => entry.id);
 }

@@ -33,7 +33,7 @@ export function generateSpecials(rng: Rng, now: number, listOf: (catid: number) 
   return REPORTS.map(([catid, title], index): SpecialRecord => {
     const id = 201 + index;
     const pool = listOf(catid);
-    const members = rng.sample(pool, rng.int(5, 9)).sort((left, right) => left.adddate - right.adddate || left.id - right.id);
+    const members = rng.sample(pool, rng.int(5, 9)).sort((left, right) => (left.adddate ?? 0) - (right.adddate ?? 0) || left.id - right.id);
     const latest = members[members.length - 1]?.adddate ?? now;
     const lead = members[0];
     return {
@@ -47,7 +47,7 @@ export function generateSpecials(rng: Rng, now: number, listOf: (catid: number) 
       status: now - latest < 30 * DAY_SECONDS ? 1 : 2,
       article_ids: members.map((article) => article.id),
     };
-  }).sort((left, right) => right.adddate - left.adddate || right.id - left.id);
+  }).sort((left, right) => (right.adddate ?? 0) - (left.adddate ?? 0) || right.id - left.id);
 }
 
 /** The stage label of the update at `index` of `count` (oldest first). */

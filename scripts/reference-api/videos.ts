@@ -87,7 +87,7 @@ export function generateVideos(rng: Rng, now: number): VideoData {
       id += 1;
     }
   }
-  videos.sort((left, right) => right.adddate - left.adddate || right.id - left.id);
+  videos.sort((left, right) => (right.adddate ?? 0) - (left.adddate ?? 0) || right.id - left.id);
   const shikeCategories = SHIKE_CATEGORIES.map(([categoryId, name]) => ({
     id: categoryId,
     name,
@@ -97,7 +97,7 @@ export function generateVideos(rng: Rng, now: number): VideoData {
   }));
   const albums = ALBUM_TITLES.map((title, index) => {
     const albumId = 601 + index;
-    const members = rng.sample(videos, rng.int(4, 8)).sort((left, right) => left.adddate - right.adddate);
+    const members = rng.sample(videos, rng.int(4, 8)).sort((left, right) => (left.adddate ?? 0) - (right.adddate ?? 0));
     const last = members[members.length - 1];
     return {
       id: albumId,

@@ -28,6 +28,11 @@ export function sitemapIndex(site: SiteConfig, protocol: string): string {
   return `${XML_DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>`;
 }
 
+/** RFC 822 date-time (RSS 2.0), e.g. 'Tue, 25 Nov 2026 12:00:00 GMT'; only ever given a date that passed cmsDateSeconds. */
+function rfc822(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toUTCString();
+}
+
 function urlset(urls: ReadonlyArray<{ loc: string; lastmod?: string }>): string {
   const body = urls.map((url) => `<url><loc>${xmlText(url.loc)}</loc>${url.lastmod ? `<lastmod>${url.lastmod}</lastmod>` : ''}</url>`).join('');
   return `${XML_DECLARATION}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`;
@@ -82,13 +87,16 @@ async function recentArticles(site: SiteConfig, content: ContentApi): Promise<Ar
   ]);
   const byId = new Map<number, ArticleSummary>();
   for (const item of lists.flatMap((list) => list.items)) byId.set(item.id, item);
-  return [...byId.values()].sort((a, b) => b.adddate - a.adddate);
+  // Newest first; an article without a usable date (null) last.
+  return [...byId.values()].sort((a, b) => (b.adddate ?? 0) - (a.adddate ?? 0));
 }
 
 export async function newsSitemap(site: SiteConfig, protocol: string, content: ContentApi): Promise<string> {
   const base = origin(site, protocol);
   const articles = await recentArticles(site, content);
-  return urlset(articles.map((item) => ({ loc: `${base}${href.detail(item.catid, item.id)}`, lastmod: isoDateTime(item.adddate) })));
+  return urlset(
+    articles.map((item) => ({ loc: `${base}${href.detail(item.catid, item.id)}`, ...(item.adddate === null ? {} : { lastmod: isoDateTime(item.adddate) }) })),
+  );
 }
 
 /** RSS 2.0 of a category's newest articles; null when the category is unknown and empty. */
@@ -102,15 +110,16 @@ export async function categoryRss(site: SiteConfig, protocol: string, catid: num
     return (
       `<item><title>${xmlText(item.fullTitle)}</title><link>${xmlText(link)}</link>` +
       `<description>${xmlText(item.description)}</description>` +
-      `<pubDate>${new Date(item.adddate * 1000).toUTCString()}</pubDate>` +
+      (item.adddate === null ? '' : `<pubDate>${rfc822(item.adddate)}</pubDate>`) +
       `<guid isPermaLink="true">${xmlText(link)}</guid>${item.source ? `<source url="${xmlText(base)}">${xmlText(item.source)}</source>` : ''}</item>`
     );
   });
-  const newest = list.items[0]?.adddate;
+  const dates = list.items.flatMap((item) => (item.adddate === null ? [] : [item.adddate]));
+  const newest = dates.length > 0 ? Math.max(...dates) : null;
   return (
     `${XML_DECLARATION}<rss version="2.0"><channel><title>${xmlText(title)}</title>` +
     `<link>${xmlText(`${base}${href.categoryList(catid)}`)}</link><description>${xmlText(site.seo_description)}</description>` +
-    `<language>zh-cn</language>${newest ? `<lastBuildDate>${new Date(newest * 1000).toUTCString()}</lastBuildDate>` : ''}` +
+    `<language>zh-cn</language>${newest === null ? '' : `<lastBuildDate>${rfc822(newest)}</lastBuildDate>`}` +
     `${items.join('')}</channel></rss>`
   );
 }

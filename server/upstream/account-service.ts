@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { AccountApi, AccountList, CollectedVideo } from '../../shared/account-api';
 import type { ArticleSummary, ColumnAuthor, Paged, Tag } from '../../shared/types/entities';
+import { unixSeconds } from '../../shared/types/upstream';
 import { CODE_NOT_SIGNED_IN } from '../api-proxy/session-sync';
 import type { UpstreamClient } from './http-client';
 import * as normalise from './normalise';
@@ -22,11 +23,11 @@ const articleItem = z.object({
   list_title: text,
   description: text,
   thumb: text,
-  adddate: seconds,
+  adddate: unixSeconds,
   source: text,
 });
 
-const videoItem = z.object({ id, catid: id, title: z.string().max(2000), cover: text, duration: seconds, adddate: seconds });
+const videoItem = z.object({ id, catid: id, title: z.string().max(2000), cover: text, duration: seconds, adddate: unixSeconds });
 
 const authorItem = z.object({
   id,

@@ -12,7 +12,8 @@ export function videoJsonLd(video: Video, site: SiteConfig): Record<string, unkn
     name: video.title,
     description: video.description || video.title,
     thumbnailUrl: [rasterImage(site, [video.cover]) ?? logoUrl(site)],
-    uploadDate: isoDateTime(video.adddate),
+    // Left out when the CMS sent no usable date: an absent property, never an invalid one.
+    ...(video.adddate === null ? {} : { uploadDate: isoDateTime(video.adddate) }),
     duration: `PT${Math.max(1, Math.round(video.duration))}S`,
     ...(contentUrl ? { contentUrl } : {}),
     url: `https://${site.domain}/video/${video.catid}/${video.id}`,

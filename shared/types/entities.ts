@@ -11,8 +11,8 @@ export interface ArticleSummary {
   fullTitle: string;
   description: string;
   thumb: string;
-  /** Unix seconds. */
-  adddate: number;
+  /** Unix seconds; null when the CMS sent no usable date (shared/types/upstream.ts cmsDateSeconds): no time is shown. */
+  adddate: number | null;
   source: string;
 }
 
@@ -125,7 +125,7 @@ export interface VideoAlbum {
   title: string;
   cover: string;
   description: string;
-  adddate: number;
+  adddate: number | null;
   videos: Video[];
 }
 
@@ -140,7 +140,7 @@ export interface SpecialReport {
   title: string;
   cover: string;
   description: string;
-  adddate: number;
+  adddate: number | null;
   ongoing: boolean;
   /** Oldest first. */
   timeline: Array<{ stage: string; article: ArticleSummary }>;

@@ -11,8 +11,31 @@ import { z } from 'zod';
 
 const id = z.number().int();
 const count = z.number().int().nonnegative();
-/** Unix seconds. */
-const unixSeconds = z.number().int();
+
+/**
+ * The window a CMS date must fall in to be one: from 2000-01-01 up to 2100-01-01 (UTC), fixed rather than relative
+ * to now, so a held answer never changes meaning as it ages and server and browser read it alike. Wide enough for
+ * every article the portal holds and any scheduled one; what falls outside is not a date a reader could use.
+ */
+export const EARLIEST_DATE_SECONDS = 946_684_800;
+export const LATEST_DATE_SECONDS = 4_102_444_800;
+
+/**
+ * A CMS date (Unix seconds) read once where it enters (docs/security.md, "Dates from the CMS"): a whole number
+ * of seconds in the window (a number, or a string of digits as PHP often sends; fractions dropped), else null,
+ * which every page reads as 'no time' and leaves out (no text, no `<time>`, no datePublished, pubDate or
+ * lastmod). So 0, negatives, 2^53−1, milliseconds sent for seconds, NaN-ish strings, a missing field, a year
+ * 3000 are all absent, never 'NaN' or 'Invalid Date', and never a failed call: a bad date costs its time only.
+ */
+export function cmsDateSeconds(value: unknown): number | null {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,12}\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(number)) return null;
+  const seconds = Math.floor(number);
+  return seconds >= EARLIEST_DATE_SECONDS && seconds < LATEST_DATE_SECONDS ? seconds : null;
+}
+
+/** Unix seconds, or null when the CMS sent no usable date (cmsDateSeconds), a missing field included. */
+export const unixSeconds = z.unknown().optional().transform(cmsDateSeconds);
 
 /** A paged list as the /api/* calls answer it: the page's items and the total over all pages. */
 export interface RawPagedList<T> {

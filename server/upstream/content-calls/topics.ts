@@ -17,9 +17,9 @@ import {
 import * as normalise from '../normalise';
 import { articleKeys, itemKeys, type Call } from './call';
 
-/** When a news-tracking report last moved: its newest update, else when it started. */
+/** When a news-tracking report last moved: its newest update, else when it started; 0 (sorted last) when the CMS sent neither usably. */
 function latestUpdate(report: SpecialReport): number {
-  return report.timeline.at(-1)?.article.adddate ?? report.adddate;
+  return report.timeline.at(-1)?.article.adddate ?? report.adddate ?? 0;
 }
 
 export type TopicApi = Pick<ContentApi, 'topics' | 'topicPage' | 'topic' | 'specialReport' | 'specialReports' | 'columnAuthors' | 'columnAuthor'>;

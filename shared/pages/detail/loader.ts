@@ -51,8 +51,8 @@ function newsArticleJsonLd(article: Article, site: SiteConfig, image: string | u
     '@type': 'NewsArticle',
     headline: article.fullTitle,
     description: article.description,
-    datePublished: isoDateTime(article.adddate),
-    dateModified: isoDateTime(article.adddate),
+    // Left out when the CMS sent no usable date: an absent property, never an invalid one.
+    ...(article.adddate === null ? {} : { datePublished: isoDateTime(article.adddate), dateModified: isoDateTime(article.adddate) }),
     mainEntityOfPage: url,
     url,
     ...(image ? { image: [image] } : {}),

@@ -1,6 +1,6 @@
 /** A live broadcast: the stream while on air, the start time while upcoming, the recordings once ended. */
 import type { LiveData } from './route';
-import { formatDateTime, isoDateTime } from '../../time';
+import { DateTime } from '../../ui/blocks/DateTime';
 import { VideoPlayer } from '../../ui/blocks/VideoPlayer';
 
 const STATUS_TEXT = { 1: '直播中', 2: '即将开始', 3: '已结束' } as const;
@@ -18,14 +18,17 @@ export default function LivePage({ data }: { data: LiveData }) {
       {live.status === 2 && (
         <figure className="player">
           <img src={live.cover} alt="" width={960} height={540} />
-          <figcaption>
-            开播时间：<time dateTime={isoDateTime(live.start_time)}>{formatDateTime(live.start_time)}</time>
-          </figcaption>
+          {live.start_time !== null && (
+            <figcaption>
+              开播时间：
+              <DateTime unixSeconds={live.start_time} />
+            </figcaption>
+          )}
         </figure>
       )}
       {live.status === 3 && firstPlayback && <VideoPlayer src={firstPlayback.hls_url} poster={firstPlayback.cover} title={firstPlayback.title} />}
       <p className="article__meta">
-        <time dateTime={isoDateTime(live.start_time)}>{formatDateTime(live.start_time)}</time>
+        <DateTime unixSeconds={live.start_time} />
         {live.views > 0 && <span>{live.views} 人观看</span>}
       </p>
       {live.description && <p className="video-page__description">{live.description}</p>}
@@ -38,7 +41,7 @@ export default function LivePage({ data }: { data: LiveData }) {
             {playbacks.map((playback) => (
               <li key={playback.id}>
                 <span>{playback.title}</span>
-                <time dateTime={isoDateTime(playback.adddate)}>{formatDateTime(playback.adddate)}</time>
+                <DateTime unixSeconds={playback.adddate} />
               </li>
             ))}
           </ul>

@@ -1,7 +1,7 @@
 /** News tracking: the story's updates as a timeline, oldest first, each with its stage and time. */
 import { Link } from '../../ui/router';
 import { href } from '../../routes';
-import { formatDateTime, isoDateTime } from '../../time';
+import { DateTime } from '../../ui/blocks/DateTime';
 import type { NewsTrackData } from './route';
 
 export default function NewsTrackPage({ data }: { data: NewsTrackData }) {
@@ -18,7 +18,7 @@ export default function NewsTrackPage({ data }: { data: NewsTrackData }) {
       <ol className="timeline">
         {data.timeline.map(({ stage, article }) => (
           <li key={article.id} className="timeline__item">
-            <time dateTime={isoDateTime(article.adddate)}>{formatDateTime(article.adddate)}</time>
+            <DateTime unixSeconds={article.adddate} />
             <span className="timeline__stage">{stage}</span>
             <Link to={href.detail(article.catid, article.id)}>{article.title}</Link>
             {article.description && <p>{article.description}</p>}

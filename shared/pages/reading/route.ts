@@ -6,7 +6,7 @@ export interface ReadingNeighbour {
   catid: number;
   id: number;
   title: string;
-  adddate: number;
+  adddate: number | null;
 }
 
 export interface ReadingData {

@@ -2,9 +2,9 @@
 import { Link } from '../../ui/router';
 import type { VideoData } from './route';
 import { href } from '../../routes';
-import { formatDateTime, isoDateTime } from '../../time';
 import { ArticleMarkButtons } from '../../ui/blocks/InteractionButton';
 import { VideoGrid } from '../../ui/blocks/VideoGrid';
+import { DateTime } from '../../ui/blocks/DateTime';
 import { VideoPlayer } from '../../ui/blocks/VideoPlayer';
 
 export default function VideoPage({ data }: { data: VideoData }) {
@@ -16,7 +16,7 @@ export default function VideoPage({ data }: { data: VideoData }) {
         {video.title}
       </h1>
       <p className="article__meta">
-        <time dateTime={isoDateTime(video.adddate)}>{formatDateTime(video.adddate)}</time>
+        <DateTime unixSeconds={video.adddate} />
         {video.source && <span>来源：{video.source}</span>}
         <span>{video.views} 次播放</span>
       </p>

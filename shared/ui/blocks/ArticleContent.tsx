@@ -1,7 +1,7 @@
 /** An article's headline, time, source and author, and its sanitised body: the same on detail and reading pages. */
 import type { ReactNode } from 'react';
-import { formatDateTime, isoDateTime } from '../../time';
 import type { Article } from '../../types/entities';
+import { DateTime } from './DateTime';
 
 export function ArticleContent({ article, children }: { article: Article; children?: ReactNode }) {
   return (
@@ -9,7 +9,7 @@ export function ArticleContent({ article, children }: { article: Article; childr
       <header className="article__header">
         <h1 className="article__title">{article.fullTitle}</h1>
         <p className="article__meta">
-          <time dateTime={isoDateTime(article.adddate)}>{formatDateTime(article.adddate)}</time>
+          <DateTime unixSeconds={article.adddate} />
           {article.source && <span>来源：{article.source}</span>}
           {article.author && <span>作者：{article.author}</span>}
         </p>

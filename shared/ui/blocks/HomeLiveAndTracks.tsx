@@ -9,7 +9,7 @@ import { formatDateTime } from '../../time';
 
 function liveStatus(live: HomeLive): string {
   if (live.status === 1) return '直播中';
-  if (live.status === 2) return `${formatDateTime(live.start_time).slice(5)} 开始`;
+  if (live.status === 2) return live.start_time === null ? '预告' : `${formatDateTime(live.start_time).slice(5)} 开始`;
   return '回放';
 }
 

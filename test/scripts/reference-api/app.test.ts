@@ -73,7 +73,7 @@ describe('GET /list/:catid/:page.html', () => {
     expect(body.code).toBe(0);
     expect(body.data).toMatchObject({ total: all.length, page: 1, pagesize: 20 });
     expect(body.data.lists.map((item) => item.id)).toEqual(all.slice(0, 20));
-    const dates = body.data.lists.map((item) => item.adddate);
+    const dates = body.data.lists.map((item) => item.adddate!);
     expect(dates).toEqual([...dates].sort((left, right) => right - left));
     const second = await get<RawArticleList>(`/list/${HOT_NEWS_ID}/2.html?pagesize=5`);
     expect(second.data.lists.map((item) => item.id)).toEqual(all.slice(5, 10));

@@ -68,7 +68,7 @@ describe('determinism', () => {
 
   it('keeps publication times relative to now', () => {
     const later = generateDataset({ seed: SEED, now: NOW + 3600 });
-    expect(later.articles.map((article) => article.adddate - 3600)).toEqual(dataset.articles.map((article) => article.adddate));
+    expect(later.articles.map((article) => article.adddate! - 3600)).toEqual(dataset.articles.map((article) => article.adddate));
   });
 });
 
@@ -188,7 +188,7 @@ describe('articles', () => {
   });
 
   it('spreads adddate over two years, with fresh stories for relative times', () => {
-    const ages = dataset.articles.map((article) => NOW - article.adddate);
+    const ages = dataset.articles.map((article) => NOW - article.adddate!);
     expect(Math.min(...ages)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...ages)).toBeLessThan(TWO_YEARS);
     expect(Math.max(...ages)).toBeGreaterThan(TWO_YEARS / 2);

@@ -46,13 +46,13 @@ describe('GET /api/rmt/search_all', () => {
     expect(body.data).toMatchObject({ q: word, type: 2, page: 1, page_size: 50 });
     expect(body.data.total).toBeGreaterThan(0);
     for (const item of body.data.list) expect(`${item.title}${item.list_title}${item.description}`).toContain(word);
-    expect(isNewestFirst(body.data.list.map((item) => item.adddate))).toBe(true);
+    expect(isNewestFirst(body.data.list.map((item) => item.adddate!))).toBe(true);
     const exact = await get<RawSearchResult>(`/api/rmt/search_all?q=${q(article.title)}&type=2&page_size=50`);
     expect(exact.data.list.map((item) => item.id)).toContain(article.id);
   });
 
   it('type 1 keeps the last 30 days only; type 2 (the default) finds old articles too', async () => {
-    const old = api.dataset.articles.find((article) => article.adddate < NOW - 200 * DAY && article.list_title === '');
+    const old = api.dataset.articles.find((article) => article.adddate! < NOW - 200 * DAY && article.list_title === '');
     if (!old) throw new Error('fixture');
     const all = await get<RawSearchResult>(`/api/rmt/search_all?q=${q(old.title)}&page_size=50`);
     expect(all.data.type).toBe(2);
@@ -113,7 +113,7 @@ describe('GET /api/rmt/get_headline_news', () => {
     const body = await get<RawHeadlineNews>('/api/rmt/get_headline_news');
     expect(body.data).toMatchObject({ total: ids.length, page: 1, page_size: 10 });
     expect(body.data.list.map((item) => item.id)).toEqual(ids.slice(0, 10));
-    expect(isNewestFirst(body.data.list.map((item) => item.adddate))).toBe(true);
+    expect(isNewestFirst(body.data.list.map((item) => item.adddate!))).toBe(true);
     const last = Math.ceil(ids.length / 20);
     expect((await get<RawHeadlineNews>(`/api/rmt/get_headline_news?page=${last}&page_size=20`)).data.list.map((item) => item.id)).toEqual(
       ids.slice((last - 1) * 20),
@@ -132,7 +132,7 @@ describe('GET /api/rmt/news_search_init', () => {
     expect(body.data.tag).toEqual(tag);
     expect(body.data.total).toBe(api.dataset.articlesByTag.get(tag.id)?.length);
     for (const item of body.data.list) expect(api.dataset.articleById.get(item.id)?.tags.map((entry) => entry.id)).toContain(tag.id);
-    expect(isNewestFirst(body.data.list.map((item) => item.adddate))).toBe(true);
+    expect(isNewestFirst(body.data.list.map((item) => item.adddate!))).toBe(true);
     expect(body.data).toMatchObject({ columnist: null, theme: null });
   });
 
@@ -222,7 +222,7 @@ describe('GET /api/special/list_by_catid', () => {
       expect(report.cover).toMatch(MEDIA_URL);
       expect(report.articles.map((item) => item.id)).toEqual(report.article_ids);
       expect(report.articles.length).toBeGreaterThanOrEqual(5);
-      const dates = report.articles.map((item) => item.adddate);
+      const dates = report.articles.map((item) => item.adddate!);
       expect(dates).toEqual([...dates].sort((left, right) => left - right));
       expect(report.articles[0]?.stage).toBe('事件缘起');
       expect(['最新进展', '事件结果']).toContain(report.articles[report.articles.length - 1]?.stage);
@@ -303,7 +303,7 @@ describe('GET /api/rmt/read_newspapers_search', () => {
         for (const area of page.areas) {
           const article = api.dataset.articleById.get(area.article_id);
           expect(article?.title).toBe(area.title);
-          expect(article?.adddate).toBeLessThanOrEqual(issue.adddate);
+          expect(article?.adddate).toBeLessThanOrEqual(issue.adddate!);
           expect(area.y + area.height).toBeLessThanOrEqual(page.height);
         }
       });

@@ -51,7 +51,7 @@ describe('视刻 (shike)', () => {
     expect(body.data).toMatchObject({ page: 1, page_size: 12 });
     expect(body.data.total).toBe(body.data.category.video_count);
     expect(body.data.list.every((video) => video.category_id === 2839)).toBe(true);
-    const dates = body.data.list.map((video) => video.adddate);
+    const dates = body.data.list.map((video) => video.adddate!);
     expect(dates).toEqual([...dates].sort((left, right) => right - left));
     expect((await get<RawShikeCategoryItems>('/api/video_album/shike_video_category_item?id=2839&page=9')).data.list).toEqual([]);
     expect(await get('/api/video_album/shike_video_category_item?id=1')).toEqual({ code: 40004, msg: '视刻分类不存在', data: null });

@@ -80,7 +80,7 @@ describe('robots, sitemaps and feeds', () => {
     expect(rss.channel.item).toHaveLength(Math.min(20, list.total));
     const first = list.lists[0]!;
     expect(rss.channel.item[0]!.link).toBe(`https://${MAIN_SITE.domain}/detail/${first.catid}/${first.id}`);
-    expect(new Date(rss.channel.item[0]!.pubDate).getTime()).toBe(first.adddate * 1000);
+    expect(new Date(rss.channel.item[0]!.pubDate).getTime()).toBe(first.adddate! * 1000);
     expect((await request(t.url).get(`/rss/${category!.catid}.xml`)).headers['x-cache']).toBe('HIT');
   });
 

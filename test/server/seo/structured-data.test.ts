@@ -24,7 +24,7 @@ describe('structured data', () => {
       url: `https://www.qnnews.cn/detail/${raw.catid}/${raw.id}`,
       publisher: { '@type': 'Organization', name: '青年新闻网', logo: { '@type': 'ImageObject', url: 'https://www.qnnews.cn/logo.png' } },
     });
-    expect(new Date(data.datePublished as string).getTime()).toBe(raw.adddate * 1000);
+    expect(new Date(data.datePublished as string).getTime()).toBe(raw.adddate! * 1000);
     expect(res.text).toContain('<meta property="og:type" content="article">');
     expect(res.text).toContain(`<meta property="og:url" content="https://www.qnnews.cn/detail/${raw.catid}/${raw.id}">`);
     expect(res.text).toContain('<meta name="twitter:card"');
