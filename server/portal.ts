@@ -38,6 +38,7 @@ import { compiledTrust, withForwardedHeaderCheck } from './middleware/forwarded-
 import { withCanonicalAcceptEncoding } from './render/accept-encoding';
 import { pageHits } from './render/page-hits';
 import { canonicalTargets } from './middleware/canonical-target';
+import { withFramingPolicy } from './middleware/request-framing';
 import { ContentService } from './upstream/content-service';
 import { UpstreamClient } from './upstream/http-client';
 
@@ -307,7 +308,11 @@ export function createPortal(options: PortalOptions): Portal {
   // Every request's path is brought to its one spelling before anything else reads it.
   const handler = canonicalTargets({ logger, metrics, security }, chain);
   // The hit path and the chain's compression negotiate on the same reading of Accept-Encoding.
-  const edge = withForwardedHeaderCheck(compiledTrust(app.get('trust proxy fn')), logger, withCanonicalAcceptEncoding(handler));
+  // Framing first (request-framing.ts): a request whose host or length a proxy might read otherwise goes no further.
+  const edge = withFramingPolicy(
+    { logger, metrics, security },
+    withForwardedHeaderCheck(compiledTrust(app.get('trust proxy fn')), logger, withCanonicalAcceptEncoding(handler)),
+  );
   return {
     app,
     handler: options.embeddedUpstream ? labelledReference(edge) : edge,
