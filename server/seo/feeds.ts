@@ -10,7 +10,7 @@ import { href, routeTable } from '../../shared/routes';
 import { homeCatidOf, type SiteConfig } from '../../shared/sites';
 import { isoDateTime } from '../../shared/time';
 import type { ArticleSummary } from '../../shared/types/entities';
-import { XML_DECLARATION, xmlText } from './xml';
+import { rssHtmlText, rssPlainText, XML_DECLARATION, xmlText } from './xml';
 
 export const RSS_ITEMS = 20;
 
@@ -108,17 +108,17 @@ export async function categoryRss(site: SiteConfig, protocol: string, catid: num
   const items = list.items.map((item) => {
     const link = `${base}${href.detail(item.catid, item.id)}`;
     return (
-      `<item><title>${xmlText(item.fullTitle)}</title><link>${xmlText(link)}</link>` +
-      `<description>${xmlText(item.description)}</description>` +
+      `<item><title>${rssPlainText(item.fullTitle)}</title><link>${xmlText(link)}</link>` +
+      `<description>${rssHtmlText(item.description)}</description>` +
       (item.adddate === null ? '' : `<pubDate>${rfc822(item.adddate)}</pubDate>`) +
-      `<guid isPermaLink="true">${xmlText(link)}</guid>${item.source ? `<source url="${xmlText(base)}">${xmlText(item.source)}</source>` : ''}</item>`
+      `<guid isPermaLink="true">${xmlText(link)}</guid>${item.source ? `<source url="${xmlText(base)}">${rssPlainText(item.source)}</source>` : ''}</item>`
     );
   });
   const dates = list.items.flatMap((item) => (item.adddate === null ? [] : [item.adddate]));
   const newest = dates.length > 0 ? Math.max(...dates) : null;
   return (
-    `${XML_DECLARATION}<rss version="2.0"><channel><title>${xmlText(title)}</title>` +
-    `<link>${xmlText(`${base}${href.categoryList(catid)}`)}</link><description>${xmlText(site.seo_description)}</description>` +
+    `${XML_DECLARATION}<rss version="2.0"><channel><title>${rssPlainText(title)}</title>` +
+    `<link>${xmlText(`${base}${href.categoryList(catid)}`)}</link><description>${rssHtmlText(site.seo_description)}</description>` +
     `<language>zh-cn</language>${newest === null ? '' : `<lastBuildDate>${rfc822(newest)}</lastBuildDate>`}` +
     `${items.join('')}</channel></rss>`
   );
