@@ -59,7 +59,12 @@ const COMMAND_HELP: Record<string, { examples: string[]; exits: ReadonlyArray<ke
     exits: ['ok', 'failed', 'usage', 'redis', 'partial'],
   },
   policy: {
-    examples: ['portal-cache policy get', 'portal-cache policy set --page detail --ttl 10m --grace 1h', 'portal-cache policy unset --page detail'],
+    examples: [
+      'portal-cache policy get',
+      'portal-cache policy set --page detail --ttl 10m --grace 1h',
+      'portal-cache policy unset --page detail',
+      'portal-cache policy set --outage-window 10m --outage-ttl 30s',
+    ],
     exits: ['ok', 'usage', 'redis', 'notFound'],
   },
 };
@@ -143,12 +148,20 @@ function program(): Command {
     .option('--ttl <duration>', 'fresh for (1s–7d; 90, 90s, 10m, 1h, 2d)')
     .option('--grace <duration>', 'then served stale while refreshing (0–7d)')
     .option('--stale-if-error <duration>', 'then kept for upstream outages (0–30d)')
+    .option('--outage-window <duration>', 'Redis unreachable: how long L1 answers as usual (0–1d; alone, without --data/--page)')
+    .option('--outage-ttl <duration>', 'past that window: how long an L1 entry counts fresh, and as long in grace (1s–1h)')
     .action(async (options) => (await import('./cache-cli/policy-command')).policySet(globals(), options));
   withHelp(policy.command('unset'), 'policy')
     .description('remove the override of one call family or page kind (or only some of its fields)')
     .addOption(new Option('--data <family>', 'a call family').choices(DATA_FAMILIES))
     .addOption(new Option('--page <kind>', 'a page kind').choices(PAGE_KINDS))
-    .option('--field <name>', 'only this field: ttl, grace or stale-if-error (repeatable)', (value: string, previous: string[]) => [...previous, value], [])
+    .option('--outage', 'the outage policy (window, ttl) instead of a family or kind', false)
+    .option(
+      '--field <name>',
+      'only this field: ttl, grace or stale-if-error; with --outage: window or ttl (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
     .action(async (options) => (await import('./cache-cli/policy-command')).policyUnset(globals(), options));
   withHelp(policy.command('reset'), 'policy')
     .description('drop every override: back to the defaults in code')

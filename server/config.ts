@@ -77,6 +77,8 @@ const schema = z.object({
   // With Redis unreachable: how long L1 keeps answering from what it holds, without seeing purges (0: bypass
   // L1 at once, every page renders). A purge made meanwhile reaches this instance at most this late.
   L1_OUTAGE_SERVE_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** Past L1_OUTAGE_SERVE_S: seconds an L1 entry counts fresh (and as many in grace) until Redis is back. */
+  L1_OUTAGE_TTL_S: z.coerce.number().int().min(1).max(3600).default(30),
   // A Redis command slower than this counts as a miss (fail fast: a slow Redis must not slow every page).
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   // How long one instance's load of a key may keep the others waiting (cross-instance coalescing with Redis).

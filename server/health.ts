@@ -12,6 +12,8 @@ export interface ReadinessDeps {
   redisUp: (() => Promise<boolean>) | null;
   upstreamAnswers: () => Promise<boolean>;
   isDraining: () => boolean;
+  /** How L1 is used now (coherent, bypass, outage, outage-short-ttl); null without Redis in front of an L1. */
+  cacheMode?: () => string | null;
   /** Where pages come from: 'reference-dataset' only when the generated dataset runs in-process (never in production). */
   content: ContentKind;
 }
@@ -46,7 +48,13 @@ export function healthRoutes(deps: ReadinessDeps): Router {
     const redis = redisUp === null ? 'not-configured' : redisUp ? 'up' : 'down';
     const upstream = upstreamUp ? 'up' : 'down';
     const degraded = redis === 'down' || upstream === 'down';
-    res.json({ status: degraded ? 'degraded' : 'ready', checks: { redis, upstream, cache: deps.store.kind }, content: deps.content });
+    // l1: how this instance's L1 serves now (tiered-store.ts), e.g. outage-short-ttl through a long Redis outage.
+    const l1 = deps.cacheMode?.() ?? null;
+    res.json({
+      status: degraded ? 'degraded' : 'ready',
+      checks: { redis, upstream, cache: deps.store.kind, ...(l1 ? { l1 } : {}) },
+      content: deps.content,
+    });
   });
 
   return router;

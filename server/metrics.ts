@@ -17,6 +17,7 @@ import onHeaders from 'on-headers';
 import client from 'prom-client';
 import { siteById } from '../shared/sites';
 import type { RedisMemory } from './redis/memory-info';
+import { CACHE_MODES, type CacheMode } from './cache/tiered-store';
 
 export type CacheKind = 'page' | 'data';
 export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
@@ -34,6 +35,8 @@ export interface MetricsSources {
   l1Unverified?: () => boolean;
   /** The client build id (the cache keys' build segment). */
   build?: string;
+  /** How L1 is used now (tiered-store.ts's mode); null without Redis in front of an L1. */
+  cacheMode?: () => CacheMode | null;
   /** L1's capacity and the entries it evicted to make room since start; null without an L1. */
   l1Capacity?: () => { maxBytes: number; evictions: number } | null;
   /** The cache Redis's own memory figures; null without Redis or while it does not answer. */
@@ -167,10 +170,22 @@ export class Metrics {
     });
     new client.Gauge({
       name: 'portal_cache_l1_unverified',
-      help: '1 while L1 answers without the invalidation channel because Redis is unreachable (bounded by L1_OUTAGE_SERVE_S)',
+      help: '1 while L1 answers without the invalidation channel because Redis is unreachable (as usual within the outage window, with short TTLs past it)',
       registers: [this.registry],
       collect() {
         this.set(sources.l1Unverified?.() ? 1 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'portal_cache_mode',
+      help: '1 for the way L1 is used now: coherent, bypass (Redis up, channel not subscribed), outage (Redis unreachable, within the outage window), outage-short-ttl (past it: short TTLs); absent without Redis and L1',
+      labelNames: ['mode'] as const,
+      registers: [this.registry],
+      collect() {
+        const now = sources.cacheMode?.() ?? null;
+        this.reset();
+        if (now === null) return;
+        for (const mode of CACHE_MODES) this.set({ mode }, mode === now ? 1 : 0);
       },
     });
     new client.Gauge({

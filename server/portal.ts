@@ -14,7 +14,7 @@ import { RedisStore, type CommandObserver } from './cache/redis-store';
 import type { CacheStore } from './cache/store';
 import { CacheBus } from './cache/coherence';
 import { InstanceAnnouncer, internalUrlOf } from './cache/instances';
-import { TieredStore } from './cache/tiered-store';
+import { TieredStore, type OutagePolicy } from './cache/tiered-store';
 import { Purges, type PurgeAnnouncement } from './cache/purges';
 import { edgePurgerOf } from './cache/edge-purge';
 import { RuntimePolicy } from './cache/runtime-policy';
@@ -32,6 +32,7 @@ import { authSettings } from './auth/settings';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { redisMemory } from './redis/memory-info';
+import { OutageLog } from './redis/outage-log';
 import { securityHeaders, securityOptionsOf } from './middleware/security';
 import { loadAssets, type Assets } from './render/assets';
 import { compiledTrust, withForwardedHeaderCheck } from './middleware/forwarded-check';
@@ -71,6 +72,8 @@ export interface PortalOptions {
   pageHits?: boolean;
   /** How often the instance's announcement is refreshed (server/cache/instances.ts); tests shorten it. */
   announceEveryMs?: number;
+  /** How often a line says a Redis outage goes on (server/redis/outage-log.ts; a minute); tests shorten it. */
+  outageLogEveryMs?: number;
 }
 
 interface Stores {
@@ -87,14 +90,23 @@ interface StoreObservers {
   onInvalidation: (kind: 'evict' | 'policy' | 'audit' | 'purge', keys: number) => void;
   /** Another instance (or the CLI) purged: drop this instance's L1 copies and acknowledge. */
   onPurge: (announcement: PurgeAnnouncement) => void;
+  /** The outage policy in force (the run-time policy, once it exists). */
+  outage: () => OutagePolicy;
+  /** Logs of Redis outages: one per client, stopped with the portal. */
+  outageLog: (redis: string, consequence: string, describe?: () => Record<string, unknown>) => OutageLog;
 }
 
 function createStores(config: Config, logger: Logger, onPolicyChange: () => void, observers: StoreObservers): Stores {
   const l1Bytes = config.L1_CACHE_MAX_MB * 1024 * 1024;
   if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), redis: null, tiered: null, bus: null };
-  const redis = createRedisStore(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger, observers.onCommand);
-  logger.info({ redis: redactRedisUrl(config.REDIS_URL), mode: parseRedisTarget(config.REDIS_URL).mode }, 'cache on redis');
   let tiered: TieredStore | null = null;
+  const outageLog = observers.outageLog(
+    redactRedisUrl(config.REDIS_URL),
+    'serving from L1 (short TTLs past the outage window) or uncached until it returns',
+    () => (tiered ? { cacheMode: tiered.mode() } : {}),
+  );
+  const redis = createRedisStore(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger, observers.onCommand, outageLog);
+  logger.info({ redis: redactRedisUrl(config.REDIS_URL), mode: parseRedisTarget(config.REDIS_URL).mode }, 'cache on redis');
   const bus = new CacheBus({
     client: redis.client,
     prefix: config.CACHE_PREFIX,
@@ -114,27 +126,21 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
     l1: new MemoryStore(l1Bytes),
     l2: redis,
     unsubscribedSince: () => bus.unsubscribedSince(),
-    outageServeMs: config.L1_OUTAGE_SERVE_S * 1000,
+    outage: observers.outage,
     announceEvict: (keys) => void bus.publish({ kind: 'evict', keys }),
   });
   return { store: tiered, redis, tiered, bus };
 }
 
-function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger, onCommand: CommandObserver): RedisStore {
-  const client = createPortalRedisClient(url, commandTimeoutMs, logger, 'redis unavailable; serving from L1 or uncached until it returns');
+function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger, onCommand: CommandObserver, outageLog: OutageLog): RedisStore {
+  const client = createPortalRedisClient(url, commandTimeoutMs, logger, outageLog);
   return new RedisStore({ client, onCommand });
 }
 
-function createPortalRedisClient(url: string, commandTimeoutMs: number, logger: Logger, unavailable: string): RedisClient {
+function createPortalRedisClient(url: string, commandTimeoutMs: number, logger: Logger, outageLog: OutageLog): RedisClient {
   const client = createRedisClient(parseRedisTarget(url), { role: 'portal', commandTimeoutMs });
-  let lastError = '';
-  // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event. A down Redis
-  // reports every reconnect attempt; one line per distinct error is enough.
-  client.on('error', (error: Error) => {
-    if (error.message === lastError) return;
-    lastError = error.message;
-    logger.warn({ err: error.message, redis: redactRedisUrl(url) }, unavailable);
-  });
+  // Its start, every minute of it, a new error within it and its end: one line each, for every outage.
+  outageLog.watch(client);
   // A cluster's per-node errors (a master gone, a failover) arrive as 'node error', not 'error'.
   let lastNodeError = '';
   client.on('node error', (error: Error, node: string) => {
@@ -142,6 +148,7 @@ function createPortalRedisClient(url: string, commandTimeoutMs: number, logger: 
     lastNodeError = `${node} ${error.message}`;
     logger.warn({ err: error.message, node }, 'redis cluster node unavailable');
   });
+  client.on('ready', () => (lastNodeError = ''));
   return client;
 }
 
@@ -168,10 +175,25 @@ export function createPortal(options: PortalOptions): Portal {
   let policy: RuntimePolicy | null = null;
   let metrics: Metrics | null = null;
   const onCommand: CommandObserver = (op, ms, outcome) => metrics?.redisCommand(op, ms / 1000, outcome);
+  const outageDefaults: OutagePolicy = { window: config.L1_OUTAGE_SERVE_S, ttl: config.L1_OUTAGE_TTL_S };
+  const outageLogs: OutageLog[] = [];
+  const outageLog = (redisName: string, consequence: string, describe?: () => Record<string, unknown>): OutageLog => {
+    const log = new OutageLog({
+      logger,
+      redis: redisName,
+      consequence,
+      ...(describe ? { describe } : {}),
+      ...(options.outageLogEveryMs ? { everyMs: options.outageLogEveryMs } : {}),
+    });
+    outageLogs.push(log);
+    return log;
+  };
   let purges: Purges | null = null;
   const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload(), {
     onCommand,
     onInvalidation: (kind, keys) => metrics?.invalidationReceived(kind, keys),
+    outage: () => policy?.outage() ?? outageDefaults,
+    outageLog,
     onPurge: (announcement) =>
       void purges?.acknowledge(announcement).catch((error: unknown) => logger.warn({ err: error, purge: announcement.id }, 'purge not acknowledged')),
   });
@@ -190,6 +212,7 @@ export function createPortal(options: PortalOptions): Portal {
     redisUp: async () => (health ? health.isUp() : null),
     invalidationSubscribed: () => (bus ? bus.isSubscribed() : null),
     l1Unverified: () => tiered?.servingUnverified() ?? false,
+    cacheMode: () => tiered?.mode() ?? null,
     build: assets.buildId,
     l1Capacity: () => {
       const l1 = tiered?.l1 ?? (store instanceof MemoryStore ? store : null);
@@ -197,8 +220,11 @@ export function createPortal(options: PortalOptions): Portal {
     },
     redisMemory: async () => (redis ? redisMemory(redis.client) : null),
   });
-  policy = new RuntimePolicy(redis?.client ?? null, config.CACHE_PREFIX, (error) =>
-    logger.warn({ err: error }, 'cache policy could not be read; keeping the last one'),
+  policy = new RuntimePolicy(
+    redis?.client ?? null,
+    config.CACHE_PREFIX,
+    (error) => logger.warn({ err: error }, 'cache policy could not be read; keeping the last one'),
+    outageDefaults,
   );
   policy.start();
   const upstream = new UpstreamClient({
@@ -246,7 +272,12 @@ export function createPortal(options: PortalOptions): Portal {
   let draining = false;
   // Sessions must not be evicted with cache entries: SESSION_REDIS_URL names a Redis without eviction for them.
   const sessionClient = config.SESSION_REDIS_URL
-    ? createPortalRedisClient(config.SESSION_REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger, 'session redis unavailable; sign-in fails until it returns')
+    ? createPortalRedisClient(
+        config.SESSION_REDIS_URL,
+        config.REDIS_COMMAND_TIMEOUT_MS,
+        logger,
+        outageLog(redactRedisUrl(config.SESSION_REDIS_URL), 'sign-in fails until it returns'),
+      )
     : (redis?.client ?? null);
   const secretStore = (namespace: string): SecretStore =>
     sessionClient ? new RedisSecretStore(sessionClient, `${config.CACHE_PREFIX}:${namespace}`) : new MemorySecretStore();
@@ -288,6 +319,7 @@ export function createPortal(options: PortalOptions): Portal {
       store,
       redisUp: health ? () => health.isUp() : null,
       isDraining: () => draining,
+      cacheMode: () => tiered?.mode() ?? null,
       content: options.embeddedUpstream ? 'reference-dataset' : 'upstream',
       upstreamAnswers: async () => (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !== 'unavailable',
     },
@@ -335,6 +367,7 @@ export function createPortal(options: PortalOptions): Portal {
       announcer.start();
     },
     close: async () => {
+      for (const log of outageLogs) log.stop();
       announcer?.stop();
       upstream.close();
       policy?.stop();

@@ -5,6 +5,7 @@ import {
   readOverrides,
   resetOverrides,
   setOverrides,
+  unsetOutage,
   unsetOverride,
   type PolicyOverrides,
   type PolicySection,
@@ -30,6 +31,33 @@ export interface PolicySetOptions extends PolicyTarget {
   ttl?: string;
   grace?: string;
   staleIfError?: string;
+  outageWindow?: string;
+  outageTtl?: string;
+}
+
+/** The outage policy's bounds (runtime-policy.ts), in option terms. */
+const OUTAGE_FIELDS = [
+  { field: 'window', option: '--outage-window', min: 0, max: DAY },
+  { field: 'ttl', option: '--outage-ttl', min: 1, max: 3600 },
+] as const;
+
+function seconds(option: string, raw: string, min: number, max: number): number {
+  const parsed = parseDuration(raw);
+  if (parsed === null) throw new CliError(`${option} "${raw}" is not a duration (e.g. 90, 90s, 10m, 1h, 2d)`, EXIT.usage);
+  if (parsed < min || parsed > max)
+    throw new CliError(`${option} must be from ${formatDuration(min)} to ${formatDuration(max)}, not ${formatDuration(parsed)}`, EXIT.usage);
+  return parsed;
+}
+
+/** `--outage-window 10m --outage-ttl 30s`: what L1 does through a Redis outage; null when neither is given. */
+function outageOf(options: PolicySetOptions): { window?: number; ttl?: number } | null {
+  const raw = { window: options.outageWindow, ttl: options.outageTtl };
+  if (raw.window === undefined && raw.ttl === undefined) return null;
+  if (options.data !== undefined || options.page !== undefined || options.ttl || options.grace || options.staleIfError)
+    throw new CliError('--outage-window / --outage-ttl go alone: not with --data, --page, --ttl, --grace or --stale-if-error', EXIT.usage);
+  const change: { window?: number; ttl?: number } = {};
+  for (const { field, option, min, max } of OUTAGE_FIELDS) if (raw[field] !== undefined) change[field] = seconds(option, raw[field], min, max);
+  return change;
 }
 
 function targetOf(options: PolicyTarget): { section: PolicySection; name: string } {
@@ -58,6 +86,8 @@ export async function policyGet(globals: Globals): Promise<void> {
 }
 
 export async function policySet(globals: Globals, options: PolicySetOptions): Promise<void> {
+  const outage = outageOf(options);
+  if (outage) return outageSet(globals, outage);
   const { section, name } = targetOf(options);
   const change = { [section]: { [name]: fieldsOf(options) } };
   const overrides = await withRedis(globals, async (client) => {
@@ -73,7 +103,22 @@ export async function policySet(globals: Globals, options: PolicySetOptions): Pr
   );
 }
 
-export async function policyUnset(globals: Globals, options: PolicyTarget & { field?: string[] }): Promise<void> {
+async function outageSet(globals: Globals, change: { window?: number; ttl?: number }): Promise<void> {
+  const overrides = await withRedis(globals, async (client) => {
+    const next = await setOverrides(client, globals.prefix, { outage: change });
+    await audit(client, globals.prefix, `policy set --outage ${describeFields(change)}`, 1);
+    return next;
+  });
+  print(
+    globals,
+    'policy set',
+    { overrides, policy: effectivePolicy(overrides) },
+    () => `outage policy updated; every instance applies it within seconds (and keeps it through the outage)\n${policyTable(overrides)}`,
+  );
+}
+
+export async function policyUnset(globals: Globals, options: PolicyTarget & { field?: string[]; outage?: boolean }): Promise<void> {
+  if (options.outage) return outageUnset(globals, options);
   const { section, name } = targetOf(options);
   const fields = (options.field ?? []).map(fieldName);
   const { overrides, removed } = await withRedis(globals, async (client) => {
@@ -90,6 +135,21 @@ export async function policyUnset(globals: Globals, options: PolicyTarget & { fi
   );
 }
 
+async function outageUnset(globals: Globals, options: PolicyTarget & { field?: string[] }): Promise<void> {
+  if (options.data !== undefined || options.page !== undefined) throw new CliError('--outage goes alone: not with --data or --page', EXIT.usage);
+  const fields = (options.field ?? []).map((field) => {
+    if (field !== 'window' && field !== 'ttl') throw new CliError(`--field "${field}" is not one of window, ttl (with --outage)`, EXIT.usage);
+    return field;
+  });
+  const { overrides, removed } = await withRedis(globals, async (client) => {
+    const outcome = await unsetOutage(client, globals.prefix, fields);
+    if (outcome.removed) await audit(client, globals.prefix, `policy unset --outage${fields.map((field) => ` --field ${field}`).join('')}`, 1);
+    return outcome;
+  });
+  if (!removed) throw new CliError('the outage policy has no override to remove', EXIT.notFound, { removed: false, overrides });
+  print(globals, 'policy unset', { removed, overrides, policy: effectivePolicy(overrides) }, () => `outage override removed\n${policyTable(overrides)}`);
+}
+
 export async function policyReset(globals: Globals): Promise<void> {
   await withRedis(globals, async (client) => {
     await resetOverrides(client, globals.prefix);
@@ -98,7 +158,7 @@ export async function policyReset(globals: Globals): Promise<void> {
   print(globals, 'policy reset', { reset: true }, () => 'policy reset to the defaults in code');
 }
 
-function describeFields(fields: Partial<CachePolicy>): string {
+function describeFields(fields: Partial<CachePolicy> | { window?: number; ttl?: number }): string {
   return Object.entries(fields)
     .map(([field, seconds]) => `${field}=${formatDuration(seconds as number)}`)
     .join(' ');
@@ -124,6 +184,7 @@ export function policyTable(overrides: PolicyOverrides): string {
     ...rows('data', policy.data),
     'page (kind)',
     ...rows('page', policy.page),
+    `outage (Redis down)${`window ${formatDuration(policy.outage.window)}${overrides.outage?.window !== undefined ? '*' : ''}`.padStart(18)}${`ttl ${formatDuration(policy.outage.ttl)}${overrides.outage?.ttl !== undefined ? '*' : ''}`.padStart(10)}  (unset: each instance's L1_OUTAGE_SERVE_S / L1_OUTAGE_TTL_S)`,
     `* = override (${formatOverrides(overrides)}); \`policy unset\` removes one, \`policy reset\` all`,
   ].join('\n');
 }
@@ -136,5 +197,11 @@ export function formatOverrides(overrides: PolicyOverrides): string {
       parts.push(`${section} ${name}: ${set.join(', ')}`);
     }
   }
+  if (overrides.outage)
+    parts.push(
+      `outage: ${Object.entries(overrides.outage)
+        .map(([field, value]) => `${field} ${formatDuration(value)}`)
+        .join(', ')}`,
+    );
   return parts.length === 0 ? 'none' : parts.join('; ');
 }

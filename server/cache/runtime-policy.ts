@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { announce } from './coherence';
 import type { CachePolicy } from './entry';
 import { DATA_POLICY, DAY, PAGE_POLICY, pageKindOf, type DataFamily, type PageKind } from './policy';
+import type { OutagePolicy } from './tiered-store';
 
 export type { PageKind } from './policy';
 export const DATA_FAMILIES = Object.keys(DATA_POLICY) as DataFamily[];
@@ -35,9 +36,16 @@ const policySchema = z.strictObject({
 
 const partialPolicy = policySchema.partial();
 
+/** What L1 does through a Redis outage (tiered-store.ts): answer as usual for `window` s, then with short TTLs. */
+const outageSchema = z.strictObject({
+  window: z.number().int().min(0, 'outage window cannot be negative').max(DAY, 'outage window must be at most 1 day'),
+  ttl: z.number().int().min(1, 'outage ttl must be at least 1 s').max(3600, 'outage ttl must be at most 1 hour'),
+});
+
 export const overridesSchema = z.strictObject({
   data: z.partialRecord(z.enum(DATA_FAMILIES as [DataFamily, ...DataFamily[]]), partialPolicy).optional(),
   page: z.partialRecord(z.enum(PAGE_KINDS as [PageKind, ...PageKind[]]), partialPolicy).optional(),
+  outage: outageSchema.partial().optional(),
 });
 
 export type PolicyOverrides = z.infer<typeof overridesSchema>;
@@ -45,7 +53,11 @@ export type PolicyOverrides = z.infer<typeof overridesSchema>;
 export interface EffectivePolicy {
   data: Record<DataFamily, CachePolicy>;
   page: Record<PageKind, CachePolicy>;
+  outage: OutagePolicy;
 }
+
+/** The outage policy in code; an instance's L1_OUTAGE_SERVE_S and L1_OUTAGE_TTL_S take its place as its defaults. */
+export const OUTAGE_POLICY: OutagePolicy = { window: 300, ttl: 30 };
 
 export function policyKey(prefix: string): string {
   return `${prefix}:policy`;
@@ -73,13 +85,13 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return where ? `${issue.message} (${where})` : issue.message;
 }
 
-export function effectivePolicy(overrides: PolicyOverrides): EffectivePolicy {
+export function effectivePolicy(overrides: PolicyOverrides, outageDefaults: OutagePolicy = OUTAGE_POLICY): EffectivePolicy {
   const data = Object.fromEntries(DATA_FAMILIES.map((family) => [family, { ...DATA_POLICY[family], ...overrides.data?.[family] }])) as Record<
     DataFamily,
     CachePolicy
   >;
   const page = Object.fromEntries(PAGE_KINDS.map((kind) => [kind, { ...PAGE_POLICY[kind], ...overrides.page?.[kind] }])) as Record<PageKind, CachePolicy>;
-  return { data, page };
+  return { data, page, outage: { ...outageDefaults, ...overrides.outage } };
 }
 
 /** Merges a change into what is stored (one family or kind at a time from the CLI), validates, writes, announces. */
@@ -88,9 +100,11 @@ export async function setOverrides(client: RedisClient, prefix: string, change: 
   const current = await readOverrides(client, prefix);
   const data = mergeSection(current.data, parsedChange.data);
   const page = mergeSection(current.page, parsedChange.page);
+  const outage = { ...current.outage, ...parsedChange.outage };
   const merged = parseOverrides({
     ...(Object.keys(data).length > 0 ? { data } : {}),
     ...(Object.keys(page).length > 0 ? { page } : {}),
+    ...(Object.keys(outage).length > 0 ? { outage } : {}),
   });
   await client.set(policyKey(prefix), JSON.stringify(merged));
   await announce(client, prefix, { kind: 'policy' });
@@ -117,6 +131,23 @@ export async function unsetOverride(
   const next = parseOverrides({ ...current, [section]: entries });
   if (Object.keys(entries).length === 0) delete next[section];
   await client.set(policyKey(prefix), JSON.stringify(next));
+  await announce(client, prefix, { kind: 'policy' });
+  return { overrides: next, removed: true };
+}
+
+/** Drops the outage override (or some of its fields); announces the change. */
+export async function unsetOutage(
+  client: RedisClient,
+  prefix: string,
+  fields: ReadonlyArray<keyof OutagePolicy> = [],
+): Promise<{ overrides: PolicyOverrides; removed: boolean }> {
+  const current = await readOverrides(client, prefix);
+  if (!current.outage) return { overrides: current, removed: false };
+  const kept = Object.fromEntries(Object.entries(current.outage).filter(([field]) => fields.length > 0 && !fields.includes(field as keyof OutagePolicy)));
+  const next: PolicyOverrides = { ...current };
+  if (Object.keys(kept).length > 0) next.outage = kept;
+  else delete next.outage;
+  await client.set(policyKey(prefix), JSON.stringify(parseOverrides(next)));
   await announce(client, prefix, { kind: 'policy' });
   return { overrides: next, removed: true };
 }
@@ -158,14 +189,18 @@ const POLL_MS = 5000;
 
 /** The policy one instance uses: defaults until Redis says otherwise. */
 export class RuntimePolicy implements PolicySource {
-  private current: EffectivePolicy = effectivePolicy({});
+  private current: EffectivePolicy;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly client: RedisClient | null,
     private readonly prefix: string,
     private readonly onError: (error: unknown) => void = () => undefined,
-  ) {}
+    /** This instance's outage defaults (L1_OUTAGE_SERVE_S, L1_OUTAGE_TTL_S), until Redis holds an override. */
+    private readonly outageDefaults: OutagePolicy = OUTAGE_POLICY,
+  ) {
+    this.current = effectivePolicy({}, outageDefaults);
+  }
 
   /** Starts polling (Redis only); the first read happens at once. */
   start(): void {
@@ -180,7 +215,7 @@ export class RuntimePolicy implements PolicySource {
   async reload(): Promise<void> {
     if (!this.client || this.client.status !== 'ready') return;
     try {
-      this.current = effectivePolicy(await readOverrides(this.client, this.prefix));
+      this.current = effectivePolicy(await readOverrides(this.client, this.prefix), this.outageDefaults);
     } catch (error) {
       this.onError(error); // Keep the last known policy.
     }
@@ -196,6 +231,11 @@ export class RuntimePolicy implements PolicySource {
 
   page(kind: string): CachePolicy {
     return this.current.page[pageKindOf(kind)];
+  }
+
+  /** The outage policy in force: the last read from Redis is kept through the outage it governs. */
+  outage(): OutagePolicy {
+    return this.current.outage;
   }
 
   stop(): void {

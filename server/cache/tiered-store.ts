@@ -3,12 +3,16 @@
  * L1); writes go to both and are announced so other instances drop their L1 copy.
  *
  * L1 is trusted while the coherence bus is subscribed. Without the subscription this instance could miss a
- * purge, so what it does depends on why:
- * - Redis unreachable from here: L1 keeps answering (and keeps what this instance renders) for at most
- *   `outageServeMs` after the subscription was lost. Purges are made through Redis, so while nobody reaches it
- *   none can be missed; only an instance cut off alone can miss one, and then for at most that long.
+ * purge, so what it does depends on why (its `mode`, in /readyz and portal_cache_mode):
+ * - Redis unreachable from here, for less than the outage window (run-time policy, default L1_OUTAGE_SERVE_S):
+ *   'outage': L1 keeps answering what it holds, and keeps what this instance renders, as usual. Purges are made
+ *   through Redis, so while nobody reaches it none can be missed; only an instance cut off alone can miss one.
+ * - Past the window: 'outage-short-ttl': L1 still answers (rendering every request would cut capacity about
+ *   thirtyfold), but every entry counts fresh for at most the outage TTL and in grace for as long again (run-time
+ *   policy, default L1_OUTAGE_TTL_S): an entry older than that is loaded again, so what a reader gets is at most
+ *   twice that old, and a purge this instance missed is outlived by at most that much.
  * - Redis reachable but not (yet) subscribed, e.g. in the moment between a reconnect and the new SUBSCRIBE:
- *   L1 is bypassed and Redis answers, since Redis has every purge made meanwhile.
+ *   'bypass': L1 is bypassed and Redis answers, since Redis has every purge made meanwhile.
  * Once subscribed again the portal empties L1 (coherence.ts's onResubscribed), so nothing held across the gap
  * outlives it.
  */
@@ -19,13 +23,24 @@ import type { PageForm } from './precompressed-page';
 import type { HeldPageEntry } from './redis-page-read';
 import type { CacheStore } from './store';
 
+export interface OutagePolicy {
+  /** Seconds after the subscription was lost during which L1 answers as usual (0: short TTLs at once). */
+  window: number;
+  /** Past the window: seconds an entry counts fresh, and as many in grace. */
+  ttl: number;
+}
+
+/** How L1 is used now (see the comment at the top). */
+export type CacheMode = 'coherent' | 'bypass' | 'outage' | 'outage-short-ttl';
+export const CACHE_MODES: readonly CacheMode[] = ['coherent', 'bypass', 'outage', 'outage-short-ttl'];
+
 export interface TieredStoreOptions {
   l1: MemoryStore;
   l2: CacheStore;
   /** Date.now() since when announcements have not reached this instance; null while they do. */
   unsubscribedSince: () => number | null;
-  /** How long L1 keeps answering without announcements while Redis is unreachable (0: not at all). */
-  outageServeMs: number;
+  /** The outage policy in force (runtime-policy.ts): how long L1 answers as usual, then the TTL it answers with. */
+  outage: () => OutagePolicy;
   /** Announces keys whose content changed here, so other instances evict them. */
   announceEvict: (keys: string[]) => void;
 }
@@ -40,6 +55,9 @@ function ownBytes(entry: CacheEntry): CacheEntry {
 
 export class TieredStore implements CacheStore {
   readonly kind = 'redis' as const;
+
+  /** Each held entry's short-TTL form, made once per entry object (decoded-once.ts decodes once per object). */
+  private readonly shortened = new WeakMap<CacheEntry, CacheEntry>();
 
   constructor(private readonly options: TieredStoreOptions) {}
 
@@ -57,25 +75,45 @@ export class TieredStore implements CacheStore {
     return this.options.l1.peek(key);
   }
 
-  /** Whether L1 may answer and be written now (see the comment at the top). */
-  trustsL1(): boolean {
+  /** How L1 is used now (see the comment at the top). */
+  mode(now: number = Date.now()): CacheMode {
     const since = this.options.unsubscribedSince();
-    if (since === null) return true;
-    if (this.options.l2.isAvailable()) return false;
-    return Date.now() - since < this.options.outageServeMs;
+    if (since === null) return 'coherent';
+    if (this.options.l2.isAvailable()) return 'bypass';
+    return now - since < this.options.outage().window * 1000 ? 'outage' : 'outage-short-ttl';
+  }
+
+  /** Whether L1 may answer and be written now. */
+  trustsL1(): boolean {
+    return this.mode() !== 'bypass';
   }
 
   /** L1 answering without announcements (Redis unreachable): what it serves cannot be checked against purges. */
   servingUnverified(): boolean {
-    return this.options.unsubscribedSince() !== null && this.trustsL1();
+    const mode = this.mode();
+    return mode === 'outage' || mode === 'outage-short-ttl';
+  }
+
+  /** The entry as L1 may serve it now: past the outage window, with its ttl and grace cut to the outage TTL. */
+  private served(entry: CacheEntry, mode: CacheMode): CacheEntry {
+    if (mode !== 'outage-short-ttl') return entry;
+    const { ttl } = this.options.outage();
+    if (entry.ttl <= ttl && entry.grace <= ttl) return entry;
+    let short = this.shortened.get(entry);
+    if (!short || short.ttl !== Math.min(entry.ttl, ttl) || short.grace !== Math.min(entry.grace, ttl)) {
+      short = { ...entry, ttl: Math.min(entry.ttl, ttl), grace: Math.min(entry.grace, ttl) };
+      this.shortened.set(entry, short);
+    }
+    return short;
   }
 
   async get(key: string): Promise<CacheEntry | null> {
     const { l1, l2 } = this.options;
-    const coherent = this.trustsL1();
+    const mode = this.mode();
+    const coherent = mode !== 'bypass';
     if (coherent) {
       const local = await l1.get(key);
-      if (local) return local;
+      if (local) return this.served(local, mode);
     }
     const shared = await l2.get(key);
     if (shared) {
@@ -85,13 +123,16 @@ export class TieredStore implements CacheStore {
       return owned;
     }
     // A load may have finished while Redis answered this miss: its entry is in L1 before Redis has it.
-    return coherent ? l1.get(key) : null;
+    const loaded = coherent ? await l1.get(key) : null;
+    return loaded ? this.served(loaded, mode) : null;
   }
 
   /** L1's entry when L1 may answer and holds the key; anything else is Redis's to answer (undefined). */
   getNow(key: string): CacheEntry | undefined {
-    if (!this.trustsL1()) return undefined;
-    return this.options.l1.getNow(key) ?? undefined;
+    const mode = this.mode();
+    if (mode === 'bypass') return undefined;
+    const local = this.options.l1.getNow(key);
+    return local ? this.served(local, mode) : undefined;
   }
 
   /** Redis's when L1 may not answer; otherwise a whole read (get), which fills L1 for the hits after it. */
@@ -100,7 +141,9 @@ export class TieredStore implements CacheStore {
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
-    if (this.trustsL1()) await this.options.l1.set(key, entry);
+    const mode = this.mode();
+    // Past the outage window the short form is what L1 keeps: it is served as it is, and expires as it says.
+    if (mode !== 'bypass') await this.options.l1.set(key, this.served(entry, mode));
     await this.options.l2.set(key, entry);
     this.options.announceEvict([key]);
   }

@@ -248,6 +248,22 @@ describeWithRedis()('portal-cache', () => {
     );
     expect(policyAudit).toBeTruthy();
 
+    // The outage policy (what L1 does through a Redis outage): set, applied by the portal, shown, unset.
+    const outage = await cli.json<{ overrides: { outage?: unknown } }>('policy', 'set', '--outage-window', '10m', '--outage-ttl', '45s');
+    expect(outage.overrides.outage).toEqual({ window: 600, ttl: 45 });
+    await eventually(
+      async () => t.portal.cachePolicy.outage(),
+      (policy) => policy.window === 600 && policy.ttl === 45,
+      8000,
+    );
+    expect((await cli.run('policy', 'get')).stdout).toMatch(/outage \(Redis down\)\s+window 10m\*\s+ttl 45s\*/);
+    expectRefused(await cli.run('policy', 'set', '--outage-ttl', '2h'), 2, /--outage-ttl must be from 1s to 1h, not 2h/);
+    expectRefused(await cli.run('policy', 'set', '--outage-ttl', '30s', '--page', 'home'), 2, /--outage-window \/ --outage-ttl go alone/);
+    const outageUnset = await cli.json<{ overrides: { outage?: unknown } }>('policy', 'unset', '--outage', '--field', 'ttl');
+    expect(outageUnset.overrides.outage).toEqual({ window: 600 });
+    await cli.json('policy', 'unset', '--outage');
+    expectRefused(await cli.run('policy', 'unset', '--outage'), 4, /the outage policy has no override to remove/);
+
     await cli.json('policy', 'reset');
     expect(await cli.json<{ overrides: unknown }>('policy', 'get')).toMatchObject({ overrides: {} });
   });

@@ -39,6 +39,8 @@ export interface TestPortalOptions {
   pageHits?: boolean;
   /** How often the instance re-announces itself in Redis (default 10 s; its key lives three times that). */
   announceEveryMs?: number;
+  /** How often a line says a Redis outage goes on (default a minute). */
+  outageLogEveryMs?: number;
 }
 
 /** Tests start asking at once; a real instance would have connected long before its first reader. */
@@ -85,6 +87,7 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
       upstreamUrl: upstream.url,
       ...(options.pageHits === false ? { pageHits: false } : {}),
       ...(options.announceEveryMs ? { announceEveryMs: options.announceEveryMs } : {}),
+      ...(options.outageLogEveryMs ? { outageLogEveryMs: options.outageLogEveryMs } : {}),
     });
     server = await listen(portal, options.port ?? 0, '127.0.0.1', logger, 2000);
   } catch (error) {

@@ -11,7 +11,7 @@ describe('TieredStore', () => {
     const l2 = new MemoryStore(8 * 1024 * 1024);
     await l2.set('k', { ...META, value: reply.subarray(1000, 101_000) });
     const l1 = new MemoryStore(8 * 1024 * 1024);
-    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => null, outageServeMs: 0, announceEvict: () => undefined });
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => null, outage: () => ({ window: 0, ttl: 30 }), announceEvict: () => undefined });
 
     const read = (await tiered.get('k')) as CacheEntry & { value: Buffer };
     const held = (await l1.get('k')) as CacheEntry & { value: Buffer };
@@ -26,7 +26,7 @@ describe('TieredStore', () => {
     const l2 = new MemoryStore(1024 * 1024);
     let lostAt: number | null = null;
     l2.isAvailable = () => true;
-    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outageServeMs: 60_000, announceEvict: () => undefined });
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outage: () => ({ window: 60, ttl: 30 }), announceEvict: () => undefined });
     await l2.set('k', { ...META, value: 'in Redis' });
     // Only Redis holds it: only get can tell.
     expect(tiered.getNow('k')).toBeUndefined();
@@ -49,7 +49,7 @@ describe('TieredStore', () => {
     });
     l2.isAvailable = () => true;
     let lostAt: number | null = null;
-    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outageServeMs: 60_000, announceEvict: () => undefined });
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outage: () => ({ window: 60, ttl: 30 }), announceEvict: () => undefined });
     expect(tiered.getPageForm('k', 'deflated')).toBeUndefined();
     lostAt = Date.now();
     expect(await tiered.getPageForm('k', 'deflated')).toBeNull();
@@ -60,18 +60,18 @@ describe('TieredStore', () => {
     const l2 = new MemoryStore(1024 * 1024);
     await l2.set('k', { ...META, value: '{"code":0}' });
     const l1 = new MemoryStore(1024 * 1024);
-    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => null, outageServeMs: 0, announceEvict: () => undefined });
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => null, outage: () => ({ window: 0, ttl: 30 }), announceEvict: () => undefined });
     expect((await tiered.get('k'))?.value).toBe('{"code":0}');
     expect((await l1.get('k'))?.value).toBe('{"code":0}');
   });
 
-  it('answers from L1 without announcements only while Redis is unreachable, and for at most outageServeMs', async () => {
+  it('answers from L1 without announcements only while Redis is unreachable: as usual within the window, with short TTLs past it', async () => {
     const l1 = new MemoryStore(1024 * 1024);
     const l2 = new MemoryStore(1024 * 1024);
     let reachable = true;
     let lostAt: number | null = null;
     l2.isAvailable = () => reachable;
-    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outageServeMs: 60_000, announceEvict: () => undefined });
+    const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outage: () => ({ window: 60, ttl: 30 }), announceEvict: () => undefined });
     await l1.set('k', { ...META, value: 'held in L1' });
     await l2.set('k', { ...META, value: 'in Redis' });
     expect((await tiered.get('k'))?.value).toBe('held in L1');
@@ -81,15 +81,24 @@ describe('TieredStore', () => {
     reachable = false;
     expect((await tiered.get('k'))?.value).toBe('held in L1');
     expect(tiered.servingUnverified()).toBe(true);
+    expect(tiered.mode()).toBe('outage');
     // Redis reachable again but not yet subscribed: Redis has every purge, L1 may not.
     reachable = true;
     expect((await tiered.get('k'))?.value).toBe('in Redis');
     expect(tiered.servingUnverified()).toBe(false);
-    // Unreachable for longer than the bound: L1 is not trusted either.
+    expect(tiered.mode()).toBe('bypass');
+    // Unreachable for longer than the window: L1 still answers, each entry fresh for at most the outage TTL and in
+    // grace for as long again, the same object on every hit (decoded once).
     reachable = false;
     lostAt = Date.now() - 60_001;
     await l2.delete('k');
-    expect(await tiered.get('k')).toBeNull();
-    expect(tiered.servingUnverified()).toBe(false);
+    expect(tiered.mode()).toBe('outage-short-ttl');
+    expect(tiered.servingUnverified()).toBe(true);
+    const short = await tiered.get('k');
+    expect(short).toMatchObject({ value: 'held in L1', ttl: Math.min(META.ttl, 30), grace: Math.min(META.grace, 30) });
+    expect(tiered.getNow('k')).toBe(short);
+    // What it stores now is kept in its short form.
+    await tiered.set('n', { ...META, value: 'rendered in the outage', ttl: 600, grace: 3600 });
+    expect(await l1.get('n')).toMatchObject({ ttl: 30, grace: 30 });
   });
 });
