@@ -44,7 +44,8 @@ describeWithVarnish()('deploy/varnish/default.vcl (varnishd -C)', () => {
 
 /**
  * The grace rules against a tiny origin of the test's own whose Cache-Control and status the test sets: a second of
- * freshness, a second of stale-while-revalidate, ten minutes of stale-if-error. Each answer says its number.
+ * freshness, ten minutes of stale-while-revalidate (a second for /sie), ten minutes of stale-if-error. Each answer
+ * says its number. Waits only ever run past a bound, so a busy machine cannot make a check early.
  */
 describeWithVarnish()('the edge’s freshness and grace (stale-while-revalidate, stale-if-error)', () => {
   let origin: http.Server;
@@ -59,7 +60,9 @@ describeWithVarnish()('the edge’s freshness and grace (stale-while-revalidate,
       res.statusCode = answer.status;
       res.setHeader(
         'Cache-Control',
-        answer.status === 200 ? 'public, max-age=0, s-maxage=1, stale-while-revalidate=1, stale-if-error=600' : 'private, no-store',
+        answer.status === 200
+          ? `public, max-age=0, s-maxage=1, stale-while-revalidate=${req.url === '/sie' ? 1 : 600}, stale-if-error=600`
+          : 'private, no-store',
       );
       if (answer.xCache) res.setHeader('X-Cache', answer.xCache);
       res.setHeader('Surrogate-Key', req.url === '/long-keys' ? LONG_KEYS : 'page:grace');
@@ -98,7 +101,8 @@ describeWithVarnish()('the edge’s freshness and grace (stale-while-revalidate,
       (res) => res.body !== stored.body,
       5000,
     );
-    expect(refreshed.headers['x-edge-cache']).toBe('HIT');
+    // From the edge's copy (fresh, or stale again if a busy machine took longer than its second).
+    expect(['HIT', 'STALE']).toContain(refreshed.headers['x-edge-cache']);
   });
 
   it('past stale-while-revalidate fetches while the reader waits; if that fails, serves the stale page (stale-if-error)', async () => {
