@@ -131,9 +131,10 @@ sub portal_purge {
 }
 
 # The portal's operations endpoints are for the internal network. The path is URL-decoded and lower-cased
-# before the test, so /%5Finternal, /METRICS, //readyz and /x/../_internal are all refused.
+# before the test, so /%5Finternal, /METRICS, //readyz and /x/../_internal are all refused; a path that does not
+# decode (a stray %) is a 400. The query is not read here and passes as sent.
 sub portal_refuse_operations {
-    if (req.url ~ "%(?![0-9A-Fa-f]{2})") {
+    if (regsub(req.url, "\?.*$", "") ~ "%(?![0-9A-Fa-f]{2})") {
         return (synth(400, "Bad Request"));
     }
     if (std.tolower(blob.transcode(decoding=URL, encoded=regsub(req.url, "\?.*$", ""))) ~ "(^|/)(_internal|metrics|readyz)(/|$)") {

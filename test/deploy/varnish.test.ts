@@ -382,9 +382,12 @@ describeWithVarnish()('the edge in front of two portals', () => {
       expect((await rawRequest(varnish.url, 'POST', spelling.replace(/\?.*/, ''), { host: MAIN_DOMAIN })).status).toBe(404);
     });
 
-    it('answers a malformed escape with 400, not a VCL failure', async () => {
-      const res = await rawRequest(varnish.url, 'GET', '/about%zz', { host: MAIN_DOMAIN });
-      expect(res.status).toBe(400);
+    it('answers a malformed escape in the path with 400, not a VCL failure, and passes the query as sent', async () => {
+      for (const target of ['/about%zz', '/about%', '/%5'])
+        expect([target, (await rawRequest(varnish.url, 'GET', target, { host: MAIN_DOMAIN })).status]).toEqual([target, 400]);
+      for (const target of ['/about%00', '/%ff%fe', '/about?q=100%'])
+        expect([target, (await rawRequest(varnish.url, 'GET', target, { host: MAIN_DOMAIN })).status]).not.toEqual([target, 503]);
+      expect((await rawRequest(varnish.url, 'GET', '/about?from=50%off', { host: MAIN_DOMAIN })).status).toBe(200);
     });
 
     it('reports each edge on its own: acknowledged, refused, unreachable, silent', async () => {
