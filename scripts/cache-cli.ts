@@ -45,7 +45,11 @@ const COMMAND_HELP: Record<string, { examples: string[]; exits: ReadonlyArray<ke
       'portal-cache purge --url https://bj.qnnews.cn/ --every-query --dry-run',
       'portal-cache purge --site bj.qnnews.cn',
     ],
-    exits: ['ok', 'usage', 'redis', 'notFound'],
+    exits: ['ok', 'usage', 'redis', 'notFound', 'partial'],
+  },
+  purges: {
+    examples: ['portal-cache purges', 'portal-cache purges --limit 100', 'portal-cache --json purges --limit 5'],
+    exits: ['ok', 'usage', 'redis'],
   },
   warm: {
     examples: [
@@ -77,13 +81,14 @@ const EXAMPLES = examples([
   'portal-cache purge --tag article:33727',
   'portal-cache purge --url https://bj.qnnews.cn/ --every-query --dry-run',
   'portal-cache purge --site bj.qnnews.cn',
+  'portal-cache purges --limit 20',
   'portal-cache warm sitemap.xml --portal http://127.0.0.1:3000',
   'portal-cache policy set --page detail --ttl 10m --grace 1h',
   'portal-cache policy unset --page detail',
   `portal-cache --json inspect /about          (one JSON document, "version": ${JSON_VERSION})`,
 ]);
 
-const COMMANDS = ['stats', 'instances', 'inspect', 'purge', 'warm', 'policy', 'watch'];
+const COMMANDS = ['stats', 'instances', 'inspect', 'purge', 'purges', 'warm', 'policy', 'watch'];
 
 function withHelp(command: Command, name: string): Command {
   const help = COMMAND_HELP[name]!;
@@ -92,7 +97,7 @@ function withHelp(command: Command, name: string): Command {
 
 function program(): Command {
   const cli = new Command('portal-cache')
-    .description('Operate the portal cache: stats, instances, inspect, purge, warm, policy, watch')
+    .description('Operate the portal cache: stats, instances, inspect, purge, purges, warm, policy, watch')
     .version(version, '-V, --version')
     .addOption(new Option('--redis <url>', 'Redis of the cache').env('REDIS_URL').default('redis://127.0.0.1:6379'))
     .addOption(new Option('--prefix <prefix>', 'cache prefix (CACHE_PREFIX of the portals)').env('CACHE_PREFIX').default('portal'))
@@ -120,7 +125,9 @@ function program(): Command {
     .option('--portal <url>', 'also ask this portal for its in-memory (L1) copy, besides the instances announced in Redis (repeatable)', portals, [])
     .action(async (target: string, options) => (await import('./cache-cli/inspect-command')).inspectCommand(globals(), target, options));
   withHelp(cli.command('purge'), 'purge')
-    .description('drop entries everywhere (Redis and every instance’s memory) by key, URL, tag, site or all')
+    .description(
+      'drop entries everywhere (Redis, every instance’s memory, the edges of EDGE_PURGE_URLS) by key, URL, tag, site or all; recorded in the purge history',
+    )
     .option('--key <key>', 'one exact cache key')
     .option('--url <url>', 'a page URL, any spelling of its path; the host picks the site')
     .option('--every-query', 'with --url: every query variant of that page', false)
@@ -129,8 +136,13 @@ function program(): Command {
     .option('--all', 'every page and data entry')
     .option('--build <id>', 'only this build (default: every build of the prefix)', '*')
     .option('--dry-run', 'count what would be purged, change nothing', false)
+    .option('--soft', 'mark pages stale (readers keep them while one re-render runs) instead of deleting them', false)
     .addHelpText('after', `\nSites (--site takes the domain or the id):\n${siteTable()}`)
     .action(async (options) => (await import('./cache-cli/purge-command')).purgeCommand(globals(), options));
+  withHelp(cli.command('purges'), 'purges')
+    .description('the purge history, newest first: when, who (the CMS hook or an operator), what, entries, instances, edges')
+    .option('--limit <n>', 'how many purges', positiveInt('--limit', 1000), 20)
+    .action(async (options) => (await import('./cache-cli/purge-command')).purgesCommand(globals(), options));
   withHelp(cli.command('warm'), 'warm')
     .description('request every URL of a sitemap, sitemap index or URL list through a portal, so readers find them cached')
     .argument('<file>', 'sitemap.xml, a sitemap index, or a text file of URLs/paths, one per line ("-" for stdin)')

@@ -202,7 +202,10 @@ export function createPortal(options: PortalOptions): Portal {
     store,
     prefix: config.CACHE_PREFIX,
     client: redis?.client ?? null,
-    self: { id: instance.id, purgeLocal: (selectors) => (tiered ? tiered.purgeLocal(selectors, config.CACHE_PREFIX) : Promise.resolve(0)) },
+    self: {
+      id: instance.id,
+      purgeLocal: (selectors, build) => (tiered ? tiered.purgeLocal(selectors, { prefix: config.CACHE_PREFIX, buildId: build }) : Promise.resolve(0)),
+    },
     announce: async (purge) => bus?.publish({ kind: 'purge', purge }),
     edges: edgePurgerOf(config),
   });

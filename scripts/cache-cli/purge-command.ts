@@ -1,10 +1,16 @@
-/** `purge`: drop entries everywhere (Redis and every instance's memory) by key, URL, tag, site or all. */
+/**
+ * `purge`: drop entries everywhere (Redis, every instance's memory by selector, the edges) by key, URL, tag, site or
+ * all, the way the publish hook does (server/cache/purges.ts), and `purges`: the purge history.
+ */
 import { announce } from '../../server/cache/coherence';
+import { EdgePurger } from '../../server/cache/edge-purge';
 import { Invalidator, PurgeInputError, urlSelector, type PurgeSelector } from '../../server/cache/invalidation';
+import { Purges, type PurgeRecord } from '../../server/cache/purges';
+import type { RedisClient } from '../../server/redis/client';
 import { RedisStore } from '../../server/cache/redis-store';
 import { buildsOf } from '../../server/cache/stats';
-import { audit } from './audit';
-import { CliError, EXIT, print, type Globals } from './output';
+import { audit, operator } from './audit';
+import { CliError, EXIT, print, table, type Globals } from './output';
 import { connect } from './redis';
 import { siteOfHost, siteOfOption } from './sites';
 
@@ -17,6 +23,8 @@ export interface PurgeOptions {
   everyQuery?: boolean;
   build: string;
   dryRun?: boolean;
+  /** Pages marked stale (served while one re-render runs) instead of deleted. */
+  soft?: boolean;
 }
 
 async function selectorOf(options: PurgeOptions): Promise<PurgeSelector> {
@@ -58,38 +66,136 @@ function describe(options: PurgeOptions): string {
   return `purge ${what}${options.build === '*' ? '' : ` --build ${options.build}`}`;
 }
 
+/** The edges of EDGE_PURGE_URLS and EDGE_PURGE_TOKEN in the CLI's environment, as the portals have them; none without. */
+function edgesOfEnvironment(): EdgePurger | null {
+  const urls = (process.env.EDGE_PURGE_URLS ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  const token = process.env.EDGE_PURGE_TOKEN;
+  if (urls.length === 0 || !token) return null;
+  try {
+    return new EdgePurger({ edges: urls.map((url) => new URL(url).origin), token, timeoutMs: 2000 });
+  } catch {
+    throw new CliError(`EDGE_PURGE_URLS="${process.env.EDGE_PURGE_URLS}": comma-separated origins like http://varnish:6081`, EXIT.usage);
+  }
+}
+
+/** What the edges get for a selector: its tag or URL (every other selector reaches them by the pages found). */
+function edgeOrderOf(options: PurgeOptions): { tags: string[]; urls: string[] } {
+  if (options.tag !== undefined) return { tags: [options.tag], urls: [] };
+  if (options.url !== undefined && /^https?:\/\//i.test(options.url)) return { tags: [], urls: [options.url] };
+  return { tags: [], urls: [] };
+}
+
+async function dryRun(globals: Globals, store: RedisStore, selector: PurgeSelector, options: PurgeOptions): Promise<{ keys: string[] }> {
+  const invalidator = new Invalidator(store, { prefix: globals.prefix, buildId: options.build });
+  return invalidator.purge(selector, { dryRun: true });
+}
+
 export async function purgeCommand(globals: Globals, options: PurgeOptions): Promise<void> {
   const selector = await selectorOf(options);
   const client = await connect(globals.redis);
   // The store shares the CLI's connection: connected already, and on a cluster the same node map.
   const store = new RedisStore({ client });
   try {
-    const invalidator = new Invalidator(store, { prefix: globals.prefix, buildId: options.build }, (keys) =>
-      announce(client, globals.prefix, { kind: 'evict', keys: [...keys] }),
-    );
-    let result;
+    let found;
     try {
-      result = await invalidator.purge(selector, { dryRun: options.dryRun === true });
+      found = await dryRun(globals, store, selector, options);
     } catch (error) {
       if (error instanceof PurgeInputError) throw new CliError(`${optionOf(options)}: ${error.message}`, EXIT.usage);
       throw error;
     }
-    const document = { selector, dryRun: result.dryRun, count: result.keys.length, deleted: result.deleted, keys: result.keys, build: options.build };
-    if (result.keys.length === 0) {
-      const builds = options.build === '*' ? [] : await buildsOf(client, globals.prefix);
-      const hint =
-        options.build !== '*' && !builds.includes(options.build)
-          ? `; build "${options.build}" holds no entries (builds of prefix ${globals.prefix}: ${builds.join(', ') || 'none'})`
-          : '';
-      throw new CliError(`nothing to purge: no entry of prefix ${globals.prefix} matches ${describe(options)}${hint}`, EXIT.notFound, { ...document, builds });
+    if (options.dryRun === true) {
+      const document = { selector, dryRun: true, soft: options.soft === true, count: found.keys.length, deleted: 0, keys: found.keys, build: options.build };
+      if (found.keys.length === 0) await nothingFound(globals, client, options, document);
+      print(globals, 'purge', document, () => `would purge ${found.keys.length} entries (dry run: nothing changed)`);
+      return;
     }
-    if (!result.dryRun) await audit(client, globals.prefix, describe(options), result.deleted);
-    print(globals, 'purge', document, () =>
-      result.dryRun
-        ? `would purge ${result.keys.length} entries (dry run: nothing changed)`
-        : `purged ${result.deleted} entries (every instance told to drop its copies)`,
-    );
+    const purges = new Purges({
+      store,
+      prefix: globals.prefix,
+      client,
+      self: null,
+      announce: (purge) => announce(client, globals.prefix, { kind: 'purge', purge }),
+      edges: edgesOfEnvironment(),
+      buildId: options.build,
+      ackTimeoutMs: Math.min(globals.timeout * 1000, 10_000),
+    });
+    const record = await purges.run([selector], {
+      ...edgeOrderOf(options),
+      soft: options.soft === true,
+      who: operator(),
+      source: 'cli',
+      what: describe(options),
+    });
+    await audit(client, globals.prefix, describe(options), record.entries);
+    const fromL1 = record.instances.acknowledged.reduce((sum, ack) => sum + ack.entries, 0);
+    const document = {
+      selector,
+      dryRun: false,
+      soft: record.soft,
+      count: found.keys.length,
+      deleted: record.entries,
+      keys: found.keys,
+      build: options.build,
+      id: record.id,
+      instances: record.instances,
+      edges: record.edges,
+    };
+    if (record.entries === 0 && fromL1 === 0) await nothingFound(globals, client, options, document);
+    const missing = record.instances.missing.length > 0 || record.edges.some((edge) => !edge.ok);
+    const human = () => purgeLines(record, fromL1);
+    if (missing) throw new CliError(human(), EXIT.partial, document);
+    print(globals, 'purge', document, human);
   } finally {
     await store.close();
   }
+}
+
+async function nothingFound(globals: Globals, client: RedisClient, options: PurgeOptions, document: Record<string, unknown>): Promise<never> {
+  const builds = options.build === '*' ? [] : await buildsOf(client, globals.prefix);
+  const hint =
+    options.build !== '*' && !builds.includes(options.build)
+      ? `; build "${options.build}" holds no entries (builds of prefix ${globals.prefix}: ${builds.join(', ') || 'none'})`
+      : '';
+  throw new CliError(`nothing to purge: no entry of prefix ${globals.prefix} matches ${describe(options)}${hint}`, EXIT.notFound, { ...document, builds });
+}
+
+function purgeLines(record: PurgeRecord, fromL1: number): string {
+  const lines = [
+    `${record.soft ? 'marked stale' : 'purged'} ${record.entries} entries in Redis; ${fromL1} in-memory copies dropped by ${record.instances.acknowledged.length} instances`,
+  ];
+  if (record.instances.missing.length > 0)
+    lines.push(`not acknowledged by instances: ${record.instances.missing.join(', ')} (they read Redis on their next miss)`);
+  for (const edge of record.edges)
+    lines.push(edge.ok ? `edge ${edge.edge}: ${edge.purged ?? 0} objects` : `edge ${edge.edge}: MISSING (${edge.reason ?? 'no answer'})`);
+  lines.push(`recorded as purge ${record.id} (portal-cache purges)`);
+  return lines.join('\n');
+}
+
+export async function purgesCommand(globals: Globals, options: { limit: number }): Promise<void> {
+  const client = await connect(globals.redis);
+  const store = new RedisStore({ client });
+  try {
+    const purges = new Purges({ store, prefix: globals.prefix, client, self: null, announce: async () => undefined });
+    const records = await purges.history(options.limit);
+    print(globals, 'purges', { purges: records }, () => historyTable(records));
+  } finally {
+    await store.close();
+  }
+}
+
+function historyTable(records: readonly PurgeRecord[]): string {
+  if (records.length === 0) return 'no purges recorded';
+  const rows = records.map((record) => [
+    record.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+    record.who,
+    record.soft ? 'soft' : 'hard',
+    record.what,
+    String(record.entries),
+    `${record.instances.acknowledged.length}${record.instances.missing.length > 0 ? ` (${record.instances.missing.length} missing)` : ''}`,
+    record.edges.length === 0 ? '-' : `${record.edges.filter((edge) => edge.ok).length}/${record.edges.length}`,
+  ]);
+  return table([['when', 'who', 'mode', 'what', 'entries', 'instances', 'edges'], ...rows], [4]);
 }

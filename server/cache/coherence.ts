@@ -42,7 +42,10 @@ const wireEvent = z.object({
       kind: z.literal('audit'),
       action: z.object({ who: z.string().max(200), what: z.string().max(2000), entries: z.number().int().nonnegative() }),
     }),
-    z.object({ kind: z.literal('purge'), purge: z.object({ id: z.string().max(100), selectors: z.array(wireSelector).max(10_000) }) }),
+    z.object({
+      kind: z.literal('purge'),
+      purge: z.object({ id: z.string().max(100), selectors: z.array(wireSelector).max(10_000), build: z.string().max(100).default('*') }),
+    }),
   ]),
 });
 

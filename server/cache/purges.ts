@@ -18,6 +18,8 @@ import type { CacheStore } from './store';
 export interface PurgeAnnouncement {
   id: string;
   selectors: PurgeSelector[];
+  /** Only this build's entries ('*': every build). */
+  build: string;
 }
 
 export interface InstanceAck {
@@ -34,6 +36,8 @@ export const purgeRecord = z.object({
   /** `cms (10.0.0.7)` for the hook, `user@host` for the CLI. */
   who: z.string(),
   source: z.enum(['hook', 'cli']),
+  /** What was asked, as its author wrote it: the hook's tags and URLs, or the CLI's command line. */
+  what: z.string(),
   tags: z.array(z.string()),
   urls: z.array(z.string()),
   soft: z.boolean(),
@@ -70,11 +74,13 @@ export interface PurgesOptions {
   /** Null without Redis: one instance, history in process. */
   client: RedisClient | null;
   /** This instance's id and how it drops its own L1 copies; null for the CLI, which has no L1. */
-  self: { id: string; purgeLocal: (selectors: readonly PurgeSelector[]) => Promise<number> } | null;
+  self: { id: string; purgeLocal: (selectors: readonly PurgeSelector[], build: string) => Promise<number> } | null;
   /** Tells every other instance (the coherence bus, or the CLI's PUBLISH). */
   announce: (announcement: PurgeAnnouncement) => Promise<void>;
   edges?: { purge(order: EdgePurgeOrder): Promise<EdgeAck[]> } | null;
   ackTimeoutMs?: number;
+  /** Only this build's entries (the CLI's --build); default every build. */
+  buildId?: string;
 }
 
 export interface PurgeOrderInput {
@@ -90,8 +96,8 @@ export class Purges {
   private readonly space: PurgeSpace;
 
   constructor(private readonly options: PurgesOptions) {
-    // Every build of the prefix: during a rolling deploy the old build's pages are just as wrong.
-    this.space = { prefix: options.prefix, buildId: '*' };
+    // Every build of the prefix unless told otherwise: during a rolling deploy the old build's pages are just as wrong.
+    this.space = { prefix: options.prefix, buildId: options.buildId ?? '*' };
   }
 
   /** Checks every tag and URL before anything is touched: a bad one is a PurgeInputError and changes nothing. */
@@ -102,13 +108,24 @@ export class Purges {
     return selectors;
   }
 
+  /** The hook's purge: its tags and URLs, each checked first. */
   async purge(order: PurgeOrderInput, who: string, source: PurgeRecord['source']): Promise<PurgeRecord> {
-    const started = Date.now();
     const selectors = await this.selectorsOf(order);
+    return this.run(selectors, { ...order, who, source, what: [...order.tags, ...order.urls].join(' ') });
+  }
+
+  /**
+   * Any selectors (the CLI's --key, --site, --all too): purged in the shared store, on every instance, at the
+   * edges (by `edge`'s tags and URLs and the pages found), and recorded.
+   */
+  async run(selectors: readonly PurgeSelector[], order: PurgeOrderInput & Pick<PurgeRecord, 'who' | 'source' | 'what'>): Promise<PurgeRecord> {
+    const started = Date.now();
+    for (const selector of selectors) validate(selector, this.space);
+    const { who, source, what } = order;
     const id = randomUUID();
     const { entries, pageUrls } = await this.purgeShared(selectors, order.soft);
-    await this.options.announce({ id, selectors });
-    const own = this.options.self ? [{ id: this.options.self.id, entries: await this.options.self.purgeLocal(selectors) }] : [];
+    await this.options.announce({ id, selectors: [...selectors], build: this.space.buildId });
+    const own = this.options.self ? [{ id: this.options.self.id, entries: await this.options.self.purgeLocal(selectors, this.space.buildId) }] : [];
     const others = await this.acknowledgements(id);
     // The edges after the portal: an edge refetching before the portal had dropped its copy would store it again.
     // With the URLs of the pages the portal found: a page whose Surrogate-Key had no room for an item's key
@@ -120,6 +137,7 @@ export class Purges {
       at: new Date(started).toISOString(),
       who,
       source,
+      what,
       tags: [...order.tags],
       urls: [...order.urls],
       soft: order.soft,
@@ -136,7 +154,7 @@ export class Purges {
   async acknowledge(announcement: PurgeAnnouncement): Promise<void> {
     const { self, client, prefix } = this.options;
     if (!self) return;
-    const entries = await self.purgeLocal(announcement.selectors);
+    const entries = await self.purgeLocal(announcement.selectors, announcement.build);
     if (!client) return;
     const key = ackKey(prefix, announcement.id);
     await client.hset(key, self.id, String(entries));

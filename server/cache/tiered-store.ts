@@ -160,8 +160,8 @@ export class TieredStore implements CacheStore {
   }
 
   /** Drops the L1 copies a purge's selectors cover, whether or not Redis still holds them; resolves how many. */
-  async purgeLocal(selectors: readonly PurgeSelector[], prefix: string): Promise<number> {
-    const invalidator = new Invalidator(this.options.l1, { prefix, buildId: '*' });
+  async purgeLocal(selectors: readonly PurgeSelector[], space: { prefix: string; buildId: string }): Promise<number> {
+    const invalidator = new Invalidator(this.options.l1, space);
     let dropped = 0;
     for (const selector of selectors) dropped += (await invalidator.purge(selector)).deleted;
     return dropped;
