@@ -131,6 +131,7 @@ export function createApp(deps: AppDeps): Express {
     pageCache: deps.pageCache,
     cachePolicy: deps.cachePolicy,
     assets: deps.assets,
+    security: deps.security,
     logger,
     renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
     onRender: (route, seconds, outcome) => deps.metrics.renderFinished(route, seconds, outcome),

@@ -7,7 +7,7 @@
 import { DecodedOnce } from './decoded-once';
 import type { CacheEntry, CachePolicy, EntryValue } from './entry';
 import { freshnessOf } from './entry';
-import type { PageForm } from './precompressed-page';
+import type { PageForm } from './stored-page';
 import type { HeldPageEntry } from './redis-page-read';
 import type { KeyLock } from './redis-lock';
 import type { CacheStore } from './store';

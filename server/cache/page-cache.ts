@@ -1,20 +1,18 @@
 /**
- * Rendered anonymous pages, stored precompressed and cut at the nonce they were rendered with
- * (precompressed-page.ts): each response puts its own fresh nonce in, so a cached page never reuses a CSP
- * nonce, and is sent without re-encoding or compressing anything. The ETag is computed on the stored HTML, so
- * it is stable for as long as the entry is.
+ * Rendered anonymous pages, stored once in the form they are sent (stored-page.ts): sealed (the render's nonce
+ * replaced by its scripts' hashes) and compressed when stored, so every reader of a cached page gets the same
+ * bytes and a hit writes one stored form as it is.
  */
-import { createHash } from 'node:crypto';
 import type { Cache, Codec } from './cache';
 import type { CacheEntry, CachePolicy, EntryValue, Freshness } from './entry';
 import { freshnessOf } from './entry';
 import type { KeySpace } from './keys';
 import type { KeyLock } from './redis-lock';
 import { cacheKey } from './keys';
-import { decodePage, encodePage, precompressPieces, splitAtNonce, type HeldPage, type PageForm, type PrecompressedPage } from './precompressed-page';
 import type { HeldPageEntry } from './redis-page-read';
+import { compressPage, decodePage, encodePage, PAGE_FORMS, sealPage, textEtag, type HeldPage, type PageForm, type StoredPage } from './stored-page';
 
-export type CachedPage = PrecompressedPage;
+export type CachedPage = StoredPage;
 
 /** A held page and what its entry says of it; the page possibly in one form only (lookupForm). */
 export interface HeldLookup {
@@ -25,35 +23,17 @@ export interface HeldLookup {
   storedAt: number;
 }
 
-/** A held page with both its forms: what every path but the fresh hit in front of Express takes. */
+/** A held page with every form: what every path but the fresh hit in front of Express takes. */
 export interface PageLookup extends HeldLookup {
   page: CachedPage;
 }
 
-/** Both forms held: what lookup answers, and lookupForm wherever the store reads whole entries. */
+/** Every form held: what lookup answers, and lookupForm wherever the store reads whole entries. */
 export function isWholeLookup(lookup: HeldLookup): lookup is PageLookup {
-  return lookup.page.plain !== null && lookup.page.deflated !== null;
+  return PAGE_FORMS.every((form) => lookup.page[form] !== null);
 }
 
-/**
- * The page's ETag, from its HTML without the render's nonce: a re-render that changed nothing keeps the ETag
- * (readers revalidating get a 304; their copy kept the CSP that matches its own nonce).
- */
-export function etagOf(html: string | Buffer, nonce: string): string {
-  const bytes = typeof html === 'string' ? Buffer.from(html, 'utf8') : html;
-  return etagOfPieces(splitAtNonce(bytes, Buffer.from(nonce, 'utf8')));
-}
-
-/** etagOf of a page already cut at its nonce (splitAtNonce). */
-function etagOfPieces(pieces: readonly Buffer[]): string {
-  const hash = createHash('sha1');
-  for (const piece of pieces) hash.update(piece).update(PIECE_END);
-  return `W/"${hash.digest('base64url').slice(0, 22)}"`;
-}
-
-const PIECE_END = Buffer.from([0]);
-
-/** Pages compressed lately, by ETag and nonce length: a stampede of renders of one cold page compresses it once. */
+/** Pages compressed lately, by the validator of their sealed text: a stampede of renders of one cold page compresses it once. */
 const RECENT_PAGES = 32;
 
 /**
@@ -66,7 +46,7 @@ export const pageCodec: Codec<CachedPage> = {
   encode: (page) => encodePage(page),
   decode: (stored: EntryValue) => {
     // Text is a page stored before pages were precompressed ({html, nonce, etag}): a miss, rendered again.
-    if (typeof stored === 'string') throw new Error('not a precompressed page');
+    if (typeof stored === 'string') throw new Error('not a stored page');
     let page = decoded.get(stored);
     if (!page) decoded.set(stored, (page = decodePage(stored)));
     return page;
@@ -117,18 +97,13 @@ export class PageCache {
   }
 
   /**
-   * The page for one response in `form` (plain for identity, deflated for gzip): read in that form alone where the
-   * store can (Redis with L1 off: redis-page-read.ts), else what lookup answers. A deflated page rendered with a
-   * nonce of another length than `nonceLength` cannot take this response's nonce: it is read whole.
+   * The page for one response in `form`: read in that form alone where the store can (Redis with L1 off:
+   * redis-page-read.ts), else what lookup answers.
    */
-  lookupForm(key: string, form: PageForm, nonceLength: number): Promise<HeldLookup | null> {
+  lookupForm(key: string, form: PageForm): Promise<HeldLookup | null> {
     const read = this.cache.peekPageForm(key, form);
     if (!read) return this.lookup(key);
-    return read.then((entry) => {
-      const lookup = heldLookupOf(entry);
-      if (lookup && form === 'deflated' && lookup.page.nonceLength !== nonceLength) return this.lookup(key);
-      return lookup;
-    });
+    return read.then(heldLookupOf);
   }
 
   /** What lookup would answer, when the store can tell at once (a page in L1); undefined when only lookup can. */
@@ -137,32 +112,33 @@ export class PageCache {
     return entry === undefined ? undefined : lookupOf(entry);
   }
 
-  /** Compresses the page (once, here) and stores it; `nonce` is the one the HTML was rendered with. */
-  async store(key: string, policy: CachePolicy, html: string | Buffer, nonce: string, tags: string[]): Promise<CachedPage> {
+  /**
+   * Seals and compresses the page (once, here) and stores it; `nonce` is the one the HTML was rendered with.
+   * Null (nothing stored) for a page that cannot be sealed (sealPage).
+   */
+  async store(key: string, policy: CachePolicy, html: string | Buffer, nonce: string, tags: string[]): Promise<CachedPage | null> {
     const page = await this.compress(html, nonce);
-    await this.put(key, policy, page, tags);
+    if (page) await this.put(key, policy, page, tags);
     return page;
   }
 
-  /** Stores a page compressed by `compress`. */
+  /** Stores a page made by `compress`. */
   put(key: string, policy: CachePolicy, page: CachedPage, tags: string[]): Promise<void> {
     return this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags }, pageCodec);
   }
 
   /**
-   * Compression runs off the event loop (precompressed-page.ts); when many readers of one cold page render it
-   * at once, their identical pages are compressed once.
+   * The page as it is stored, or null when it cannot be sealed. Compression runs off the event loop
+   * (stored-page.ts); when many readers of one cold page render it at once, their identical pages (the same
+   * text once sealed) are compressed once.
    */
-  compress(html: string | Buffer, nonce: string): Promise<CachedPage> {
-    // The page's UTF-8 bytes are cut at the nonce once, for the ETag and the compression alike.
-    const bytes = typeof html === 'string' ? Buffer.from(html, 'utf8') : html;
-    const nonceBytes = Buffer.from(nonce, 'utf8');
-    const pieces = splitAtNonce(bytes, nonceBytes);
-    const etag = etagOfPieces(pieces);
-    const id = `${etag} ${nonceBytes.length}`;
+  compress(html: string | Buffer, nonce: string): Promise<CachedPage | null> {
+    const sealed = sealPage(typeof html === 'string' ? Buffer.from(html, 'utf8') : html, nonce);
+    if (!sealed) return Promise.resolve(null);
+    const id = textEtag(sealed.html);
     const known = this.recent.get(id);
     if (known) return known;
-    const page = precompressPieces(pieces, nonceBytes.length, etag, bytes.includes(0));
+    const page = compressPage(sealed);
     if (this.recent.size >= RECENT_PAGES) this.recent.delete(this.recent.keys().next().value!);
     this.recent.set(id, page);
     // A failed compression is not remembered: the next store tries again.

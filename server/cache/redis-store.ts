@@ -12,7 +12,7 @@ import { parseRedisTarget } from '../redis/target';
 import type { CacheEntry } from './entry';
 import { retentionMs } from './entry';
 import { decodeEntry, encodeEntry } from './entry-codec';
-import type { PageForm } from './precompressed-page';
+import type { PageForm } from './stored-page';
 import { readPageForm, type HeldPageEntry } from './redis-page-read';
 import type { CacheStore } from './store';
 import { prefixOfKey, tagSetKey } from './tags';

@@ -5,7 +5,7 @@
  * throw, because a purge that silently did nothing would be worse than one that says it failed.
  */
 import type { CacheEntry } from './entry';
-import type { PageForm } from './precompressed-page';
+import type { PageForm } from './stored-page';
 import type { HeldPageEntry } from './redis-page-read';
 
 export type StoreKind = 'memory' | 'redis';
@@ -19,7 +19,7 @@ export interface CacheStore {
    */
   getNow?(key: string): CacheEntry | null | undefined;
   /**
-   * A page entry with only the pieces of one form (redis-page-read.ts), where this store reads less than the
+   * A page entry with only the bytes of one form (redis-page-read.ts), where this store reads less than the
    * whole entry for it; undefined where it would read the whole entry anyway (an in-process tier, or L1 in front,
    * which keeps whole pages). Like get, never rejects.
    */

@@ -19,7 +19,7 @@
 import type { CacheEntry } from './entry';
 import { Invalidator, type PurgeSelector } from './invalidation';
 import type { MemoryStore } from './memory-store';
-import type { PageForm } from './precompressed-page';
+import type { PageForm } from './stored-page';
 import type { HeldPageEntry } from './redis-page-read';
 import type { CacheStore } from './store';
 

@@ -1,9 +1,11 @@
 /**
- * helmet with a strict CSP: scripts run only with this response's nonce ('strict-dynamic' lets the nonce'd
- * entry load its own chunks), no plugins, no framing by other sites. A fresh nonce is made per request.
+ * helmet with a strict CSP (docs/security-headers.md): scripts run only when allowed by this response's nonce or,
+ * on a page served as stored for every reader, by their SHA-256 ('strict-dynamic' lets an allowed script load
+ * the bundle's chunks and what the bundle loads), no plugins, no framing by other sites. A fresh nonce is made
+ * per request; a stored page brings its scripts' hashes (server/cache/stored-page.ts).
  *
  * helmet decides the headers; it runs once, at start, and what it sets is replayed on every response (only the
- * CSP's nonce changes), so a request does not pay for a dozen middlewares rebuilding the same strings.
+ * CSP's script sources change), so a request does not pay for a dozen middlewares rebuilding the same strings.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -34,12 +36,18 @@ export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), pay
 const CSP = 'Content-Security-Policy';
 /** Stands for the nonce while helmet builds the CSP once; valid in a directive (no ';' or ','). */
 const NONCE_MARK = 'NONCEMARK0000000000000000';
+const NONCE_SOURCE = `'nonce-${NONCE_MARK}'`;
 
 export interface SecurityHeaders {
   /** Every security header of a response, the CSP carrying `nonce`. */
   apply(res: ServerResponse, nonce: string): void;
-  /** The same headers, in the same order, appended to `out` as name, value pairs (for `writeHead`). */
-  appendTo(out: string[], nonce: string): void;
+  /**
+   * The same headers, in the same order, appended to `out` as name, value pairs (for `writeHead`), the CSP
+   * allowing `scripts` (a stored page's hashes: sharedPolicy) instead of a nonce.
+   */
+  appendShared(out: string[], scripts: string): void;
+  /** The CSP of a page stored for every reader: its scripts allowed by `scripts` (`'sha256-…'` each), no nonce. */
+  sharedPolicy(scripts: string): string;
 }
 
 export interface SecurityOptions {
@@ -59,19 +67,21 @@ export function securityOptionsOf(mediaOrigins: readonly string[], protocol: 'ht
 export function securityHeaders(options: SecurityOptions): SecurityHeaders {
   const set = helmetHeaders(options);
   const csp = set.find(([name]) => name === CSP)?.[1] ?? '';
-  const [beforeNonce, afterNonce] = csp.split(NONCE_MARK);
-  if (afterNonce === undefined || beforeNonce === undefined) throw new Error('the CSP has no nonce');
+  const [beforeSources, afterSources] = csp.split(NONCE_SOURCE);
+  if (afterSources === undefined || beforeSources === undefined) throw new Error('the CSP has no nonce');
   const fixed = set.filter(([name]) => name !== CSP);
   const fixedFlat = fixed.flat();
+  const sharedPolicy = (scripts: string) => beforeSources + scripts + afterSources;
   return {
     apply(res, nonce) {
-      res.setHeader(CSP, beforeNonce + nonce + afterNonce);
+      res.setHeader(CSP, `${beforeSources}'nonce-${nonce}'${afterSources}`);
       for (const [name, value] of fixed) res.setHeader(name, value);
     },
-    appendTo(out, nonce) {
-      out.push(CSP, beforeNonce + nonce + afterNonce);
+    appendShared(out, scripts) {
+      out.push(CSP, sharedPolicy(scripts));
       for (const part of fixedFlat) out.push(part);
     },
+    sharedPolicy,
   };
 }
 
@@ -106,7 +116,9 @@ function helmetOptions({ mediaOrigins: extraOrigins, https, frameOrigins }: Secu
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: [() => `'nonce-${NONCE_MARK}'`, "'strict-dynamic'", "'self'"],
+        // The nonce's place: a nonce per response, or a stored page's script hashes (SecurityHeaders). 'self' is
+        // for browsers without 'strict-dynamic' (CSP 2), which load the bundles by it; others ignore it.
+        scriptSrc: [() => NONCE_SOURCE, "'strict-dynamic'", "'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:', ...extraOrigins],
         mediaSrc: ["'self'", 'blob:', 'https:', ...extraOrigins],

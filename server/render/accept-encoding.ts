@@ -7,10 +7,12 @@
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import Negotiator from 'negotiator';
+import type { PageForm } from '../cache/stored-page';
 
 const MEMO_LIMIT = 256;
 const canonicalForms = new Map<string, string>();
 const gzipAnswers = new Map<string, boolean>();
+const formAnswers = new Map<string, PageForm>();
 
 /** Browsers send a handful of distinct headers, so answers are remembered for them. */
 function remembered<T>(memo: Map<string, T>, header: string, compute: (header: string) => T): T {
@@ -34,6 +36,32 @@ export function acceptsGzip(header: string | undefined): boolean {
     const headers = { 'accept-encoding': canonicalAcceptEncoding(value) };
     return new Negotiator({ headers }).encodings(['gzip']).length > 0;
   });
+}
+
+/**
+ * The stored form of a page to send: brotli, else gzip, else identity, as the client ranks them (the server's
+ * order between codings of equal q). A client refusing all three gets identity, which every client can read
+ * (RFC 9110 §12.5.3 lets a server send it rather than a 406).
+ */
+export function pageFormFor(header: string | undefined): PageForm {
+  if (!header) return 'identity';
+  return remembered(formAnswers, header, (value) => {
+    const headers = { 'accept-encoding': canonicalAcceptEncoding(value) };
+    const [best] = rankedEncodings(new Negotiator({ headers }), PAGE_CODINGS, PAGE_CODINGS);
+    return PAGE_CODINGS.find((form) => form === best) ?? 'identity';
+  });
+}
+
+const PAGE_CODINGS: readonly PageForm[] = ['br', 'gzip', 'identity'];
+
+/**
+ * negotiator's encodings() with its `preferred` option (negotiator 1.0; @types/negotiator does not declare it):
+ * between codings the client gives the same q, the first of `preferred` wins (a browser lists gzip before br).
+ */
+type Ranking = (available: readonly string[], options: { preferred: readonly string[] }) => string[];
+
+function rankedEncodings(negotiator: Negotiator, available: readonly string[], preferred: readonly string[]): string[] {
+  return (negotiator.encodings as Ranking).call(negotiator, available, { preferred });
 }
 
 /** Puts the request's Accept-Encoding in its canonical form before anything reads it. */

@@ -58,13 +58,25 @@ function jsonLdList(jsonLd: PageHead['jsonLd']): ReadonlyArray<Record<string, un
   return Array.isArray(jsonLd) ? jsonLd : [jsonLd as Record<string, unknown>];
 }
 
-/** The statistics counter, async so it never holds up the page; its queue exists before it loads. */
+/**
+ * An inline script the portal writes. The nonce is its first attribute, always: a response streamed to one
+ * reader runs it by that nonce, and a stored page has it taken out and the script allowed by its hash instead
+ * (server/cache/stored-page.ts, sealPage, which looks for exactly this opening). No script of the portal's is an
+ * external `<script src>` in the markup: under 'strict-dynamic' only a hashed or nonced script may load one.
+ */
+function inlineScript(n: string, text: string, attributes = ''): string {
+  return `<script nonce="${n}"${attributes}>${text}</script>`;
+}
+
+/**
+ * The statistics counter: its queue, then the counter loaded async by this script (so a hash allows it, and
+ * 'strict-dynamic' the counter it inserts), never holding up the page.
+ */
 function visitStatsTags(script: string | null, n: string): string[] {
   if (!script) return [];
-  return [
-    `<script nonce="${n}">window.${VISIT_STATS_QUEUE}=window.${VISIT_STATS_QUEUE}||[]</script>`,
-    `<script async src="${escapeHtml(script)}" nonce="${n}"></script>`,
-  ];
+  const queue = `window.${VISIT_STATS_QUEUE}=window.${VISIT_STATS_QUEUE}||[];`;
+  const load = `(function(d){var s=d.createElement("script");s.async=true;s.src=${serializeForScript(script)};d.head.appendChild(s)})(document)`;
+  return [inlineScript(n, queue + load)];
 }
 
 /**
@@ -92,25 +104,31 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl, vis
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     ...(state.page.status === 200 ? [feedLink(state)] : []),
     // Night mode and text size are applied before the first paint, so a reader never sees the wrong theme flash.
-    `<script nonce="${n}">${PREFERENCES_HEAD_SCRIPT}</script>`,
+    inlineScript(n, PREFERENCES_HEAD_SCRIPT),
     // The signed-in reader's menu from the first paint on a page cached for everyone: with script, from the
     // reader cookie before the body is parsed; without, from the reader's own stylesheet (after the site's,
     // so its rules win).
-    `<script nonce="${n}">${READER_HEAD_SCRIPT}</script>`,
-    // Data blocks (JSON-LD, the state) are never executed, so the CSP does not govern them: no nonce, which keeps
-    // a stored page in fewer pieces to splice a nonce into (docs/cache.md, "Nonces in stored pages").
+    inlineScript(n, READER_HEAD_SCRIPT),
+    // Data blocks (JSON-LD, the state) are never executed, so the CSP does not govern them: no nonce, no hash.
     ...jsonLdList(head.jsonLd).map((item) => `<script type="application/ld+json">${serializeForScript(item)}</script>`),
     ...styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     `<noscript><link rel="stylesheet" href="${READER_STYLE_PATH}"></noscript>`,
-    ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${n}">`),
+    // No nonce: a modulepreload is fetched as a non-parser-inserted script, which 'strict-dynamic' allows
+    // (checked in Chromium by test/browser/csp.test.ts); the bootstrap's import loads the same files anyway.
+    ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
     `<script type="application/json" id="${STATE_SCRIPT_ID}">${serializeForScript(stateForBrowser(state))}</script>`,
     ...visitStatsTags(visitStatsScript, n),
     '</head><body><div id="root">',
   ].join('');
 }
 
+/**
+ * The bundle's bootstrap: an inline module importing the entry, async so hydration starts as soon as the entry
+ * and its chunks are in, while slow blocks may still be streaming. An inline script rather than `<script src>`:
+ * a stored page allows it by its hash, and 'strict-dynamic' the modules it imports.
+ */
 export function documentAfterShell(entryScript: string, nonce: string): string {
-  return `</div><script type="module" async src="${escapeHtml(entryScript)}" nonce="${escapeHtml(nonce)}"></script>`;
+  return `</div>${inlineScript(escapeHtml(nonce), `import ${serializeForScript(entryScript)}`, ' type="module" async')}`;
 }
 
 export const DOCUMENT_END = '</body></html>';

@@ -4,6 +4,11 @@
  * before the blocks behind <Suspense> have loaded, and a block whose call fails makes the page one the portal
  * does not store; so a render is public only when, at the moment its headers go out, it is an anonymous 200
  * with every call answered cleanly and no block still loading. Anything else is `private, no-store`.
+ *
+ * And never a response with something of its own in it: a render streamed to a reader runs its scripts by
+ * this response's CSP nonce (docs/security-headers.md), which a shared cache would hand to every reader after
+ * it, making it worthless. Such a render is stored (its nonce replaced by its scripts' hashes) and shared from
+ * its first HIT on, the same bytes for everyone.
  */
 import type { ResourceName } from '../../shared/resources';
 
@@ -15,10 +20,12 @@ export interface ShareCheck {
   degraded: boolean;
   /** Every <Suspense> resource the render asked for has settled. */
   resourcesSettled: boolean;
+  /** The response carries a value of its own (a CSP nonce): only its reader may have it. */
+  perResponse: boolean;
 }
 
 export function maySharedCachesKeep(check: ShareCheck): boolean {
-  return check.cacheable && check.status === 200 && !check.degraded && check.resourcesSettled;
+  return check.cacheable && check.status === 200 && !check.degraded && check.resourcesSettled && !check.perResponse;
 }
 
 /** Wraps a render's resource loads to know, when the headers are written, whether any is still loading. */

@@ -21,6 +21,7 @@ import { ResourceLoads } from './downstream-caching';
 import type { PageRequest } from './page-request';
 import { createStateBuilder, type BuiltState, type StateInput } from './page-state';
 import type { RenderOptions } from './render-document';
+import type { SecurityHeaders } from '../middleware/security';
 
 export interface PageHandlerDeps {
   content: ContentService;
@@ -28,6 +29,8 @@ export interface PageHandlerDeps {
   /** TTL/grace per page kind, changeable at run time. */
   cachePolicy: PolicySource;
   assets: Assets;
+  /** The CSP a page stored for every reader is sent with (its scripts' hashes). */
+  security: SecurityHeaders;
   logger: Logger;
   renderTimeoutMs: number;
   publicProtocol: 'http' | 'https';

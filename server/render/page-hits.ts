@@ -1,17 +1,17 @@
 /**
- * Fresh cached pages answered in front of Express. A cached page is a few buffer writes (precompressed-page.ts),
- * and Express's own request handling (prototypes, router, a dozen middlewares) cost more than that on every
- * hit. This path answers exactly what the middleware chain and the page handler would for the same request —
- * request id and access log, metrics, security headers with a fresh CSP nonce, the page's cache
- * headers (page-response.ts, the one response path both use); anything else goes to Express unchanged,
+ * Fresh cached pages answered in front of Express. A cached page is one stored buffer written as it is
+ * (server/cache/stored-page.ts), and Express's own request handling (prototypes, router, a dozen middlewares)
+ * cost more than that on every hit. This path answers exactly what the middleware chain and the page handler
+ * would for the same request — request id and access log, metrics, security headers with the page's own CSP
+ * (its scripts' hashes), the page's cache headers (page-response.ts, the one response path both use); anything
+ * else goes to Express unchanged,
  * carrying the page request and the lookup already made (page-request.ts), so the page handler neither works
  * out the page address nor asks the cache a second time.
  *
  * It only takes requests whose answer the chain decides from the path alone: GET/HEAD of a page route (a
  * signed-in reader's too, since pages are the same for everyone, except where rendersForReader says the page
  * handler must look at the session), not the search form's redirect, not a
- * phone asking for an article (sent to the mobile site), and an Accept-Encoding it can answer itself (none, or
- * one taking gzip). A page entry only exists for paths that reached the page handler, so no earlier route of
+ * phone asking for an article (sent to the mobile site). A page entry only exists for paths that reached the page handler, so no earlier route of
  * the chain (health, assets, feeds, /api, /login, /_data) can be skipped by it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
@@ -20,10 +20,10 @@ import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { logRequest, markBytesBefore, requestIdOf } from '../middleware/request-context';
-import { newNonce, type SecurityHeaders } from '../middleware/security';
+import type { SecurityHeaders } from '../middleware/security';
 import { READER_COOKIE } from '../../shared/reader-cookie';
 import { SESSION_COOKIE } from '../session';
-import { acceptsGzip } from './accept-encoding';
+import { pageFormFor } from './accept-encoding';
 import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
 import { carryLookup, pageKind, pageRequestOf, routeLabel, type PageRequest } from './page-request';
 import { notePage, writeHeld } from './page-response';
@@ -42,8 +42,6 @@ interface Candidate {
   /** What Express's req.path is: the path as sent, without the query. */
   path: string;
   variesByUserAgent: boolean;
-  /** The response goes out gzipped (the client takes gzip). */
-  gzip: boolean;
 }
 
 export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestListener {
@@ -55,10 +53,8 @@ export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestList
       next(req, res);
       return;
     }
-    // Made before the lookup: its length says which gzip pages can take it (lookupForm).
-    const nonce = newNonce();
     const answer = (lookup: HeldLookup | null) => {
-      if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, nonce, started)) return;
+      if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, started)) return;
       // A page read in one form only is no use to the chain, which may answer in the other: it reads it again.
       carryLookup(req, { request: candidate.request, lookup: lookup === null || isWholeLookup(lookup) ? lookup : undefined });
       next(req, res);
@@ -66,7 +62,7 @@ export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestList
     // A page in L1 is answered in this turn, without a promise; Redis's answer is awaited, in the one form sent.
     const now = deps.pageCache.lookupNow(candidate.request.key);
     if (now !== undefined) answer(now);
-    else deps.pageCache.lookupForm(candidate.request.key, candidate.gzip ? 'deflated' : 'plain', Buffer.byteLength(nonce)).then(answer, () => next(req, res));
+    else deps.pageCache.lookupForm(candidate.request.key, pageFormFor(req.headers['accept-encoding'])).then(answer, () => next(req, res));
   };
 }
 
@@ -84,8 +80,6 @@ function candidateOf(req: IncomingMessage, pageCache: PageCache): Candidate | nu
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
   const target = req.url ?? '';
   if (!target.startsWith('/')) return null;
-  const encoding = req.headers['accept-encoding'];
-  if (encoding !== undefined && !acceptsGzip(encoding)) return null;
   const request = pageRequestOf(target, req.headers.host, pageCache);
   if (searchFormRedirect(request.address.pathname, request.params)) return null;
   const { match } = request.address;
@@ -94,7 +88,7 @@ function candidateOf(req: IncomingMessage, pageCache: PageCache): Candidate | nu
   const byUserAgent = variesByUserAgent(match);
   if (byUserAgent && isMobileUserAgent(req.headers['user-agent'])) return null;
   const query = target.indexOf('?');
-  return { request, path: query < 0 ? target : target.slice(0, query), variesByUserAgent: byUserAgent, gzip: encoding !== undefined };
+  return { request, path: query < 0 ? target : target.slice(0, query), variesByUserAgent: byUserAgent };
 }
 
 /**
@@ -107,15 +101,7 @@ function rendersForReader(cookies: string | undefined, perReader: boolean): bool
 }
 
 /** Answers with the held page; false (nothing sent, no header left behind) if that failed before the headers went. */
-function serveHit(
-  deps: PageHitsDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  candidate: Candidate,
-  lookup: HeldLookup,
-  nonce: string,
-  started: number,
-): boolean {
+function serveHit(deps: PageHitsDeps, req: IncomingMessage, res: ServerResponse, candidate: Candidate, lookup: HeldLookup, started: number): boolean {
   let sent: ReturnType<typeof writeHeld> | null = null;
   const { request } = candidate;
   const route = routeLabel(request);
@@ -127,10 +113,10 @@ function serveHit(
   try {
     // In the order the middleware chain sets them: the request id, the security headers, the mobile check's Vary.
     const headers = ['X-Request-Id', id];
-    deps.security.appendTo(headers, nonce);
+    deps.security.appendShared(headers, lookup.page.scripts);
     res.once('finish', finished);
     notePage(res, { route, siteId: request.site.id });
-    sent = writeHeld(req, res, lookup, deps.cachePolicy.page(pageKind(request)), nonce, headers, candidate.variesByUserAgent);
+    sent = writeHeld(req, res, lookup, deps.cachePolicy.page(pageKind(request)), headers, candidate.variesByUserAgent);
     return true;
   } catch (error) {
     if (res.headersSent) throw error;

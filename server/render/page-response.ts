@@ -12,8 +12,9 @@ import vary from 'vary';
 import type { CachePolicy } from '../cache/entry';
 import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
 import type { CachedPage, HeldLookup, PageLookup } from '../cache/page-cache';
-import { byteLength, gzipBody, plainBody, type HeldPage } from '../cache/precompressed-page';
-import { acceptsGzip } from './accept-encoding';
+import { etagOf, type HeldPage, type PageForm } from '../cache/stored-page';
+import type { SecurityHeaders } from '../middleware/security';
+import { pageFormFor } from './accept-encoding';
 
 /** How a page was served, as X-Cache and the access log say it (docs/cache.md). */
 export type HeldState = 'HIT' | 'STALE';
@@ -68,17 +69,17 @@ function sharingHeaders(sharing: Sharing, keys = sharing ? surrogateKey(sharing.
  * A page served from the cache: always shareable (the portal holds it as sent), with its age. As flat
  * name, value pairs appended to `out` (what `writeHead` takes), so the hit path builds no arrays per header.
  */
-export function appendHeldHeaders(out: string[], state: HeldState, lookup: HeldLookup, ageSeconds: number, policy: CachePolicy): void {
-  out.push('X-Cache', state, 'ETag', lookup.page.etag, 'Age', String(ageSeconds), 'Cache-Control', heldCacheControl(policy));
+export function appendHeldHeaders(out: string[], state: HeldState, lookup: HeldLookup, form: PageForm, ageSeconds: number, policy: CachePolicy): void {
+  out.push('X-Cache', state, 'ETag', etagOf(lookup.page, form), 'Age', String(ageSeconds), 'Cache-Control', heldCacheControl(policy));
   const keys = heldSurrogateKey(lookup.tags);
   if (keys) out.push('Surrogate-Key', keys);
   out.push('Server-Timing', HELD_TIMING[state]);
 }
 
 /** The same headers as pairs, for a response that sets them one by one (the page handler's). */
-export function heldHeaders(state: HeldState, lookup: HeldLookup, ageSeconds: number, policy: CachePolicy): Header[] {
+export function heldHeaders(state: HeldState, lookup: HeldLookup, form: PageForm, ageSeconds: number, policy: CachePolicy): Header[] {
   const flat: string[] = [];
-  appendHeldHeaders(flat, state, lookup, ageSeconds, policy);
+  appendHeldHeaders(flat, state, lookup, form, ageSeconds, policy);
   const headers: Header[] = [];
   for (let index = 0; index < flat.length; index += 2) headers.push([flat[index]!, flat[index + 1]!]);
   return headers;
@@ -107,8 +108,8 @@ export function streamedHeaders(page: StreamedPage): Header[] {
 }
 
 /** An expired page rendered again, whole, and stored before it is sent: a MISS that is already held. */
-export function storedHeaders(page: CachedPage, policy: CachePolicy, tags: readonly string[]): Header[] {
-  return [['X-Cache', 'MISS'], ['ETag', page.etag], ...sharingHeaders({ policy, tags }), ['Server-Timing', serverTiming({ cache: 'MISS' })]];
+export function storedHeaders(page: CachedPage, form: PageForm, policy: CachePolicy, tags: readonly string[]): Header[] {
+  return [['X-Cache', 'MISS'], ['ETag', etagOf(page, form)], ...sharingHeaders({ policy, tags }), ['Server-Timing', serverTiming({ cache: 'MISS' })]];
 }
 
 /** The error page (a shell that failed, or an error the handler caught): never kept by anyone. */
@@ -120,25 +121,44 @@ export function setHeaders(res: ServerResponse, headers: readonly Header[]): voi
   for (const [name, value] of headers) res.setHeader(name, value);
 }
 
-/** The cached page's headers, then a 304 when the reader's copy is current, else the page with `nonce`. */
-export function sendHeld(req: IncomingMessage, res: ServerResponse, state: HeldState, lookup: PageLookup, policy: CachePolicy, nonce: string): void {
-  setHeaders(res, heldHeaders(state, lookup, ageOf(lookup), policy));
+/**
+ * The cached page's headers (its CSP allowing its scripts by their hashes, in place of the one with this
+ * response's nonce the middleware set), then a 304 when the reader's copy is current, else the page as stored.
+ */
+export function sendHeld(
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: HeldState,
+  lookup: PageLookup,
+  policy: CachePolicy,
+  security: SecurityHeaders,
+): void {
+  const form = pageFormFor(req.headers['accept-encoding']);
+  res.setHeader(CSP, security.sharedPolicy(lookup.page.scripts));
+  setHeaders(res, heldHeaders(state, lookup, form, ageOf(lookup), policy));
   // Before the 304 decision: a 304 carries the Vary, ETag and Cache-Control its 200 would (RFC 9110 §15.4.5).
   vary(res, 'Accept-Encoding');
-  if (isNotModified(req, lookup.page.etag)) {
-    // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
-    res.removeHeader('Content-Security-Policy');
+  if (isNotModified(req, etagOf(lookup.page, form))) {
     res.statusCode = 304;
     res.end();
     return;
   }
-  sendPage(req, res, lookup.page, nonce);
+  sendPage(res, lookup.page, form);
 }
 
-/** A page just stored (an expired page rendered again): sent as it was stored, with the nonce it was rendered with. */
-export function sendStored(req: IncomingMessage, res: ServerResponse, page: CachedPage, policy: CachePolicy, tags: readonly string[], nonce: string): void {
-  setHeaders(res, storedHeaders(page, policy, tags));
-  sendPage(req, res, page, nonce);
+/** A page just stored (an expired page rendered again): sent as it was stored, with its own CSP. */
+export function sendStored(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: CachedPage,
+  policy: CachePolicy,
+  tags: readonly string[],
+  security: SecurityHeaders,
+): void {
+  const form = pageFormFor(req.headers['accept-encoding']);
+  res.setHeader(CSP, security.sharedPolicy(page.scripts));
+  setHeaders(res, storedHeaders(page, form, policy, tags));
+  sendPage(res, page, form);
 }
 
 /**
@@ -149,88 +169,61 @@ function isNotModified(req: IncomingMessage, etag: string): boolean {
   return fresh(req.headers, { etag });
 }
 
-/**
- * The stored page with this response's nonce, as it was compressed when stored: gzip for any client taking
- * gzip (also one preferring br, which would cost a compression per response), identity otherwise, left to
- * the compression middleware only for clients that take neither identity nor gzip as offered.
- */
-function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage, nonce: string): void {
-  const body = pageBody(req, page, nonce);
+/** The stored page in `form`, as it was compressed when stored: one write, nothing encoded per response. */
+function sendPage(res: ServerResponse, page: CachedPage, form: PageForm): void {
+  const body = bodyOf(page, form);
   res.statusCode = 200;
   res.setHeader('Content-Type', HTML);
   vary(res, 'Accept-Encoding');
   // Already encoded: the compression middleware leaves the response alone.
-  if (body.gzip) res.setHeader('Content-Encoding', 'gzip');
+  if (form !== 'identity') res.setHeader('Content-Encoding', form);
   res.setHeader('Content-Length', body.length);
-  writeChunks(res, body.chunks);
+  res.end(body);
 }
 
 const HTML = 'text/html; charset=utf-8';
+const CSP = 'Content-Security-Policy';
 
-interface PageBody {
-  chunks: Buffer[];
-  gzip: boolean;
-  length: number;
-}
-
-/** Throws for a page held in one form (PageCache.lookupForm) when this response needs the other. */
-function pageBody(req: IncomingMessage, page: HeldPage, nonce: string): PageBody {
-  const nonceBytes = Buffer.from(nonce, 'utf8');
-  const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipBody(page, nonceBytes) : null;
-  const chunks = gzip ?? plainBody(page, nonceBytes);
-  if (!chunks) throw new Error('the page was read without the form this response sends');
-  return { chunks, gzip: gzip !== null, length: byteLength(chunks) };
-}
-
-/**
- * Headers and every chunk in one writev. Uncorked before end(): when the compression middleware does take over
- * (a br-only client), its stream waits for the socket to drain, which a corked socket never does.
- */
-function writeChunks(res: ServerResponse, chunks: readonly Buffer[]): void {
-  res.cork();
-  for (const chunk of chunks) res.write(chunk);
-  res.uncork();
-  res.end();
+/** Throws for a page held without `form` (PageCache.lookupForm read another). */
+function bodyOf(page: HeldPage, form: PageForm): Buffer {
+  const body = page[form];
+  if (!body) throw new Error('the page was read without the form this response sends');
+  return body;
 }
 
 /**
  * The hit path's answer with a held page (page-hits.ts): the headers sendHeld would set, in the order the
  * middleware chain and sendHeld set them, given as one list to `writeHead` after `before` (the request id and
- * the security headers with `nonce`, the CSP first; `varyUserAgent` where the chain's mobile check said so).
- * One call instead of a setHeader per header, and no header object to search. Returns what the log and the
- * metrics read of it (no header is left on the response to ask).
+ * the security headers with the page's CSP; `varyUserAgent` where the chain's mobile check said so), and the
+ * stored form as the body of the same call. One call instead of a setHeader per header, and no header object
+ * to search. Returns what the log and the metrics read of it (no header is left on the response to ask).
  */
 export function writeHeld(
   req: IncomingMessage,
   res: ServerResponse,
   lookup: HeldLookup,
   policy: CachePolicy,
-  nonce: string,
   before: string[],
   varyUserAgent: boolean,
 ): { cache: HeldState; length: number | undefined } {
+  const form = pageFormFor(req.headers['accept-encoding']);
   const headers = before;
   if (varyUserAgent) headers.push('Vary', 'User-Agent, Accept-Encoding');
-  appendHeldHeaders(headers, 'HIT', lookup, ageOf(lookup), policy);
+  appendHeldHeaders(headers, 'HIT', lookup, form, ageOf(lookup), policy);
   if (!varyUserAgent) headers.push('Vary', 'Accept-Encoding');
-  if (isNotModified(req, lookup.page.etag)) {
-    // The reader's copy carries the CSP that matched its nonce; a new CSP header would break its scripts.
-    const csp = headers.indexOf(CSP);
-    if (csp >= 0 && csp % 2 === 0) headers.splice(csp, 2);
+  if (isNotModified(req, etagOf(lookup.page, form))) {
     res.writeHead(304, headers);
     res.end();
     return { cache: 'HIT', length: undefined };
   }
-  const body = pageBody(req, lookup.page, nonce);
+  const body = bodyOf(lookup.page, form);
   headers.push('Content-Type', HTML);
-  if (body.gzip) headers.push('Content-Encoding', 'gzip');
+  if (form !== 'identity') headers.push('Content-Encoding', form);
   headers.push('Content-Length', String(body.length));
   res.writeHead(200, headers);
-  writeChunks(res, body.chunks);
+  res.end(body);
   return { cache: 'HIT', length: body.length };
 }
-
-const CSP = 'Content-Security-Policy';
 
 /**
  * What a page response tells the access log and the metrics (middleware/request-context.ts, metrics.ts): its

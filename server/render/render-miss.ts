@@ -28,7 +28,7 @@ interface Streaming {
 /** Whether this render may be offered to shared caches, decided the moment its headers go out. */
 function sharingOf(streaming: Streaming, status: number): Sharing {
   const { context, key, recorder, loads, state, request } = streaming;
-  const shared = maySharedCachesKeep({ cacheable: key !== null, status, degraded: recorder.degraded, resourcesSettled: loads.settled });
+  const shared = maySharedCachesKeep({ cacheable: key !== null, status, degraded: recorder.degraded, resourcesSettled: loads.settled, perResponse: true });
   if (!shared) return null;
   return { policy: context.deps.cachePolicy.page(state.page.page), tags: pageTags(recorder, request.page.site, state.page.page) };
 }
@@ -40,6 +40,10 @@ async function storeIfCacheable(streaming: Streaming, html: Buffer[] | null, cle
   const { pageCache, cachePolicy, logger } = context.deps;
   try {
     const page = await pageCache.compress(Buffer.concat(html), request.nonce);
+    if (!page) {
+      logger.warn({ key }, 'page not stored: its nonce is left outside the scripts the portal writes');
+      return;
+    }
     // Issued before the response ends: the next request on this instance queues behind this write on the
     // same Redis connection, so it finds the page.
     pageCache

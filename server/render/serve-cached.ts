@@ -13,9 +13,9 @@ import { ageOf, sendHeld, sendStored, type HeldState } from './page-response';
 import { renderMiss } from './render-miss';
 import { renderWhole } from './render-whole';
 
-/** The held page, with this response's nonce (the one in its CSP header). */
-export function serveHeld(req: Request, res: Response, state: HeldState, lookup: PageLookup, policy: CachePolicy): void {
-  sendHeld(req, res, state, lookup, policy, String(res.locals.nonce));
+/** The held page as stored, with its own CSP. */
+export function serveHeld(context: PageContext, req: Request, res: Response, state: HeldState, lookup: PageLookup, policy: CachePolicy): void {
+  sendHeld(req, res, state, lookup, policy, context.deps.security);
 }
 
 /** One re-render of a stale page, in the background, under the cache's refresh lock (one per key across instances). */
@@ -50,7 +50,7 @@ export async function serveExpired(
   const rendered = await renderWhole(context, request);
   if (rendered.kind === 'unavailable') {
     context.deps.logger.warn({ key, age: ageOf(lookup) }, 'upstream unavailable: serving an expired page (stale-if-error)');
-    serveHeld(req, res, 'STALE', lookup, policy);
+    serveHeld(context, req, res, 'STALE', lookup, policy);
     return;
   }
   if (rendered.kind === 'other') {
@@ -58,6 +58,10 @@ export async function serveExpired(
     return;
   }
   const page = await context.deps.pageCache.store(key, policy, rendered.html, request.nonce, rendered.tags);
-  // The stored page holds this request's nonce, the one in its CSP header.
-  sendStored(req, res, page, policy, rendered.tags, request.nonce);
+  // A page that could not be sealed is not stored: the streaming path renders it for this reader.
+  if (!page) {
+    await renderMiss(context, res, request, key);
+    return;
+  }
+  sendStored(req, res, page, policy, rendered.tags, context.deps.security);
 }

@@ -189,21 +189,29 @@ describe('portal pages', () => {
     }
   });
 
-  it('puts a fresh CSP nonce on every inline and module script, and none on data blocks, which never run', async () => {
-    const first = await request(t.url).get('/').set('user-agent', BROWSER);
-    const second = await request(t.url).get('/').set('user-agent', BROWSER);
-    for (const res of [first, second]) {
+  it('runs a streamed page by a fresh nonce on every inline script, the same page from the cache by hashes; data blocks by neither', async () => {
+    // Two portals with empty caches: each streams home (MISS), then answers it from its cache (HIT).
+    const visit = (url: string) => request(url).get('/').set('user-agent', BROWSER);
+    const missThenHit = (url: string) => visit(url).then(async (miss) => [miss, await visit(url)] as const);
+    const [[firstMiss, cached], [secondMiss]] = [await withFreshPortal(t, missThenHit), await withFreshPortal(t, missThenHit)];
+    const streamed = [firstMiss, secondMiss];
+    for (const res of streamed) {
+      expect(res.headers['x-cache']).toBe('MISS');
       const nonce = nonceOf(res.headers['content-security-policy']);
       const scripts = res.text.match(/<script\b[^>]*>/g) ?? [];
       const dataBlocks = scripts.filter((tag) => /type="application\/(?:ld\+)?json"/.test(tag));
       const executed = scripts.filter((tag) => !dataBlocks.includes(tag));
-      expect(executed.length).toBeGreaterThan(1);
+      expect(executed.length).toBeGreaterThan(2);
       expect(dataBlocks.length).toBeGreaterThan(1);
-      for (const tag of executed) expect(tag).toContain(`nonce="${nonce}"`);
+      // First, always: what a stored page's sealing looks for (server/cache/stored-page.ts).
+      for (const tag of executed) expect(tag).toMatch(new RegExp(`^<script nonce="${nonce.replace(/[+/=]/g, '\\$&')}"`));
       for (const tag of dataBlocks) expect(tag).not.toContain('nonce=');
+      expect(res.headers['content-security-policy']).toContain("'strict-dynamic'");
     }
-    expect(nonceOf(first.headers['content-security-policy'])).not.toBe(nonceOf(second.headers['content-security-policy']));
-    expect(first.headers['content-security-policy']).toContain("'strict-dynamic'");
+    expect(nonceOf(firstMiss.headers['content-security-policy'])).not.toBe(nonceOf(secondMiss.headers['content-security-policy']));
+    expect(cached.headers['x-cache']).toBe('HIT');
+    expect(cached.text).not.toContain('nonce=');
+    expect(cached.headers['content-security-policy']).toMatch(/script-src (?:'sha256-[^']+' )+'strict-dynamic'/);
   });
 
   it('keeps a hostile title inert in the markup and the hydration state', async () => {
@@ -254,7 +262,7 @@ describe('portal pages', () => {
 
   it('serves hashed assets as immutable and answers unknown assets with 404', async () => {
     const home = await request(t.url).get('/');
-    const script = /<script type="module" async src="([^"]+)"/.exec(home.text)?.[1];
+    const script = /<script(?: nonce="[^"]*")? type="module" async>import "([^"]+)"<\/script>/.exec(home.text)?.[1];
     expect(script).toMatch(/^\/assets\/entry-[A-Z0-9]+\.js$/);
     const asset = await request(t.url).get(script!);
     expect(asset.status).toBe(200);

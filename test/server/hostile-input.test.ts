@@ -80,13 +80,10 @@ function violations(testCase: HostileCase, answer: Answer): string[] {
  * A cached page must be byte-identical after the corpus, unless its TTL ran out during the run and it was
  * re-rendered (a later storedAt); then the new copy must carry nothing a hostile request sent.
  */
-/** What an entry holds as text: a feed's body, or a page's HTML (its pieces; the nonces between them do not matter here). */
+/** What an entry holds as text: a feed's body, or a page's HTML. */
 function textOf(entry: CacheEntry): string {
   if (typeof entry.value === 'string') return entry.value;
-  return pageCodec
-    .decode(entry.value)
-    .plain.map((piece) => piece.toString('utf8'))
-    .join('');
+  return pageCodec.decode(entry.value).identity.toString('utf8');
 }
 
 function unchangedOrRefreshed(before: Buffer, after: Buffer | undefined): boolean {

@@ -75,15 +75,20 @@ describeWithRedis()('headers and negative caching on a live portal', () => {
     expect(signedIn.headers['surrogate-key']).toBeUndefined();
   });
 
-  it('marks a MISS shareable when all its data was in before its headers went out (no blocks loading, or a crawler)', async () => {
+  it("never shares a streamed MISS (it runs by its reader's nonce), even one with all its data in (a crawler's); its first HIT is shared", async () => {
     const about = await request(t.url).get('/about');
     expect(about.headers['x-cache']).toBe('MISS');
-    expect(about.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
-    expect(about.headers['surrogate-key']).toContain('page:');
+    expect(about.headers['cache-control']).toBe('private, no-store');
+    expect(about.headers['content-security-policy']).toMatch(/'nonce-/);
     const other = await homeListEntry(t.upstream.url, 2);
     const crawled = await request(t.url).get(`/detail/${other.catid}/${other.id}`).set('User-Agent', 'Googlebot/2.1 (+http://www.google.com/bot.html)');
     expect(crawled.headers['x-cache']).toBe('MISS');
-    expect(crawled.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
+    expect(crawled.headers['cache-control']).toBe('private, no-store');
+    const hit = await request(t.url).get('/about');
+    expect(hit.headers['x-cache']).toBe('HIT');
+    expect(hit.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
+    expect(hit.headers['surrogate-key']).toContain('page:');
+    expect(hit.headers['content-security-policy']).not.toMatch(/'nonce-/);
   });
 
   it("caches the CMS's 'not found' briefly: a second request for a dead id costs no upstream call", async () => {

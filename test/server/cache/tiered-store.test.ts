@@ -50,10 +50,10 @@ describe('TieredStore', () => {
     l2.isAvailable = () => true;
     let lostAt: number | null = null;
     const tiered = new TieredStore({ l1, l2, unsubscribedSince: () => lostAt, outage: () => ({ window: 60, ttl: 30 }), announceEvict: () => undefined });
-    expect(tiered.getPageForm('k', 'deflated')).toBeUndefined();
+    expect(tiered.getPageForm('k', 'gzip')).toBeUndefined();
     lostAt = Date.now();
-    expect(await tiered.getPageForm('k', 'deflated')).toBeNull();
-    expect(asked).toEqual(['k deflated']);
+    expect(await tiered.getPageForm('k', 'gzip')).toBeNull();
+    expect(asked).toEqual(['k gzip']);
   });
 
   it('keeps text values as they are', async () => {

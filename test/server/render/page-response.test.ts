@@ -10,6 +10,8 @@ import type { CachePolicy } from '../../../server/cache/entry';
 import { MemoryStore } from '../../../server/cache/memory-store';
 import { PageCache, type PageLookup } from '../../../server/cache/page-cache';
 import { pagePolicyFor } from '../../../server/cache/policy';
+import { etagOf } from '../../../server/cache/stored-page';
+import { securityHeaders } from '../../../server/middleware/security';
 import {
   ageOf,
   errorHeaders,
@@ -43,12 +45,12 @@ async function heldLookup(tags: string[], storedAt = Date.now()): Promise<PageLo
 describe('page response headers', () => {
   it('gives a HIT and a STALE the same shareable headers, told apart by X-Cache and Server-Timing', async () => {
     const lookup = await heldLookup(['article:33727', 'page:detail']);
-    const hit = heldHeaders('HIT', lookup, 12, POLICY);
-    const stale = heldHeaders('STALE', lookup, 12, POLICY);
+    const hit = heldHeaders('HIT', lookup, 'gzip', 12, POLICY);
+    const stale = heldHeaders('STALE', lookup, 'gzip', 12, POLICY);
     expect(hit.map(([name]) => name)).toEqual(['X-Cache', 'ETag', 'Age', 'Cache-Control', 'Surrogate-Key', 'Server-Timing']);
     expect(asObject(hit)).toEqual({
       'X-Cache': 'HIT',
-      ETag: lookup.page.etag,
+      ETag: etagOf(lookup.page, 'gzip'),
       Age: '12',
       'Cache-Control': SHARED,
       'Surrogate-Key': 'article:33727 page:detail',
@@ -58,7 +60,7 @@ describe('page response headers', () => {
   });
 
   it('leaves Surrogate-Key out when a held page has no tags', async () => {
-    const names = heldHeaders('HIT', await heldLookup([]), 0, POLICY).map(([name]) => name);
+    const names = heldHeaders('HIT', await heldLookup([]), 'identity', 0, POLICY).map(([name]) => name);
     expect(names).not.toContain('Surrogate-Key');
   });
 
@@ -68,7 +70,7 @@ describe('page response headers', () => {
     expect(ageOf(lookup, 1_000_000 - 5_000)).toBe(0);
   });
 
-  it('shares a streamed MISS only when told it may, with the page tags', () => {
+  it('shares a rendered MISS only when told it may, with the page tags', () => {
     const shared = streamedHeaders({
       state: 'MISS',
       status: 200,
@@ -97,9 +99,9 @@ describe('page response headers', () => {
 
   it('gives a re-rendered expired page its new ETag, shared, as a MISS', async () => {
     const lookup = await heldLookup([]);
-    expect(asObject(storedHeaders(lookup.page, POLICY, ['page:detail']))).toEqual({
+    expect(asObject(storedHeaders(lookup.page, 'br', POLICY, ['page:detail']))).toEqual({
       'X-Cache': 'MISS',
-      ETag: lookup.page.etag,
+      ETag: etagOf(lookup.page, 'br'),
       'Cache-Control': SHARED,
       'Surrogate-Key': 'page:detail',
       'Server-Timing': 'cache;desc="MISS"',
@@ -143,7 +145,12 @@ describe('a held page on the wire', () => {
 
   beforeAll(async () => {
     lookup = await heldLookup(['page:detail']);
-    server = http.createServer((req, res) => sendHeld(req, res, 'HIT', lookup, POLICY, 'cmVzcG9uc2Utbm9uY2UtMDAwMQ=='));
+    const security = securityHeaders({ mediaOrigins: [], https: false, frameOrigins: [] });
+    server = http.createServer((req, res) => {
+      // What the chain's security middleware set: this response's nonce, which a stored page does not use.
+      security.apply(res, 'cmVzcG9uc2Utbm9uY2UtMDAwMQ==');
+      sendHeld(req, res, 'HIT', lookup, POLICY, security);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -151,16 +158,20 @@ describe('a held page on the wire', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('carries the response nonce, and answers a current copy with a 304 that keeps the 200 headers', async () => {
+  it('is the stored bytes with the CSP of their hashes, and answers a current copy with a 304 that keeps the 200 headers', async () => {
     const page = await get(`${base}/`);
     expect(page.status).toBe(200);
-    expect(page.body).toBe(HTML.split(NONCE).join('cmVzcG9uc2Utbm9uY2UtMDAwMQ=='));
-    const revalidated = await get(`${base}/`, { 'if-none-match': lookup.page.etag });
+    expect(page.body).toBe(HTML.split(` nonce="${NONCE}"`).join(''));
+    expect(page.headers['content-security-policy']).toContain(`script-src ${lookup.page.scripts} 'strict-dynamic'`);
+    expect(page.headers['content-security-policy']).not.toContain('nonce-');
+    const revalidated = await get(`${base}/`, { 'if-none-match': etagOf(lookup.page, 'identity') });
     expect(revalidated.status).toBe(304);
     expect(revalidated.body).toBe('');
-    for (const name of ['etag', 'cache-control', 'surrogate-key', 'x-cache', 'vary'])
+    for (const name of ['etag', 'cache-control', 'surrogate-key', 'x-cache', 'vary', 'content-security-policy'])
       expect([name, revalidated.headers[name]]).toEqual([name, page.headers[name]]);
     // A reload (Cache-Control: no-cache) gets the page even with a matching tag.
-    expect((await get(`${base}/`, { 'if-none-match': lookup.page.etag, 'cache-control': 'no-cache' })).status).toBe(200);
+    expect((await get(`${base}/`, { 'if-none-match': etagOf(lookup.page, 'identity'), 'cache-control': 'no-cache' })).status).toBe(200);
+    // Each coding is its own representation: the identity tag does not validate the gzip form.
+    expect((await get(`${base}/`, { 'if-none-match': etagOf(lookup.page, 'identity'), 'accept-encoding': 'gzip' })).status).toBe(200);
   });
 });

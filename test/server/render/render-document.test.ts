@@ -97,15 +97,15 @@ describe('renderDocument', () => {
     expect(outcome.clean).toBe(false);
     expect(String(errors[0])).toContain('render exceeded 200 ms');
     expect(out.html().endsWith('</body></html>')).toBe(true);
-    expect(out.html()).toContain('<script type="module" async src="/assets/entry.js" nonce="bm9uY2Vub25jZW5vbmNlMQ=="></script>');
+    expect(out.html()).toContain('<script nonce="bm9uY2Vub25jZW5vbmNlMQ==" type="module" async>import "/assets/entry.js"</script>');
   });
 
   it('writes the head, the shell, then the entry script, in that order', async () => {
     const out = collectingSink();
     await render(async () => [], 5000, [], out.sink);
     const html = out.html();
-    const order = ['<title>青年新闻网</title>', '<div id="root">', '</footer>', '<script type="module"', '</body></html>'].map((marker) =>
-      html.indexOf(marker),
+    const order = ['<title>青年新闻网</title>', '<div id="root">', '</footer>', 'type="module" async>import "/assets/entry.js"', '</body></html>'].map(
+      (marker) => html.indexOf(marker),
     );
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
@@ -120,7 +120,7 @@ describe('renderDocument', () => {
     const shell = out.writes[0]!.toString('utf8');
     expect(shell.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(shell).toContain('<div id="root">');
-    expect(shell).toContain('<script type="module" async src="/assets/entry.js"');
+    expect(shell).toContain('type="module" async>import "/assets/entry.js"</script>');
     expect(shell).not.toContain('</body></html>');
     for (const settle of pending) settle([]);
     await rendering;
