@@ -147,7 +147,7 @@ describe('page hits in front of Express', () => {
     expect(answer.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
     expect(htmlOf(answer)).toBe(STORED_HTML);
     const line = logs.find((entry) => entry.reqId === 'trace-12345678');
-    expect(line).toMatchObject({ method: 'GET', path: '/home', status: 200, cache: 'HIT', msg: 'request', site: 'www.qnnews.cn' });
+    expect(line).toMatchObject({ method: 'GET', path: '/home?utm_source=x', status: 200, cache: 'HIT', msg: 'request', site: 'www.qnnews.cn' });
     expect(line!.bytes).toBeGreaterThan(1000);
     const text = await metrics.registry.metrics();
     expect(text).toMatch(/portal_http_requests_total\{route="home-alias",status="200"\} 1/);
