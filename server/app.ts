@@ -123,7 +123,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   const accountFor = readerAccounts(deps.upstream, deps.auth.sessions, deps.auth.settings.secureCookies, logger);
-  app.use(dataRoutes(deps.content, logger, accountFor));
+  app.use(dataRoutes(deps.content, logger, accountFor, { mobileDetailUrl: deps.config.MOBILE_DETAIL_URL }));
   app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
   app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL));
   const pages = createPageHandler({

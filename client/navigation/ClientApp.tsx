@@ -11,7 +11,7 @@ import { PortalApp } from '../../shared/ui/App';
 import type { ResourceStore } from '../../shared/ui/data/resource-store';
 import { loadPage } from '../../shared/pages/registry';
 import { pageAddress } from '../../shared/page-address';
-import { showToast } from '../../shared/ui/blocks/Toast';
+import { reportClientError } from '../../shared/ui/lib/report-error';
 import { reloadAfterError } from './error-reload';
 import { prefetchOnHover } from './prefetch';
 import { fetchPageData, rememberPage } from './page-data';
@@ -24,6 +24,15 @@ function hashTarget(hash: string): HTMLElement | null {
   } catch {
     return null;
   }
+}
+
+/** What the error page says when the next page's data could not be had. */
+const NAVIGATION_FAILED = '页面加载失败，请稍后重试';
+
+/** The error page at `path`, shown when the next page's data could not be had. */
+function navigationErrorPage(shown: PageState, path: string): PageState {
+  const head = { ...shown.head, title: NAVIGATION_FAILED };
+  return { path, routeId: null, page: 'error', params: {}, status: 500, data: null, head, now: shown.now, message: NAVIGATION_FAILED };
 }
 
 function isRenderablePage(page: PageState['page']): page is Exclude<PageState['page'], 'not-found' | 'error'> {
@@ -69,6 +78,11 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
           navigate(response.location, { replace: true });
           return;
         }
+        if (response.kind === 'document') {
+          // Another site's page (a phone opening an article: the mobile site): a document load, in place of this entry.
+          if (ticket === latest.current) window.location.replace(response.location);
+          return;
+        }
         if (isRenderablePage(response.page.page)) await loadPage(response.page.page);
         if (ticket !== latest.current) return;
         setState((previous) => ({ ...previous, page: response.page }));
@@ -76,11 +90,16 @@ export function ClientApp({ initial, resources }: { initial: AppState; resources
         trackPageView(pathname + search);
         if (navigationType !== 'POP' && !hashTarget(location.hash)) window.scrollTo(0, 0);
       })
-      .catch(() => {
+      .catch((error: unknown) => {
         if (ticket !== latest.current) return;
         // A page chunk failed (often a deploy under an open tab) or its data could not be had (429, 5xx, not
         // JSON): load the page the ordinary way, but not more than once a minute, so no answer can loop the tab.
-        if (!reloadAfterError(path)) showToast('页面加载失败，请稍后重试');
+        if (reloadAfterError(path)) return;
+        // Past that, the portal's error page inside the layout at the new address (a way home, header and
+        // footer stay), and the server's log is told.
+        reportClientError(error);
+        setState((previous) => ({ ...previous, page: navigationErrorPage(previous.page, path) }));
+        document.title = NAVIGATION_FAILED;
       })
       .finally(() => {
         if (ticket === latest.current) setNavigating(false);

@@ -53,7 +53,8 @@ async function requestPageData(path: string): Promise<PageDataResponse> {
 function isPageDataResponse(body: unknown): body is PageDataResponse {
   if (typeof body !== 'object' || body === null) return false;
   const answer = body as { kind?: unknown; location?: unknown; page?: unknown };
-  if (answer.kind === 'redirect') return typeof answer.location === 'string' && answer.location.startsWith('/');
+  if (answer.kind === 'redirect') return typeof answer.location === 'string' && answer.location.startsWith('/') && !answer.location.startsWith('//');
+  if (answer.kind === 'document') return typeof answer.location === 'string' && /^https?:\/\//.test(answer.location);
   if (answer.kind !== 'page' || typeof answer.page !== 'object' || answer.page === null) return false;
   const page = answer.page as { path?: unknown; page?: unknown; status?: unknown };
   return typeof page.path === 'string' && typeof page.page === 'string' && typeof page.status === 'number';

@@ -1,8 +1,11 @@
 /**
  * What client navigations call instead of fetching a whole document: the next page's state (its loader runs
- * here, through the data cache) and the data of suspense blocks.
+ * here, through the data cache) and the data of suspense blocks; and where the browser reports a page its error
+ * boundary caught (logged, nothing else).
  */
-import { Router } from 'express';
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { CLIENT_ERROR_ENDPOINT, CLIENT_ERROR_TEXT_LIMIT, type ClientErrorReport } from '../../shared/client-error';
 import { PAGE_DATA_ENDPOINT, RESOURCE_ENDPOINT } from '../../shared/app-state';
 import { classifyPath } from '../../shared/canonical-path';
 import { isResourceName, RESOURCES } from '../../shared/resources';
@@ -12,6 +15,7 @@ import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../logger';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
 import { addressOf } from '../../shared/page-address';
+import { mobileDetailTarget, variesByUserAgent } from './mobile-redirect';
 import { preparePage, unixNow } from './prepare-page';
 
 const MAX_PATH_LENGTH = 2048;
@@ -27,7 +31,22 @@ function parseTargetPath(value: unknown): URL | null {
   }
 }
 
-export function dataRoutes(content: ContentService, logger: Logger, accountFor: AccountFor): Router {
+/** A report as the browser sends it (shared/ui/lib/report-error.ts): anything else is a 400. */
+const clientErrorReportSchema: z.ZodType<ClientErrorReport> = z.strictObject({
+  path: z.string().startsWith('/').max(CLIENT_ERROR_TEXT_LIMIT),
+  message: z.string().max(CLIENT_ERROR_TEXT_LIMIT),
+  stack: z.string().max(CLIENT_ERROR_TEXT_LIMIT).optional(),
+});
+
+/** A report is a few kilobytes at most (three texts of 2,000 characters, UTF-8). */
+const CLIENT_ERROR_BODY_LIMIT = '32kb';
+
+export interface DataRoutesOptions {
+  /** Where a phone opening an article goes (MOBILE_DETAIL_URL): a client navigation is sent there too. */
+  mobileDetailUrl: string;
+}
+
+export function dataRoutes(content: ContentService, logger: Logger, accountFor: AccountFor, options: DataRoutesOptions): Router {
   const router = Router();
 
   router.get(PAGE_DATA_ENDPOINT, async (req, res, next) => {
@@ -48,11 +67,20 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
         res.json({ kind: 'redirect', location: spelling.path + target.search });
         return;
       }
+      const address = addressOf(target.pathname, target.searchParams);
+      // A phone following a link to an article goes to the mobile site, as its typed URL would (a document load).
+      if (variesByUserAgent(address.match)) res.vary('User-Agent');
+      const mobile = mobileDetailTarget(address.match, req.headers['user-agent'], options.mobileDetailUrl);
+      if (mobile) {
+        res.setHeader('Cache-Control', PRIVATE_NO_STORE);
+        res.json({ kind: 'document', location: mobile });
+        return;
+      }
       const recorder = new CallRecorder();
       const account = accountFor(req, res);
       const answer = await preparePage({
         site: resolveSite(req.headers.host),
-        address: addressOf(target.pathname, target.searchParams),
+        address,
         content: content.forRequest(recorder, 'throw'),
         now: unixNow(),
         account,
@@ -84,6 +112,17 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
     } catch (error) {
       next(error);
     }
+  });
+
+  router.post(CLIENT_ERROR_ENDPOINT, express.json({ limit: CLIENT_ERROR_BODY_LIMIT }), (req, res) => {
+    // JSON only (express.json reads nothing else): a cross-site form cannot post one without a preflight.
+    const report = clientErrorReportSchema.safeParse(req.body);
+    if (!report.success) {
+      res.status(400).json({ error: 'a client error report is {"path": "/…", "message": "…", "stack"?: "…"}, each at most 2000 characters' });
+      return;
+    }
+    logger.warn({ clientError: report.data, ua: req.headers['user-agent'] }, 'client error');
+    res.status(204).end();
   });
 
   return router;

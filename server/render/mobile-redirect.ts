@@ -18,17 +18,29 @@ export function variesByUserAgent(match: RouteMatch): match is Extract<RouteMatc
   return match.kind === 'page' && match.route.id === 'detail';
 }
 
+/**
+ * Where a reader with this User-Agent is sent instead of the page `match` found: the mobile site's article for a
+ * phone opening an article, else null. One rule for a document request (below) and for a client navigation's
+ * page data (server/render/data-endpoints.ts), so following a link on a phone ends where typing the URL does.
+ */
+export function mobileDetailTarget(match: RouteMatch, userAgent: string | undefined, mobileDetailUrl: string): string | null {
+  if (!variesByUserAgent(match)) return null;
+  const { catid, id } = match.params;
+  if (!catid || !id || !isMobileUserAgent(userAgent)) return null;
+  const target = new URL(mobileDetailUrl);
+  target.searchParams.set('catid', catid);
+  target.searchParams.set('id', id);
+  return target.toString();
+}
+
 export function mobileDetailRedirect(mobileDetailUrl: string): RequestHandler {
   return (req, res, next) => {
     const match = matchRoute(req.path);
     if (!variesByUserAgent(match)) return next();
     res.vary('User-Agent');
-    const { catid, id } = match.params;
-    if (!catid || !id || !isMobileUserAgent(req.headers['user-agent'])) return next();
-    const target = new URL(mobileDetailUrl);
-    target.searchParams.set('catid', catid);
-    target.searchParams.set('id', id);
+    const target = mobileDetailTarget(match, req.headers['user-agent'], mobileDetailUrl);
+    if (!target) return next();
     res.setHeader('Cache-Control', 'private, no-store');
-    res.redirect(302, target.toString());
+    res.redirect(302, target);
   };
 }

@@ -90,9 +90,12 @@ async function loadRoutePage<P extends PageId>(
   return { kind: 'ok', data: page, head: result.head };
 }
 
-export async function preparePage(input: PrepareInput): Promise<PageDataResponse> {
+/** What preparing a page ends on: the page, or another path of the portal to redirect to. */
+export type PreparedPage = Extract<PageDataResponse, { kind: 'page' | 'redirect' }>;
+
+export async function preparePage(input: PrepareInput): Promise<PreparedPage> {
   const { match, path } = input.address;
-  const endsOn = (status: number, message?: string): PageDataResponse => ({
+  const endsOn = (status: number, message?: string): PreparedPage => ({
     kind: 'page',
     page: statusPage(input.site, path, status, message, input.now),
   });

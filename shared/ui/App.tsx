@@ -7,6 +7,8 @@ import type { ResourceStore } from './data/resource-store';
 import { Layout } from './layouts/Layout';
 import { loadedPage } from '../pages/registry';
 import { ErrorPage, NotFoundPage } from './StatusPage';
+import { PageErrorBoundary } from './PageErrorBoundary';
+import { NavigationAnnouncer } from './blocks/NavigationAnnouncer';
 
 /** A loaded page's component with its loader's data; generic so the compiler pairs the two. */
 function LoadedPage<P extends PageId>({ page }: { page: LoadedPageState<P> }) {
@@ -34,8 +36,11 @@ export function PortalApp({ state, nonce, resources, navigating, updateUser }: P
   return (
     <PortalContext.Provider value={{ state, nonce, resources, navigating, ...(updateUser ? { updateUser } : {}) }}>
       <Layout kind={showsRoute && route ? route.layout : 'default'}>
-        <PageView page={state.page} />
+        <PageErrorBoundary key={state.page.path}>
+          <PageView page={state.page} />
+        </PageErrorBoundary>
       </Layout>
+      <NavigationAnnouncer />
     </PortalContext.Provider>
   );
 }

@@ -77,7 +77,7 @@ describeWithBrowser()('client states', () => {
     await page.context().close();
   });
 
-  it('page data that cannot be had (429 from the rate limit) reloads the page at most once, then says so', async () => {
+  it('page data that cannot be had (429 from the rate limit) reloads the page at most once, then shows the error page in the layout', async () => {
     // One client navigation a minute: the second and every later one get the rate limit's 429 (JSON, not a page).
     const limited = await startTestPortal({ upstream: suite.portal.upstream, env: { DATA_RATE_LIMIT_PER_MINUTE: '1' } });
     try {
@@ -93,7 +93,12 @@ describeWithBrowser()('client states', () => {
       // The failed navigation loads /siteMap the ordinary way, once.
       await page.waitForFunction(() => location.pathname === '/siteMap' && document.documentElement.dataset.hydrated === 'true');
       await page.click('a[href="/"]');
-      await page.waitForSelector('.toast >> text=页面加载失败，请稍后重试');
+      // The error page inside the layout (header, footer, a way home), not a blank screen.
+      await page.waitForSelector('main .status-page h1 >> text=页面加载失败，请稍后重试');
+      expect(await page.locator('header').count()).toBeGreaterThan(0);
+      expect(await page.locator('footer').count()).toBeGreaterThan(0);
+      expect(await page.locator('main .status-page a[href="/"]').count()).toBe(1);
+      expect(await page.title()).toBe('页面加载失败，请稍后重试');
       expect(documents).toEqual(['/license', '/siteMap']);
       expect(new URL(page.url()).pathname).toBe('/');
       await page.context().close();

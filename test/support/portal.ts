@@ -116,3 +116,14 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
 export function pageKeyOf(t: TestPortal, siteId: number, path: string): string {
   return cacheKey({ prefix: t.cachePrefix, buildId: t.portal.assets.buildId }, 'page', siteId, path);
 }
+
+/** The first log line of `t` that `matches`, waited for (a browser's report arrives when it arrives), within 30 s. */
+export async function waitForLog(t: TestPortal, matches: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const found = t.logs.find(matches);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no such log line within 30 s; ${t.logs.length} lines logged`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,4 +1,7 @@
-/** docs/product.md §2: article detail on a phone goes to the mobile site; desktop readers keep the cached page. */
+/**
+ * docs/product.md §2: article detail on a phone goes to the mobile site; desktop readers keep the cached page. A
+ * client navigation's page data follows the same rule (test/browser/navigation.test.ts follows a link on a phone).
+ */
 import request from 'supertest';
 import { HOME_CATID } from '../../../shared/constants';
 import { isMobileUserAgent } from '../../../server/render/mobile-redirect';
@@ -39,5 +42,26 @@ describe('mobile redirect', () => {
     }
     expect((await request(t.url).get(path).set('User-Agent', IPAD)).status).toBe(200);
     expect((await request(t.url).get('/').set('User-Agent', IPHONE)).status).toBe(200);
+  });
+
+  it("answers a phone's client navigation to an article with the same mobile address, as a document to load", async () => {
+    const raw = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    const path = `/detail/${raw.catid}/${raw.id}`;
+    const data = (ua: string, target = path) => request(t.url).get('/_data/page').query({ path: target }).set('User-Agent', ua);
+    for (const ua of [IPHONE, ANDROID]) {
+      const phone = await data(ua);
+      expect(phone.status).toBe(200);
+      expect(phone.body).toEqual({ kind: 'document', location: `https://m.qnnews.cn/pages/detail?catid=${raw.catid}&id=${raw.id}` });
+      expect(phone.headers.vary).toMatch(/User-Agent/);
+      expect(phone.headers['cache-control']).toBe('private, no-store');
+      // Other pages are a phone's as well as a desktop's.
+      expect((await data(ua, '/')).body.kind).toBe('page');
+    }
+    for (const ua of [IPAD, DESKTOP]) {
+      const other = await data(ua);
+      expect(other.body.kind).toBe('page');
+      expect(other.body.page.page).toBe('detail');
+      expect(other.headers.vary).toMatch(/User-Agent/);
+    }
   });
 });

@@ -1,0 +1,149 @@
+/**
+ * Client navigation a reader can trust, in a real browser against a real portal: a page that fails to render
+ * leaves the error page inside the layout (and the server's log is told), the new page is announced and focused,
+ * a phone following a link to an article goes to the mobile site as a typed URL would, and back returns to
+ * where the reader was on a long page.
+ */
+import type { Page } from 'playwright-core';
+import { HOME_CATID } from '../../shared/constants';
+import { browserPortalSuite, gotoHydrated, scrollAndSettle, watchedPage } from '../support/browser';
+import { waitForLog } from '../support/portal';
+import { describeWithBrowser } from '../support/requirements';
+import { articleList, homeCategories } from '../support/upstream-data';
+
+const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+/** The portal's default MOBILE_DETAIL_URL (server/config.ts); the test answers it itself. */
+const MOBILE_DETAIL_URL = 'https://m.qnnews.cn/detail';
+
+describeWithBrowser()('client navigation', () => {
+  const suite = browserPortalSuite();
+
+  async function firstArticle(): Promise<{ catid: number; id: number; title: string }> {
+    const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
+    const list = await articleList(suite.portal.upstream.url, category!.catid);
+    return list.lists[0]!;
+  }
+
+  async function homeWithLinkTo(page: Page, path: string): Promise<void> {
+    await gotoHydrated(page, `${suite.portal.url}/`);
+    await page.waitForSelector(`a[href="${path}"]`);
+  }
+
+  it('shows the error page inside the layout when the next page fails to render, and reports it', async () => {
+    const { page, problems } = await watchedPage(suite.browser);
+    try {
+      const article = await firstArticle();
+      const path = `/detail/${article.catid}/${article.id}`;
+      // The page's data as the server sends it, but without its article: the detail component cannot render it.
+      await page.route(`**/_data/page?path=${encodeURIComponent(path)}`, async (route) => {
+        const answer = (await (await route.fetch()).json()) as { page: { data: Record<string, unknown> } };
+        answer.page.data.article = null;
+        await route.fulfill({ json: answer });
+      });
+      await homeWithLinkTo(page, path);
+      await page.click(`a[href="${path}"]`);
+      await page.waitForSelector('main .status-page');
+      expect(new URL(page.url()).pathname).toBe(path);
+      expect(await page.textContent('main .status-page .status-page__code')).toBe('500');
+      expect(await page.locator('main .status-page a[href="/"]').count()).toBe(1);
+      // The layout stayed: header and footer around the error page, not a blank screen.
+      expect(await page.locator('header').first().isVisible()).toBe(true);
+      expect(await page.locator('footer').first().isVisible()).toBe(true);
+      const logged = await waitForLog(suite.portal, (line) => line.msg === 'client error' && (line.clientError as { path?: string }).path === path);
+      expect((logged.clientError as { message: string }).message).toMatch(/null|undefined/);
+      // React reports the caught error on the console itself; nothing else went wrong.
+      expect(problems.filter((line) => !line.startsWith('error: TypeError') && !line.includes('The above error occurred'))).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('announces the new page in a polite live region and moves focus to its main heading', async () => {
+    const { page, problems } = await watchedPage(suite.browser);
+    try {
+      const article = await firstArticle();
+      const path = `/detail/${article.catid}/${article.id}`;
+      await homeWithLinkTo(page, path);
+      const region = page.locator('[data-navigation-announcer]');
+      expect(await region.getAttribute('aria-live')).toBe('polite');
+      expect(await region.textContent()).toBe('');
+      await page.click(`a[href="${path}"]`);
+      await page.waitForSelector('h1.article__title');
+      await page.waitForFunction(() => (document.querySelector('[data-navigation-announcer]')?.textContent ?? '') !== '');
+      expect(await region.textContent()).toBe(await page.title());
+      expect(await page.title()).toContain(article.title.slice(0, 4));
+      expect(await page.evaluate(() => document.activeElement === document.querySelector('main h1'))).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.textContent ?? '')).toContain(article.title.slice(0, 4));
+      // Back to home, a page without an h1 in main: it is announced, and focus lands on main.
+      const articleTitle = await page.title();
+      await page.goBack();
+      await page.waitForSelector('.home-grid');
+      await page.waitForFunction(
+        (previous) => document.querySelector('[data-navigation-announcer]')?.textContent === document.title && document.title !== previous,
+        articleTitle,
+      );
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it("sends a phone following a link to an article to the mobile site, as the article's own URL does", async () => {
+    const { page } = await watchedPage(suite.browser, { userAgent: IPHONE_UA });
+    try {
+      const article = await firstArticle();
+      const path = `/detail/${article.catid}/${article.id}`;
+      const mobileLoads: string[] = [];
+      await page.route(`${MOBILE_DETAIL_URL}**`, async (route) => {
+        mobileLoads.push(route.request().url());
+        await route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>mobile</title><p>mobile site</p>' });
+      });
+      // The typed URL: the server's redirect.
+      const typed = await fetch(`${suite.portal.url}${path}`, { headers: { 'user-agent': IPHONE_UA }, redirect: 'manual' });
+      expect(typed.status).toBe(302);
+      const expected = typed.headers.get('location')!;
+      expect(expected).toBe(`${MOBILE_DETAIL_URL}?catid=${article.catid}&id=${article.id}`);
+      // The link followed in the app: the same address, loaded as a document.
+      await homeWithLinkTo(page, path);
+      await page.click(`a[href="${path}"]`);
+      await page.waitForURL(expected);
+      expect(mobileLoads).toEqual([expected]);
+      // The article's path did not stay in history: back returns to home.
+      await page.goBack();
+      await page.waitForURL(`${suite.portal.url}/`);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('returns to where the reader was on a long page after back, also from a short page', async () => {
+    const { page, problems } = await watchedPage(suite.browser);
+    try {
+      await gotoHydrated(page, `${suite.portal.url}/`);
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      expect(height).toBeGreaterThan(3000);
+      // The foot of home, and from there a footer link to a page far shorter than that position: the browser's own
+      // restoration, made at popstate on the short page, could not reach it.
+      await scrollAndSettle(page, height);
+      const before = await page.evaluate(() => window.scrollY);
+      expect(before).toBeGreaterThan(2000);
+      const link = page.locator('footer a[href="/about"]').first();
+      const box = (await link.boundingBox())!;
+      expect(box.y).toBeGreaterThan(0);
+      await page.mouse.click(box.x + Math.min(box.width / 2, 10), box.y + box.height / 2);
+      await page.waitForFunction(() => location.pathname === '/about' && window.scrollY === 0);
+      await page.waitForSelector('main h1');
+      expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBeLessThan(before);
+      await page.goBack();
+      await page.waitForSelector('.home-grid');
+      await page.waitForFunction((y) => Math.abs(window.scrollY - y) <= 2, before);
+      // And forward: the short page again, at its top.
+      await page.goForward();
+      await page.waitForFunction(() => location.pathname === '/about' && window.scrollY === 0);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
