@@ -142,6 +142,16 @@ sub portal_refuse_operations {
     }
 }
 
+# One object for the variants of an address that differ only by tracking parameters no page reads (campaigns'
+# utm_*, WeChat's from and isappinstalled on every shared link, …) or by the order of the others: the portal
+# answers them alike (its own keys keep only the parameters a page reads). The request itself is passed on as
+# sent. test/deploy/varnish.test.ts checks that no route reads a parameter named here.
+sub vcl_hash {
+    hash_data(regsub(std.querysort(regsuball(req.url, "(?i)(?<=[?&])(utm_[a-z0-9_]*|from|isappinstalled|spm|fbclid|gclid)=[^&]*&?", "")), "\?$", ""));
+    hash_data(req.http.Host);
+    return (lookup);
+}
+
 sub vcl_hit {
     if (obj.ttl >= 0s) {
         set req.http.X-Edge-Cache = "HIT";
@@ -168,6 +178,19 @@ sub vcl_miss {
 
 sub vcl_pass {
     set req.http.X-Edge-Cache = "PASS";
+}
+
+# The retry above goes to the instance that did not fail, named: the round robin, asked again, could give the
+# same one when other requests took a turn meanwhile. (With more instances, list the others here.)
+sub vcl_backend_fetch {
+    if (bereq.retries > 0) {
+        if (bereq.http.X-Edge-Failed == "portal_1") {
+            set bereq.backend = portal_2;
+        } else {
+            set bereq.backend = portal_1;
+        }
+    }
+    unset bereq.http.X-Edge-Failed;
 }
 
 sub vcl_backend_response {
@@ -213,9 +236,11 @@ sub vcl_backend_response {
 }
 
 sub vcl_backend_error {
-    # An instance that did not answer (stopped, restarting): a read is tried once more, on the next instance
-    # (as deploy/nginx.conf's proxy_next_upstream does). A write is not: it may have been acted on.
+    # An instance that did not answer (stopped, crashed): a read is tried once more, on the other instance (as
+    # deploy/nginx.conf's proxy_next_upstream does), until the probes take the dead one out of the rotation. A
+    # write is not: it may have been acted on.
     if (bereq.retries == 0 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+        set bereq.http.X-Edge-Failed = beresp.backend.name;
         return (retry);
     }
     set beresp.http.Content-Type = "text/plain; charset=utf-8";
