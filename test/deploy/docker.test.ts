@@ -29,9 +29,18 @@ interface Service {
   ports?: string[];
 }
 
-/** The environment as Compose sees it with nothing set in the shell: `${NAME:-default}` is the default. */
+/** The two secrets compose requires (`${NAME:?…}`), as an operator sets them (docs/operations.md). */
+const SECRETS = { REDIS_PASSWORD: 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718', INTERNAL_TOKEN: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978' };
+
+/** The environment as Compose sees it with only SECRETS set: `${NAME:-default}` is the default, `${NAME:?…}` the secret. */
 function withComposeDefaults(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace(/\$\{\w+:-([^}]*)\}/g, '$1')]));
+  const secret = (name: string) => SECRETS[name as keyof typeof SECRETS] ?? `(${name} unset)`;
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [
+      name,
+      value.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/\$\{(\w+):\?[^}]*\}/g, (_match, secretName: string) => secret(secretName)),
+    ]),
+  );
 }
 
 describe('Dockerfile', () => {
@@ -47,7 +56,17 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).not.toMatch(/npm (ci|install)/);
     expect(runtime).toMatch(/NODE_ENV=production/);
-    expect(stages[0]).toMatch(/npm prune --omit=dev/);
+    expect(stages[0]).toMatch(/npm prune --omit=dev --omit=optional/);
+  });
+
+  it('leaves the runtime files root’s: the runtime user can read its code, not rewrite it', () => {
+    const runtime = stages[1]!;
+    const copies = runtime.split('\n').filter((line) => line.startsWith('COPY'));
+    expect(copies.length).toBeGreaterThan(0);
+    for (const line of copies) expect(line).not.toMatch(/--chown|--chmod/);
+    // Switching to the runtime user comes after the files are in place, and nothing is chowned by a RUN either.
+    expect(runtime.indexOf('USER node')).toBeGreaterThan(runtime.lastIndexOf('COPY '));
+    expect(runtime).not.toMatch(/chown|chmod/);
   });
 
   it('health-checks /healthz and hands SIGTERM to node itself (exec form, no shell)', () => {
@@ -58,7 +77,7 @@ describe('Dockerfile', () => {
   });
 
   it('copies only build outputs that exist after `npm run build`', () => {
-    const copied = [...stages[1]!.matchAll(/COPY --from=build \S+ \/app\/(\S+)/g)].map((match) => match[1]!);
+    const copied = [...stages[1]!.matchAll(/COPY --from=build (?:--\S+ )*\/app\/(\S+)/g)].map((match) => match[1]!);
     expect(copied.sort()).toEqual(['dist', 'node_modules', 'package.json', 'public']);
     for (const file of ['dist/server/main.cjs', 'dist/reference-api/main.cjs', 'dist/client/manifest.json', 'public/favicon.svg']) {
       expect([file, existsSync(path.join(ROOT, file))]).toEqual([file, true]);
@@ -107,14 +126,18 @@ describe('docker-compose.yml', () => {
   it('gives both portals a configuration the server accepts, pointing at Redis and the content API', () => {
     for (const name of ['portal-1', 'portal-2']) {
       const env = services[name]!.environment!;
-      expect(env).toMatchObject({
-        REDIS_URL: 'redis://redis:6379/0',
-        SESSION_REDIS_URL: 'redis://redis-sessions:6379/0',
+      expect(withComposeDefaults(env)).toMatchObject({
+        REDIS_URL: `redis://:${SECRETS.REDIS_PASSWORD}@redis:6379/0`,
+        SESSION_REDIS_URL: `redis://:${SECRETS.REDIS_PASSWORD}@redis-sessions:6379/0`,
         UPSTREAM_URL: 'http://upstream:3100',
+        INTERNAL_TOKEN: SECRETS.INTERNAL_TOKEN,
       });
+      // Required, with no default anyone could know: Compose refuses to start without them (below).
+      expect(env.REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD:\?[^}]+\}@redis:6379\/0$/);
+      expect(env.INTERNAL_TOKEN).toMatch(/^\$\{INTERNAL_TOKEN:\?[^}]+\}$/);
       expect(() => loadConfig(withComposeDefaults(env))).not.toThrow();
       // With the edge's purge settings given (docs/operations.md "Edge cache"), the portal accepts them too.
-      const edge = { ...env, EDGE_PURGE_URLS: 'http://varnish:6081', EDGE_PURGE_TOKEN: 'a-token-of-24-characters' };
+      const edge = { ...withComposeDefaults(env), EDGE_PURGE_URLS: 'http://varnish:6081', EDGE_PURGE_TOKEN: 'a-token-of-24-characters' };
       expect(loadConfig(edge)).toMatchObject({ EDGE_PURGE_URLS: ['http://varnish:6081'] });
       expect(env).toMatchObject({ EDGE_PURGE_URLS: '${EDGE_PURGE_URLS:-}', EDGE_PURGE_TOKEN: '${EDGE_PURGE_TOKEN:-}' });
       expect(services[name]!.depends_on).toMatchObject({
@@ -142,6 +165,11 @@ describe('docker-compose.yml', () => {
         expect([name, service.image]).toEqual([name, expect.stringMatching(/:\d+\.\d+\.\d+[\w.-]*(@sha256:[0-9a-f]{64})?$/)]);
     }
     expect(services.lb!.depends_on).toEqual({ 'portal-1': { condition: 'service_healthy' }, 'portal-2': { condition: 'service_healthy' } });
+    // Releases with the fixes: Redis 7.4.6 (CVE-2025-21605, CVE-2025-49844: the portal needs EVAL), nginx 1.29.1.
+    const version = (image: string) => (image.match(/:(\d+)\.(\d+)\.(\d+)/) ?? []).slice(1).map(Number);
+    const atLeast = (have: number[], want: number[]) => have[0]! * 1e6 + have[1]! * 1e3 + have[2]! >= want[0]! * 1e6 + want[1]! * 1e3 + want[2]!;
+    for (const name of ['redis', 'redis-sessions']) expect([name, atLeast(version(services[name]!.image!), [7, 4, 6])]).toEqual([name, true]);
+    expect(atLeast(version(services.lb!.image!), [1, 29, 1])).toBe(true);
   });
 
   it('keeps sessions where nothing is evicted, and lets the cache evict only keys with an expiry', () => {
@@ -151,6 +179,12 @@ describe('docker-compose.yml', () => {
     };
     expect(policy('redis')).toBe('volatile-lru');
     expect(policy('redis-sessions')).toBe('noeviction');
+    // Both ask for the password the portals' URLs carry; redis-cli (the health check) authenticates with it.
+    for (const name of ['redis', 'redis-sessions']) {
+      const command = services[name]!.command!;
+      expect(command[command.indexOf('--requirepass') + 1]).toMatch(/^\$\{REDIS_PASSWORD:\?[^}]+\}$/);
+      expect(services[name]!.environment).toEqual({ REDISCLI_AUTH: command[command.indexOf('--requirepass') + 1] });
+    }
     expect(services['redis-sessions']!.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
   });
 
@@ -184,7 +218,7 @@ describeWithCompose()('Compose accepts docker-compose.yml', () => {
   const [program, ...leading] = composeCommand();
   const compose = (dir: string, ...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(program, [...leading, '-f', 'docker-compose.yml', ...args], { cwd: dir }, (error, stdout, stderr) => {
+      execFile(program, [...leading, '-f', 'docker-compose.yml', ...args], { cwd: dir, env: { ...process.env, ...SECRETS } }, (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
       });
     });
@@ -196,8 +230,22 @@ describeWithCompose()('Compose accepts docker-compose.yml', () => {
     const resolved = parse(result.stdout) as { services: Record<string, Service> };
     expect(Object.keys(resolved.services).sort()).toEqual(['lb', 'portal-1', 'portal-2', 'redis', 'redis-sessions', 'upstream', 'varnish']);
     for (const name of ['portal-1', 'portal-2']) {
-      expect(resolved.services[name]!.environment).toMatchObject({ REDIS_URL: 'redis://redis:6379/0' });
+      expect(resolved.services[name]!.environment).toMatchObject({
+        REDIS_URL: `redis://:${SECRETS.REDIS_PASSWORD}@redis:6379/0`,
+        INTERNAL_TOKEN: SECRETS.INTERNAL_TOKEN,
+      });
     }
+  }, 60_000);
+
+  it('refuses to resolve without the secrets, naming the one missing', async () => {
+    const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(name in SECRETS)));
+      execFile(program, [...leading, '-f', 'docker-compose.yml', 'config', '-q'], { cwd: ROOT, env }, (error, _stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr });
+      });
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/REDIS_PASSWORD|INTERNAL_TOKEN/);
   }, 60_000);
 
   it('rejects a file with a misspelt option (so the check above can fail)', async () => {

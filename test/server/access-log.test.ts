@@ -101,6 +101,26 @@ describe('access log', () => {
   });
 });
 
+describe('TRUST_PROXY behind a CDN', () => {
+  it('takes a number of hops: with 1, the client is the address the nearest proxy (the CDN) appended', async () => {
+    const t = await startTestPortal({ env: { TRUST_PROXY: '1' } });
+    try {
+      // A reader's own X-Forwarded-For claim first, then what the CDN appended: only the latter is believed.
+      await request(t.url).get('/about').set('X-Forwarded-For', '203.0.113.9, 198.51.100.44').set('X-Request-Id', 'access-log-hops-1');
+      expect(t.logs.find((line) => line.reqId === 'access-log-hops-1')).toMatchObject({ client: '198.51.100.44' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a malformed address or range at start, naming it', async () => {
+    const { loadConfig } = await import('../../server/config');
+    expect(() => loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY="10\.0\.0\.0\/33"/);
+    expect(() => loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', TRUST_PROXY: 'loopback, 203.0.113.0/24' })).not.toThrow();
+    expect(loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+  });
+});
+
 describe('loggableTarget', () => {
   it.each([
     ['/a?token=1', '/a?token=[redacted]'],
