@@ -29,6 +29,8 @@ export const RECOMMENDED_TOPICS_SHOWN = 4;
 export const SPECIAL_COLUMN_PAGE_SIZE = 4;
 export const SEARCH_HISTORY_MAX = 20;
 export const HOME_CATEGORY_LIST_SIZE = 8;
+/** The most category blocks a home page shows (and so lists it asks for): twice the largest real home (8). */
+export const HOME_MAX_BLOCKS = 16;
 
 export const SEARCH_TYPE_RECENT = 1;
 export const SEARCH_TYPE_ALL = 2;

@@ -3,7 +3,7 @@
  * of recent articles, and an RSS 2.0 feed per category. Each is per site (URLs on the site's own domain) and
  * built from the same content calls as the pages, so every URL listed is one the portal serves.
  */
-import { HOT_NEWS_ID, HOT_NEWS_SIZE, HOME_CATEGORY_LIST_SIZE } from '../../shared/constants';
+import { HOT_NEWS_ID, HOT_NEWS_SIZE, HOME_CATEGORY_LIST_SIZE, HOME_MAX_BLOCKS } from '../../shared/constants';
 import type { ContentApi } from '../../shared/content-api';
 import { siteCategory, siteTitle } from '../../shared/loaders/helpers';
 import { href, routeTable } from '../../shared/routes';
@@ -47,7 +47,8 @@ export async function pagesSitemap(site: SiteConfig, protocol: string, content: 
     .map((route) => route.path)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .map((path) => ({ loc: `${base}${path}` }));
-  const categories = await content.categoryChildren(homeCatidOf(site));
+  // The home's categories as the home page shows them: at most HOME_MAX_BLOCKS (docs/pages.md).
+  const categories = (await content.categoryChildren(homeCatidOf(site))).slice(0, HOME_MAX_BLOCKS);
   const lists = await Promise.all(categories.map((category) => content.articleList(category.catid, 1, 1)));
   const categoryPages = categories
     .filter((_, index) => (lists[index]?.total ?? 0) > 0)
@@ -80,7 +81,8 @@ async function mediaPaths(content: ContentApi): Promise<string[]> {
 
 /** Recent articles of the site's home categories and the hot news, newest first, each once. */
 async function recentArticles(site: SiteConfig, content: ContentApi): Promise<ArticleSummary[]> {
-  const categories = await content.categoryChildren(homeCatidOf(site));
+  // The home's categories as the home page shows them: at most HOME_MAX_BLOCKS (docs/pages.md).
+  const categories = (await content.categoryChildren(homeCatidOf(site))).slice(0, HOME_MAX_BLOCKS);
   const lists = await Promise.all([
     content.articleList(HOT_NEWS_ID, 1, HOT_NEWS_SIZE),
     ...categories.map((category) => content.articleList(category.catid, 1, HOME_CATEGORY_LIST_SIZE)),

@@ -42,9 +42,17 @@ export function articleSummary(raw: RawArticleListItem): ArticleSummary {
   };
 }
 
-export function articlePage(raw: RawArticleList): ArticlePage {
+/**
+ * The CMS may send more than a page asks for (a broken or compromised one: 3000 items for a page of 20); a page
+ * never holds more than it asked for (docs/pages.md, "Bounds on what the CMS sends").
+ */
+export function upTo<T>(items: readonly T[], pageSize: number): readonly T[] {
+  return items.length > pageSize ? items.slice(0, Math.max(0, pageSize)) : items;
+}
+
+export function articlePage(raw: RawArticleList, pageSize: number): ArticlePage {
   return {
-    items: raw.lists.map(articleSummary),
+    items: upTo(raw.lists, pageSize).map(articleSummary),
     total: raw.total,
     page: raw.page,
     pageSize: raw.pagesize,
@@ -109,12 +117,12 @@ export function columnAuthor(raw: RawColumnAuthor): ColumnAuthor {
   return { id: raw.id, name: raw.name, avatar: raw.avatar, description: raw.description, subscribed: raw.subscribe_status === 1 };
 }
 
-export function paged<Raw, T>(raw: RawPagedList<Raw>, item: (value: Raw) => T): Paged<T> {
-  return { list: raw.list.map(item), total: raw.total, page: raw.page, pageSize: raw.page_size };
+export function paged<Raw, T>(raw: RawPagedList<Raw>, pageSize: number, item: (value: Raw) => T): Paged<T> {
+  return { list: upTo(raw.list, pageSize).map(item), total: raw.total, page: raw.page, pageSize: raw.page_size };
 }
 
-export function pagedArticles(raw: RawPagedList<RawArticleListItem>): ArticlePage {
-  return { items: raw.list.map(articleSummary), total: raw.total, page: raw.page, pageSize: raw.page_size };
+export function pagedArticles(raw: RawPagedList<RawArticleListItem>, pageSize: number): ArticlePage {
+  return { items: upTo(raw.list, pageSize).map(articleSummary), total: raw.total, page: raw.page, pageSize: raw.page_size };
 }
 
 export function columnAuthorInfo(raw: RawColumnAuthorInfo): ColumnAuthorInfo {

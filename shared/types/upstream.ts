@@ -37,6 +37,20 @@ export function cmsDateSeconds(value: unknown): number | null {
 /** Unix seconds, or null when the CMS sent no usable date (cmsDateSeconds), a missing field included. */
 export const unixSeconds = z.unknown().optional().transform(cmsDateSeconds);
 
+/**
+ * The most entries read from any list the CMS sends (docs/pages.md, "Bounds on what the CMS sends"): pages ask for
+ * at most 50 at a time, and no real list (menu, ads, tags, timelines, newspaper areas) comes near it. Entries past
+ * it are dropped unread, before they are checked, so an answer inflated to thousands costs no more than this.
+ */
+export const CMS_LIST_MAX = 100;
+/** The most children of one category read: the largest real one (the menu's) has 18. */
+export const CATEGORY_CHILDREN_MAX = 50;
+
+/** A list from the CMS, cut to its first `max` entries where it enters. */
+export function cmsList<Item extends z.ZodType>(item: Item, max: number = CMS_LIST_MAX) {
+  return z.preprocess((value) => (Array.isArray(value) && value.length > max ? value.slice(0, max) : value), z.array(item));
+}
+
 /** A paged list as the /api/* calls answer it: the page's items and the total over all pages. */
 export interface RawPagedList<T> {
   list: T[];
@@ -47,7 +61,7 @@ export interface RawPagedList<T> {
 
 /** The schema of a RawPagedList of `item`. */
 export function rawPagedListSchema<Item extends z.ZodType>(item: Item) {
-  return z.object({ list: z.array(item), total: count, page: id, page_size: id });
+  return z.object({ list: cmsList(item), total: count, page: id, page_size: id });
 }
 
 export const RawArticleListItemSchema = z.object({
@@ -66,7 +80,7 @@ export type RawArticleListItem = z.infer<typeof RawArticleListItemSchema>;
 
 /** GET /list/{catid}/{pageIndex}.html?pagesize={n} → data */
 export const RawArticleListSchema = z.object({
-  lists: z.array(RawArticleListItemSchema),
+  lists: cmsList(RawArticleListItemSchema),
   total: count,
   page: id,
   pagesize: id,
@@ -84,7 +98,7 @@ export const RawArticleDetailSchema = RawArticleListItemSchema.extend({
   /** Body HTML as the CMS stores it: untrusted, sanitised by the portal before rendering. */
   content: z.string(),
   views: count,
-  tags: z.array(RawTagSchema),
+  tags: cmsList(RawTagSchema),
   /** 责任编辑: the editor responsible for the article. Optional: older CMS answers leave it out. */
   editor: z.string().optional(),
 });
@@ -111,17 +125,17 @@ export const RawCategorySchema: z.ZodType<RawCategory, unknown> = z.lazy(() =>
     catname: z.string(),
     parentid: id,
     categoryDirectory: z.string(),
-    newfield: z.array(RawMenuFieldSchema),
+    newfield: cmsList(RawMenuFieldSchema),
     // A leaf may come without the field: it has no children.
-    children: z.array(RawCategorySchema).default([]),
+    children: cmsList(RawCategorySchema, CATEGORY_CHILDREN_MAX).default([]),
   }),
 );
 
 /** GET /api/common/get_menu_list → data */
-export const RawMenuListSchema = z.array(RawCategorySchema);
+export const RawMenuListSchema = cmsList(RawCategorySchema, CATEGORY_CHILDREN_MAX);
 
 /** POST /mobile/index/category_index {catid} → data */
-export const RawCategoryIndexSchema = z.object({ children: z.array(RawCategorySchema).default([]) });
+export const RawCategoryIndexSchema = z.object({ children: cmsList(RawCategorySchema, CATEGORY_CHILDREN_MAX).default([]) });
 export type RawCategoryIndex = z.infer<typeof RawCategoryIndexSchema>;
 
 /** 1 image, 2 video (docs/product.md §3). */
@@ -140,20 +154,20 @@ export type RawAdvertisement = z.infer<typeof RawAdvertisementSchema>;
 
 /** GET /api/ad/top?catid → data: the ad groups of the detail layout (docs/product.md §3). */
 export const RawAdGroupsSchema = z.object({
-  detailTop: z.array(RawAdvertisementSchema),
-  hotNewsTop: z.array(RawAdvertisementSchema),
-  hotNewsBot: z.array(RawAdvertisementSchema),
-  hotTopicBot: z.array(RawAdvertisementSchema),
-  specialColBot: z.array(RawAdvertisementSchema),
+  detailTop: cmsList(RawAdvertisementSchema),
+  hotNewsTop: cmsList(RawAdvertisementSchema),
+  hotNewsBot: cmsList(RawAdvertisementSchema),
+  hotTopicBot: cmsList(RawAdvertisementSchema),
+  specialColBot: cmsList(RawAdvertisementSchema),
 });
 export type RawAdGroups = z.infer<typeof RawAdGroupsSchema>;
 
 /** Homepage slot by position 1–6 and 8–16 (docs/product.md §3). */
-export const RawAdSlotSchema = z.object({ position: z.number().int(), list: z.array(RawAdvertisementSchema) });
+export const RawAdSlotSchema = z.object({ position: z.number().int(), list: cmsList(RawAdvertisementSchema) });
 export type RawAdSlot = z.infer<typeof RawAdSlotSchema>;
 
 /** GET /api/ad/list_by_column_id?catid → data */
-export const RawAdSlotsSchema = z.array(RawAdSlotSchema);
+export const RawAdSlotsSchema = cmsList(RawAdSlotSchema);
 
 export const RawTopicSchema = z.object({
   id,
@@ -167,11 +181,11 @@ export const RawTopicSchema = z.object({
 export type RawTopic = z.infer<typeof RawTopicSchema>;
 
 /** GET /theme/list/{page}?officeId=&pageSize= → data */
-export const RawTopicListSchema = z.object({ list: z.array(RawTopicSchema), total: count });
+export const RawTopicListSchema = z.object({ list: cmsList(RawTopicSchema), total: count });
 export type RawTopicList = z.infer<typeof RawTopicListSchema>;
 
 /** GET /theme/get/{id} → data */
-export const RawTopicDetailSchema = RawTopicSchema.extend({ articles: z.array(RawArticleListItemSchema) });
+export const RawTopicDetailSchema = RawTopicSchema.extend({ articles: cmsList(RawArticleListItemSchema) });
 export type RawTopicDetail = z.infer<typeof RawTopicDetailSchema>;
 
 export const RawColumnAuthorSchema = z.object({
@@ -184,7 +198,7 @@ export const RawColumnAuthorSchema = z.object({
 export type RawColumnAuthor = z.infer<typeof RawColumnAuthorSchema>;
 
 /** GET /api/special_column_author/list?page&page_size → data (docs/product.md §3: list and count). */
-export const RawColumnAuthorListSchema = z.object({ list: z.array(RawColumnAuthorSchema), count });
+export const RawColumnAuthorListSchema = z.object({ list: cmsList(RawColumnAuthorSchema), count });
 export type RawColumnAuthorList = z.infer<typeof RawColumnAuthorListSchema>;
 
 export const RawFriendlyLinkSchema = z.object({ name: z.string(), link: z.string() });
@@ -196,7 +210,7 @@ export type RawFriendlyLink = z.infer<typeof RawFriendlyLinkSchema>;
  */
 export const RawSiteInfoSchema = z.object({
   seo: z.object({ seo_title: z.string(), seo_keywords: z.string(), seo_description: z.string() }),
-  friendly_link_list: z.array(RawFriendlyLinkSchema),
+  friendly_link_list: cmsList(RawFriendlyLinkSchema),
 });
 export type RawSiteInfo = z.infer<typeof RawSiteInfoSchema>;
 
@@ -232,7 +246,7 @@ export type RawNewsSearchInit = z.infer<typeof RawNewsSearchInitSchema>;
 /** GET /api/rmt/get_parent_category?id(&type=1) → data: the chain from the top-level ancestor down to the category. */
 export const RawParentCategorySchema = z.object({
   /** Root first, the category itself last; children empty, except with type=1 where each node has its direct children. */
-  list: z.array(RawCategorySchema),
+  list: cmsList(RawCategorySchema),
 });
 export type RawParentCategory = z.infer<typeof RawParentCategorySchema>;
 
@@ -263,13 +277,13 @@ export const RawSpecialReportSchema = z.object({
   /** 1 still being updated, 2 concluded. */
   status: z.union([z.literal(1), z.literal(2)]),
   /** Oldest first: the order a timeline is read in. */
-  article_ids: z.array(id),
-  articles: z.array(RawSpecialTimelineItemSchema),
+  article_ids: cmsList(id),
+  articles: cmsList(RawSpecialTimelineItemSchema),
 });
 export type RawSpecialReport = z.infer<typeof RawSpecialReportSchema>;
 
 /** GET /api/special/list_by_catid?catid(&id) → data: the reports of the category and its descendants. */
-export const RawSpecialReportsSchema = z.array(RawSpecialReportSchema);
+export const RawSpecialReportsSchema = cmsList(RawSpecialReportSchema);
 
 export const RawImageSchema = z.object({ url: z.string(), width: z.number(), height: z.number(), caption: z.string() });
 export type RawImage = z.infer<typeof RawImageSchema>;
@@ -281,7 +295,7 @@ export const RawBoutiqueItemSchema = z.object({
   title: z.string(),
   description: z.string(),
   cover: z.string(),
-  images: z.array(RawImageSchema),
+  images: cmsList(RawImageSchema),
   adddate: unixSeconds,
 });
 export type RawBoutiqueItem = z.infer<typeof RawBoutiqueItemSchema>;
@@ -301,7 +315,7 @@ export const RawShikeCategorySchema = z.object({
 export type RawShikeCategory = z.infer<typeof RawShikeCategorySchema>;
 
 /** GET /api/video_album/shike_video_category → data */
-export const RawShikeCategoriesSchema = z.array(RawShikeCategorySchema);
+export const RawShikeCategoriesSchema = cmsList(RawShikeCategorySchema);
 
 /** GET /api/video/detail?id and GET /api/video_album/shike_video_item?id → data */
 export const RawVideoSchema = z.object({
@@ -321,7 +335,7 @@ export const RawVideoSchema = z.object({
   views: count,
   source: z.string(),
   /** The albums the video belongs to (a CMS without albums sends none). */
-  albums: z.array(z.object({ id, title: z.string() })).default([]),
+  albums: cmsList(z.object({ id, title: z.string() })).default([]),
 });
 export type RawVideo = z.infer<typeof RawVideoSchema>;
 
@@ -336,7 +350,7 @@ export const RawVideoAlbumSchema = z.object({
   cover: z.string(),
   description: z.string(),
   adddate: unixSeconds,
-  videos: z.array(RawVideoSchema),
+  videos: cmsList(RawVideoSchema),
 });
 export type RawVideoAlbum = z.infer<typeof RawVideoAlbumSchema>;
 
@@ -400,7 +414,7 @@ export const RawNewspaperPageSchema = z.object({
   image: z.string(),
   width: z.number(),
   height: z.number(),
-  areas: z.array(RawNewspaperAreaSchema),
+  areas: cmsList(RawNewspaperAreaSchema),
 });
 export type RawNewspaperPage = z.infer<typeof RawNewspaperPageSchema>;
 
@@ -414,7 +428,7 @@ export const RawNewspaperIssueSchema = z.object({
   /** Running issue number of the paper. */
   issue_no: z.number().int(),
   adddate: unixSeconds,
-  pages: z.array(RawNewspaperPageSchema),
+  pages: cmsList(RawNewspaperPageSchema),
 });
 export type RawNewspaperIssue = z.infer<typeof RawNewspaperIssueSchema>;
 

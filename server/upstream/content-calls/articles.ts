@@ -43,7 +43,7 @@ export function articleCalls(call: Call): ArticleApi {
         shows: (page) => articleKeys(page.items),
         request: { method: 'GET', path: `/list/${catid}/${page}.html?pagesize=${pageSize}`, call: 'list' },
         schema: RawArticleListSchema,
-        normalise: normalise.articlePage,
+        normalise: (raw) => normalise.articlePage(raw, pageSize),
         empty: { items: [], total: 0, page, pageSize },
       }),
     article: (catid, id) =>
@@ -75,7 +75,7 @@ export function articleCalls(call: Call): ArticleApi {
         shows: (page) => articleKeys(page.items),
         request: { method: 'GET', path: `/api/rmt/get_headline_news?page=${page}&page_size=${pageSize}`, call: 'get_headline_news' },
         schema: RawHeadlineNewsSchema,
-        normalise: normalise.pagedArticles,
+        normalise: (raw) => normalise.pagedArticles(raw, pageSize),
         empty: { items: [], total: 0, page, pageSize },
       }),
     search: (query, type, page, pageSize) =>
@@ -90,7 +90,7 @@ export function articleCalls(call: Call): ArticleApi {
           call: 'search_all',
         },
         schema: RawSearchResultSchema,
-        normalise: normalise.pagedArticles,
+        normalise: (raw) => normalise.pagedArticles(raw, pageSize),
         empty: { items: [], total: 0, page, pageSize },
       }),
     newsSearch: (filter, page, pageSize) => {
@@ -105,7 +105,7 @@ export function articleCalls(call: Call): ArticleApi {
         request: { method: 'GET', path: `/api/rmt/news_search_init?${params}`, call: 'news_search_init' },
         schema: RawNewsSearchInitSchema,
         normalise: (raw) => ({
-          articles: normalise.pagedArticles(raw),
+          articles: normalise.pagedArticles(raw, pageSize),
           tag: raw.tag ? { id: raw.tag.id, name: raw.tag.name } : null,
           columnist: raw.columnist ? normalise.columnAuthor(raw.columnist) : null,
         }),

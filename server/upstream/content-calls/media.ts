@@ -45,7 +45,7 @@ export function mediaCalls(call: Call): MediaApi {
         shows: (page) => itemKeys('boutique', page.list),
         request: { method: 'GET', path: `/api/boutique/list?type=${type}&page=${page}&page_size=${pageSize}`, call: 'boutique_list' },
         schema: RawBoutiqueListSchema,
-        normalise: (raw) => normalise.paged(raw, (item) => item),
+        normalise: (raw) => normalise.paged(raw, pageSize, (item) => item),
         empty: { list: [], total: 0, page, pageSize },
       }),
     video: (id) =>
@@ -91,7 +91,7 @@ export function mediaCalls(call: Call): MediaApi {
           call: 'shike_video_category_item',
         },
         schema: RawShikeCategoryItemsSchema,
-        normalise: (raw) => ({ ...normalise.paged(raw, (item) => item), category: raw.category }),
+        normalise: (raw) => ({ ...normalise.paged(raw, pageSize, (item) => item), category: raw.category }),
         empty: null,
       }),
     live: (id) =>
@@ -112,7 +112,7 @@ export function mediaCalls(call: Call): MediaApi {
         shows: (page) => itemKeys('live', page.list),
         request: { method: 'GET', path: `/api/live/list?show_type=${status}&page=${page}&page_size=${pageSize}`, call: 'live_list' },
         schema: RawLiveListSchema,
-        normalise: (raw) => normalise.paged(raw, (item) => item),
+        normalise: (raw) => normalise.paged(raw, pageSize, (item) => item),
         empty: { list: [], total: 0, page, pageSize },
       }),
     livePlaybacks: (liveId, page, pageSize) =>
@@ -122,7 +122,7 @@ export function mediaCalls(call: Call): MediaApi {
         tags: [`live:${liveId}`],
         request: { method: 'GET', path: `/api/live/playback_list?id=${liveId}&page=${page}&page_size=${pageSize}`, call: 'live_playback_list' },
         schema: RawLivePlaybackListSchema,
-        normalise: (raw) => normalise.paged(raw, (item) => item),
+        normalise: (raw) => normalise.paged(raw, pageSize, (item) => item),
         empty: { list: [], total: 0, page, pageSize },
       }),
     newspapers: (catid, query, page, pageSize) =>
@@ -136,7 +136,7 @@ export function mediaCalls(call: Call): MediaApi {
           call: 'read_newspapers_search',
         },
         schema: RawNewspaperSearchSchema,
-        normalise: (raw) => normalise.paged(raw, (item) => item),
+        normalise: (raw) => normalise.paged(raw, pageSize, (item) => item),
         empty: { list: [], total: 0, page, pageSize },
       }),
   };

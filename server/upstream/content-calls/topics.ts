@@ -37,7 +37,7 @@ export function topicCalls(call: Call): TopicApi {
         call: 'theme_list',
       },
       schema: RawTopicListSchema,
-      normalise: (raw) => ({ list: raw.list.map(normalise.topic), total: raw.total }),
+      normalise: (raw) => ({ list: normalise.upTo(raw.list, pageSize).map(normalise.topic), total: raw.total }),
       empty: { list: [], total: 0 },
     });
   return {
@@ -90,7 +90,7 @@ export function topicCalls(call: Call): TopicApi {
           call: 'special_column_author_list',
         },
         schema: RawColumnAuthorListSchema,
-        normalise: (raw) => ({ list: raw.list.map(normalise.columnAuthor), count: raw.count }),
+        normalise: (raw) => ({ list: normalise.upTo(raw.list, pageSize).map(normalise.columnAuthor), count: raw.count }),
         empty: { list: [], count: 0 },
       }),
     columnAuthor: (id) =>

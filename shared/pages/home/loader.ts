@@ -1,5 +1,5 @@
 /** Home (/ and /home): the site's home categories with their latest articles, and the homepage ad slots. */
-import { HOME_CATEGORY_LIST_SIZE } from '../../constants';
+import { HOME_CATEGORY_LIST_SIZE, HOME_MAX_BLOCKS } from '../../constants';
 import { placedHomeSlots } from '../../home-ad-slots';
 import { homeCatidOf } from '../../sites';
 import type { ContentApi } from '../../content-api';
@@ -24,13 +24,15 @@ async function latestNewsTracks(content: ContentApi): Promise<HomeNewsTrack[]> {
 
 export const loadHome: Loader<HomeData> = async ({ site, content }) => {
   const homeCatid = homeCatidOf(site);
-  const [categories, adSlots, lives, newsTracks] = await Promise.all([
+  const [children, adSlots, lives, newsTracks] = await Promise.all([
     content.categoryChildren(homeCatid),
     content.homeAdSlots(homeCatid),
     // Side blocks: without them home is still home.
     currentLives(content).catch(() => []),
     latestNewsTracks(content).catch(() => []),
   ]);
+  // One list call per block: the blocks the CMS names past the first HOME_MAX_BLOCKS are not asked for.
+  const categories = children.slice(0, HOME_MAX_BLOCKS);
   const lists = await Promise.all(categories.map((category) => content.articleList(category.catid, 1, HOME_CATEGORY_LIST_SIZE)));
   const blocks = categories
     .map((category, index) => ({ catid: category.catid, catname: category.catname, items: (lists[index]?.items ?? []).map(articleLink) }))
