@@ -17,6 +17,8 @@ import type { PageId, PageRouteIdOf } from './page-data';
 import type { BareRoute, PageRoute, ParamRule, RouteDef } from './pages/define';
 import * as pageList from './pages';
 import type { RouteParams } from './route-params';
+import { SEARCH_TYPE_RECENT } from './constants';
+import { decodeKeyword, encodeKeyword } from './search-keyword';
 
 export type { RouteParams } from './route-params';
 export { idParam } from './route-params';
@@ -189,6 +191,73 @@ function firstMatch(pathname: string): RouteMatch {
   return { kind: 'not-found' };
 }
 
+/**
+ * One path per page, for params whose rule admits many spellings of one value (docs/security.md, "One path per
+ * page"): a search keyword is spelt as `encodeKeyword` writes it (URL-safe base64, no padding, of the trimmed
+ * keyword), and one that is not base64 of a keyword is no page; a tag page's title is reader text the page never
+ * reads (it shows the CMS's name), so the page's one path has none. A rule missing here has one spelling already
+ * (ids and types are checked digit for digit, menu slugs are not decoded).
+ * `undefined` drops the segment; null means the path is no page.
+ */
+const CANONICAL_SPELLING: Partial<Record<ParamRule, (value: string) => string | undefined | null>> = {
+  searchWord: (value) => {
+    const keyword = decodeKeyword(value);
+    return keyword === null ? null : encodeKeyword(keyword);
+  },
+  text: () => undefined,
+};
+
+/** A param left out that the page reads as a default: spelt out, so `/search/{word}` and `/search/{word}/1` are one page. */
+const SPELT_DEFAULT: Partial<Record<ParamRule, string>> = { searchType: String(SEARCH_TYPE_RECENT) };
+
+export type RouteSpelling = { kind: 'canonical' } | { kind: 'respelt'; path: string } | { kind: 'not-a-page' };
+
+/**
+ * Whether a pathname already in its canonical spelling (shared/canonical-path.ts) is also its page's one path:
+ * 'respelt' names the path the page has instead (a 301 at the edge), 'not-a-page' says a param has no valid
+ * spelling (a 404). Anything that is not a page (nothing, a bare family root) is 'canonical': not this rule's.
+ */
+export function routeSpelling(pathname: string): RouteSpelling {
+  const match = matchRoute(pathname);
+  // Most routes (every request passes here, cached hits too) have no such param: one lookup, nothing built.
+  if (match.kind !== 'page' || !hasSpelledParams(match.route)) return { kind: 'canonical' };
+  const path = spelledPath(match.route, match.params);
+  if (path === null) return { kind: 'not-a-page' };
+  return path === pathname.replace(/(.)\/+$/, '$1') ? { kind: 'canonical' } : { kind: 'respelt', path };
+}
+
+/** Per route, once: whether any of its params has a spelling of its own. */
+const SPELLED = new WeakMap<RouteDef, boolean>();
+
+function hasSpelledParams(route: RouteDef): boolean {
+  let spelled = SPELLED.get(route);
+  if (spelled === undefined) {
+    spelled = Object.values(route.params).some((rule) => rule in CANONICAL_SPELLING || rule in SPELT_DEFAULT);
+    SPELLED.set(route, spelled);
+  }
+  return spelled;
+}
+
+/** The route's path with each param in its one spelling; a segment after a dropped one cannot stand, so it goes too. */
+function spelledPath(route: RouteDef, params: RouteParams): string | null {
+  const segments: string[] = [];
+  for (const segment of route.path.split('/').slice(1)) {
+    if (!segment.startsWith(':')) {
+      segments.push(segment);
+      continue;
+    }
+    const name = segment.replace(/^:/, '').replace(/\?$/, '');
+    const rule = route.params[name];
+    const raw = params[name] ?? (rule ? SPELT_DEFAULT[rule] : undefined);
+    const spell = rule ? CANONICAL_SPELLING[rule] : undefined;
+    const spelt = raw === undefined || !spell ? raw : spell(raw);
+    if (spelt === null) return null;
+    if (spelt === undefined) break;
+    segments.push(encodeURIComponent(spelt));
+  }
+  return `/${segments.join('/')}`;
+}
+
 export function routeById(id: string): RouteDef | undefined {
   return routeTable().find((route) => route.id === id);
 }
@@ -213,7 +282,8 @@ export const href = {
     const text = query.toString();
     return `/readNewspapers/${catid}${text ? `?${text}` : ''}`;
   },
-  tag: (id: number, name: string): string => `/tagDetail/${id}/${encodeURIComponent(name)}`,
+  /** A tag's page: its one path has no title (routeSpelling); the CMS's name is what the page shows. */
+  tag: (id: number): string => `/tagDetail/${id}`,
   specialColumnDetail: (id: number): string => `/specialColumnDetail/${id}`,
   /** A category's RSS 2.0 feed (server/seo, not a page of the table). */
   rss: (catid: number): string => `/rss/${catid}.xml`,

@@ -1,7 +1,8 @@
 /**
  * Search keywords in URLs (docs/product.md §2): UTF-8, then base64. Written URL-safe without padding (no '/' to split
- * the path, no '+' or '=' to be mangled by proxies); read in either alphabet, padded or not. Anything that is
- * not base64 of valid UTF-8 reads as null: the empty search page, never an error.
+ * the path, no '+' or '=' to be mangled by proxies); read in either alphabet, padded or not, and every spelling
+ * but the written one is a 301 to it (shared/routes.ts routeSpelling). Anything that is not base64 of valid UTF-8
+ * reads as null: no page (a 404), never an error.
  */
 const MAX_KEYWORD_LENGTH = 100;
 

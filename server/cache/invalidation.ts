@@ -8,6 +8,7 @@ import { ALL_SITES } from '../../shared/sites';
 import type { KeySpace } from './keys';
 import { escapeGlob } from './keys';
 import { canonicalPathOf } from '../../shared/canonical-path';
+import { routeSpelling } from '../../shared/routes';
 import type { CacheStore } from './store';
 import { isValidTag } from './tags';
 import { freshnessOf } from './entry';
@@ -82,8 +83,11 @@ function checkSite(siteId: number): void {
 export async function urlSelector(url: string, siteIdOf: (host: string | undefined) => number, everyQuery: boolean): Promise<PurgeSelector> {
   const parsed = parsePageUrl(url);
   if (!parsed) throw new PurgeInputError(`"${url}" is not a page URL (https://host/path or /path)`);
-  const pathname = canonicalPathOf(parsed.pathname);
-  if (pathname === null) throw new PurgeInputError(`"${url}": the path has no valid spelling (malformed %-escape or control character)`);
+  const spelt = canonicalPathOf(parsed.pathname);
+  if (spelt === null) throw new PurgeInputError(`"${url}": the path has no valid spelling (malformed %-escape or control character)`);
+  // The page's own spelling of its params too (a search keyword's base64, a tag page without its title).
+  const spelling = routeSpelling(spelt);
+  const pathname = spelling.kind === 'respelt' ? spelling.path : spelt;
   const host = parsed.host === PLACEHOLDER_HOST ? undefined : parsed.host;
   const search = everyQuery ? null : await pageQueryOf(pathname, parsed.searchParams);
   return { by: 'url', siteId: siteIdOf(host), pathname, search };

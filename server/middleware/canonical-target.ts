@@ -4,11 +4,13 @@
  * canonical path with the query kept when that path is a page, and a 404 when it is not; any other method is a
  * 400, since a redirect would not carry its body everywhere. A target with no canonical form (malformed escape,
  * control character, absolute-form) is a 400.
+ * A page whose params have a spelling of their own (shared/routes.ts routeSpelling: a search keyword's base64, a
+ * tag page's title) is brought to it the same way, and a param with no valid spelling is a 404.
  * Everything that follows — hits, the chain, the mobile redirect, cache keys — therefore sees one path.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { classifyPath } from '../../shared/canonical-path';
-import { matchRoute } from '../../shared/routes';
+import { matchRoute, routeSpelling } from '../../shared/routes';
 import { bareErrorDocument } from '../render/document';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
@@ -38,13 +40,18 @@ export function judgeTarget(method: string | undefined, target: string | undefin
   const queryAt = target.indexOf('?');
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
   const verdict = classifyPath(path);
-  if (verdict.kind === 'canonical') return { kind: 'pass' };
   if (verdict.kind === 'invalid') return { kind: 'bad', message: 'malformed path' };
-  if (method !== 'GET' && method !== 'HEAD') return { kind: 'bad', message: `use the canonical path ${verdict.path}` };
+  const spelt = verdict.kind === 'canonical' ? path : verdict.path;
+  // Then the page's own rule for its params (a search keyword's one base64 spelling, a tag page without a title).
+  const spelling = routeSpelling(spelt);
+  if (spelling.kind === 'not-a-page') return { kind: 'not-found' };
+  const canonical = spelling.kind === 'respelt' ? spelling.path : spelt;
+  if (canonical === path) return { kind: 'pass' };
+  if (method !== 'GET' && method !== 'HEAD') return { kind: 'bad', message: `use the canonical path ${canonical}` };
   // Only a page is worth a redirect: another spelling of a file, an API path or nothing at all is simply not
   // here, so no Location ever echoes a path an attacker wrote (`//evil.example` → '/evil.example').
-  if (matchRoute(verdict.path).kind === 'not-found') return { kind: 'not-found' };
-  const location = verdict.path + (queryAt < 0 ? '' : target.slice(queryAt));
+  if (matchRoute(canonical).kind === 'not-found') return { kind: 'not-found' };
+  const location = canonical + (queryAt < 0 ? '' : target.slice(queryAt));
   // A query holding bytes a header may not carry cannot be sent back in Location.
   if (!HEADER_SAFE.test(location)) return { kind: 'bad', message: 'malformed query' };
   return { kind: 'redirect', location };

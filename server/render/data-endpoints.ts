@@ -9,6 +9,7 @@ import { CLIENT_ERROR_ENDPOINT, CLIENT_ERROR_TEXT_LIMIT, type ClientErrorReport 
 import { PAGE_DATA_ENDPOINT, RESOURCE_ENDPOINT } from '../../shared/app-state';
 import { classifyPath } from '../../shared/canonical-path';
 import { isResourceName, RESOURCES } from '../../shared/resources';
+import { routeSpelling } from '../../shared/routes';
 import { resolveSite } from '../../shared/sites';
 import type { AccountFor } from '../auth/reader-account';
 import { PRIVATE_NO_STORE } from '../cache/headers';
@@ -57,14 +58,19 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
         return;
       }
       // Another spelling of a page's path is that page: the client follows the redirect (replacing the entry).
-      const spelling = classifyPath(String(req.query.path).split(/[?#]/, 1)[0] ?? '');
+      const asked = String(req.query.path).split(/[?#]/, 1)[0] ?? '';
+      const spelling = classifyPath(asked);
       if (spelling.kind === 'invalid') {
         res.status(400).json({ error: 'query parameter "path" is not a valid path' });
         return;
       }
-      if (spelling.kind === 'other') {
+      // The page's own spelling of its params too (routeSpelling), as the edge 301s it.
+      const spelt = spelling.kind === 'other' ? spelling.path : asked;
+      const params = routeSpelling(spelt);
+      const canonical = params.kind === 'respelt' ? params.path : spelt;
+      if (canonical !== asked && params.kind !== 'not-a-page') {
         res.setHeader('Cache-Control', 'no-cache');
-        res.json({ kind: 'redirect', location: spelling.path + target.search });
+        res.json({ kind: 'redirect', location: canonical + target.search });
         return;
       }
       const address = addressOf(target.pathname, target.searchParams);

@@ -53,7 +53,7 @@ describeWithBrowser()('a reader signs in, likes, collects, subscribes, finds it 
 
     // Collect the article, subscribe to its tag and to a column author, each with the page's own button.
     await press(page, '.float-menu button[data-interaction="collection"]');
-    await gotoHydrated(page, `${origin}${href.tag(tag.id, tag.name)}`);
+    await gotoHydrated(page, `${origin}${href.tag(tag.id)}`);
     await press(page, '.feed__header button[data-interaction="tag"]');
     await gotoHydrated(page, `${origin}/specialColumn`);
     const authorButton = '.columnist-grid button[data-interaction="author"]';

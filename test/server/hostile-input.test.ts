@@ -11,7 +11,7 @@ import type { CacheEntry } from '../../server/cache/entry';
 import { decodeEntry } from '../../server/cache/entry-codec';
 import { pageCodec } from '../../server/cache/page-cache';
 import { setOverrides } from '../../server/cache/runtime-policy';
-import { matchRoute } from '../../shared/routes';
+import { matchRoute, routeSpelling } from '../../shared/routes';
 import { hostileCorpus, type HostileCase } from '../fixtures/hostile-requests';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithRedis, testRedisUrl } from '../support/requirements';
@@ -70,7 +70,8 @@ function violations(testCase: HostileCase, answer: Answer): string[] {
   }
   if (answer.status === 301 && location) {
     const path = location.split('?', 1)[0] ?? '';
-    if (classifyPath(path).kind !== 'canonical' || /[<>"'\s]/.test(location)) problems.push(`301 to a non-canonical or raw ${location}`);
+    const spelt = classifyPath(path).kind === 'canonical' && routeSpelling(path).kind === 'canonical';
+    if (!spelt || /[<>"'\s]/.test(location)) problems.push(`301 to a non-canonical or raw ${location}`);
   }
   if (/at .+\.(ts|js):\d+:\d+/.test(answer.body)) problems.push('stack trace in body');
   return problems;
@@ -148,6 +149,8 @@ describeWithRedis()('hostile-input corpus', () => {
       const pathname = path.split('?')[0]!;
       const isFeed = pathname.startsWith('/rss/') || pathname.startsWith('/sitemaps/');
       expect([key, isFeed || matchRoute(pathname).kind === 'page']).toEqual([key, true]);
+      // One entry per page: never one for another spelling of a search keyword or a tag page's title.
+      expect([key, routeSpelling(pathname).kind]).toEqual([key, 'canonical']);
       expect(key).not.toMatch(/evil|<|>|\s/);
     }
     const health = await send(t.url, { name: 'health', method: 'GET', path: '/healthz', status: [200] });

@@ -96,7 +96,7 @@ export async function seedPaths(referenceUrl: string): Promise<string[]> {
   for (const entry of entries) {
     const detail = await article(referenceUrl, entry.catid, entry.id);
     const tag = detail.tags[0];
-    if (tag) return [`/shike/${category.id}`, `/video/${video.catid}/${video.id}`, `/video/${video.id}`, href.tag(tag.id, tag.name)];
+    if (tag) return [`/shike/${category.id}`, `/video/${video.catid}/${video.id}`, `/video/${video.id}`, href.tag(tag.id)];
   }
   throw new Error('no article of the first home category has a tag');
 }

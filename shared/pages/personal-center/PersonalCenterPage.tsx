@@ -130,7 +130,7 @@ function TagList({ tags }: { tags: readonly Tag[] }) {
     <ul className="personal-tags">
       {tags.map((tag) => (
         <li key={tag.id}>
-          <Link to={href.tag(tag.id, tag.name)}>#{tag.name}</Link>
+          <Link to={href.tag(tag.id)}>#{tag.name}</Link>
         </li>
       ))}
     </ul>

@@ -29,8 +29,7 @@ export default function SearchPage({ data }: { data: SearchData }) {
           <span className="search-page__count">共 {data.results.total} 条</span>
         </nav>
       )}
-      {data.unreadable && <p className="empty">无法识别的搜索词，请重新输入。</p>}
-      {!data.keyword && !data.unreadable && <p className="empty">请输入关键词进行搜索。</p>}
+      {!data.keyword && <p className="empty">请输入关键词进行搜索。</p>}
       {data.keyword && data.results.items.length === 0 && <p className="empty">没有找到与“{data.keyword}”相关的内容。</p>}
       <ul className="search-results">
         {data.results.items.map((item) => (

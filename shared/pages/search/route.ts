@@ -5,8 +5,6 @@ import { definePage, PAGED, route } from '../define';
 export interface SearchData {
   keyword: string;
   type: 1 | 2;
-  /** True when the URL carried a word that is not base64 of UTF-8 text. */
-  unreadable: boolean;
   results: ArticlePage;
   lastPage: number;
 }
