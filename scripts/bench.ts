@@ -167,6 +167,7 @@ async function main(): Promise<void> {
     running.push(redisOnly);
     if (MISS_ONLY) {
       rows.push(await anonymousMissRow(upstream, withL1, prefix));
+      printTable(rows);
       return;
     }
     const home = await cachedPage(withL1, '/home');
