@@ -34,5 +34,7 @@ export async function pagesOfEveryKind(base: string): Promise<string[]> {
     '/contribute',
     '/license',
     '/siteMap',
+    // A visitor's personal center: the sign-in prompt, the same for every visitor.
+    '/personalCenter',
   ];
 }

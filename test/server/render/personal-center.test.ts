@@ -37,9 +37,11 @@ describe('personal center', () => {
     expect(first.status).toBe(200);
     expect(first.text).toContain(PROMPT);
     expect(first.text).not.toContain('personal-tabs');
-    expect(first.headers['cache-control']).toMatch(/^public/);
+    // Streamed to this visitor with its own nonce: shared from its first HIT on (docs/security-headers.md).
+    expect(first.headers['cache-control']).toBe('private, no-store');
     const second = await get('/personalCenter?utm_source=x');
     expect(second.headers['x-cache']).toBe('HIT');
+    expect(second.headers['cache-control']).toMatch(/^public/);
     for (const path of ['/personalCenter?tab=videos', '/personalCenter?page=2', '/personalCenter?tab=nonsense']) {
       const answer = await get(path);
       expect([path, answer.status, answer.headers.location]).toEqual([path, 302, '/personalCenter']);
@@ -52,6 +54,10 @@ describe('personal center', () => {
     expect(page.status).toBe(200);
     expect(page.headers['cache-control']).toBe('private, no-store');
     expect(page.headers['x-cache']).toBe('PASS');
+    // Rendered for one reader: its scripts run by this response's nonce, never by a stored page's hashes.
+    const nonce = /'nonce-([^']+)'/.exec(String(page.headers['content-security-policy']))?.[1];
+    expect(page.text).toContain(`<script nonce="${nonce}"`);
+    expect(page.headers['content-security-policy']).not.toContain("'sha256-");
     expect(page.text).toContain('中心读者');
     expect(page.text).toContain('刷新资料');
     expect(page.text).not.toContain(PROMPT);
