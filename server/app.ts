@@ -55,6 +55,7 @@ export interface AppDeps {
     | 'WECHAT_JSSDK_URL'
     | 'VISIT_STATS_IDS'
     | 'VISIT_STATS_SCRIPT_URL'
+    | 'INTERNAL_PORT'
   >;
   cache: Cache;
   keys: KeySpace;
@@ -80,6 +81,24 @@ const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
 const PUBLIC_MAX_AGE_MS = 24 * 3600 * 1000;
 const PUBLIC_DIR = path.join(PROJECT_ROOT, 'public');
 
+/**
+ * The internal listener's app (INTERNAL_PORT): /metrics, /_internal (the cache CLI), /healthz and /readyz, on a
+ * port the Ingress does not expose, for Prometheus, the CLI and the kubelet. /_internal keeps its own check
+ * (this machine or INTERNAL_TOKEN), since the internal network is not one machine.
+ */
+export function internalApp(deps: Pick<AppDeps, 'metrics' | 'internal' | 'readiness'>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(healthRoutes(deps.readiness));
+  app.use(deps.metrics.routes());
+  app.use(internalRoutes(deps.internal));
+  app.use((_req, res) => {
+    res.status(404).type('text/plain').send('not found: this port serves /metrics, /_internal, /healthz and /readyz\n');
+  });
+  return app;
+}
+
 export function createApp(deps: AppDeps): Express {
   const { logger } = deps;
   const app = express();
@@ -98,8 +117,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(cookieParser());
 
   app.use(healthRoutes(deps.readiness));
-  app.use(deps.metrics.routes());
-  app.use(internalRoutes(deps.internal));
+  // With INTERNAL_PORT, /metrics and /_internal answer only there (internalApp): the public port has no such path.
+  if (deps.config.INTERNAL_PORT === undefined) {
+    app.use(deps.metrics.routes());
+    app.use(internalRoutes(deps.internal));
+  }
   app.use(qrImageRoutes());
   app.use('/assets', express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }));
   if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));

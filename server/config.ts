@@ -80,6 +80,11 @@ const schema = z.object({
   L1_OUTAGE_SERVE_S: z.coerce.number().int().min(0).max(86_400).default(300),
   /** Past L1_OUTAGE_SERVE_S: seconds an L1 entry counts fresh (and as many in grace) until Redis is back. */
   L1_OUTAGE_TTL_S: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * A second listener for /metrics and /_internal (and the probes), so the public port (the Ingress's) has no such
+   * path; unset: they are served on PORT, for a balancer that refuses them (deploy/nginx.conf).
+   */
+  INTERNAL_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(65_535).optional()),
   // A Redis command slower than this counts as a miss (fail fast: a slow Redis must not slow every page).
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
   // How long one instance's load of a key may keep the others waiting (cross-instance coalescing with Redis).

@@ -7,6 +7,7 @@
 import { ConfigError, contentSourceOf, loadConfig, misspeltVariables, type Config, type ContentSource } from './config';
 import { startEmbeddedUpstream } from './embedded-upstream';
 import { listen } from './http-server';
+import { listenInternal } from './internal-listener';
 import { createLogger, logStartupFailure } from './logger';
 import { createPortal } from './portal';
 
@@ -65,12 +66,29 @@ async function main(): Promise<void> {
     logStartupFailure(problem, EXIT.unavailable, { host: config.HOST, port: config.PORT, code: (error as NodeJS.ErrnoException).code });
     process.exit(EXIT.unavailable);
   });
-  logger.info({ url: running.url, cache: portal.store.kind, build: portal.assets.buildId }, `portal listening on ${running.url}`);
+  const internal =
+    config.INTERNAL_PORT === undefined
+      ? null
+      : await listenInternal(portal, config.INTERNAL_PORT, config.HOST).catch((error: unknown) => {
+          const problem = listenProblem(error, config.HOST, config.INTERNAL_PORT!);
+          if (problem === null) throw error;
+          logStartupFailure(`INTERNAL_PORT: ${problem}`, EXIT.unavailable, {
+            host: config.HOST,
+            port: config.INTERNAL_PORT,
+            code: (error as NodeJS.ErrnoException).code,
+          });
+          process.exit(EXIT.unavailable);
+        });
+  logger.info(
+    { url: running.url, internalUrl: internal?.url, cache: portal.store.kind, build: portal.assets.buildId },
+    `portal listening on ${running.url}${internal ? ` (metrics and /_internal on ${internal.url})` : ''}`,
+  );
 
   const stop = (signal: string) => {
     logger.info({ signal }, 'draining');
     running
       .shutdown()
+      .then(() => internal?.close())
       .then(() => reference?.close())
       .then(() => {
         logger.info('stopped');

@@ -24,7 +24,9 @@ import { Metrics, siteOfKey } from './metrics';
 import { createRedisClient, type RedisClient } from './redis/client';
 import { RedisHealth } from './redis/health';
 import { parseRedisTarget, redactRedisUrl } from './redis/target';
-import { createApp } from './app';
+import { createApp, internalApp } from './app';
+import type { ReadinessDeps } from './health';
+import type { InternalDeps } from './internal-routes';
 import { AccountClient } from './auth/account-client';
 import { MemorySecretStore, RedisSecretStore, type SecretStore } from './auth/secret-store';
 import { Sessions } from './auth/sessions';
@@ -47,6 +49,8 @@ export interface Portal {
   app: Express;
   /** What the HTTP server runs: fresh cached pages answered in front of the app (render/page-hits.ts), the rest by it. */
   handler: RequestListener;
+  /** What the internal listener runs (INTERNAL_PORT): /metrics, /_internal, /healthz, /readyz; null without one. */
+  internalHandler: RequestListener | null;
   store: CacheStore;
   /** The cache policy in force (defaults plus operator overrides from Redis). */
   cachePolicy: RuntimePolicy;
@@ -160,6 +164,14 @@ function labelledReference(handler: RequestListener): RequestListener {
     res.setHeader(CONTENT_SOURCE_HEADER, 'reference-dataset');
     handler(req, res);
   };
+}
+
+/** The listener's URL with the internal port, where the CLI reaches /_internal when INTERNAL_PORT is set. */
+function withPort(url: string, port: number | undefined): string {
+  if (port === undefined) return url;
+  const parsed = new URL(url);
+  parsed.port = String(port);
+  return parsed.origin;
 }
 
 function originOf(url: string): string[] {
@@ -291,16 +303,25 @@ export function createPortal(options: PortalOptions): Portal {
   const security = securityHeaders(securityOptionsOf(mediaOrigins, config.PUBLIC_ORIGIN_PROTOCOL, settings));
   const l1 = tiered ?? (store instanceof MemoryStore ? store : null);
   let announcer: InstanceAnnouncer | null = null;
-  const app = createApp({
-    internal: {
-      l1: l1 && {
-        peek: (key) => (l1 instanceof TieredStore ? l1.peekL1(key) : l1.peek(key)),
-        trusted: () => (l1 instanceof TieredStore ? l1.trustsL1() : true),
-      },
-      token: config.INTERNAL_TOKEN,
-      instance,
-      purge: { secret: config.PURGE_SECRET, purges, logger },
+  const internal: InternalDeps = {
+    l1: l1 && {
+      peek: (key) => (l1 instanceof TieredStore ? l1.peekL1(key) : l1.peek(key)),
+      trusted: () => (l1 instanceof TieredStore ? l1.trustsL1() : true),
     },
+    token: config.INTERNAL_TOKEN,
+    instance,
+    purge: { secret: config.PURGE_SECRET, purges, logger },
+  };
+  const readiness: ReadinessDeps = {
+    store,
+    redisUp: health ? () => health.isUp() : null,
+    isDraining: () => draining,
+    cacheMode: () => tiered?.mode() ?? null,
+    content: options.embeddedUpstream ? 'reference-dataset' : 'upstream',
+    upstreamAnswers: async () => (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !== 'unavailable',
+  };
+  const app = createApp({
+    internal,
     auth: {
       settings,
       sessions: new Sessions(secretStore('session'), secretStore('login'), settings.sessionTtlSeconds),
@@ -318,14 +339,7 @@ export function createPortal(options: PortalOptions): Portal {
     assets,
     security,
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
-    readiness: {
-      store,
-      redisUp: health ? () => health.isUp() : null,
-      isDraining: () => draining,
-      cacheMode: () => tiered?.mode() ?? null,
-      content: options.embeddedUpstream ? 'reference-dataset' : 'upstream',
-      upstreamAnswers: async () => (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !== 'unavailable',
-    },
+    readiness,
   });
   const chain =
     options.pageHits === false
@@ -350,6 +364,8 @@ export function createPortal(options: PortalOptions): Portal {
   );
   return {
     app,
+    // With INTERNAL_PORT: /metrics, /_internal and the probes on a listener of their own (internal-listener.ts).
+    internalHandler: config.INTERNAL_PORT === undefined ? null : internalApp({ metrics, internal, readiness }),
     handler: options.embeddedUpstream ? labelledReference(edge) : edge,
     store,
     cachePolicy: policy,
@@ -363,7 +379,7 @@ export function createPortal(options: PortalOptions): Portal {
       announcer = new InstanceAnnouncer({
         client: redis.client,
         prefix: config.CACHE_PREFIX,
-        record: { ...instance, url: internalUrlOf(url, config.INTERNAL_URL) },
+        record: { ...instance, url: internalUrlOf(withPort(url, config.INTERNAL_PORT), config.INTERNAL_URL) },
         ...(options.announceEveryMs ? { everyMs: options.announceEveryMs } : {}),
         onError: (error) => logger.warn({ err: error }, 'instance announcement not written (portal-cache inspect may not list it)'),
       });
