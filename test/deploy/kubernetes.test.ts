@@ -1,0 +1,134 @@
+/**
+ * deploy/k8s/portal.yaml: every object valid against the Kubernetes API schemas (scripts/k8s-validate.mjs, with
+ * kubernetes-models), and the rules the portal needs: probes and /metrics on the internal port, which neither the
+ * public Service nor the Ingress names; a preStop sleep matching SHUTDOWN_DELAY_MS and a grace period that fits the
+ * drain; requests from the measured RSS plus the L1 bound; a PodDisruptionBudget and an autoscaler on the same pods;
+ * a configuration the server accepts.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { loadConfig } from '../../server/config';
+
+const ROOT = path.resolve(__dirname, '../..');
+const MANIFEST = path.join(ROOT, 'deploy/k8s/portal.yaml');
+
+/** Resident memory measured under load (docs/operations.md "Kubernetes"), without L1's share. */
+const MEASURED_RSS_MIB = 190;
+
+// The manifests as plain data: the schema check is the validator's, these are the portal's own rules.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type K8sObject = { apiVersion: string; kind: string; metadata: { name: string }; spec?: any; data?: Record<string, string> };
+const objects = parseAllDocuments(readFileSync(MANIFEST, 'utf8')).map((document) => document.toJS() as K8sObject);
+const find = (kind: string, name = 'portal'): K8sObject => {
+  const found = objects.find((object) => object.kind === kind && object.metadata.name === name);
+  if (!found) throw new Error(`no ${kind} ${name} in ${MANIFEST}`);
+  return found;
+};
+
+function validate(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, 'scripts/k8s-validate.mjs'), file], { cwd: ROOT }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const config = find('ConfigMap').data!;
+const deployment = find('Deployment');
+const pod = deployment.spec.template.spec;
+const container = pod.containers[0];
+
+describe('deploy/k8s/portal.yaml', () => {
+  it('is valid against the Kubernetes API schemas, and a broken copy is not (so the check can fail)', async () => {
+    const good = await validate(MANIFEST);
+    expect(good.stderr).toBe('');
+    expect(good.code).toBe(0);
+    expect(good.stdout.trim().split('\n')).toHaveLength(objects.length);
+    const dir = mkdtempSync(path.join(tmpdir(), 'k8s-'));
+    const cases: Array<[string, (text: string) => string, RegExp]> = [
+      [
+        'an integer field given a word',
+        (text) => text.replace('maxReplicas: 10', 'maxReplicas: ten'),
+        /HorizontalPodAutoscaler portal: .*maxReplicas must be integer/,
+      ],
+      [
+        'a kind that does not exist',
+        (text) => text.replace('kind: PodDisruptionBudget', 'kind: PodDisruptionBudgit'),
+        /PodDisruptionBudgit is not a Kubernetes API kind/,
+      ],
+      [
+        'a required field missing',
+        (text) => text.replace('        - name: portal\n          image: ', '        - image: '),
+        /Deployment portal: .*containers\/0 must have required property name/,
+      ],
+    ];
+    for (const [label, breakIt, message] of cases) {
+      const file = path.join(dir, `${label.replace(/\W+/g, '-')}.yaml`);
+      writeFileSync(file, breakIt(readFileSync(MANIFEST, 'utf8')));
+      const bad = await validate(file);
+      expect([label, bad.code]).toEqual([label, 1]);
+      expect(bad.stderr).toMatch(message);
+    }
+  }, 60_000);
+
+  it('probes and scrapes on the internal port, which neither the public Service nor the Ingress exposes', () => {
+    const ports = Object.fromEntries(container.ports.map((port: { name: string; containerPort: number }) => [port.name, port.containerPort]));
+    expect(ports).toEqual({ http: Number(config.PORT), internal: Number(config.INTERNAL_PORT) });
+    for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) expect([probe, container[probe].httpGet.port]).toEqual([probe, 'internal']);
+    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(deployment.spec.template.metadata.annotations['prometheus.io/port']).toBe(config.INTERNAL_PORT);
+    expect(find('Service').spec.ports.map((port: { targetPort: string }) => port.targetPort)).toEqual(['http']);
+    expect(find('Service', 'portal-internal').spec.ports.map((port: { targetPort: string }) => port.targetPort)).toEqual(['internal']);
+    const backends = find('Ingress').spec.rules.flatMap((rule: any) => rule.http.paths.map((entry: any) => entry.backend.service));
+    expect(backends.length).toBeGreaterThan(0);
+    for (const backend of backends) expect(backend).toEqual({ name: 'portal', port: { name: 'http' } });
+  });
+
+  it('drains within the grace period: preStop sleep = SHUTDOWN_DELAY_MS, then at most SHUTDOWN_TIMEOUT_MS', () => {
+    const command: string[] = container.lifecycle.preStop.exec.command;
+    expect(command[0]).toBe('sleep');
+    const sleepSeconds = Number(command[1]);
+    expect(sleepSeconds * 1000).toBe(Number(config.SHUTDOWN_DELAY_MS));
+    const needed = sleepSeconds + Number(config.SHUTDOWN_DELAY_MS) / 1000 + Number(config.SHUTDOWN_TIMEOUT_MS) / 1000;
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(needed);
+    expect(deployment.spec.strategy.rollingUpdate).toEqual({ maxUnavailable: 0, maxSurge: 1 });
+  });
+
+  it('asks for the measured memory plus the L1 bound, and runs as the image’s unprivileged user on a read-only root', () => {
+    const mebibytes = (quantity: string) => Number(/^(\d+)Mi$/.exec(quantity)?.[1]);
+    const request = mebibytes(container.resources.requests.memory);
+    expect(request).toBeGreaterThanOrEqual(MEASURED_RSS_MIB + Number(config.L1_CACHE_MAX_MB));
+    expect(mebibytes(container.resources.limits.memory)).toBeGreaterThan(request);
+    expect(container.resources.requests.cpu).toBeDefined(); // the autoscaler's utilisation is of the request
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    expect(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')).toMatch(/^USER node$/m); // uid 1000 in the node image
+  });
+
+  it('keeps pods through disruptions and scales the same Deployment', () => {
+    const labels = deployment.spec.template.metadata.labels;
+    expect(deployment.spec.selector.matchLabels).toEqual(labels);
+    expect(find('PodDisruptionBudget').spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: labels } });
+    expect(find('Service').spec.selector).toEqual(labels);
+    const hpa = find('HorizontalPodAutoscaler').spec;
+    expect(hpa.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
+    expect(hpa.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(hpa.minReplicas).toBeLessThanOrEqual(deployment.spec.replicas);
+  });
+
+  it('configures the portal as it accepts (the Secret’s values as an operator sets them)', () => {
+    const secret = {
+      REDIS_URL: 'redis://:a1b2c3d4e5f60718@redis:6379/0',
+      SESSION_REDIS_URL: 'redis://:a1b2c3d4e5f60718@redis-sessions:6379/0',
+      INTERNAL_TOKEN: 'an-internal-token-of-the-cluster',
+      INTERNAL_URL: 'http://10.1.2.3:9090',
+    };
+    const loaded = loadConfig({ ...config, ...secret });
+    expect(loaded).toMatchObject({ INTERNAL_PORT: 9090, TRUST_PROXY: 1, SHUTDOWN_DELAY_MS: 5000 });
+    expect(container.envFrom).toEqual([{ configMapRef: { name: 'portal' } }, { secretRef: { name: 'portal-secrets' } }]);
+  });
+});
