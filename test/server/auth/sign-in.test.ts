@@ -85,8 +85,12 @@ describeWithRedis()('WeChat sign-in', () => {
     expect(decodeReaderCookie(reader)).toEqual({ user_id: expect.any(Number), nickname: '张三', avatar: expect.stringMatching(/^(https?:\/\/\S+)?$/) });
     expect(Object.keys(JSON.parse(Buffer.from(reader, 'base64url').toString('utf8')) as object).sort()).toEqual(['avatar', 'nickname', 'user_id']);
     // The page is the one every reader gets: the menu is turned on in the browser, not written into the HTML.
+    const first = await mainSitePageWithCookies(t, '/about', `portal_session=${session}; portal_reader=${reader}`);
+    expect(first.headers['x-cache']).not.toBe('PASS');
+    // Its first answer streamed (private: it runs by its own nonce); from then on the shared, stored page.
     const about = await mainSitePageWithCookies(t, '/about', `portal_session=${session}; portal_reader=${reader}`);
     expect(about.status).toBe(200);
+    expect(about.headers['x-cache']).toBe('HIT');
     expect(about.headers['cache-control']).toMatch(/^public/);
     expect(about.text).not.toContain('张三');
     expect(about.text).toContain('reader-menu');
