@@ -6,7 +6,7 @@
  * a configuration the server accepts.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -32,6 +32,33 @@ function validate(file: string): Promise<{ code: number; stdout: string; stderr:
   return new Promise((resolve) => {
     execFile(process.execPath, [path.join(ROOT, 'scripts/k8s-validate.mjs'), file], { cwd: ROOT }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** kubernetes-types' module of an apiVersion: `v1` → core/v1, `networking.k8s.io/v1` → networking/v1. */
+function typesModule(apiVersion: string): string {
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['core', apiVersion];
+  return `kubernetes-types/${group!.split('.')[0]}/${version}`;
+}
+
+/**
+ * Each object of a manifest as an object literal that `satisfies` its kubernetes-types interface, compiled by tsc:
+ * excess-property checks refuse any field the type does not have, at any depth. The file goes under dist/run (the
+ * project's node_modules resolve from there; the project's tsconfig does not include it).
+ */
+function typeCheck(text: string, label: string): Promise<{ code: number; output: string }> {
+  const documents = parseAllDocuments(text).map((document) => document.toJS() as K8sObject);
+  const imports = documents.map((object, index) => `import type { ${object.kind} as T${index} } from '${typesModule(object.apiVersion)}';`);
+  const literals = documents.map((object, index) => `export const o${index} = ${JSON.stringify(object, null, 2)} satisfies T${index};`);
+  const file = path.join(ROOT, 'dist/run', `k8s-types-${process.pid}-${label}.ts`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, [...imports, ...literals].join('\n'));
+  const args = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'preserve', '--moduleResolution', 'bundler', '--target', 'es2022', file];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), ...args], { cwd: ROOT }, (error, stdout, stderr) => {
+      rmSync(file, { force: true });
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: stdout + stderr });
     });
   });
 }
@@ -73,6 +100,16 @@ describe('deploy/k8s/portal.yaml', () => {
       expect(bad.stderr).toMatch(message);
     }
   }, 60_000);
+
+  it('names only fields Kubernetes has: each object type-checked against kubernetes-types, a misspelt copy refused', async () => {
+    const good = await typeCheck(readFileSync(MANIFEST, 'utf8'), 'good');
+    expect(good.output).toBe('');
+    expect(good.code).toBe(0);
+    // The schemas above accept an unknown field (the API server drops it with a warning): the types do not.
+    const misspelt = await typeCheck(readFileSync(MANIFEST, 'utf8').replace('            periodSeconds: 10', '            periodSecond: 10'), 'misspelt');
+    expect(misspelt.code).not.toBe(0);
+    expect(misspelt.output).toMatch(/known properties, and '"periodSecond"' does not exist in type 'Probe'/);
+  }, 120_000);
 
   it('probes and scrapes on the internal port, which neither the public Service nor the Ingress exposes', () => {
     const ports = Object.fromEntries(container.ports.map((port: { name: string; containerPort: number }) => [port.name, port.containerPort]));
