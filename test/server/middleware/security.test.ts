@@ -56,4 +56,25 @@ describe('security headers made once', () => {
     expect(a.get('Strict-Transport-Security')).toBe('max-age=31536000; includeSubDomains');
     expect(a.get('X-Frame-Options')).toBe('SAMEORIGIN');
   });
+
+  it("gives a stored page's CSP its script hashes where a response's nonce goes, and the same headers otherwise", () => {
+    const options = { mediaOrigins: ['https://media.example.cn'], https: true, frameOrigins: ['https://open.weixin.qq.com'] };
+    const security = securityHeaders(options);
+    const nonce = newNonce();
+    const hashes = "'sha256-a4ayc/80/OGda4BO/1o/V0etpOqiLx1JwB5S3beHW0s=' 'sha256-1B6ruR9hjJhRWvLO0Rl1iuQYRJk/sYtPYIAxjmcaAcw='";
+    const nonced = applied(nonce).get('Content-Security-Policy')!;
+    const shared = security.sharedPolicy(hashes);
+    expect(shared).toBe(nonced.replace(`'nonce-${nonce}'`, hashes));
+    expect(shared).toContain(`script-src ${hashes} 'strict-dynamic' 'self'`);
+    expect(shared).not.toMatch(/'nonce-|NONCEMARK/);
+    expect(/(?:^|;)script-src ([^;]*)/.exec(shared)?.[1]).not.toContain("'unsafe-inline'");
+    expect(shared).toMatch(/(?:^|;)object-src 'none'/);
+    expect(shared).toMatch(/(?:^|;)base-uri 'self'/);
+    // The hit path's flat list: the same headers in the same order as apply sets them, the CSP the shared one.
+    const flat: string[] = [];
+    security.appendShared(flat, hashes);
+    const names = flat.filter((_, index) => index % 2 === 0);
+    expect(names).toEqual([...applied(nonce).keys()]);
+    expect(flat[1]).toBe(shared);
+  });
 });

@@ -1,4 +1,4 @@
-import { acceptsGzip, canonicalAcceptEncoding } from '../../../server/render/accept-encoding';
+import { acceptsGzip, canonicalAcceptEncoding, pageFormFor } from '../../../server/render/accept-encoding';
 
 describe('acceptsGzip', () => {
   it.each<[string | undefined, boolean]>([
@@ -32,6 +32,34 @@ describe('acceptsGzip', () => {
     expect(acceptsGzip(header)).toBe(expected);
     // Asked again: the remembered answer is the same.
     expect(acceptsGzip(header)).toBe(expected);
+  });
+});
+
+describe('pageFormFor: the stored form a cached page is sent in', () => {
+  it.each<[string | undefined, string]>([
+    [undefined, 'identity'],
+    ['', 'identity'],
+    ['identity', 'identity'],
+    // A browser lists gzip first: between equal q the server's order (br, gzip, identity) decides.
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip, deflate, br', 'br'],
+    ['br', 'br'],
+    ['gzip', 'gzip'],
+    ['x-gzip', 'gzip'],
+    ['deflate', 'identity'],
+    ['*', 'br'],
+    ['br;q=0.5, gzip', 'gzip'],
+    ['br;q=1, GZIP;Q=0.1', 'br'],
+    ['BR;Q=0, gzip', 'gzip'],
+    ['br;q=0, gzip;q=0', 'identity'],
+    ['gzip;Q=0', 'identity'],
+    // Nothing acceptable: identity, which every client reads (RFC 9110 §12.5.3), not a 406.
+    ['identity;q=0', 'identity'],
+    ['*;q=0', 'identity'],
+    ['br;q=abc', 'identity'],
+  ])('%j → %s', (header, expected) => {
+    expect(pageFormFor(header)).toBe(expected);
+    expect(pageFormFor(header)).toBe(expected);
   });
 });
 

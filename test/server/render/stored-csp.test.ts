@@ -82,7 +82,8 @@ function expectSharedPolicy(csp: string): void {
   const sources = scriptSources(csp);
   expect(sources).toContain("'strict-dynamic'");
   expect(sources.filter((source) => source.startsWith("'sha256-")).length).toBeGreaterThanOrEqual(3);
-  expect(csp).not.toMatch(/'nonce-|'unsafe-inline'[^;]*;?\s*(?:script|$)|script-src[^;]*'unsafe-inline'/);
+  expect(csp).not.toMatch(/'nonce-/);
+  expect(sources).not.toContain("'unsafe-inline'");
   expect(csp).toMatch(/(?:^|;)\s*object-src 'none'/);
   expect(csp).toMatch(/(?:^|;)\s*base-uri 'self'/);
 }
