@@ -263,8 +263,9 @@ sub vcl_deliver {
     call portal_stale_if_error;
     set resp.http.X-Edge-Cache = req.http.X-Edge-Cache;
     # Varnish turns a conditional request whose tag matches into a 304 after this subroutine. A 304 tells the
-    # browser to keep its copy, which carries the CSP whose nonce its scripts hold; another copy's CSP (same
-    # ETag, another nonce) would replace it and block them, so it is left out (as the portal does for its 304s).
+    # browser to keep its copy and the CSP that came with it. The portal's shared pages carry one CSP for every
+    # reader (their scripts' hashes, decision 0030), so leaving it out of the 304 changes nothing for them; it is
+    # left out so that no copy's CSP can ever replace the one a reader's copy runs by.
     # A matching tag: `*`, or the object's opaque tag anywhere in If-None-Match (weak comparison).
     if (req.http.If-None-Match && resp.http.ETag && resp.status == 200 &&
         (req.http.If-None-Match == "*" || std.strstr(req.http.If-None-Match, regsub(resp.http.ETag, "^W/", "")))) {

@@ -24,7 +24,7 @@ export function VideoPlayer({ src, poster, title }: { src: string; poster: strin
         setFailed(true);
         return;
       }
-      // No worker: the page's CSP allows scripts by nonce only, and hls.js would start its worker from a blob.
+      // No worker: the page's CSP allows scripts by hash or nonce only, and hls.js would start its worker from a blob.
       const hls = new Hls({ enableWorker: false });
       hls.on(Hls.Events.ERROR, (_event, data) => {
         if (data.fatal) setFailed(true);

@@ -1,6 +1,6 @@
 /**
  * Sharing inside WeChat (docs/product.md §7): only in WeChat's own browser, load the JS-SDK from the configured address
- * (WECHAT_JSSDK_URL; the CSP's 'strict-dynamic' trusts a script our nonce'd bundle inserts), have the CMS sign
+ * (WECHAT_JSSDK_URL; the CSP's 'strict-dynamic' trusts a script our bundle inserts), have the CMS sign
  * this page's address through the proxy, then wx.config and, once WeChat accepts it, set the chat and timeline
  * cards. Again after each client navigation, since the signature covers one address. Elsewhere nothing loads.
  * Renders nothing.

@@ -1,7 +1,7 @@
 /**
  * Renders a block from a suspense resource and writes the value beside it as inert JSON, so the browser
  * hydrates the block from the same data without asking the server again. A data block is never executed, so it
- * carries no CSP nonce (docs/cache.md, "Nonces in stored pages").
+ * carries neither a CSP nonce nor a hash (docs/security-headers.md).
  */
 import { use, type ReactNode } from 'react';
 import type { ResourceName, ResourceValue } from '../../resources';
