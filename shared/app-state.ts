@@ -69,7 +69,8 @@ export interface AppState {
  * Answer of the server's page data endpoint to a client navigation: the page; another path of the portal to go
  * to instead (in the app); or a URL to load as a document instead (a phone opening an article: the mobile site).
  */
-export type PageDataResponse = { kind: 'page'; page: PageState } | { kind: 'redirect'; location: string } | { kind: 'document'; location: string };
+export type PageDataResponse =
+  { kind: 'page'; page: PageState } | { kind: 'redirect'; location: string; permanent?: boolean } | { kind: 'document'; location: string };
 
 export const STATE_SCRIPT_ID = '__PORTAL_STATE__';
 export const PAGE_DATA_ENDPOINT = '/_data/page';

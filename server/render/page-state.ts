@@ -32,7 +32,7 @@ export interface StateInput {
   account?: AccountSession | null;
 }
 
-export type BuiltState = AppState | { redirect: string };
+export type BuiltState = AppState | { redirect: string; permanent?: boolean };
 
 const EMPTY_LAYOUT = (site: SiteConfig): LayoutData => ({
   menu: [],
@@ -82,7 +82,7 @@ export function createStateBuilder(deps: PageStateDeps): (input: StateInput) => 
       layoutOf(site, input.content),
     ]);
     input.recorder.absorb(pageCalls);
-    if (prepared.kind === 'redirect') return { redirect: prepared.location };
+    if (prepared.kind === 'redirect') return { redirect: prepared.location, ...(prepared.permanent ? { permanent: true } : {}) };
     const page = unavailableIfNoData(site, prepared.page, pageCalls);
     if (page.page !== 'not-found' && page.page !== 'error') await loadPage(page.page);
     // The CMS ended the reader's token while the page loaded: the session is gone, so the page is a visitor's.

@@ -103,7 +103,7 @@ export async function preparePage(input: PrepareInput): Promise<PreparedPage> {
   if (match.kind === 'not-found') return endsOn(404);
   try {
     const result = await loadRoutePage(match.route, match.params, input);
-    if (result.kind === 'redirect') return { kind: 'redirect', location: result.location };
+    if (result.kind === 'redirect') return { kind: 'redirect', location: result.location, ...(result.permanent ? { permanent: true } : {}) };
     if (result.kind === 'not-found') return endsOn(404);
     return { kind: 'page', page: result.data };
   } catch (error) {

@@ -95,7 +95,7 @@ export async function renderMiss(context: PageContext, res: Response, request: D
   const content = context.deps.content.forRequest(recorder);
   const state = await stateFor(context, request, content, recorder);
   if ('redirect' in state) {
-    res.redirect(302, state.redirect);
+    res.redirect(state.permanent ? 301 : 302, state.redirect);
     return;
   }
   const streaming: Streaming = { context, request, key, state, recorder, loads: resourceLoads(content), started };

@@ -4,7 +4,7 @@ import { idParam, type RouteParams } from '../route-params';
 import { rasterImage } from '../share-image';
 import { homeCatidOf, type SiteConfig } from '../sites';
 import type { Category } from '../types/entities';
-import type { PageHead } from './types';
+import type { Loader, PageHead } from './types';
 
 /** Depth-first search of the menu tree. */
 export function findCategory(menu: readonly Category[], catid: number): Category | undefined {
@@ -14,6 +14,37 @@ export function findCategory(menu: readonly Category[], catid: number): Category
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * The one path of a page with a menu form (`/{menu}/{sub}/{segment}/{id}`, `/{menu}/{segment}/{id}`: V1, V2 and
+ * topicDetail): the menu's own link to the category when the menu has it under a level-1 item (as shared/menu.ts
+ * links it), else the path without a prefix. A menu prefix is reader text otherwise: `[A-Za-z0-9_-]{1,64}` twice,
+ * as many pages as a reader cares to write (docs/security.md, "One path per page").
+ */
+export function menuPathOf(menu: readonly Category[], catid: number, segment: string): string {
+  for (const parent of menu) {
+    const child = parent.children.find((item) => item.catid === catid);
+    if (child && parent.categoryDirectory && child.categoryDirectory) return `/${parent.categoryDirectory}/${child.categoryDirectory}/${segment}/${catid}`;
+  }
+  return `/${segment}/${catid}`;
+}
+
+/**
+ * A menu form's loader: a prefix other than the menu's own (menuPathOf) is a 301 to that path, its query kept,
+ * so an old link still arrives and no other prefix becomes a page, a cache entry or a canonical link.
+ */
+export function withMenuPath<T>(segment: string, load: Loader<T>): Loader<T> {
+  return async (ctx) => {
+    const id = idParam(ctx.params, 'id');
+    const { menu, sub } = ctx.params;
+    if (menu === undefined || id === undefined) return load(ctx);
+    const asked = `/${menu}${sub === undefined ? '' : `/${sub}`}/${segment}/${id}`;
+    const path = menuPathOf(await ctx.content.menu(), id, segment);
+    if (path === asked) return load(ctx);
+    const search = ctx.query.toString();
+    return { kind: 'redirect', location: search ? `${path}?${search}` : path, permanent: true };
+  };
 }
 
 /** The head's share picture: the first raster candidate, absolute; none (the document shares the logo) otherwise. */

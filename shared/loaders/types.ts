@@ -30,6 +30,7 @@ export interface PageHead {
   jsonLd?: Record<string, unknown> | ReadonlyArray<Record<string, unknown>>;
 }
 
-export type LoaderResult<T> = { kind: 'ok'; data: T; head: PageHead } | { kind: 'not-found' } | { kind: 'redirect'; location: string };
+/** A redirect is a 302 unless `permanent` (a 301: another path of the same page, docs/security.md "One path per page"). */
+export type LoaderResult<T> = { kind: 'ok'; data: T; head: PageHead } | { kind: 'not-found' } | { kind: 'redirect'; location: string; permanent?: boolean };
 
 export type Loader<T> = (ctx: LoaderContext) => Promise<LoaderResult<T>>;

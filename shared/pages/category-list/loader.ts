@@ -1,7 +1,7 @@
 /** Category lists (/V1/{catid}, /V2/{catid} and their /{menu}/{sub}/… forms): a page of the category's articles. */
 import { idParam } from '../../route-params';
 import { lastPage, pageFromQuery } from '../../paging';
-import { siteCategory, siteTitle } from '../../loaders/helpers';
+import { siteCategory, siteTitle, withMenuPath } from '../../loaders/helpers';
 import type { Loader } from '../../loaders/types';
 import { definePageLoaders } from '../../loaders/define';
 import route, { type CategoryListData } from './route';
@@ -38,8 +38,8 @@ export const loadCategoryList: Loader<CategoryListData> = async ({ params, query
 export default definePageLoaders(route, {
   'V1-id': loadCategoryList,
   'V2-id': loadCategoryList,
-  'menu-sub-V1-id': loadCategoryList,
-  'menu-V1-id': loadCategoryList,
-  'menu-sub-V2-id': loadCategoryList,
-  'menu-V2-id': loadCategoryList,
+  'menu-sub-V1-id': withMenuPath('V1', loadCategoryList),
+  'menu-V1-id': withMenuPath('V1', loadCategoryList),
+  'menu-sub-V2-id': withMenuPath('V2', loadCategoryList),
+  'menu-V2-id': withMenuPath('V2', loadCategoryList),
 });

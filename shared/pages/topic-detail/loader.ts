@@ -3,7 +3,7 @@
  * rather than a topic — the category's articles presented as a topic.
  */
 import { idParam } from '../../route-params';
-import { findCategory, siteTitle } from '../../loaders/helpers';
+import { findCategory, siteTitle, withMenuPath } from '../../loaders/helpers';
 import type { Loader } from '../../loaders/types';
 import { definePageLoaders } from '../../loaders/define';
 import route, { type TopicDetailData } from './route';
@@ -37,6 +37,6 @@ export const loadTopicDetail: Loader<TopicDetailData> = async ({ params, site, c
 
 export default definePageLoaders(route, {
   'topicDetail-id': loadTopicDetail,
-  'menu-sub-topicDetail-id': loadTopicDetail,
-  'menu-topicDetail-id': loadTopicDetail,
+  'menu-sub-topicDetail-id': withMenuPath('topicDetail', loadTopicDetail),
+  'menu-topicDetail-id': withMenuPath('topicDetail', loadTopicDetail),
 });
