@@ -6,7 +6,11 @@
 import request from 'supertest';
 import { freePort } from '../../scripts/free-port';
 import { listenInternal, type InternalListener } from '../../server/internal-listener';
+import Redis from 'ioredis';
+import { announcedInstances } from '../../server/cache/instances';
 import { startTestPortal, type TestPortal } from '../support/portal';
+import { describeWithRedis, testRedisUrl } from '../support/requirements';
+import { deleteKeys, eventually } from './cache/redis-helpers';
 
 jest.setTimeout(120_000);
 
@@ -49,5 +53,29 @@ describe('INTERNAL_PORT', () => {
     expect(() => loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', INTERNAL_PORT: '70000' })).toThrow(/INTERNAL_PORT="70000"/);
     expect(loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', INTERNAL_PORT: '' }).INTERNAL_PORT).toBeUndefined();
     expect(loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', INTERNAL_PORT: '9090' }).INTERNAL_PORT).toBe(9090);
+  });
+});
+
+describeWithRedis()('INTERNAL_PORT with Redis', () => {
+  it('is where the instance announces itself for the cache CLI (with Redis)', async () => {
+    const port = await freePort();
+    const withRedis = await startTestPortal({ redisUrl: testRedisUrl(), env: { INTERNAL_PORT: String(port) } });
+    const own = await listenInternal(withRedis.portal, port, '127.0.0.1');
+    const redis = new Redis(testRedisUrl());
+    try {
+      const announced = await eventually(
+        () => announcedInstances(redis, withRedis.cachePrefix),
+        (instances) => instances.length === 1,
+        10_000,
+      );
+      expect(announced[0]!.url).toBe(`http://127.0.0.1:${port}`);
+      // What `portal-cache instances` asks there answers.
+      for (const path of ['/healthz', '/readyz', '/metrics']) await request(announced[0]!.url).get(path).expect(200);
+    } finally {
+      redis.disconnect();
+      await own?.close();
+      await deleteKeys(testRedisUrl(), withRedis.cachePrefix);
+      await withRedis.close();
+    }
   });
 });
