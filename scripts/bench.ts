@@ -9,7 +9,8 @@
  * of load from elsewhere on the machine does not land on one measure only, each turn after an unmeasured
  * second of the same load (warm-up). BENCH_ONLY=hits runs and prints only
  * the cached-hit rows (bare, nginx, the L1, Redis and gzip hits) and HTML sizes; BENCH_ONLY=miss only the
- * anonymous MISS row (to compare two trees, each run in turn); unset, every row.
+ * anonymous MISS row (to compare two trees, each run in turn); BENCH_ONLY=publish only the
+ * publish-to-visible row (bench/publish-to-visible.ts); unset, every row.
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -31,6 +32,7 @@ import { READER_COOKIE } from '../shared/reader-cookie';
 import { loadFrom, startBareServer, startNginx, startPortalProcess, startRedisServer, type LoadSpec, type Running } from './bench/processes';
 import { renderFloor, type Floor } from './bench/render-floor';
 import { articlePaths, DETAIL } from './bench/render-portals';
+import { publishToVisibleRows } from './bench/publish-to-visible';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -42,7 +44,9 @@ const RENDER_CONNECTIONS = 10;
 const MISS_PAGES = Number(process.env.BENCH_MISS_PAGES ?? 300);
 const HITS_ONLY = process.env.BENCH_ONLY === 'hits';
 const MISS_ONLY = process.env.BENCH_ONLY === 'miss';
-if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits" and "miss" are known`);
+const PUBLISH_ONLY = process.env.BENCH_ONLY === 'publish';
+if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY && !PUBLISH_ONLY)
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits", "miss" and "publish" are known`);
 const KB = 1024;
 const HTML_TARGETS = { home: 75 * KB, detail: 55 * KB, gzipped: 20 * KB };
 
@@ -155,6 +159,10 @@ const cpuRatio = (of: { cpuMicros: number }, load: { cpuMicros: number }) => `${
 async function main(): Promise<void> {
   // The portal as deployed: the production bundle, built now so it is this tree's.
   execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
+  if (PUBLISH_ONLY) {
+    printTable(await publishToVisibleRows(REDIS_URL));
+    return;
+  }
   const prefix = `bench${randomBytes(4).toString('hex')}`;
   const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
   const common = { CACHE_PREFIX: prefix, UPSTREAM_URL: upstream.url, REDIS_URL };
@@ -297,7 +305,7 @@ async function main(): Promise<void> {
       ),
     );
     rows.push(htmlSizeRow('/home', home, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail, HTML_TARGETS.detail));
-    rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)));
+    rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)), ...(await publishToVisibleRows(REDIS_URL)));
   } finally {
     for (const server of running.reverse()) await server.stop();
     await upstream.close();

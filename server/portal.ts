@@ -16,6 +16,7 @@ import { CacheBus } from './cache/coherence';
 import { InstanceAnnouncer, internalUrlOf } from './cache/instances';
 import { TieredStore, type OutagePolicy } from './cache/tiered-store';
 import { Purges, type PurgeAnnouncement } from './cache/purges';
+import { PurgeClock } from './cache/purge-clock';
 import { edgePurgerOf } from './cache/edge-purge';
 import { RuntimePolicy } from './cache/runtime-policy';
 import { recordRefreshError } from './cache/refresh-errors';
@@ -201,6 +202,7 @@ export function createPortal(options: PortalOptions): Portal {
     return log;
   };
   let purges: Purges | null = null;
+  const purgeClock = new PurgeClock();
   const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload(), {
     onCommand,
     onInvalidation: (kind, keys) => metrics?.invalidationReceived(kind, keys),
@@ -220,6 +222,7 @@ export function createPortal(options: PortalOptions): Portal {
     },
     announce: async (purge) => bus?.publish({ kind: 'purge', purge }),
     edges: edgePurgerOf(config),
+    clock: purgeClock,
   });
   const health = redis ? new RedisHealth(redis.client) : null;
   metrics = new Metrics({
@@ -276,6 +279,7 @@ export function createPortal(options: PortalOptions): Portal {
       },
     },
     lock,
+    purgeClock,
   );
   const content = new ContentService({
     upstream,
@@ -387,7 +391,7 @@ export function createPortal(options: PortalOptions): Portal {
     },
     close: async () => {
       for (const log of outageLogs) log.stop();
-      announcer?.stop();
+      await announcer?.stop();
       upstream.close();
       policy?.stop();
       bus?.close();

@@ -9,6 +9,7 @@ import type { CacheEntry, CachePolicy, EntryValue } from './entry';
 import { freshnessOf } from './entry';
 import type { PageForm } from './stored-page';
 import type { HeldPageEntry } from './redis-page-read';
+import type { PurgeClock } from './purge-clock';
 import type { KeyLock } from './redis-lock';
 import type { CacheStore } from './store';
 
@@ -63,6 +64,8 @@ export class Cache {
     private readonly events: CacheEvents = {},
     /** Cross-instance coalescing (Redis); without it, loads are coalesced in this process only. */
     private readonly lock: KeyLock | null = null,
+    /** The purges seen lately: what was read before one of them is not stored after it (purge-clock.ts). */
+    private readonly purges: PurgeClock | null = null,
   ) {}
 
   /** Number of keys being loaded right now (coalesced waiters share one). */
@@ -111,8 +114,10 @@ export class Cache {
     return this.store.getNow?.(key);
   }
 
-  async put<T>(key: string, policy: CachePolicy, loaded: Loaded<T>, codec: Codec<T> = jsonCodec as Codec<T>): Promise<void> {
+  /** `startedAt`: when the load or render began (Date.now()); what a purge made since then covers is not stored. */
+  async put<T>(key: string, policy: CachePolicy, loaded: Loaded<T>, codec: Codec<T> = jsonCodec as Codec<T>, startedAt?: number): Promise<void> {
     if (!loaded.cacheable) return;
+    if (startedAt !== undefined && this.purges?.purgedSince(key, loaded.tags, startedAt)) return;
     const effective = loaded.policy ?? policy;
     await this.store.set(key, {
       value: codec.encode(loaded.value),
@@ -150,8 +155,9 @@ export class Cache {
   }
 
   private async loadAndStore<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
+    const startedAt = Date.now();
     const loaded = await load();
-    await this.put(key, policy, loaded, codec);
+    await this.put(key, policy, loaded, codec, startedAt);
     return loaded;
   }
 

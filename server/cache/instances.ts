@@ -2,7 +2,7 @@
  * Running instances announce themselves in Redis, so `portal-cache inspect` can ask each one what its L1 holds
  * (docs/operations.md "Cache CLI"). Each instance keeps one key, `{prefix}:instance:{id}`, holding where it can be
  * reached on the internal network and what it runs; the key expires unless refreshed, so an instance that died
- * disappears on its own (a stopped one is listed as unreachable until then). The key has no build or kind
+ * disappears on its own (listed as unreachable until then); one that shuts down cleanly deletes it. The key has no build or kind
  * segment, so no entry scan (`{prefix}:*:page:*`, stats.ts's parseEntryKey) counts it.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -79,10 +79,16 @@ export class InstanceAnnouncer {
     this.timer.unref();
   }
 
-  stop(): void {
+  /**
+   * Stops refreshing and withdraws the announcement: an instance that shut down cleanly is gone, not 'unreachable',
+   * and purges stop waiting for its acknowledgement at once. A crashed one stays listed until its key expires.
+   */
+  async stop(): Promise<void> {
     this.options.client.off('ready', this.onReady);
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.options.client.status !== 'ready') return;
+    await this.options.client.del(instanceKey(this.options.prefix, this.options.record.id)).catch(this.options.onError);
   }
 
   private write(): void {

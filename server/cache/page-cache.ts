@@ -116,15 +116,15 @@ export class PageCache {
    * Seals and compresses the page (once, here) and stores it; `nonce` is the one the HTML was rendered with.
    * Null (nothing stored) for a page that cannot be sealed (sealPage).
    */
-  async store(key: string, policy: CachePolicy, html: string | Buffer, nonce: string, tags: string[]): Promise<CachedPage | null> {
+  async store(key: string, policy: CachePolicy, html: string | Buffer, nonce: string, tags: string[], startedAt?: number): Promise<CachedPage | null> {
     const page = await this.compress(html, nonce);
-    if (page) await this.put(key, policy, page, tags);
+    if (page) await this.put(key, policy, page, tags, startedAt);
     return page;
   }
 
-  /** Stores a page made by `compress`. */
-  put(key: string, policy: CachePolicy, page: CachedPage, tags: string[]): Promise<void> {
-    return this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags }, pageCodec);
+  /** Stores a page made by `compress`; `startedAt`, when its render began (a purge since then wins: purge-clock.ts). */
+  put(key: string, policy: CachePolicy, page: CachedPage, tags: string[], startedAt?: number): Promise<void> {
+    return this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags }, pageCodec, startedAt);
   }
 
   /**

@@ -28,11 +28,17 @@ const purgeBody = z
     urls: z.array(z.string().max(MAX_URL_LENGTH)).max(MAX_PURGE_URLS).optional(),
     /** Default true: an update's pages stay served (stale) while one re-render runs; false (a takedown): gone at once. */
     soft: z.boolean().optional(),
+    /**
+     * The CMS's own id of the event (optional): written to the purge history, and it makes two identical purges
+     * signed in the same second two signatures (otherwise the second is refused as a replay).
+     */
+    event: z.string().min(1).max(200).optional(),
   })
   .strict()
   .refine((body) => (body.tags?.length ?? 0) + (body.urls?.length ?? 0) > 0, { message: 'name at least one tag or url' });
 
 export interface PurgeOrder {
+  event?: string;
   tags: string[];
   /** Page URLs as readers ask for them: `https://www.qnnews.cn/about` (the host picks the site). */
   urls: string[];
@@ -63,7 +69,8 @@ export function orderOf(rawBody: Buffer): PurgeOrder {
     const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
     throw new PurgeRequestError(400, `${where}: ${issue.message}`);
   }
-  return { tags: unique(checked.data.tags ?? []), urls: unique(checked.data.urls ?? []), soft: checked.data.soft ?? true };
+  const { event } = checked.data;
+  return { tags: unique(checked.data.tags ?? []), urls: unique(checked.data.urls ?? []), soft: checked.data.soft ?? true, ...(event ? { event } : {}) };
 }
 
 /** `t=<unix seconds>,v1=<hex>` as it reaches the portal. */

@@ -11,6 +11,7 @@ import { ALL_SITES, BASE_DOMAIN, MAIN_SITE, normaliseHost, siteById } from '../.
 import type { RedisClient } from '../redis/client';
 import type { EdgeAck, EdgePurgeOrder } from './edge-purge';
 import { announcedInstances } from './instances';
+import type { PurgeClock } from './purge-clock';
 import { Invalidator, PurgeInputError, urlSelector, validate, type PurgeSelector, type PurgeSpace } from './invalidation';
 import type { CacheStore } from './store';
 
@@ -79,11 +80,15 @@ export interface PurgesOptions {
   announce: (announcement: PurgeAnnouncement) => Promise<void>;
   edges?: { purge(order: EdgePurgeOrder): Promise<EdgeAck[]> } | null;
   ackTimeoutMs?: number;
+  /** This instance's record of purges (purge-clock.ts); the CLI has none. */
+  clock?: PurgeClock;
   /** Only this build's entries (the CLI's --build); default every build. */
   buildId?: string;
 }
 
 export interface PurgeOrderInput {
+  /** The CMS's id of the event, recorded with the purge. */
+  event?: string;
   tags: readonly string[];
   urls: readonly string[];
   soft: boolean;
@@ -111,7 +116,8 @@ export class Purges {
   /** The hook's purge: its tags and URLs, each checked first. */
   async purge(order: PurgeOrderInput, who: string, source: PurgeRecord['source']): Promise<PurgeRecord> {
     const selectors = await this.selectorsOf(order);
-    return this.run(selectors, { ...order, who, source, what: [...order.tags, ...order.urls].join(' ') });
+    const what = [...order.tags, ...order.urls].join(' ');
+    return this.run(selectors, { ...order, who, source, what: order.event ? `${what} (event ${order.event})` : what });
   }
 
   /**
@@ -123,10 +129,14 @@ export class Purges {
     for (const selector of selectors) validate(selector, this.space);
     const { who, source, what } = order;
     const id = randomUUID();
+    this.options.clock?.note(selectors, this.space.buildId, started);
     const { entries, pageUrls } = await this.purgeShared(selectors, order.soft);
     await this.options.announce({ id, selectors: [...selectors], build: this.space.buildId });
     const own = this.options.self ? [{ id: this.options.self.id, entries: await this.options.self.purgeLocal(selectors, this.space.buildId) }] : [];
     const others = await this.acknowledgements(id);
+    // Once every instance knows of the purge, nothing begun before it is stored any more; what such a load or
+    // render stored in between (on an instance that had not heard yet) goes now.
+    if (this.options.client) await this.purgeShared(selectors, order.soft);
     // The edges after the portal: an edge refetching before the portal had dropped its copy would store it again.
     // With the URLs of the pages the portal found: a page whose Surrogate-Key had no room for an item's key
     // (tags.ts MAX_SURROGATE_KEY_BYTES) is reached by its address.
@@ -154,6 +164,7 @@ export class Purges {
   async acknowledge(announcement: PurgeAnnouncement): Promise<void> {
     const { self, client, prefix } = this.options;
     if (!self) return;
+    this.options.clock?.note(announcement.selectors, announcement.build);
     const entries = await self.purgeLocal(announcement.selectors, announcement.build);
     if (!client) return;
     const key = ackKey(prefix, announcement.id);

@@ -47,7 +47,7 @@ async function storeIfCacheable(streaming: Streaming, html: Buffer[] | null, cle
     // Issued before the response ends: the next request on this instance queues behind this write on the
     // same Redis connection, so it finds the page.
     pageCache
-      .put(key, cachePolicy.page(state.page.page), page, pageTags(recorder, request.page.site, state.page.page))
+      .put(key, cachePolicy.page(state.page.page), page, pageTags(recorder, request.page.site, state.page.page), recorder.startedAt)
       .catch((error: unknown) => logger.warn({ err: error, key }, 'page store failed'));
   } catch (error) {
     logger.warn({ err: error, key }, 'page compression failed');

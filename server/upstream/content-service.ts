@@ -32,6 +32,9 @@ export class CallRecorder {
    */
   constructor(readonly revalidateStale = false) {}
 
+  /** When the page's render began: a purge made since then keeps the page from being stored (purge-clock.ts). */
+  readonly startedAt = Date.now();
+
   record(state: CacheState, tags: readonly string[]): void {
     this.states.push(state);
     for (const tag of tags) this.tags.add(tag);

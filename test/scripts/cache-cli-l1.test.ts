@@ -1,12 +1,16 @@
 /**
  * `portal-cache inspect` looks into each running instance's memory (L1): two real portals share a Redis prefix
  * and announce themselves there; a page read through one only is in that one's L1 and not the other's. An
- * instance named with --portal is asked too; a stopped instance is listed as unreachable until its
- * announcement expires. /_internal/l1 answers only this machine or the shared token.
+ * instance named with --portal is asked too; a cleanly stopped instance withdraws its announcement, a crashed one is
+ * listed as unreachable until it expires. /_internal/l1 answers only this machine or the shared token.
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
 import Redis from 'ioredis';
 import request from 'supertest';
 import { instanceKey } from '../../server/cache/instances';
+import { PROJECT_ROOT } from '../../server/render/assets';
 import { HOME_CATID } from '../../shared/constants';
 import { buildCacheCli, type CacheCli } from '../support/cache-cli';
 import { startTestPortal } from '../support/portal';
@@ -39,6 +43,29 @@ interface Inspected {
 }
 
 const TOKEN = 'an-internal-token-of-this-suite';
+
+/** The built server in a process of its own, which the test can crash (SIGKILL): nothing of it runs its shutdown. */
+async function startPortalProcess(env: Record<string, string>): Promise<{ url: string; kill(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/server/main.cjs')], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`portal process exited with ${code}`)));
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      const entry = JSON.parse(line) as { url?: string; msg?: string };
+      if (entry.url && entry.msg?.startsWith('portal listening')) resolve(entry.url);
+    });
+  });
+  return {
+    url,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
 
 describeWithRedis()('portal-cache inspect: each instance’s L1 copy', () => {
   const suite = redisPortalSuite({ instances: 2, env: { INTERNAL_TOKEN: TOKEN } });
@@ -105,33 +132,41 @@ describeWithRedis()('portal-cache inspect: each instance’s L1 copy', () => {
     expect(copyAt(JSON.parse(gone.stdout) as Inspected, alone.url)).toMatchObject({ copy: 'unreachable' });
   });
 
-  it('lists a stopped instance as unreachable until its announcement expires', async () => {
+  it('withdraws a cleanly stopped instance at once, and lists a crashed one as unreachable until its announcement expires', async () => {
     const { portal } = suite;
-    // Refreshed every 10 s, so its key lives 30 s, 20 s at least after the stop: long enough for the two CLI runs
-    // below on a busy machine (each starts a Node process; 5 s, with 15 s of life, was too short under full load).
-    const doomed = await startTestPortal({ upstream: portal.upstream, cachePrefix: portal.cachePrefix, redisUrl: testRedisUrl(), announceEveryMs: 10_000 });
-    let doomedId: string | null = null;
+    const stopped = await startTestPortal({ upstream: portal.upstream, cachePrefix: portal.cachePrefix, redisUrl: testRedisUrl() });
+    await eventually(
+      () => cli.json<Inspected>('inspect', pagePath),
+      (value) => value.instances.some((instance) => instance.url === stopped.url && instance.state === 'answered'),
+    );
+    await stopped.close();
+    const afterClose = await cli.json<Inspected>('inspect', pagePath);
+    expect(afterClose.instances.map((instance) => instance.url).sort()).toEqual([portal.url, suite.peer.url].sort());
+
+    // A crash (SIGKILL): nothing withdraws it. Refreshed every 10 s, its key lives 30 s, 20 s at least after the kill.
+    const crashed = await startPortalProcess({ UPSTREAM_URL: portal.upstream.url, REDIS_URL: testRedisUrl(), CACHE_PREFIX: portal.cachePrefix });
+    let crashedId: string | null = null;
     try {
       const seen = await eventually(
         () => cli.json<Inspected>('inspect', pagePath),
-        (value) => value.instances.some((instance) => instance.url === doomed.url && instance.state === 'answered'),
+        (value) => value.instances.some((instance) => instance.url === crashed.url && instance.state === 'answered'),
       );
-      doomedId = seen.instances.find((instance) => instance.url === doomed.url)?.id ?? null;
-      expect(doomedId).not.toBeNull();
+      crashedId = seen.instances.find((instance) => instance.url === crashed.url)?.id ?? null;
+      expect(crashedId).not.toBeNull();
     } finally {
-      await doomed.close();
+      await crashed.kill();
     }
-    const stopped = await cli.run('--json', 'inspect', pagePath);
-    expect(stopped.code).toBe(5);
-    const afterStop = JSON.parse(stopped.stdout) as Inspected;
-    expect(afterStop.instances.find((instance) => instance.url === doomed.url)).toMatchObject({ id: doomedId, source: 'announced', state: 'unreachable' });
-    expect(copyAt(afterStop, doomed.url)).toMatchObject({ copy: 'unreachable', instance: doomedId });
+    const dead = await cli.run('--json', 'inspect', pagePath);
+    expect(dead.code).toBe(5);
+    const afterCrash = JSON.parse(dead.stdout) as Inspected;
+    expect(afterCrash.instances.find((instance) => instance.url === crashed.url)).toMatchObject({ id: crashedId, source: 'announced', state: 'unreachable' });
+    expect(copyAt(afterCrash, crashed.url)).toMatchObject({ copy: 'unreachable', instance: crashedId });
     const human = await cli.run('inspect', pagePath);
-    expect(human.stdout).toMatch(new RegExp(`unreachable .*${doomed.url}`));
+    expect(human.stdout).toMatch(new RegExp(`unreachable .*${crashed.url}`));
 
     const redis = new Redis(testRedisUrl());
     try {
-      const key = instanceKey(portal.cachePrefix, doomedId!);
+      const key = instanceKey(portal.cachePrefix, crashedId!);
       const pttl = await redis.pttl(key);
       expect(pttl).toBeGreaterThan(0);
       expect(pttl).toBeLessThanOrEqual(30_000);

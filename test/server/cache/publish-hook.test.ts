@@ -161,6 +161,30 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
     expect(later.headers['x-cache']).toMatch(/HIT|MISS/);
   });
 
+  it('a render that read the old article before the purge does not store it after: the next reader gets the correction', async () => {
+    const entry = await homeListEntry(a.upstream.url, 2);
+    const path = `/detail/${entry.catid}/${entry.id}`;
+    // The article is read at once, the page's ads slowly: the render reads the article before the correction and
+    // finishes (and would store the page) after the purge.
+    a.upstream.api.control.setLatency([{ path: '/api/ad/', ms: 1500 }]);
+    const calls = () => Object.entries(a.upstream.api.control.stats().byPath).filter(([key]) => key.includes(`/show/${entry.catid}-${entry.id}`)).length;
+    const inFlight = page(b, MAIN_SITE.domain, path).then((res) => res);
+    await eventually(
+      async () => calls(),
+      (count) => count > 0,
+      10_000,
+    );
+    const corrected = `撤换：${entry.title}`;
+    a.upstream.api.control.overrideArticle(entry.id, { title: corrected });
+    expect((await hook(a, JSON.stringify({ tags: [`article:${entry.id}`], soft: false }))).status).toBe(200);
+    const old = await inFlight;
+    a.upstream.api.control.setLatency([]);
+    // That reader asked before the correction, and gets what was read for them…
+    expect(old.text).not.toContain(corrected);
+    // …but nobody after them: neither instance stored it, nor the answer it was built from.
+    for (const t of [a, b]) expect((await page(t, MAIN_SITE.domain, path)).text).toContain(corrected);
+  });
+
   it('records every purge in the history: who, what, entries, instances', async () => {
     const body = JSON.stringify({ tags: ['grey'], soft: false });
     expect((await hook(a, body)).status).toBe(200);

@@ -1,0 +1,72 @@
+/**
+ * The purges an instance has seen lately, with when they were made, so that a load or a render that started before
+ * a purge does not store what it read once it finishes after it: a page re-rendered from answers fetched a moment
+ * before a correction would otherwise be stored fresh with the old text, after the purge, for a whole TTL
+ * (docs/cache.md "Purges"). Both the purger and every instance that hears the purge note it, each at the moment it
+ * does by its own clock: what began on an instance before it heard of the purge may have read a copy the purge
+ * has not reached there yet, and no two instances' clocks are compared.
+ */
+import type { PurgeSelector } from './invalidation';
+
+/** Longer than any load or render runs (RENDER_TIMEOUT_MS, upstream timeouts): older purges cannot race one. */
+const REMEMBERED_MS = 5 * 60_000;
+const MAX_REMEMBERED = 10_000;
+
+interface Noted {
+  at: number;
+  selectors: readonly PurgeSelector[];
+  build: string;
+}
+
+export class PurgeClock {
+  private readonly noted: Noted[] = [];
+
+  note(selectors: readonly PurgeSelector[], build: string, at: number = Date.now()): void {
+    this.noted.push({ at, selectors, build });
+    const oldest = Date.now() - REMEMBERED_MS;
+    while (this.noted.length > 0 && (this.noted[0]!.at < oldest || this.noted.length > MAX_REMEMBERED)) this.noted.shift();
+  }
+
+  /** Whether a purge noted at or after `startedAt` covers the key or one of its tags. */
+  purgedSince(key: string, tags: readonly string[], startedAt: number): boolean {
+    if (this.noted.length === 0) return false;
+    const parsed = parseKey(key);
+    return this.noted.some(
+      (purge) =>
+        purge.at >= startedAt &&
+        (purge.build === '*' || purge.build === parsed.build) &&
+        purge.selectors.some((selector) => covers(selector, key, parsed, tags)),
+    );
+  }
+}
+
+interface ParsedKey {
+  build: string;
+  kind: string;
+  site: string;
+  /** Page keys: the path with its query. */
+  target: string;
+}
+
+function parseKey(key: string): ParsedKey {
+  const parts = key.split(':');
+  return { build: parts[1] ?? '', kind: parts[2] ?? '', site: parts[3] ?? '', target: parts.slice(4).join(':') };
+}
+
+function covers(selector: PurgeSelector, key: string, parsed: ParsedKey, tags: readonly string[]): boolean {
+  switch (selector.by) {
+    case 'key':
+      return selector.key === key;
+    case 'tag':
+      return tags.includes(selector.tag);
+    case 'site':
+      return (parsed.kind === 'page' && parsed.site === String(selector.siteId)) || tags.includes(`site:${selector.siteId}`);
+    case 'url': {
+      if (parsed.kind !== 'page' || parsed.site !== String(selector.siteId)) return false;
+      if (selector.search !== null) return parsed.target === selector.pathname + selector.search;
+      return parsed.target === selector.pathname || parsed.target.startsWith(`${selector.pathname}?`);
+    }
+    case 'all':
+      return true;
+  }
+}

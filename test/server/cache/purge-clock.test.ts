@@ -1,0 +1,49 @@
+/** Which stores a purge stops: what began before it and is covered by one of its selectors, of its build. */
+import { PurgeClock } from '../../../server/cache/purge-clock';
+import type { PurgeSelector } from '../../../server/cache/invalidation';
+
+const PAGE = 'p:b1:page:3:/detail/2728/33727';
+const QUERY_PAGE = 'p:b1:page:3:/search?q=x';
+const DATA = 'p:b1:data:_:list:2728:1:8';
+
+describe('PurgeClock', () => {
+  const now = Date.now();
+  const cases: Array<[string, PurgeSelector, string, string[], boolean]> = [
+    ['a tag the entry holds', { by: 'tag', tag: 'article:33727' }, DATA, ['cat:2728', 'article:33727'], true],
+    ['a tag it does not hold', { by: 'tag', tag: 'article:1' }, DATA, ['cat:2728', 'article:33727'], false],
+    ['its exact key', { by: 'key', key: PAGE }, PAGE, [], true],
+    ['another key', { by: 'key', key: `${PAGE}1` }, PAGE, [], false],
+    ['its URL, every query', { by: 'url', siteId: 3, pathname: '/search', search: null }, QUERY_PAGE, [], true],
+    ['its URL, that query', { by: 'url', siteId: 3, pathname: '/search', search: '?q=x' }, QUERY_PAGE, [], true],
+    ['its URL, another query', { by: 'url', siteId: 3, pathname: '/search', search: '?q=y' }, QUERY_PAGE, [], false],
+    ['a longer path', { by: 'url', siteId: 3, pathname: '/detail/2728/3372', search: null }, PAGE, [], false],
+    ['its URL on another site', { by: 'url', siteId: 4, pathname: '/detail/2728/33727', search: null }, PAGE, [], false],
+    ['its site (page)', { by: 'site', siteId: 3 }, PAGE, [], true],
+    ['its site (data tagged with it)', { by: 'site', siteId: 3 }, DATA, ['site:3'], true],
+    ['another site', { by: 'site', siteId: 4 }, PAGE, ['site:3'], false],
+    ['everything', { by: 'all' }, DATA, [], true],
+  ];
+  it.each(cases)('a purge by %s', (_name, selector, key, tags, covered) => {
+    const clock = new PurgeClock();
+    clock.note([selector], '*', now);
+    expect(clock.purgedSince(key, tags, now - 1000)).toBe(covered);
+    // Begun after the purge: read what the purge left, so stored.
+    expect(clock.purgedSince(key, tags, now + 1000)).toBe(false);
+  });
+
+  it('a purge of one build leaves another build’s entries alone', () => {
+    const clock = new PurgeClock();
+    clock.note([{ by: 'all' }], 'b2', now);
+    expect(clock.purgedSince(PAGE, [], now - 1000)).toBe(false);
+    clock.note([{ by: 'all' }], 'b1', now);
+    expect(clock.purgedSince(PAGE, [], now - 1000)).toBe(true);
+  });
+
+  it('forgets purges older than any load can run', () => {
+    const clock = new PurgeClock();
+    clock.note([{ by: 'all' }], '*', Date.now() - 10 * 60_000);
+    clock.note([{ by: 'tag', tag: 'grey' }], '*');
+    expect(clock.purgedSince(DATA, [], 0)).toBe(false);
+    expect(clock.purgedSince(DATA, ['grey'], 0)).toBe(true);
+  });
+});
