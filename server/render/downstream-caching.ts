@@ -8,7 +8,8 @@
  * And never a response with something of its own in it: a render streamed to a reader runs its scripts by
  * this response's CSP nonce (docs/security-headers.md), which a shared cache would hand to every reader after
  * it, making it worthless. Such a render is stored (its nonce replaced by its scripts' hashes) and shared from
- * its first HIT on, the same bytes for everyone.
+ * its first HIT on, the same bytes for everyone. (A crawler's render is stored before it is sent, and sent as
+ * stored: render-miss.ts.)
  */
 import type { ResourceName } from '../../shared/resources';
 

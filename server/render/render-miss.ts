@@ -2,6 +2,8 @@
  * A page rendered for this request and streamed (docs/architecture.md, "Streaming"): MISS for an anonymous
  * reader, whose clean 200 is stored as it streams; PASS for a page rendered for one signed-in reader, never
  * stored. Its headers (page-response.ts) go out with the shell; a shell that fails becomes the error page.
+ * An anonymous render that waits for every block before its first byte (a crawler's) has nothing to stream
+ * early: it is stored first and sent as stored (the same bytes and CSP as its later HITs, so shareable at once).
  */
 import type { Response } from 'express';
 import type { AppState } from '../../shared/app-state';
@@ -11,7 +13,8 @@ import type { ResourceLoads } from './downstream-caching';
 import { maySharedCachesKeep } from './downstream-caching';
 import { sendErrorPage } from './error-page';
 import { pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
-import { notePage, setHeaders, streamedHeaders, type Sharing } from './page-response';
+import type { CachedPage } from '../cache/page-cache';
+import { notePage, sendStored, setHeaders, streamedHeaders, type Sharing } from './page-response';
 import { renderDocument, type DocumentSink } from './render-document';
 
 interface Streaming {
@@ -33,44 +36,80 @@ function sharingOf(streaming: Streaming, status: number): Sharing {
   return { policy: context.deps.cachePolicy.page(state.page.page), tags: pageTags(recorder, request.page.site, state.page.page) };
 }
 
-/** Stores the streamed page once it ended clean, from every call answered cleanly, as an anonymous 200. */
-async function storeIfCacheable(streaming: Streaming, html: Buffer[] | null, clean: boolean): Promise<void> {
+/**
+ * Stores the rendered page once it ended clean, from every call answered cleanly, as an anonymous 200; the page
+ * as stored, or null when it is not.
+ */
+async function storeIfCacheable(streaming: Streaming, html: Buffer[] | null, clean: boolean): Promise<CachedPage | null> {
   const { context, key, recorder, state, request } = streaming;
-  if (!html || !key || !clean || recorder.degraded) return;
+  if (!html || !key || !clean || recorder.degraded) return null;
   const { pageCache, cachePolicy, logger } = context.deps;
   try {
     const page = await pageCache.compress(Buffer.concat(html), request.nonce);
     if (!page) {
       logger.warn({ key }, 'page not stored: its nonce is left outside the scripts the portal writes');
-      return;
+      return null;
     }
     // Issued before the response ends: the next request on this instance queues behind this write on the
     // same Redis connection, so it finds the page.
     pageCache
       .put(key, cachePolicy.page(state.page.page), page, pageTags(recorder, request.page.site, state.page.page), recorder.startedAt)
       .catch((error: unknown) => logger.warn({ err: error, key }, 'page store failed'));
+    return page;
   } catch (error) {
     logger.warn({ err: error, key }, 'page compression failed');
+    return null;
   }
+}
+
+/** The rendered response's headers: MISS or PASS, never shared (it runs by this response's nonce). */
+function setRenderedHeaders(streaming: Streaming, res: Response, status: number): void {
+  res.status(status).type('html');
+  setHeaders(
+    res,
+    streamedHeaders({
+      state: streaming.key ? 'MISS' : 'PASS',
+      status,
+      sharing: sharingOf(streaming, status),
+      upstreamMs: streaming.recorder.upstreamMs,
+      renderMs: performance.now() - streaming.started,
+    }),
+  );
+}
+
+/**
+ * An anonymous render waiting for every block (a crawler's): kept whole, then stored and sent as stored (its
+ * hashes' CSP, public); a render that is not stored is sent as rendered, with its nonce, private.
+ */
+function wholeSink(streaming: Streaming, res: Response, onShellFailed: (error: unknown) => void): DocumentSink {
+  const parts: Buffer[] = [];
+  let status = 200;
+  return {
+    start: (rendered) => {
+      status = rendered;
+    },
+    write: (chunk) => parts.push(chunk),
+    end: (clean) => {
+      void storeIfCacheable(streaming, status === 200 ? parts : null, clean).then((page) => {
+        const { context, recorder, state, request } = streaming;
+        if (page) {
+          const tags = pageTags(recorder, request.page.site, state.page.page);
+          sendStored(res.req, res, page, context.deps.cachePolicy.page(state.page.page), tags, context.deps.security);
+          return;
+        }
+        setRenderedHeaders(streaming, res, status);
+        res.end(Buffer.concat(parts));
+      });
+    },
+    shellFailed: onShellFailed,
+  };
 }
 
 /** Writes the document to the response, keeping a copy of its bytes when it may be stored. */
 function streamingSink(streaming: Streaming, res: Response, onShellFailed: (error: unknown) => void): DocumentSink {
   const capture = streaming.key !== null && streaming.state.page.status === 200 ? ([] as Buffer[]) : null;
   return {
-    start: (status) => {
-      res.status(status).type('html');
-      setHeaders(
-        res,
-        streamedHeaders({
-          state: streaming.key ? 'MISS' : 'PASS',
-          status,
-          sharing: sharingOf(streaming, status),
-          upstreamMs: streaming.recorder.upstreamMs,
-          renderMs: performance.now() - streaming.started,
-        }),
-      );
-    },
+    start: (status) => setRenderedHeaders(streaming, res, status),
     write: (chunk) => {
       res.write(chunk);
       // The sink's own buffer: kept as it is, never written to again.
@@ -101,10 +140,11 @@ export async function renderMiss(context: PageContext, res: Response, request: D
   const streaming: Streaming = { context, request, key, state, recorder, loads: resourceLoads(content), started };
   let shellError: unknown = null;
   let shellFailed = false;
-  const sink = streamingSink(streaming, res, (error) => {
+  const onShellFailed = (error: unknown) => {
     shellFailed = true;
     shellError = error;
-  });
+  };
+  const sink = request.waitForAll && key !== null ? wholeSink(streaming, res, onShellFailed) : streamingSink(streaming, res, onShellFailed);
   const rendered = await renderDocument(renderOptions(context, state, request, streaming.loads), sink);
   // The access log's upstream time: what this request's loaders waited for (cached calls cost nothing).
   notePage(res, { upstreamMs: recorder.upstreamMs });

@@ -75,20 +75,36 @@ describeWithRedis()('headers and negative caching on a live portal', () => {
     expect(signedIn.headers['surrogate-key']).toBeUndefined();
   });
 
-  it("never shares a streamed MISS (it runs by its reader's nonce), even one with all its data in (a crawler's); its first HIT is shared", async () => {
+  it("never shares a streamed MISS (it runs by its reader's nonce); a crawler's whole render is stored first and shared at once", async () => {
     const about = await request(t.url).get('/about');
     expect(about.headers['x-cache']).toBe('MISS');
     expect(about.headers['cache-control']).toBe('private, no-store');
     expect(about.headers['content-security-policy']).toMatch(/'nonce-/);
-    const other = await homeListEntry(t.upstream.url, 2);
-    const crawled = await request(t.url).get(`/detail/${other.catid}/${other.id}`).set('User-Agent', 'Googlebot/2.1 (+http://www.google.com/bot.html)');
-    expect(crawled.headers['x-cache']).toBe('MISS');
-    expect(crawled.headers['cache-control']).toBe('private, no-store');
     const hit = await request(t.url).get('/about');
     expect(hit.headers['x-cache']).toBe('HIT');
     expect(hit.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
     expect(hit.headers['surrogate-key']).toContain('page:');
     expect(hit.headers['content-security-policy']).not.toMatch(/'nonce-/);
+    // A crawler waits for every block anyway: its render is stored, then sent as stored, the bytes later readers get.
+    const other = await homeListEntry(t.upstream.url, 2);
+    const path = `/detail/${other.catid}/${other.id}`;
+    const crawled = await request(t.url).get(path).set('User-Agent', 'Googlebot/2.1 (+http://www.google.com/bot.html)');
+    expect(crawled.headers['x-cache']).toBe('MISS');
+    expect(crawled.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
+    expect(crawled.headers['surrogate-key']).toContain('page:');
+    expect(crawled.headers['content-security-policy']).toMatch(/script-src (?:'sha256-[^']+' )+'strict-dynamic'/);
+    expect(crawled.text).not.toContain('nonce=');
+    const reader = await request(t.url).get(path).set('User-Agent', 'Mozilla/5.0 (Windows NT 10.0) Chrome/120.0');
+    expect(reader.headers['x-cache']).toBe('HIT');
+    expect([reader.headers.etag, reader.text]).toEqual([crawled.headers.etag, crawled.text]);
+  });
+
+  it("a crawler's page that is not stored (a missing article) is sent as rendered: its nonce, private", async () => {
+    const missing = await request(t.url).get('/detail/2728/987655').set('User-Agent', 'Googlebot/2.1 (+http://www.google.com/bot.html)');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['cache-control']).toBe('private, no-store');
+    const nonce = /'nonce-([^']+)'/.exec(String(missing.headers['content-security-policy']))?.[1];
+    expect(missing.text).toContain(`<script nonce="${nonce}"`);
   });
 
   it("caches the CMS's 'not found' briefly: a second request for a dead id costs no upstream call", async () => {
