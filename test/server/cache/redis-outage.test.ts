@@ -8,7 +8,7 @@
  */
 import request from 'supertest';
 import { HOME_CATID } from '../../../shared/constants';
-import { runLoad, printFigures } from '../../support/load';
+import { runLoad, printFigures, type LoadFigures } from '../../support/load';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { OwnRedis } from '../../support/redis-server';
 import { describeWithRedisServers } from '../../support/requirements';
@@ -29,6 +29,18 @@ async function warm(t: TestPortal, paths: readonly string[]): Promise<void> {
       (res) => res.headers['x-cache'] === 'HIT',
       10_000,
     );
+}
+
+/** The round with the most answers, every round's answers checked by the caller through the one returned. */
+async function bestOf(rounds: number, run: () => Promise<LoadFigures>): Promise<LoadFigures> {
+  let best: LoadFigures | null = null;
+  for (let round = 0; round < rounds; round += 1) {
+    const figures = await run();
+    // A failed answer in any round must fail the test, not be hidden by a better round.
+    if (figures.errors > 0 || figures.byStatus['200'] !== figures.total) return figures;
+    if (!best || figures.total > best.total) best = figures;
+  }
+  return best!;
 }
 
 async function redisCheck(t: TestPortal): Promise<string> {
@@ -105,7 +117,9 @@ describeWithRedisServers()('a Redis outage', () => {
       const paths = await pagePaths(t);
       await warm(t, paths);
       const urls = paths.map((path) => t.url + path);
-      const before = await runLoad(urls, 1500, 4);
+      // The best of three rounds each way: the machine is shared, and a burst of other work during one round would
+      // read as a change of capacity.
+      const before = await bestOf(3, () => runLoad(urls, 1000, 4));
       printFigures('redis up', before);
 
       await redis.stop('SIGKILL');
@@ -115,10 +129,10 @@ describeWithRedisServers()('a Redis outage', () => {
         15_000,
       );
       expect(past).toMatchObject({ status: 'degraded', checks: { redis: 'down', l1: 'outage-short-ttl' } });
-      const after = await runLoad(urls, 1500, 4);
+      const after = await bestOf(3, () => runLoad(urls, 1000, 4));
       printFigures('redis down past the outage window', after);
       const ratio = after.total / before.total;
-      console.log(`capacity past the outage window: ${ratio.toFixed(2)}× the rate with Redis up (${after.total} / ${before.total} answers in 1.5 s)`);
+      console.log(`capacity past the outage window: ${ratio.toFixed(2)}× the rate with Redis up (${after.total} / ${before.total} answers in 1 s, best of 3)`);
       expect(after.errors).toBe(0);
       expect(after.byStatus['200']).toBe(after.total);
       expect(ratio).toBeGreaterThanOrEqual(0.5);
