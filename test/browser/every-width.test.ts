@@ -1,0 +1,88 @@
+/**
+ * Issue 29, item 1: every page kind a reader meets on a phone holds from 360 to 1920 px. At each width the page
+ * scrolls only downwards and no visible text box is narrower than two characters of its own font (the symptom of
+ * a row squeezed until its text wraps a character per line). A screenshot of each page at each width is written
+ * to test-results/every-width/ for a person to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { firstLink } from '../support/page-kinds';
+import { describeWithBrowser } from '../support/requirements';
+import { encodeKeyword } from '../../shared/search-keyword';
+
+const WIDTHS = [360, 390, 768, 1296, 1920];
+// A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not.
+const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const SCREENSHOTS = path.join(__dirname, '..', '..', 'test-results', 'every-width');
+
+interface LayoutFaults {
+  scrollWidth: number;
+  innerWidth: number;
+  /** Visible elements holding text whose box is narrower than two of their characters. */
+  squeezed: string[];
+}
+
+/** Runs in the page: sideways overflow and text boxes too narrow to read. */
+function layoutFaults(page: Page): Promise<LayoutFaults> {
+  return page.evaluate(() => {
+    const squeezed: string[] = [];
+    for (const element of document.body.querySelectorAll<HTMLElement>('*')) {
+      const ownText = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim().length > 1);
+      if (!ownText) continue;
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden' || style.display === 'none' || style.display === 'contents') continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      // Visually hidden text (a screen reader's label) is clipped to a pixel on purpose.
+      if (style.clipPath !== 'none' || style.clip !== 'auto' || box.width <= 1) continue;
+      const fontSize = parseFloat(style.fontSize);
+      if (box.width < 2 * fontSize) {
+        const text = (element.textContent ?? '').trim().slice(0, 12);
+        squeezed.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${text}" ${Math.round(box.width)}px < 2×${fontSize}px`);
+      }
+    }
+    return { scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth, squeezed };
+  });
+}
+
+describeWithBrowser()('every page kind from 360 to 1920 px', () => {
+  const suite = browserPortalSuite();
+
+  async function readerPages(base: string): Promise<Record<string, string>> {
+    const detail = await firstLink(base, '/', /^\/detail\/\d+\/\d+$/);
+    return {
+      home: '/',
+      detail,
+      reading: detail.replace('/detail/', '/detailReading/'),
+      list: await firstLink(base, '/siteMap', /\/V1\/\d+$/),
+      search: `/search/${encodeKeyword('青年')}/2`,
+      video: '/shike/2839',
+      live: await firstLink(base, '/', /^\/liveStreamDetail\/\d+$/),
+      personal: '/personalCenter',
+    };
+  }
+
+  it('scrolls no page sideways and squeezes no text to under two characters at 360, 390, 768, 1296 and 1920 px', async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const pages = await readerPages(suite.portal.url);
+    const faults: string[] = [];
+    for (const width of WIDTHS) {
+      const { page, problems } = await watchedPage(suite.browser, { viewport: { width, height: 900 }, userAgent: DESKTOP_UA });
+      try {
+        for (const [kind, pagePath] of Object.entries(pages)) {
+          await gotoHydrated(page, `${suite.portal.url}${pagePath}`);
+          const found = await layoutFaults(page);
+          if (found.scrollWidth > found.innerWidth) faults.push(`${kind} at ${width}px scrolls sideways: ${found.scrollWidth} > ${found.innerWidth}`);
+          for (const text of found.squeezed) faults.push(`${kind} at ${width}px: ${text}`);
+          await page.screenshot({ path: path.join(SCREENSHOTS, `${kind}-${width}.png`), fullPage: true });
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await page.context().close();
+      }
+    }
+    expect(faults).toEqual([]);
+  });
+});
