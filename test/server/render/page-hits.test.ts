@@ -20,6 +20,7 @@ import { REGIONAL_SITES } from '../../../shared/sites';
 import type { TestPortal } from '../../support/portal';
 import { redisPortalSuite } from '../../support/redis-portal';
 import { describeWithRedis } from '../../support/requirements';
+import { eventually } from '../cache/redis-helpers';
 
 interface Answer {
   status: number;
@@ -283,6 +284,15 @@ describeWithRedis()('conditional requests, Age and Accept-Encoding on the hit pa
   beforeAll(async () => {
     ({ portal: fast, peer: chain } = portals);
     expect((await send(fast.url + ARTICLE, DESKTOP)).status).toBe(200);
+    // The page is stored just after its first answer ends: both paths answer from it once Redis holds it.
+    for (const url of [fast.url, chain.url]) {
+      const held = await eventually(
+        () => send(url + ARTICLE, DESKTOP),
+        (answer) => answer.headers['x-cache'] === 'HIT',
+        10_000,
+      );
+      expect(held.headers['x-cache']).toBe('HIT');
+    }
   });
 
   /** Both portals' answers to the same request, each a HIT of the one shared entry. */
