@@ -88,7 +88,7 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
   it('instances: health, readiness, build and L1 of each announced instance; the hung and dead ones named, exit 5', async () => {
     const { portal, peer } = suite;
     await request(portal.url).get('/about').expect(200);
-    const result = await cli.run('--json', '--timeout', '1', 'instances', '--portal', hung.url, '--portal', dead);
+    const result = await cli.run('--json', '--timeout', '4', 'instances', '--portal', hung.url, '--portal', dead);
     expect(result.code).toBe(5);
     const doc = parsed<{ version: number; command: string; instances: Instance[] }>(result);
     expect(doc).toMatchObject({ version: 1, command: 'instances' });
@@ -108,11 +108,11 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     }
     expect(at(portal.url)!.l1Bytes).toBeGreaterThan(0); // it served /about, so its L1 holds the page
     expect(hung.accepted()).toBeGreaterThan(0); // the hung server was really asked
-    expect(at(hung.url)).toMatchObject({ source: 'portal', health: 'no answer within 1 s', readiness: 'no answer within 1 s', ok: false });
+    expect(at(hung.url)).toMatchObject({ source: 'portal', health: 'no answer within 4 s', readiness: 'no answer within 4 s', ok: false });
     expect(at(dead)).toMatchObject({ source: 'portal', health: expect.stringMatching(/ECONNREFUSED/), ok: false });
 
     // The same as a table for people: every row's columns start where the header's do.
-    const human = await cli.run('--timeout', '1', 'instances', '--portal', dead);
+    const human = await cli.run('--timeout', '4', 'instances', '--portal', dead);
     expect(human.code).toBe(5);
     const lines = human.stdout.trimEnd().split('\n');
     const header = lines[0]!;
@@ -134,22 +134,22 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     const { portal, peer } = suite;
     await request(portal.url).get('/about').expect(200);
     await request(peer.url).get('/about').expect(200);
-    const result = await cli.run('--json', '--timeout', '1', 'stats', '--portal', hung.url, '--portal', dead);
+    const result = await cli.run('--json', '--timeout', '4', 'stats', '--portal', hung.url, '--portal', dead);
     expect(result.code).toBe(5);
     const doc = parsed<{ portals: string[]; failed: Failed[]; ratios: { rows: Array<{ kind: string; hits: number; misses: number }> } }>(result);
     expect(doc.portals.sort()).toEqual([portal.url, peer.url].sort());
     expect(doc.failed).toEqual(
       expect.arrayContaining([
-        { url: hung.url, error: expect.stringContaining('no answer within 1 s') },
+        { url: hung.url, error: expect.stringContaining('no answer within 4 s') },
         { url: dead, error: expect.stringMatching(/ECONNREFUSED/) },
       ]),
     );
     const pages = doc.ratios.rows.filter((row) => row.kind === 'page');
     expect(pages.reduce((sum, row) => sum + row.hits + row.misses, 0)).toBeGreaterThanOrEqual(2);
 
-    const human = await cli.run('--timeout', '1', 'stats', '--portal', hung.url);
+    const human = await cli.run('--timeout', '4', 'stats', '--portal', hung.url);
     expect(human.code).toBe(5);
-    expect(human.stdout).toContain(`no answer from ${hung.url}, left out: ${hung.url}/metrics: no answer within 1 s`);
+    expect(human.stdout).toContain(`no answer from ${hung.url}, left out: ${hung.url}/metrics: no answer within 4 s`);
     expect(human.stdout).toMatch(/hit ratios \(since start, 2 instances\)/);
     // The per-site table: numbers right-aligned under their headers.
     const tableLines = human.stdout.split('\n').filter((line) => /^(kind|page|data)\s/.test(line));
@@ -161,7 +161,7 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     const { portal } = suite;
     let watching = true;
     const [result] = await Promise.all([
-      cli.run('--json', '--timeout', '1', 'watch', '--portal', hung.url, '--interval', '1', '--count', '2').finally(() => (watching = false)),
+      cli.run('--json', '--timeout', '4', 'watch', '--portal', hung.url, '--interval', '1', '--count', '2').finally(() => (watching = false)),
       (async () => {
         while (watching) {
           await request(portal.url).get('/about');
@@ -177,7 +177,7 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     expect(lines).toHaveLength(2);
     for (const line of lines) {
       expect(line.instances).toBe(2);
-      expect(line.failed).toEqual([{ url: hung.url, error: expect.stringContaining('no answer within 1 s') }]);
+      expect(line.failed).toEqual([{ url: hung.url, error: expect.stringContaining('no answer within 4 s') }]);
     }
     expect(lines.some((line) => line.lookups > 0)).toBe(true);
   });
