@@ -1,7 +1,8 @@
 /**
  * Footer (docs/product.md §2): logo, about, support links, the site's friendly links, media matrix and mobile-site QR
- * codes, address and phone, report hotline, copyright (current year in Asia/Shanghai), licence, ICP record
- * and product matrix. `variant`: 'small' (contribute, seekingReport, moveInto) keeps only the legal lines;
+ * codes, address and phone, report hotline, copyright (current year in Asia/Shanghai), licence (a link to
+ * /license, as every footer variant's), ICP record and product matrix; the support links include 我要投稿
+ * (/contribute), linked nowhere else. `variant`: 'small' (contribute, seekingReport, moveInto) keeps only the legal lines;
  * 'siteMap' adds the company's details.
  */
 import { Link } from '../router';
@@ -23,7 +24,7 @@ function LegalLines() {
         Copyright © {yearOf(state.page.now)} {state.layout.seo.title} 版权所有
       </p>
       <p>
-        <span>{COMPANY.licence}</span>
+        <Link to="/license">{COMPANY.licence}</Link>
         <a href={COMPANY.icpUrl} target="_blank" rel="noopener noreferrer">
           {COMPANY.icp}
         </a>
@@ -74,6 +75,7 @@ export function Footer({ variant = 'full' }: { variant?: FooterVariant }) {
             <h2 className="site-footer__heading">支持</h2>
             <SiteLink href="/about#contact">联系我们</SiteLink>
             <Link to="/siteMap">网站地图</Link>
+            <Link to="/contribute">我要投稿</Link>
             <SiteLink href={RECRUITMENT_URL}>招聘信息</SiteLink>
           </nav>
           <section className="site-footer__matrix" aria-label="媒体矩阵">

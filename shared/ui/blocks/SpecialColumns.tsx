@@ -50,7 +50,8 @@ export function SpecialColumns({ adsBelow = [] }: { adsBelow?: readonly Advertis
   return (
     <section className="side-block special-columns" aria-labelledby="special-columns-title">
       <h2 id="special-columns-title" className="block-title">
-        专栏
+        {/* The only way to every column author (/specialColumn), with or without script. */}
+        <a href="/specialColumn">专栏</a>
       </h2>
       <Suspense fallback={<div className="skeleton-box" aria-busy="true" />}>
         <Resource name="columnAuthors">{(value) => <ColumnPage authors={value.list} />}</Resource>
