@@ -7,7 +7,8 @@
  */
 import type { Freshness } from '../../server/cache/entry';
 import { PurgeInputError, urlSelector } from '../../server/cache/invalidation';
-import { escapeGlob } from '../../server/cache/keys';
+import { announcedInstances } from '../../server/cache/instances';
+import { cacheKey, escapeGlob } from '../../server/cache/keys';
 import { lockKey } from '../../server/cache/redis-lock';
 import { readRefreshError, type RefreshError } from '../../server/cache/refresh-errors';
 import { inspectKey, scanKeys, type EntryReport } from '../../server/cache/stats';
@@ -47,11 +48,17 @@ export interface InspectOptions {
   portal: string[];
 }
 
+/** Copies of a page instances still hold in memory though Redis has none (evicted, or deleted behind their backs). */
+interface MemoryOnly {
+  key: string;
+  l1: L1Copy[];
+}
+
 export async function inspectCommand(globals: Globals, target: string, options: InspectOptions): Promise<void> {
-  const { reports, instances } = await withRedis(globals, async (client) => {
+  const { reports, instances, memoryOnly } = await withRedis(globals, async (client) => {
     const keys = target.startsWith(`${globals.prefix}:`) ? [target] : await keysForUrl(client, globals.prefix, target);
     const found = (await Promise.all(keys.map((key) => pageReport(client, globals.prefix, key)))).filter((report) => report !== null);
-    if (found.length === 0) return { reports: [], instances: [] };
+    if (found.length === 0) return { reports: [], ...(await inMemoryOnly(client, globals, target, options)) };
     const survey = await surveyL1(
       client,
       globals.prefix,
@@ -59,8 +66,29 @@ export async function inspectCommand(globals: Globals, target: string, options: 
       options.portal,
       globals.timeout,
     );
-    return { reports: found.map((report): PageReport => ({ ...report, l1: survey.copies.get(report.key) ?? [] })), instances: survey.instances };
+    return {
+      reports: found.map((report): PageReport => ({ ...report, l1: survey.copies.get(report.key) ?? [] })),
+      instances: survey.instances,
+      memoryOnly: [] as MemoryOnly[],
+    };
   });
+  if (memoryOnly.length > 0) {
+    print(globals, 'inspect', { target, found: true, redis: false, entries: [], memoryOnly, instances }, () =>
+      [
+        ...memoryOnly.map((held) =>
+          [
+            held.key,
+            '  not in Redis (evicted, or deleted without a purge); still in memory (L1) of:',
+            ...held.l1.filter((copy) => copy.copy === 'present').map((copy, index) => humanCopy(copy, instances[index])),
+            `  purge it everywhere: portal-cache purge --url ${target}`,
+          ].join('\n'),
+        ),
+        humanInstances(instances),
+      ].join('\n\n'),
+    );
+    if (instances.some((instance) => instance.state !== 'answered')) process.exitCode = EXIT.partial;
+    return;
+  }
   if (reports.length === 0)
     throw new CliError(`nothing cached for ${target} under prefix ${globals.prefix}`, EXIT.notFound, { target, found: false, entries: [] });
   print(globals, 'inspect', { target, found: true, entries: reports, instances }, () =>
@@ -68,6 +96,33 @@ export async function inspectCommand(globals: Globals, target: string, options: 
   );
   // The L1 columns of an instance that did not answer are unknown: a partial answer (each such instance named above).
   if (instances.some((instance) => instance.state !== 'answered')) process.exitCode = EXIT.partial;
+}
+
+/**
+ * With nothing in Redis: the instances' in-memory copies of the page, under the key of each build they run (a page
+ * URL) or the key given; only keys some instance holds.
+ */
+async function inMemoryOnly(
+  client: RedisClient,
+  globals: Globals,
+  target: string,
+  options: InspectOptions,
+): Promise<{ instances: AskedInstance[]; memoryOnly: MemoryOnly[] }> {
+  const builds = [...new Set((await announcedInstances(client, globals.prefix)).map((instance) => instance.build))];
+  const keys = target.startsWith(`${globals.prefix}:`) ? [target] : await pageKeysOfBuilds(globals.prefix, builds, target);
+  if (keys.length === 0) return { instances: [], memoryOnly: [] };
+  const survey = await surveyL1(client, globals.prefix, keys, options.portal, globals.timeout);
+  const memoryOnly = keys.flatMap((key) => {
+    const l1 = survey.copies.get(key) ?? [];
+    return l1.some((copy) => copy.copy === 'present') ? [{ key, l1 }] : [];
+  });
+  return { instances: survey.instances, memoryOnly };
+}
+
+async function pageKeysOfBuilds(prefix: string, builds: readonly string[], target: string): Promise<string[]> {
+  const selector = await urlSelector(target, (host) => (host === undefined ? 0 : siteOfHost(host, 'inspect').id), false);
+  if (selector.by !== 'url') return [];
+  return builds.map((build) => cacheKey({ prefix, buildId: build }, 'page', selector.siteId, `${selector.pathname}${selector.search ?? ''}`));
 }
 
 /** Page keys of a URL in every build of the prefix (newest deploy and any older one still held). */

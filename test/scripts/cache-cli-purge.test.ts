@@ -41,7 +41,7 @@ describeWithRedis()('portal-cache purge and purges', () => {
     }
   }
 
-  it('drops both instances’ copies of a page Redis has lost, and says so (exit 0, not "nothing to purge")', async () => {
+  it('finds and drops both instances’ copies of a page Redis has lost (inspect and purge exit 0, not "nothing")', async () => {
     const path = '/about';
     await heldByBoth(path);
     const client = new Redis(testRedisUrl());
@@ -50,6 +50,12 @@ describeWithRedis()('portal-cache purge and purges', () => {
     } finally {
       client.disconnect();
     }
+    // inspect says where the page still is, instead of "nothing cached".
+    const inspected = await cli.json<{ redis: boolean; memoryOnly: Array<{ key: string; l1: Array<{ copy: string }> }> }>('inspect', path);
+    expect(inspected.redis).toBe(false);
+    expect(inspected.memoryOnly.map((held) => [held.key, held.l1.map((copy) => copy.copy)])).toEqual([
+      [pageKeyOf(suite.portal, 0, path), ['present', 'present']],
+    ]);
     const purged = await cli.json<Purged>('purge', '--url', `https://www.qnnews.cn${path}`);
     expect(purged.deleted).toBe(0);
     expect(purged.instances.missing).toEqual([]);
@@ -61,9 +67,10 @@ describeWithRedis()('portal-cache purge and purges', () => {
       expect(l1.body.entries[0].present).toBe(false);
     }
     const human = await cli.run('purge', '--url', `https://www.qnnews.cn${path}`);
-    // Nothing anywhere now: the operator is told so.
+    // Nothing anywhere now: the operator is told so, by purge and by inspect.
     expect(human.code).toBe(4);
     expect(human.stderr).toMatch(/nothing to purge/);
+    expect((await cli.run('inspect', path)).code).toBe(4);
   });
 
   it('lists the purges of the hook and of operators, newest first, in JSON and as a table', async () => {
