@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { HOME_CATID } from '../../shared/constants';
 import { href, matchRoute } from '../../shared/routes';
-import type { RawShikeCategory, RawShikeCategoryItems } from '../../shared/types/upstream';
+import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport } from '../../shared/types/upstream';
 import { article, articleList, homeCategories, upstreamData } from './upstream-data';
 
 export interface Crawled {
@@ -82,7 +82,8 @@ export async function crawl(
 
 /**
  * Pages the crawl may not reach through links within its bounds, read from the reference API itself (clean ids
- * whatever the portal is fed): a 视刻 category, its videos (both routes), and the tag page of an article's tag.
+ * whatever the portal is fed): a 视刻 category, its videos (both routes), the tag page of an article's tag, a
+ * live and a news track.
  */
 export async function seedPaths(referenceUrl: string): Promise<string[]> {
   const categories = await upstreamData<RawShikeCategory[]>(referenceUrl, '/api/video_album/shike_video_category');
@@ -91,12 +92,16 @@ export async function seedPaths(referenceUrl: string): Promise<string[]> {
   const items = await upstreamData<RawShikeCategoryItems>(referenceUrl, `/api/video_album/shike_video_category_item?id=${category.id}&page=1&page_size=5`);
   const video = items.list[0];
   if (!video) throw new Error(`视刻 category ${category.id} has no video`);
+  // Lives and news tracks are linked from home by what is on air now: named here so no crawl depends on the hour.
+  const lives = await upstreamData<RawPagedList<RawLive>>(referenceUrl, '/api/live/list?show_type=3&page=1&page_size=1');
+  const reports = await upstreamData<RawSpecialReport[]>(referenceUrl, '/api/special/list_by_catid?catid=0');
+  const timely = [...lives.list.map((live) => href.live(live.id)), ...reports.slice(0, 1).map((report) => href.newsTrack(report.id))];
   const [home] = await homeCategories(referenceUrl, HOME_CATID);
   const entries = home ? (await articleList(referenceUrl, home.catid, 1, 20)).lists : [];
   for (const entry of entries) {
     const detail = await article(referenceUrl, entry.catid, entry.id);
     const tag = detail.tags[0];
-    if (tag) return [`/shike/${category.id}`, `/video/${video.catid}/${video.id}`, `/video/${video.id}`, href.tag(tag.id)];
+    if (tag) return [`/shike/${category.id}`, `/video/${video.catid}/${video.id}`, `/video/${video.id}`, href.tag(tag.id), ...timely];
   }
   throw new Error('no article of the first home category has a tag');
 }
