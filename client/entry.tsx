@@ -1,8 +1,12 @@
-/** Browser entry: read the server's state, load the page's module, hydrate, and take over navigation. */
+/**
+ * Browser entry: read the server's state, make React Router's browser router over the portal's routes with that
+ * state as its hydration data (no loader runs for the page the server rendered), hydrate, and let the router own
+ * navigation from there.
+ */
 import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from '../shared/ui/router';
-import type { AppState } from '../shared/app-state';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
+import type { AppState, PageState } from '../shared/app-state';
 import { RESOURCE_ENDPOINT, STATE_SCRIPT_ID } from '../shared/app-state';
 import { ARTICLE_BODY_SELECTOR, hasArticleBody, withArticleBody } from '../shared/article-body';
 import type { ResourceName } from '../shared/resources';
@@ -10,8 +14,12 @@ import { RESOURCE_ATTRIBUTE } from '../shared/ui/data/Resource';
 import { createResourceStore } from '../shared/ui/data/resource-store';
 import { isChunkLoadError } from '../shared/chunk-reload';
 import { reloadAfterError } from './navigation/error-reload';
-import { ClientApp } from './navigation/ClientApp';
+import { ClientShell } from './navigation/ClientShell';
+import { pageLoader, watchHistoryNavigations } from './navigation/page-loader';
+import { followAppLinks } from './navigation/app-links';
+import { rememberPage } from './navigation/page-data';
 import { loadPage } from '../shared/pages/registry';
+import { createPortalRoutes } from '../shared/ui/routes';
 import './styles/main.css';
 
 function readState(): AppState {
@@ -36,22 +44,28 @@ async function fetchResource(name: ResourceName): Promise<unknown> {
   return response.json();
 }
 
+/** The server's page state as the loader data of every route the router matches here, so none loads again. */
+function hydrationLoaderData(routes: RouteObject[], page: PageState): Record<string, PageState> {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  return Object.fromEntries(matches.flatMap(({ route }) => (route.loader && route.id ? [[route.id, page]] : [])));
+}
+
 async function start(): Promise<void> {
   const state = readState();
   const page = state.page.page;
   if (page !== 'not-found' && page !== 'error') await loadPage(page);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from the document');
+  rememberPage(state.page.path, { kind: 'page', page: state.page });
+  watchHistoryNavigations();
+  const routes = createPortalRoutes(pageLoader);
+  const router = createBrowserRouter(routes, { hydrationData: { loaderData: hydrationLoaderData(routes, state.page) } });
+  followAppLinks(router);
   // Hydrating in a transition makes it interruptible: React works in slices of a few milliseconds and yields to
   // the browser between them (input, paint), instead of one long task that grows with the page and the CPU load.
   // A click on a part not yet hydrated makes React hydrate that part at once and replay the click.
   startTransition(() => {
-    hydrateRoot(
-      root,
-      <BrowserRouter>
-        <ClientApp initial={state} resources={createResourceStore(fetchResource, resourceFromDocument)} />
-      </BrowserRouter>,
-    );
+    hydrateRoot(root, <ClientShell initial={state} resources={createResourceStore(fetchResource, resourceFromDocument)} router={router} />);
   });
 }
 

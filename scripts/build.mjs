@@ -11,7 +11,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, write
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildState } from './build-state.mjs';
-import { PRODUCTION_DEFINE, assertProductionBundle, serverExternals } from './production-bundle.mjs';
+import { PRODUCTION_DEFINE, assertProductionBundle, reactRouterProduction, serverExternals } from './production-bundle.mjs';
 import { assertNoServerCode, formatPageWeights, gzippedSizes, pageWeights } from './client-bundle-check.mjs';
 import { inlineMicroChunks } from './inline-micro-chunks.mjs';
 import { markEagerCompile } from './compile-hints.mjs';
@@ -62,7 +62,7 @@ export const clientOptions = {
   metafile: true,
   jsx: 'automatic',
   define: PRODUCTION_DEFINE,
-  plugins: [],
+  plugins: [reactRouterProduction],
   logLevel: 'warning',
 };
 
@@ -174,9 +174,9 @@ export const serverOptions = {
   outfile: 'dist/server/main.cjs',
   sourcemap: 'linked',
   jsx: 'automatic',
-  // React and React DOM bundled in their production builds; every other package stays external.
+  // React, React DOM and React Router bundled in their production builds; every other package stays external.
   define: PRODUCTION_DEFINE,
-  plugins: [browserOnlyPackages, serverExternals],
+  plugins: [browserOnlyPackages, serverExternals, reactRouterProduction],
   metafile: true,
   logLevel: 'warning',
 };

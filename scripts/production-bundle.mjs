@@ -1,16 +1,38 @@
 // What makes a bundle a production one, shared by the browser and server builds (scripts/build.mjs) and the
 // TypeScript runner of the benchmark (scripts/run-ts.mjs), plus the check that fails a build bundling a
 // library's development build.
+import { createRequire } from 'node:module';
 import path from 'node:path';
+
+const require = createRequire(import.meta.url);
 
 /** Replaced in bundled code, so React and friends keep only their production branch. */
 export const PRODUCTION_DEFINE = { 'process.env.NODE_ENV': '"production"' };
 
+/**
+ * React Router 7's package exports name its development build under every condition (its Vite plugin swaps in
+ * `dist/production` itself), so a plain bundler or Node's `require` gets the development one: invariant
+ * checks, warnings and slower path handling on every render. This points both entries at the production build
+ * (react-router-dom, which the portal imports, only re-exports them).
+ */
+export const reactRouterProduction = {
+  name: 'react-router-production',
+  setup(build) {
+    const routerRoot = path.dirname(require.resolve('react-router/package.json', { paths: [path.dirname(require.resolve('react-router-dom/package.json'))] }));
+    const extension = build.initialOptions.format === 'esm' ? 'mjs' : 'js';
+    const files = {
+      'react-router': path.join(routerRoot, `dist/production/index.${extension}`),
+      'react-router/dom': path.join(routerRoot, `dist/production/dom-export.${extension}`),
+    };
+    build.onResolve({ filter: /^react-router(\/dom)?$/ }, (args) => ({ path: files[args.path] }));
+  },
+};
+
 /** Packages bundled into the server so the production define applies to them; the rest stays in node_modules. */
-const SERVER_BUNDLED = /^(react|react-dom|scheduler)(\/|$)/;
+const SERVER_BUNDLED = /^(react|react-dom|react-router|react-router-dom|scheduler)(\/|$)/;
 
 /**
- * `packages: 'external'` except React and React DOM: they pick their build from `process.env.NODE_ENV` when
+ * `packages: 'external'` except React, React DOM and React Router: they pick their build from `process.env.NODE_ENV` when
  * loaded from node_modules, so a server started without NODE_ENV=production rendered with development builds.
  * Bundled, the define decides.
  * What a bundled package imports is bundled with it (its own dependency versions).

@@ -4,6 +4,7 @@
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { reactRouterProduction } from './production-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [entry, ...rest] = process.argv.slice(2);
@@ -20,6 +21,8 @@ await build({
   target: 'node20',
   format: 'cjs',
   packages: 'external',
+  // React Router's production build (React itself follows NODE_ENV, which `npm run bench` sets).
+  plugins: [reactRouterProduction],
   outfile,
   sourcemap: 'inline',
   jsx: 'automatic',

@@ -44,7 +44,7 @@ export function storeOf({ resources }: PageInputs): ResourceStore {
 }
 
 /** The tree the server renders for the page (render-document.tsx), with a fresh store. */
-export function pageTree(inputs: PageInputs, nonce: string): ReactElement {
+export function pageTree(inputs: PageInputs, nonce: string): Promise<ReactElement> {
   return documentTree(inputs.state, nonce, storeOf(inputs));
 }
 
@@ -77,7 +77,7 @@ export type FloorKind = 'string' | 'stream';
 export async function renderFloor(html: string, seconds: number, kind: FloorKind = 'string'): Promise<Floor> {
   const inputs = pageInputs(html);
   await loadPageOf(inputs);
-  const render = kind === 'string' ? () => Promise.resolve(renderToString(pageTree(inputs, 'floor')).length) : () => streamedLength(inputs);
+  const render = kind === 'string' ? async () => renderToString(await pageTree(inputs, 'floor')).length : () => streamedLength(inputs);
   for (let warm = 0; warm < 30; warm++) await render();
   const cpu = process.cpuUsage();
   const started = performance.now();

@@ -8,10 +8,11 @@
  */
 import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server.bun';
-import { StaticRouter } from '../../shared/ui/router';
-import type { AppState } from '../../shared/app-state';
-import { PortalApp } from '../../shared/ui/App';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, type LoaderFunctionArgs } from 'react-router-dom';
+import type { AppState, PageState } from '../../shared/app-state';
+import { PortalShell } from '../../shared/ui/App';
 import type { ResourceStore } from '../../shared/ui/data/resource-store';
+import { createPortalRoutes } from '../../shared/ui/routes';
 import { DOCUMENT_END, documentAfterShell, documentHead } from './document';
 import { FlushingDestination } from './flushing-destination';
 
@@ -49,21 +50,59 @@ export interface RenderOutcome {
   aborted: boolean;
 }
 
-/** The React tree of a page's document: the app at the page's path (the bench's floor renders this one too). */
-export function documentTree(state: AppState, nonce: string, resources: ResourceStore): ReactElement {
+/**
+ * The page state each query's request is for. The routes' server loader only hands it over: the portal's own
+ * loaders (each page's loader.ts, server only) ran before the render, through the data cache, so the status is
+ * known before the shell and a page that fails is answered by the error page, not half-streamed.
+ */
+const pageOfRequest = new WeakMap<Request, PageState>();
+
+function serverPageLoader({ request }: LoaderFunctionArgs): PageState {
+  const page = pageOfRequest.get(request);
+  if (!page) throw new Error(`no page state for ${request.url}`);
+  return page;
+}
+
+/** React Router's static handler over the portal's routes, made once: matching and loader calls per request. */
+const staticHandler = createStaticHandler(createPortalRoutes(serverPageLoader));
+
+/** A fixed origin for the query's request: routes match by path; the site is in the state. */
+const QUERY_ORIGIN = 'http://portal.invalid';
+
+/**
+ * The React tree of a page's document (the bench's floor renders this one too): React Router's static router,
+ * queried at the page's address, inside the portal shell. No hydration script of the router's own: the browser
+ * builds its hydration data from the portal's state script (client/entry.tsx).
+ */
+export async function documentTree(state: AppState, nonce: string, resources: ResourceStore): Promise<ReactElement> {
+  const request = new Request(QUERY_ORIGIN + state.page.path);
+  pageOfRequest.set(request, state.page);
+  const context = await staticHandler.query(request);
+  if (context instanceof Response) throw new Error(`router answered ${state.page.path} with a ${context.status} response`);
+  const router = createStaticRouter(staticHandler.dataRoutes, context);
   return (
-    <StaticRouter location={state.page.path}>
-      <PortalApp state={state} nonce={nonce} resources={resources} navigating={false} />
-    </StaticRouter>
+    <PortalShell state={state} nonce={nonce} resources={resources}>
+      <StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />
+    </PortalShell>
   );
 }
 
-export function renderDocument(options: RenderOptions, sink: DocumentSink): Promise<RenderOutcome> {
+export async function renderDocument(options: RenderOptions, sink: DocumentSink): Promise<RenderOutcome> {
+  let tree: ReactElement;
+  try {
+    tree = await documentTree(options.state, options.nonce, options.resources);
+  } catch (error) {
+    sink.shellFailed(error);
+    return { clean: false, aborted: false };
+  }
+  return streamDocument(tree, options, sink);
+}
+
+function streamDocument(tree: ReactElement, options: RenderOptions, sink: DocumentSink): Promise<RenderOutcome> {
   return new Promise((resolve) => {
     let clean = true;
     let aborted = false;
     let started = false;
-    const tree = documentTree(options.state, options.nonce, options.resources);
 
     const flush = () => {
       if (started) return;

@@ -1,5 +1,5 @@
 /** The 404 page and the error page (docs/product.md §2): the message (or 'Error'), the status, and a way home. */
-import { Link } from './router';
+import { Link } from './link';
 import { TEXT } from '../constants';
 
 export function NotFoundPage() {

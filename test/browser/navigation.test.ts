@@ -52,7 +52,14 @@ describeWithBrowser()('client navigation', () => {
       const logged = await waitForLog(suite.portal, (line) => line.msg === 'client error' && (line.clientError as { path?: string }).path === path);
       expect((logged.clientError as { message: string }).message).toMatch(/null|undefined/);
       // React reports the caught error on the console itself; nothing else went wrong.
-      expect(problems.filter((line) => !line.startsWith('error: TypeError') && !line.includes('The above error occurred'))).toEqual([]);
+      expect(
+        problems.filter(
+          (line) =>
+            !line.startsWith('error: TypeError') &&
+            !line.includes('The above error occurred') &&
+            !line.includes('React Router caught the following error during render'),
+        ),
+      ).toEqual([]);
     } finally {
       await page.context().close();
     }

@@ -3,8 +3,9 @@
  * page's first load (the entry and the chunks it imports; the article page loads nothing else until a carousel
  * or a player comes near), and what a carousel or a player adds. The issue's target for the article page is
  * 60 KB; React DOM alone is about 60 KB of it, so the budgets are what this build reaches, against growth
- * (docs/build.md). The first load's is issue 28's: the 96.8 KiB before dayjs and React Router came back, plus the
- * 15 KiB it allows them.
+ * (docs/build.md). The first load's is what React Router's data mode measured plus 2 KiB, so it still guards against
+ * growth: 101.5 KiB before React Router came back, 132.9 with it (+31.4; issue 28 allowed +15, 111.8 in all).
+ * The product owner's rule keeps a library of the chosen stack over a budget it misses (decision 0051).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { CLIENT_DIST } from '../../server/render/assets';
 
 const KIB = 1024;
-const BUDGET_KIB = { firstLoad: 111, carousel: 25, player: 116 };
+const BUDGET_KIB = { firstLoad: 135, carousel: 25, player: 116 };
 
 interface Manifest {
   entry: { js: string[] };
@@ -48,10 +49,11 @@ describe('JS per page load, gzipped', () => {
     expect(files.filter((file) => rawBytes(file) < KIB)).toEqual([]);
   });
 
-  it('keeps React Router and the QR encoder out of the browser bundle', () => {
+  it('keeps the QR encoder out of the browser bundle; React Router is in it (it routes in the browser)', () => {
     const metafile = JSON.parse(readFileSync(path.join(CLIENT_DIST, 'metafile.json'), 'utf8')) as { inputs: Record<string, unknown> };
-    const libraries = Object.keys(metafile.inputs).filter((input) => /node_modules\/(react-router|qrcode)\//.test(input));
-    expect(libraries).toEqual([]);
+    const inputs = Object.keys(metafile.inputs);
+    expect(inputs.filter((input) => /node_modules\/qrcode\//.test(input))).toEqual([]);
+    expect(inputs.some((input) => /node_modules\/react-router\//.test(input))).toBe(true);
   });
 
   it(`adds swiper (${BUDGET_KIB.carousel} KiB) only with a carousel and hls.js light (${BUDGET_KIB.player} KiB) only with a player`, () => {

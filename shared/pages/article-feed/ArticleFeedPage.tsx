@@ -2,7 +2,7 @@
  * Headline news, a tag's articles, a column author's articles: a header (with a subscribe button for a tag or
  * an author), then the list with paging.
  */
-import { useLocation } from '../../ui/router';
+import { useLocation } from 'react-router-dom';
 import type { ArticleFeedData } from './route';
 import { ArticleList } from '../../ui/blocks/ArticleList';
 import { HotNews } from '../../ui/blocks/HotNews';

@@ -1,5 +1,6 @@
 /** A category's articles, newest first, with sub-category tabs and paging. V2 shows cards, V1 a text list. */
-import { Link, useLocation } from '../../ui/router';
+import { Link } from '../../ui/link';
+import { useLocation } from 'react-router-dom';
 import type { CategoryListData } from './route';
 import { href } from '../../routes';
 import { ArticleCards } from '../../ui/blocks/ArticleCards';

@@ -1,5 +1,5 @@
 /** /hd picture stories and /poster posters: a grid of covers; each story's pictures with captions below it. */
-import { useLocation } from '../../ui/router';
+import { useLocation } from 'react-router-dom';
 import type { GalleryData } from './route';
 import { Pagination } from '../../ui/blocks/Pagination';
 

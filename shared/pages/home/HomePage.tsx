@@ -1,6 +1,6 @@
 /** Home: the site's home categories with their latest articles, hot news beside them. */
 import { Fragment } from 'react';
-import { Link } from '../../ui/router';
+import { Link } from '../../ui/link';
 import { BETWEEN_ROW_SLOTS, FIXED_HOME_SLOTS as SLOT, dealToGaps } from '../../home-ad-slots';
 import type { HomeBlock, HomeData } from './route';
 import { ArticleList } from '../../ui/blocks/ArticleList';

@@ -1,5 +1,5 @@
 /** News tracking: the story's updates as a timeline, oldest first, each with its stage and time. */
-import { Link } from '../../ui/router';
+import { Link } from '../../ui/link';
 import { href } from '../../routes';
 import { DateTime } from '../../ui/blocks/DateTime';
 import type { NewsTrackData } from './route';

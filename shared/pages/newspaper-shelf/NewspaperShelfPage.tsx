@@ -1,5 +1,5 @@
 /** /electronic and /newspaperBoard: each paper's latest issue, its front page and all its pages. */
-import { Link } from '../../ui/router';
+import { Link } from '../../ui/link';
 import type { NewspaperShelfData } from './route';
 import { href } from '../../routes';
 

@@ -1,5 +1,5 @@
 /** One newspaper page (版面): the page image with its article areas as links, page and date navigation, and the page's articles. */
-import { Link } from '../../ui/router';
+import { Link } from '../../ui/link';
 import type { NewspaperData } from './route';
 import { href } from '../../routes';
 

@@ -6,7 +6,7 @@
  * from the server (shared/pages/personal-center/loader.ts; the sections and addresses are in shared/personal-center.ts).
  */
 import { useState } from 'react';
-import { Link } from '../../ui/router';
+import { Link } from '../../ui/link';
 import type { PublicUser } from '../../app-state';
 import { personalCenterHref, type ListSection, type PersonalCenterData, type PersonalSection, type PersonalTab } from '../../personal-center';
 import { href } from '../../routes';

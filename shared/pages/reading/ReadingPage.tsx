@@ -2,7 +2,7 @@
  * Reading mode (docs/product.md §2): the article alone, dark or light (the float menu's night toggle), a way back to the
  * detail page, and '上一篇'/'下一篇' within the category's latest 10 with their publish times.
  */
-import { Link } from '../../ui/router';
+import { Link } from '../../ui/link';
 import { TEXT } from '../../constants';
 import type { ReadingData, ReadingNeighbour } from './route';
 import { href } from '../../routes';

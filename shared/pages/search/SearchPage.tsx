@@ -1,5 +1,6 @@
 /** Search results: the keyword highlighted (as text, never as HTML), recent/all tabs, paging, an empty state. */
-import { Link, useLocation } from '../../ui/router';
+import { Link } from '../../ui/link';
+import { useLocation } from 'react-router-dom';
 import type { SearchData } from './route';
 import { href } from '../../routes';
 import { encodeKeyword, splitForHighlight } from '../../search-keyword';

@@ -1,5 +1,6 @@
 /** 视刻: short videos of one category, with the other categories as tabs. */
-import { Link, useLocation } from '../../ui/router';
+import { Link } from '../../ui/link';
+import { useLocation } from 'react-router-dom';
 import type { ShikeData } from './route';
 import { Pagination } from '../../ui/blocks/Pagination';
 import { VideoGrid } from '../../ui/blocks/VideoGrid';

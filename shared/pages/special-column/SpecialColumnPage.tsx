@@ -2,7 +2,8 @@
  * Column authors (专栏): avatar, name and introduction, page by page, each with a subscribe button. A signed-in
  * reader's subscriptions for the whole page come in one batch_exist call after hydration.
  */
-import { Link, useLocation } from '../../ui/router';
+import { Link } from '../../ui/link';
+import { useLocation } from 'react-router-dom';
 import type { SpecialColumnData } from './route';
 import { href } from '../../routes';
 import { InteractionButton } from '../../ui/blocks/InteractionButton';

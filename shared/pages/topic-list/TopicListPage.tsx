@@ -1,5 +1,6 @@
 /** Special topics (专题), a grid of covers, page by page. */
-import { Link, useLocation } from '../../ui/router';
+import { Link } from '../../ui/link';
+import { useLocation } from 'react-router-dom';
 import type { TopicListData } from './route';
 import { href } from '../../routes';
 import { Pagination } from '../../ui/blocks/Pagination';

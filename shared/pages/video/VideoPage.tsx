@@ -1,5 +1,5 @@
 /** One video: the player, its details (and a collect button), and more from the same 视刻 category. */
-import { Link } from '../../ui/router';
+import { Link } from '../../ui/link';
 import type { VideoData } from './route';
 import { href } from '../../routes';
 import { ArticleMarkButtons } from '../../ui/blocks/InteractionButton';

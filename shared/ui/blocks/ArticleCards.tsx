@@ -2,7 +2,7 @@
  * Articles as cards with their picture (the V2 template and topic pages). An article the CMS sent without a
  * thumbnail is a text card, its title over its summary, not an empty picture box.
  */
-import { Link } from '../router';
+import { Link } from '../link';
 import { href } from '../../routes';
 import type { ArticleSummary } from '../../types/entities';
 import { RelativeTime } from './RelativeTime';

@@ -1,5 +1,5 @@
 /** A list of article links with their relative times. */
-import { Link } from '../router';
+import { Link } from '../link';
 import { href } from '../../routes';
 import type { ArticleLink } from '../../types/entities';
 import { RelativeTime } from './RelativeTime';

@@ -1,5 +1,5 @@
 /** 首页 > 栏目 > 正文: where an article sits, the same trail its BreadcrumbList JSON-LD gives search engines. */
-import { Link } from '../router';
+import { Link } from '../link';
 import { href } from '../../routes';
 
 export function Breadcrumb({ catid, catname }: { catid: number; catname: string }) {

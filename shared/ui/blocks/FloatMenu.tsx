@@ -5,7 +5,7 @@
  * the header, 30px and the top ad.
  */
 import { useEffect, useState } from 'react';
-import { Link } from '../router';
+import { Link } from '../link';
 import { href } from '../../routes';
 import { TEXT_SIZE_MAX, TEXT_SIZE_MIN } from '../../preferences';
 import { REPORT_CENTER_URL, SHARE_HASHTAG, WEIBO_SHARE_URL } from '../chrome-links';

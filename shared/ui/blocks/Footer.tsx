@@ -5,7 +5,7 @@
  * (/contribute), linked nowhere else. `variant`: 'small' (contribute, seekingReport, moveInto) keeps only the legal lines;
  * 'siteMap' adds the company's details.
  */
-import { Link } from '../router';
+import { Link } from '../link';
 import { yearOf } from '../../time';
 import { COMPANY, MEDIA_MATRIX, MOBILE_SITE_URL, PRODUCT_MATRIX, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';

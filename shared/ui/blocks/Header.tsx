@@ -2,7 +2,7 @@
  * Header (docs/product.md §2): top bar, banner, logo with the site's name, the category menu and the search box. At
  * 1500px and wider the menu sits on the logo's row; narrower screens move it to a row of its own (CSS).
  */
-import { Link } from '../router';
+import { Link } from '../link';
 import { BANNER_HEIGHT_PX, PAGE_WIDTH_PX } from '../../constants';
 import { href } from '../../routes';
 import { usePortal } from '../context';

@@ -2,7 +2,7 @@
  * Home's way into what is happening now: the lives on air or about to start (直播, each to its live page) and the
  * news-tracking reports updated last (新闻追踪, each to its timeline).
  */
-import { Link } from '../router';
+import { Link } from '../link';
 import type { HomeLive, HomeNewsTrack } from '../../pages/home/route';
 import { href } from '../../routes';
 import { formatDateTime } from '../../time';

@@ -1,6 +1,6 @@
 /** Hot news (docs/product.md §2 Other blocks): 5 ranked items, a skeleton while they stream in, ads above and below. */
 import { Suspense } from 'react';
-import { Link } from '../router';
+import { Link } from '../link';
 import { HOT_NEWS_SIZE, TEXT } from '../../constants';
 import { href } from '../../routes';
 import type { Advertisement } from '../../types/entities';

@@ -1,5 +1,5 @@
 /** Previous / numbered / next page links: real hrefs with ?page=N, so crawlers and script-less readers can page. */
-import { Link } from '../router';
+import { Link } from '../link';
 import { href } from '../../routes';
 
 const WINDOW = 2;

@@ -4,7 +4,8 @@
  * searches; Enter searches; the clear button empties it; the panel offers 近期/全部 and past keywords.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from '../router';
+import { Link } from '../link';
+import { useNavigate } from 'react-router-dom';
 import { SEARCH_TYPE_ALL, SEARCH_TYPE_RECENT } from '../../constants';
 import { addToHistory, parseHistory, SEARCH_HISTORY_KEY, searchPath, type SearchType } from '../../search';
 import type { PageState } from '../../app-state';

@@ -4,7 +4,7 @@
  * a plain anchor (new tab for other origins when `newTab` is set).
  */
 import type { AnchorHTMLAttributes, ReactNode } from 'react';
-import { Link } from '../router';
+import { Link } from '../link';
 import { appPathOf } from '../../site-links';
 import { usePortal } from '../context';
 

@@ -5,7 +5,7 @@
  */
 import type { PublicUser } from '../../app-state';
 import type { MouseEvent } from 'react';
-import { Link } from '../router';
+import { Link } from '../link';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
 import { requestSignIn, returnPathOf, signInHref } from './LoginModal';

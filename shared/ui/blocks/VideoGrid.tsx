@@ -1,5 +1,5 @@
 /** Video thumbnails with duration, each linking to its video page. */
-import { Link } from '../router';
+import { Link } from '../link';
 import { href } from '../../routes';
 import type { Video } from '../../types/entities';
 

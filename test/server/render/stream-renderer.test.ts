@@ -6,6 +6,7 @@
  */
 import { Writable } from 'node:stream';
 import { renderToPipeableStream as renderWithNodeBuild } from 'react-dom/server';
+import { renderToPipeableStream as renderWithPortalBuild } from 'react-dom/server.bun';
 import { DOCUMENT_END, documentAfterShell, documentHead } from '../../../server/render/document';
 import { renderDocument, type RenderOptions } from '../../../server/render/render-document';
 import { documentOptions, loadPageOf, pageInputs, pageTree, type PageInputs } from '../../../scripts/bench/render-floor';
@@ -24,8 +25,24 @@ async function pagesOfEveryKind(url: string): Promise<string[]> {
   return [...byKind.values(), `/search?q=${encodeURIComponent('青年')}`, '/detail/1/999999999'];
 }
 
+/**
+ * Two React renderers in one process (the portal's and the Node build here) share the context objects: each
+ * leaves the values of the last block it worked on set, and the other reads them (React Router's static router
+ * then finds itself inside a router). Rendering nothing switches a renderer back to the root, restoring every
+ * value it set. The portal's process has only its own renderer.
+ */
+async function settleRenderers(): Promise<void> {
+  for (const render of [renderWithPortalBuild, renderWithNodeBuild]) {
+    await new Promise<void>((resolve, reject) => {
+      render(null, { onAllReady: resolve, onShellError: reject });
+    });
+  }
+}
+
 /** What React's Node build writes for the page's tree: the shell when ready, or everything (crawlers). */
-function nodeBuildOutput(inputs: PageInputs, waitForAll: boolean): Promise<string> {
+async function nodeBuildOutput(inputs: PageInputs, waitForAll: boolean): Promise<string> {
+  await settleRenderers();
+  const tree = await pageTree(inputs, NONCE);
   return new Promise((resolve, reject) => {
     let html = '';
     const out = new Writable({
@@ -35,7 +52,7 @@ function nodeBuildOutput(inputs: PageInputs, waitForAll: boolean): Promise<strin
       },
     });
     out.once('finish', () => resolve(html));
-    const stream = renderWithNodeBuild(pageTree(inputs, NONCE), {
+    const stream = renderWithNodeBuild(tree, {
       nonce: NONCE,
       ...(waitForAll ? { progressiveChunkSize: Number.MAX_SAFE_INTEGER } : {}),
       onShellReady: () => (waitForAll ? undefined : stream.pipe(out)),
@@ -45,7 +62,8 @@ function nodeBuildOutput(inputs: PageInputs, waitForAll: boolean): Promise<strin
   });
 }
 
-function portalDocument(options: RenderOptions): Promise<{ html: string; clean: boolean }> {
+async function portalDocument(options: RenderOptions): Promise<{ html: string; clean: boolean }> {
+  await settleRenderers();
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     void renderDocument(options, {
