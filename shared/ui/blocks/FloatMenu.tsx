@@ -12,6 +12,7 @@ import { REPORT_CENTER_URL, SHARE_HASHTAG, WEIBO_SHARE_URL } from '../chrome-lin
 import { usePortal } from '../context';
 import { useNightMode, useTextSize } from '../lib/preferences';
 import { ArticleMarkButtons } from './InteractionButton';
+import { ScriptOnly } from './ScriptOnly';
 import { ShareModal } from './ShareModal';
 
 export const PIN_GAP_PX = 30;
@@ -66,29 +67,34 @@ export function FloatMenu({ article, mode }: { article: FloatMenuArticle; mode: 
       <a className="float-menu__item" href={REPORT_CENTER_URL} target="_blank" rel="noopener noreferrer">
         举报
       </a>
-      <ArticleMarkButtons catid={article.catid} id={article.id} collectKind="collection" withLike className="float-menu__item" />
-      <label className="float-menu__item float-menu__size">
-        <span>字号</span>
-        <input
-          type="range"
-          min={TEXT_SIZE_MIN}
-          max={TEXT_SIZE_MAX}
-          step={1}
-          value={textSize}
-          aria-label="字号"
-          onChange={(event) => setTextSize(Number(event.target.value))}
-        />
-      </label>
-      <button type="button" className="float-menu__item float-menu__night" aria-pressed={night} onClick={() => setNight(!night)}>
-        {night ? '日间' : '夜间'}
-      </button>
+      {/* 点赞, 收藏, 字号, 夜间 and 微信 need script: absent until it runs (./ScriptOnly). */}
+      <ScriptOnly>
+        <ArticleMarkButtons catid={article.catid} id={article.id} collectKind="collection" withLike className="float-menu__item" />
+        <label className="float-menu__item float-menu__size">
+          <span>字号</span>
+          <input
+            type="range"
+            min={TEXT_SIZE_MIN}
+            max={TEXT_SIZE_MAX}
+            step={1}
+            value={textSize}
+            aria-label="字号"
+            onChange={(event) => setTextSize(Number(event.target.value))}
+          />
+        </label>
+        <button type="button" className="float-menu__item float-menu__night" aria-pressed={night} onClick={() => setNight(!night)}>
+          {night ? '日间' : '夜间'}
+        </button>
+      </ScriptOnly>
       <a className="float-menu__item" href={weibo} target="_blank" rel="noopener noreferrer">
         微博
       </a>
-      <button type="button" className="float-menu__item" onClick={() => setShareOpen(true)}>
-        微信
-      </button>
-      <ShareModal open={shareOpen} url={pageUrl} onClose={() => setShareOpen(false)} />
+      <ScriptOnly>
+        <button type="button" className="float-menu__item" onClick={() => setShareOpen(true)}>
+          微信
+        </button>
+        <ShareModal open={shareOpen} url={pageUrl} onClose={() => setShareOpen(false)} />
+      </ScriptOnly>
     </nav>
   );
 }

@@ -1,11 +1,13 @@
 /**
  * Like, collect and subscribe buttons (docs/product.md §4, §5). Toggle buttons with aria-pressed; the label says the state
  * ('点赞' / '已点赞', '收藏' / '已收藏', '订阅' / '已订阅'). Rendered off on the server for everyone; the reader's
- * own state arrives after hydration (shared/ui/lib/use-interactions.ts).
+ * own state arrives after hydration (shared/ui/lib/use-interactions.ts). They call the accounts API, so they are not
+ * rendered before hydration (a reader without script meets no dead button).
  */
 import { useMemo } from 'react';
 import { INTERACTION_LABELS } from '../../interactions';
 import type { InteractionKind, SubscriptionKind } from '../../types/interactions';
+import { useHydrated } from '../lib/use-hydrated';
 import { useInteractionGroup, useLikeCount, type InteractionControls } from '../lib/use-interactions';
 
 export interface InteractionButtonProps {
@@ -22,6 +24,7 @@ export function InteractionButton({ kind, id, controls, className, subject, coun
   const on = controls.isOn(id);
   const busy = controls.isBusy(id);
   const labels = INTERACTION_LABELS[kind];
+  if (!useHydrated()) return null;
   return (
     <button
       type="button"

@@ -12,6 +12,7 @@ import { Resource } from '../data/Resource';
 import { useAuthorGroup, useInteractionGroup } from '../lib/use-interactions';
 import { AdCarousel } from './AdCarousel';
 import { InteractionButton } from './InteractionButton';
+import { ScriptOnly } from './ScriptOnly';
 
 function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
   const [page, setPage] = useState(1);
@@ -37,10 +38,13 @@ function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
           </li>
         ))}
       </ul>
+      {/* Without script the heading's link to /specialColumn shows every author. */}
       {authors.length > SPECIAL_COLUMN_PAGE_SIZE && (
-        <button type="button" className="text-button" onClick={() => setPage(nextPageIndex(page, authors.length, SPECIAL_COLUMN_PAGE_SIZE))}>
-          换一换
-        </button>
+        <ScriptOnly>
+          <button type="button" className="text-button" onClick={() => setPage(nextPageIndex(page, authors.length, SPECIAL_COLUMN_PAGE_SIZE))}>
+            换一换
+          </button>
+        </ScriptOnly>
       )}
     </>
   );

@@ -1,0 +1,84 @@
+/**
+ * Issue 29, item 3: a reader without JavaScript never meets a dead control. With script off, every visible button
+ * on home and an article page is clicked (the page loaded afresh for each): it submits its form (the page
+ * navigates) or opens what it controls (more of the page becomes visible, as the top bar's QR panels do on focus).
+ * Controls that need script (夜间, 字号, 点赞, 收藏, 微信, 换一换, 订阅) are absent, and appear once script runs.
+ */
+import type { Page } from 'playwright-core';
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { firstLink } from '../support/page-kinds';
+import { describeWithBrowser } from '../support/requirements';
+
+/** A desktop user agent: a phone's is sent to the mobile site for an article. */
+const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const SCRIPT_ONLY_LABELS = ['夜间', '字号', '点赞', '收藏', '微信', '换一换'];
+
+function visibleButtons(page: Page) {
+  return page.locator('button:visible');
+}
+
+function visibleElementCount(page: Page): Promise<number> {
+  return page.evaluate(() => [...document.body.querySelectorAll('*')].filter((element) => element.checkVisibility({ visibilityProperty: true })).length);
+}
+
+/** What clicking the `index`th visible button of `path` did, on a fresh load. */
+async function clickOutcome(page: Page, url: string, index: number): Promise<string> {
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  const button = visibleButtons(page).nth(index);
+  const label = `${(await button.getAttribute('aria-label')) ?? (await button.innerText()).trim()}`;
+  const submits = await button.evaluate((element) => (element as HTMLButtonElement).type === 'submit' && (element as HTMLButtonElement).form !== null);
+  if (submits) {
+    const before = page.url();
+    await Promise.all([page.waitForURL((next) => next.href !== before, { waitUntil: 'commit' }), button.click()]);
+    return `${label}: navigates`;
+  }
+  const before = await visibleElementCount(page);
+  await button.click();
+  const after = await visibleElementCount(page);
+  return after > before ? `${label}: opens` : `${label}: does nothing`;
+}
+
+describeWithBrowser()('without JavaScript', () => {
+  const suite = browserPortalSuite();
+
+  async function pagesToTry(): Promise<string[]> {
+    return ['/', await firstLink(suite.portal.url, '/', /^\/detail\/\d+\/\d+$/)];
+  }
+
+  it('every visible button on home and an article navigates or opens something when clicked', async () => {
+    const { page } = await watchedPage(suite.browser, { javaScriptEnabled: false, userAgent: DESKTOP_UA, viewport: { width: 1296, height: 900 } });
+    try {
+      const outcomes: string[] = [];
+      for (const path of await pagesToTry()) {
+        const url = `${suite.portal.url}${path}`;
+        await page.goto(url, { waitUntil: 'domcontentloaded' });
+        const count = await visibleButtons(page).count();
+        expect({ path, some: count > 0 }).toEqual({ path, some: true });
+        for (let index = 0; index < count; index += 1) outcomes.push(`${path} ${await clickOutcome(page, url, index)}`);
+      }
+      expect(outcomes.filter((outcome) => outcome.endsWith('does nothing'))).toEqual([]);
+      // The search box's submit and the top bar's QR panels, at least: the test clicked what a reader would.
+      expect(outcomes.some((outcome) => outcome.endsWith('navigates'))).toBe(true);
+      expect(outcomes.some((outcome) => outcome.endsWith('opens'))).toBe(true);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('leaves out the controls that need script, and script renders them', async () => {
+    const detail = (await pagesToTry())[1]!;
+    for (const javaScriptEnabled of [false, true]) {
+      const { page, problems } = await watchedPage(suite.browser, { javaScriptEnabled, userAgent: DESKTOP_UA, viewport: { width: 1296, height: 900 } });
+      try {
+        if (javaScriptEnabled) await gotoHydrated(page, `${suite.portal.url}${detail}`);
+        else await page.goto(`${suite.portal.url}${detail}`, { waitUntil: 'domcontentloaded' });
+        const labels = await page.locator('button, label').evaluateAll((elements) => elements.map((element) => (element.textContent ?? '').trim()));
+        const present = SCRIPT_ONLY_LABELS.filter((label) => labels.some((text) => text.startsWith(label)));
+        expect({ javaScriptEnabled, present }).toEqual({ javaScriptEnabled, present: javaScriptEnabled ? SCRIPT_ONLY_LABELS : [] });
+        if (javaScriptEnabled) expect(problems).toEqual([]);
+      } finally {
+        await page.context().close();
+      }
+    }
+  });
+});
