@@ -9,6 +9,7 @@ import { HomeLives, HomeNewsTracks } from '../../ui/blocks/HomeLiveAndTracks';
 import { HotNews } from '../../ui/blocks/HotNews';
 import { RecommendedTopics } from '../../ui/blocks/RecommendedTopics';
 import { SpecialColumns } from '../../ui/blocks/SpecialColumns';
+import { usePortal } from '../../ui/context';
 
 const BLOCKS_PER_ROW = 2;
 const BANNER_HEIGHT_PX = 90;
@@ -31,6 +32,7 @@ function CategoryBlock({ block }: { block: HomeBlock }) {
 }
 
 export default function HomePage({ data }: { data: HomeData }) {
+  const { state } = usePortal();
   const [lead, ...rest] = data.blocks;
   const slot = (position: number) => data.adSlots.find((entry) => entry.position === position)?.ads ?? [];
   const rows = rowsOf(rest);
@@ -47,6 +49,8 @@ export default function HomePage({ data }: { data: HomeData }) {
   return (
     <div className="columns">
       <div className="columns__main home">
+        {/* One h1 per page (issue 29): home's is the site's name, for screen readers; the logo shows it. */}
+        <h1 className="visually-hidden">{state.layout.seo.title}</h1>
         <AdCarousel ads={slot(SLOT.homeAdvertising)} height={BANNER_HEIGHT_PX} label="首页通栏广告" slot={SLOT.homeAdvertising} />
         {lead && (
           <section className="home-lead" aria-labelledby={`block-${lead.catid}`}>

@@ -1,7 +1,7 @@
 /** 视刻: short videos of one category, with the other categories as tabs. */
 import { Link } from '../../ui/link';
 import { useLocation } from 'react-router-dom';
-import type { ShikeData } from './route';
+import { shikeTitle, type ShikeData } from './route';
 import { Pagination } from '../../ui/blocks/Pagination';
 import { VideoGrid } from '../../ui/blocks/VideoGrid';
 
@@ -10,7 +10,7 @@ export default function ShikePage({ data }: { data: ShikeData }) {
   return (
     <section className="shike" aria-labelledby="shike-title">
       <h1 id="shike-title" className="page-title">
-        视刻 · {data.category.name}
+        {shikeTitle(data.category.name)}
       </h1>
       <nav className="category__tabs" aria-label="视刻分类">
         {data.categories.map((category) => (

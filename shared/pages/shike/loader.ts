@@ -4,7 +4,7 @@ import { lastPage, pageFromQuery } from '../../paging';
 import { siteTitle } from '../../loaders/helpers';
 import type { Loader } from '../../loaders/types';
 import { definePageLoaders } from '../../loaders/define';
-import route, { type ShikeData } from './route';
+import route, { shikeTitle, type ShikeData } from './route';
 
 export const SHIKE_PAGE_SIZE = 12;
 
@@ -20,7 +20,7 @@ export const loadShike: Loader<ShikeData> = async ({ params, query, site, conten
     kind: 'ok',
     data: { category: result.category, categories, videos: result.list, page, lastPage: last },
     head: {
-      title: siteTitle(`视刻 · ${result.category.name}`, site),
+      title: siteTitle(shikeTitle(result.category.name), site),
       description: result.category.description,
       keywords: `视刻,短视频,${result.category.name}`,
     },
