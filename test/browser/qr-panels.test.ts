@@ -1,0 +1,37 @@
+/**
+ * Issue 29, item 5: the top bar's QR panels (媒体矩阵, 手机版) show every code at the size it is drawn for, side by
+ * side on a desktop and wrapped on a phone, inside the viewport. They had shrunk to 60/48/36/60 px, the
+ * panel squeezing them instead of growing.
+ */
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { describeWithBrowser } from '../support/requirements';
+
+describeWithBrowser()('the top bar’s QR panels', () => {
+  const suite = browserPortalSuite();
+
+  it.each([1296, 390, 360])('shows each code at its own size, inside the viewport, at %ipx', async (width) => {
+    const { page, problems } = await watchedPage(suite.browser, { viewport: { width, height: 900 } });
+    try {
+      await gotoHydrated(page, `${suite.portal.url}/`);
+      for (const name of ['媒体矩阵', '手机版']) {
+        const tooltip = page.locator('.top-bar .tooltip', { has: page.getByRole('button', { name, exact: true }) });
+        await tooltip.getByRole('button', { name, exact: true }).focus();
+        const panel = tooltip.locator('.tooltip__panel');
+        await panel.waitFor({ state: 'visible' });
+        await page.waitForFunction((element) => [...element!.querySelectorAll('img')].every((image) => image.complete), await panel.elementHandle());
+        const codes = await panel
+          .locator('img.qr-code')
+          .evaluateAll((images) =>
+            images.map((image) => ({ drawn: Math.round(image.getBoundingClientRect().width), size: Number(image.getAttribute('width')) })),
+          );
+        expect(codes.length).toBeGreaterThan(0);
+        expect({ name, width, codes }).toEqual({ name, width, codes: codes.map(({ size }) => ({ drawn: size, size })) });
+        const box = (await panel.boundingBox())!;
+        expect({ name, width, inside: box.x >= 0 && box.x + box.width <= width }).toEqual({ name, width, inside: true });
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
