@@ -11,6 +11,24 @@ function Highlighted({ text, keyword }: { text: string; keyword: string }) {
   return <>{splitForHighlight(text, keyword).map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : part.text))}</>;
 }
 
+/**
+ * An empty search says what to do and gives a field to do it in (the header's box is folded to its button): a
+ * GET form the server turns into the search's path (server/render/search-redirect.ts), with or without script.
+ */
+function EmptySearchForm() {
+  return (
+    <form className="search-page__form" action="/search" method="get" role="search" aria-label="站内搜索">
+      <label htmlFor="search-page-keyword" className="empty">
+        请输入关键词进行搜索。
+      </label>
+      <input id="search-page-keyword" type="search" name="q" maxLength={100} required />
+      <button type="submit" className="button">
+        搜索
+      </button>
+    </form>
+  );
+}
+
 export default function SearchPage({ data }: { data: SearchData }) {
   const { pathname } = useLocation();
   const encoded = data.keyword ? encodeKeyword(data.keyword) : '';
@@ -30,7 +48,7 @@ export default function SearchPage({ data }: { data: SearchData }) {
           <span className="search-page__count">共 {data.results.total} 条</span>
         </nav>
       )}
-      {!data.keyword && <p className="empty">请输入关键词进行搜索。</p>}
+      {!data.keyword && <EmptySearchForm />}
       {data.keyword && data.results.items.length === 0 && <p className="empty">没有找到与“{data.keyword}”相关的内容。</p>}
       <ul className="search-results">
         {data.results.items.map((item) => (
