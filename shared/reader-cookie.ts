@@ -36,9 +36,12 @@ function fromBase64Url(value: string): string {
   return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }
 
-/** Only a web address is drawn as the avatar; anything else (javascript:, data:, a relative path) is none. */
+/**
+ * Only a web address or a site-relative path (the CMS gives its avatars as '/uploads/…', issue 29) is drawn as the
+ * avatar; anything else (javascript:, data:, a protocol-relative '//host' or '/\\host' another site's) is none.
+ */
 function safeAvatar(value: unknown): string {
-  if (typeof value !== 'string' || value.length > MAX_AVATAR || !/^https?:\/\/[^\s]+$/i.test(value)) return '';
+  if (typeof value !== 'string' || value.length > MAX_AVATAR || !/^(?:https?:\/\/[^\s]+|\/(?![/\\])[^\s]*)$/i.test(value)) return '';
   return value;
 }
 
@@ -102,5 +105,5 @@ export const READER_HEAD_SCRIPT =
   `if(!p||typeof p.user_id!=='number'||!(p.user_id>0)||typeof p.nickname!=='string'||p.nickname.length>${MAX_NICKNAME})return;` +
   `var q=function(s){return '"'+s.replace(/[^A-Za-z0-9\\u00a0-\\ud7ff\\ue000-\\uffff]/gu,function(c){return '\\\\'+c.codePointAt(0).toString(16)+' '})+'"'};` +
   `var r=d.documentElement;r.style.setProperty('${READER_NICKNAME_PROPERTY}',q(p.nickname));` +
-  `if(typeof p.avatar==='string'&&p.avatar.length<=${MAX_AVATAR}&&/^https?:\\/\\/[^\\s]+$/i.test(p.avatar))r.style.setProperty('${READER_AVATAR_PROPERTY}','url('+q(p.avatar)+')');` +
+  `if(typeof p.avatar==='string'&&p.avatar.length<=${MAX_AVATAR}&&/^(?:https?:\\/\\/[^\\s]+|\\/(?![/\\\\])[^\\s]*)$/i.test(p.avatar))r.style.setProperty('${READER_AVATAR_PROPERTY}','url('+q(p.avatar)+')');` +
   `r.setAttribute('${READER_ATTRIBUTE}','')}catch(e){}})(document);`;

@@ -37,13 +37,18 @@ const READERS: PublicUser[] = [
   { user_id: 2147483647, nickname: 'O\'Brien "the \\ reader" </style><script>', avatar: 'http://img.example/a b.png' },
   { user_id: 3, nickname: '😀 emoji 名字\n换行', avatar: '' },
   { user_id: 4, nickname: '', avatar: 'javascript:alert(1)' },
+  // The CMS's own form (issue 29): drawn, as the server-rendered <img> draws it.
+  { user_id: 5, nickname: '读者', avatar: '/uploads/avatar/5.png' },
+  // Protocol-relative: another site's, never drawn.
+  { user_id: 6, nickname: '读者', avatar: '//evil.example/a.png' },
+  { user_id: 7, nickname: '读者', avatar: '/\\evil.example/a.png' },
 ];
 
 describe('reader cookie', () => {
   it.each(READERS)('round-trips the public profile, and the head script draws the same (%j)', (user) => {
     const value = encodeReaderCookie(user);
     expect(value).toMatch(/^[A-Za-z0-9_-]+$/);
-    const avatar = /^https?:\/\/\S+$/.test(user.avatar) ? user.avatar : '';
+    const avatar = /^https?:\/\/\S+$/.test(user.avatar) || /^\/uploads\//.test(user.avatar) ? user.avatar : '';
     expect(decodeReaderCookie(value)).toEqual({ ...user, avatar });
     expect(readerFromCookieHeader(`a=1; portal_reader=${value}; b=2`)).toEqual({ ...user, avatar });
     const { properties, attributes } = runHeadScript(`other=x; portal_reader=${value}`);
