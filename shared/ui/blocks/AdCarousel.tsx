@@ -111,9 +111,14 @@ export function AdCarousel(props: AdCarouselProps) {
     let handle: { destroy(): void } | null = null;
     let cancelled = false;
     const start = () => {
-      void import('./carousel-engine').then(({ startCarousel }) => {
-        if (!cancelled) handle = startCarousel(element, autoplayDelay(delayMs));
-      });
+      import('./carousel-engine').then(
+        ({ startCarousel }) => {
+          if (!cancelled) handle = startCarousel(element, autoplayDelay(delayMs));
+        },
+        // A chunk that failed to load (offline, a deploy replaced it) leaves the slides as the server drew them,
+        // side by side without autoplay: nothing for the reader to act on, so no error either (issue 29).
+        () => undefined,
+      );
     };
     const stopWatching = whenNearViewport(element, start);
     return () => {

@@ -18,21 +18,27 @@ export function VideoPlayer({ src, poster, title }: { src: string; poster: strin
     }
     let destroyed = false;
     let destroy = () => undefined as void;
-    void import('hls.js/light').then(({ default: Hls }) => {
-      if (destroyed) return;
-      if (!Hls.isSupported()) {
-        setFailed(true);
-        return;
-      }
-      // No worker: the page's CSP allows scripts by hash or nonce only, and hls.js would start its worker from a blob.
-      const hls = new Hls({ enableWorker: false });
-      hls.on(Hls.Events.ERROR, (_event, data) => {
-        if (data.fatal) setFailed(true);
-      });
-      hls.loadSource(src);
-      hls.attachMedia(video);
-      destroy = () => hls.destroy();
-    });
+    void import('hls.js/light').then(
+      ({ default: Hls }) => {
+        if (destroyed) return;
+        if (!Hls.isSupported()) {
+          setFailed(true);
+          return;
+        }
+        // No worker: the page's CSP allows scripts by hash or nonce only, and hls.js would start its worker from a blob.
+        const hls = new Hls({ enableWorker: false });
+        hls.on(Hls.Events.ERROR, (_event, data) => {
+          if (data.fatal) setFailed(true);
+        });
+        hls.loadSource(src);
+        hls.attachMedia(video);
+        destroy = () => hls.destroy();
+      },
+      () => {
+        // The player's chunk failed to load: the reader sees the player's failure message, not a silent black box.
+        if (!destroyed) setFailed(true);
+      },
+    );
     return () => {
       destroyed = true;
       destroy();
