@@ -43,7 +43,8 @@ export default function HomePage({ data }: { data: HomeData }) {
   const banners = (positions: readonly number[] = []) =>
     positions.map((position) => (
       <div className="home-grid__ad" key={`ad-${position}`}>
-        <AdCarousel ads={slot(position)} height={BANNER_HEIGHT_PX} label="广告" slot={position} />
+        {/* Named by its slot: a landmark list names each region once (issue 29). */}
+        <AdCarousel ads={slot(position)} height={BANNER_HEIGHT_PX} label={`广告位 ${position}`} slot={position} />
       </div>
     ));
   return (
