@@ -1,6 +1,7 @@
 /**
  * The horizontal category menu: real links (docs/product.md §2 template rules), sub-menu panels that open on hover and
- * on keyboard focus and close on leave or Escape. Misconfigured items are buttons that say what is wrong
+ * on keyboard focus and close on leave or Escape; a level-1 item that leads nowhere is a button with aria-expanded
+ * (Enter, Space and ↓ open its panel again after Escape). Misconfigured items are buttons that say what is wrong
  * (docs/product.md §5 warnings). Before script, CSS :hover/:focus-within opens the panels.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
@@ -10,7 +11,14 @@ import { usePortal } from '../context';
 import { SiteLink } from './SiteLink';
 import { showToast } from './Toast';
 
-function MenuItemTarget({ item }: { item: MenuEntry }) {
+/** A level-1 item's panel, as its trigger needs it: whether it is open, and how to flip it. */
+interface PanelControl {
+  id: string;
+  open: boolean;
+  toggle: () => void;
+}
+
+function MenuItemTarget({ item, panel }: { item: MenuEntry; panel?: PanelControl }) {
   if (item.href !== undefined) return <SiteLink href={item.href}>{item.catname}</SiteLink>;
   const warning = item.warning;
   if (warning !== undefined) {
@@ -20,12 +28,25 @@ function MenuItemTarget({ item }: { item: MenuEntry }) {
       </button>
     );
   }
-  // Level-1 items with templates 1, 2, 5 do nothing on click; focusable so the keyboard reaches their panel.
-  return (
-    <span className="menu__label" tabIndex={item.children ? 0 : undefined}>
-      {item.catname}
-    </span>
-  );
+  // Level-1 items with templates 1, 2, 5 lead nowhere themselves: a real button that opens and closes their panel
+  // (Enter, Space, a click), saying whether it is open. Without script CSS opens the panel on its focus.
+  if (panel !== undefined) {
+    return (
+      <button
+        type="button"
+        className="menu__label"
+        aria-expanded={panel.open}
+        aria-controls={panel.id}
+        onClick={(event) => {
+          // A mouse click on a hovered item (its panel already open) keeps it open; Enter and Space (detail 0) flip it.
+          if (event.detail === 0 || !panel.open) panel.toggle();
+        }}
+      >
+        {item.catname}
+      </button>
+    );
+  }
+  return <span className="menu__label">{item.catname}</span>;
 }
 
 export function Menu() {
@@ -39,6 +60,14 @@ export function Menu() {
   useEffect(() => setOpen(null), [state.page.path]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    // ↓ on a level-1 item opens its panel (again, after Escape), instead of scrolling the page.
+    const item = (event.target as HTMLElement).closest<HTMLElement>('.menu__item[data-catid]');
+    if (event.key === 'ArrowDown' && item && open === null && (event.target as HTMLElement).parentElement === item) {
+      event.preventDefault();
+      dismissed.current = null;
+      setOpen(Number(item.dataset.catid));
+      return;
+    }
     if (event.key !== 'Escape' || open === null) return;
     dismissed.current = open;
     setOpen(null);
@@ -57,6 +86,7 @@ export function Menu() {
             <li
               key={item.catid}
               className={isOpen ? 'menu__item menu__item--open' : 'menu__item'}
+              data-catid={hasPanel ? item.catid : undefined}
               onMouseEnter={() => hasPanel && setOpen(item.catid)}
               onMouseLeave={() => setOpen(null)}
               onFocus={() => {
@@ -68,9 +98,23 @@ export function Menu() {
                 setOpen(null);
               }}
             >
-              <MenuItemTarget item={item} />
+              <MenuItemTarget
+                item={item}
+                panel={
+                  hasPanel
+                    ? {
+                        id: `menu-panel-${item.catid}`,
+                        open: isOpen,
+                        toggle: () => {
+                          dismissed.current = isOpen ? item.catid : null;
+                          setOpen(isOpen ? null : item.catid);
+                        },
+                      }
+                    : undefined
+                }
+              />
               {hasPanel && (
-                <ul className="menu__level2" aria-label={`${item.catname}子栏目`}>
+                <ul className="menu__level2" id={`menu-panel-${item.catid}`} aria-label={`${item.catname}子栏目`}>
                   {children.map((child) => (
                     <li key={child.catid}>
                       <MenuItemTarget item={child} />
