@@ -47,6 +47,24 @@ function isUrlWithProtocol(value: string, protocols: readonly string[]): boolean
 
 export const REFERENCE_API_IN_PROCESS = 'in-process';
 
+/** A comma-separated list of http(s) origins (no path; a trailing slash is taken), e.g. `http://varnish:6081`. */
+function originList(example: string) {
+  return z
+    .string()
+    .trim()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .refine((origins) => origins.every((origin) => isUrlWithProtocol(origin, ['http:', 'https:']) && new URL(origin).origin === origin.replace(/\/$/, '')), {
+      message: `must be comma-separated origins like ${example} (no path)`,
+    })
+    .transform((origins) => origins.map((origin) => new URL(origin).origin));
+}
+
 const SITE_HOSTS = new Set(ALL_SITES.map((site) => site.domain));
 
 const schema = z.object({
@@ -95,19 +113,7 @@ const schema = z.object({
   // A shared secret that opens /_internal to requests from other machines (the CLI sends it); unset: loopback only.
   INTERNAL_TOKEN: z.string().trim().min(16, 'at least 16 characters').max(256).optional(),
   // The edge caches (Varnish, deploy/varnish/default.vcl) a purge is also sent to, comma-separated origins; unset: none.
-  EDGE_PURGE_URLS: z
-    .string()
-    .trim()
-    .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean),
-    )
-    .refine((origins) => origins.every((origin) => isUrlWithProtocol(origin, ['http:', 'https:']) && new URL(origin).origin === origin.replace(/\/$/, '')), {
-      message: 'must be comma-separated origins like http://varnish:6081 (no path)',
-    }),
+  EDGE_PURGE_URLS: originList('http://varnish:6081'),
   // The secret the edge's VCL asks of a PURGE (its EDGE_PURGE_TOKEN); needed with EDGE_PURGE_URLS.
   // Empty is unset (docker-compose.yml passes `${EDGE_PURGE_TOKEN:-}` through).
   EDGE_PURGE_TOKEN: z
@@ -139,19 +145,7 @@ const schema = z.object({
     })
     .transform((value): string | number => (/^\d{1,2}$/.test(value) ? Number(value) : value)),
   /** Comma-separated origins readers load images and video from, besides the portal (CSP img/media/connect). */
-  MEDIA_ORIGINS: z
-    .string()
-    .trim()
-    .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean),
-    )
-    .refine((origins) => origins.every((origin) => isUrlWithProtocol(origin, ['http:', 'https:']) && new URL(origin).origin === origin), {
-      message: 'must be comma-separated origins like https://img.example.cn (no path)',
-    }),
+  MEDIA_ORIGINS: originList('https://img.example.cn'),
   MOBILE_DETAIL_URL: z
     .string()
     .trim()

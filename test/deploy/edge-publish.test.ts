@@ -4,13 +4,12 @@
  * corrected headline to every page that showed it through the edge, home teaser included, on two sites; soft, the
  * edge serves the old page only until its refetch has the new one; an edge that does not acknowledge is named.
  */
-import request from 'supertest';
-import { sign } from '../../server/cache/purge-request';
 import { freePort } from '../../scripts/free-port';
 import { ALL_SITES, MAIN_SITE } from '../../shared/sites';
 import { deleteKeys, eventually } from '../server/cache/redis-helpers';
 import { rawRequest, type RawResponse } from '../support/http';
 import { startTestPortal, type TestPortal } from '../support/portal';
+import { callHook } from '../support/publish-hook';
 import { describeWithRedis, describeWithVarnish, testRedisUrl } from '../support/requirements';
 import { homeListEntry } from '../support/upstream-data';
 import { startVarnish, type TestVarnish } from '../support/varnish';
@@ -20,13 +19,7 @@ const TOKEN = 'edge-purge-token-of-the-portals';
 const REGIONAL = ALL_SITES[1]!.domain;
 
 function hook(t: TestPortal, order: object) {
-  const body = JSON.stringify(order);
-  const at = Math.floor(Date.now() / 1000);
-  return request(t.url)
-    .post('/_internal/purge')
-    .set('content-type', 'application/json')
-    .set('x-portal-signature', `t=${at},v1=${sign(SECRET, at, body)}`)
-    .send(body);
+  return callHook(t.url, SECRET, order);
 }
 
 describeWithVarnish()('the publish hook purges the edge', () => {

@@ -4,9 +4,9 @@
  */
 import Redis from 'ioredis';
 import request from 'supertest';
-import { sign } from '../../server/cache/purge-request';
 import { buildCacheCli, type CacheCli } from '../support/cache-cli';
 import { pageKeyOf } from '../support/portal';
+import { callHook } from '../support/publish-hook';
 import { redisPortalSuite } from '../support/redis-portal';
 import { describeWithRedis, testRedisUrl } from '../support/requirements';
 import { eventually } from '../server/cache/redis-helpers';
@@ -76,13 +76,7 @@ describeWithRedis()('portal-cache purge and purges', () => {
   it('lists the purges of the hook and of operators, newest first, in JSON and as a table', async () => {
     await heldByBoth('/');
     expect((await cli.run('purge', '--tag', 'site:0', '--soft')).code).toBe(0);
-    const body = JSON.stringify({ tags: ['grey'], soft: false });
-    const at = Math.floor(Date.now() / 1000);
-    const answer = await request(suite.portal.url)
-      .post('/_internal/purge')
-      .set('content-type', 'application/json')
-      .set('x-portal-signature', `t=${at},v1=${sign(SECRET, at, body)}`)
-      .send(body);
+    const answer = await callHook(suite.portal.url, SECRET, { tags: ['grey'], soft: false });
     expect(answer.status).toBe(200);
     const history = await cli.json<History>('purges', '--limit', '2');
     expect(history.purges.map((purge) => [purge.source, purge.what, purge.soft])).toEqual([

@@ -3,23 +3,18 @@
  * within their TTL without it: a stale page's background re-render reads them anew instead of from a stale answer.
  */
 import request from 'supertest';
-import { sign } from '../../../server/cache/purge-request';
 import { DATA_POLICY, PAGE_POLICY } from '../../../server/cache/policy';
 import { MAIN_SITE } from '../../../shared/sites';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';
+import { callHook } from '../../support/publish-hook';
 import { homeListEntry } from '../../support/upstream-data';
 import { ageEntries, deleteKeys, eventually } from './redis-helpers';
 
 const SECRET = 'flags-test-secret-flags-test-secret-0123';
 
 function hook(t: TestPortal, body: string) {
-  const at = Math.floor(Date.now() / 1000);
-  return request(t.url)
-    .post('/_internal/purge')
-    .set('content-type', 'application/json')
-    .set('x-portal-signature', `t=${at},v1=${sign(SECRET, at, body)}`)
-    .send(body);
+  return callHook(t.url, SECRET, body);
 }
 
 const isGrey = (html: string) => /class="app[^"]*app--grey/.test(html);

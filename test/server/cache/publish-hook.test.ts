@@ -6,21 +6,21 @@
 import Redis from 'ioredis';
 import request from 'supertest';
 import { historyKey, purgeRecord } from '../../../server/cache/purges';
-import { sign } from '../../../server/cache/purge-request';
 import { ALL_SITES, MAIN_SITE } from '../../../shared/sites';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { pageKeyOf, startTestPortal, type TestPortal } from '../../support/portal';
+import { callHook, signatureOf } from '../../support/publish-hook';
 import { homeListEntry } from '../../support/upstream-data';
 import { deleteKeys, eventually } from './redis-helpers';
 
 const SECRET = 'a-publish-hook-secret-of-the-newsroom-cms-0123456789';
 
 function signed(body: string, secret = SECRET, at = Math.floor(Date.now() / 1000)): string {
-  return `t=${at},v1=${sign(secret, at, body)}`;
+  return signatureOf(secret, body, at);
 }
 
 function hook(t: TestPortal, body: string, signature = signed(body)) {
-  return request(t.url).post('/_internal/purge').set('content-type', 'application/json').set('x-portal-signature', signature).send(body);
+  return callHook(t.url, SECRET, body, signature);
 }
 
 /** A page as a reader on `host` gets it from one instance. */
