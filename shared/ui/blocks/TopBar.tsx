@@ -4,7 +4,7 @@
  * WeChat sign-in dialog.
  */
 import type { PublicUser } from '../../app-state';
-import type { MouseEvent } from 'react';
+import { useId, useState, type MouseEvent } from 'react';
 import { Link } from '../link';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
@@ -17,13 +17,25 @@ import { SiteLink } from './SiteLink';
 export type SignedInUser = PublicUser;
 
 function Tooltip({ label, className, children }: { label: string; className: string; children: React.ReactNode }) {
-  // The panel shows on :hover and :focus-within (CSS), so it works before script and from the keyboard.
+  // The panel shows on :hover and :focus-within (CSS), so it works before script and from the keyboard; script
+  // follows the same two conditions so the button says whether its panel is open (aria-expanded, issue 29).
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const panelId = useId();
   return (
-    <div className={`tooltip ${className}`}>
-      <button type="button" className="top-bar__link" aria-haspopup="true">
+    <div
+      className={`tooltip ${className}`}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => setFocused(event.currentTarget.contains(event.relatedTarget as Node | null))}
+    >
+      <button type="button" className="top-bar__link" aria-haspopup="true" aria-expanded={hovered || focused} aria-controls={panelId}>
         {label}
       </button>
-      <div className="tooltip__panel">{children}</div>
+      <div className="tooltip__panel" id={panelId}>
+        {children}
+      </div>
     </div>
   );
 }
