@@ -66,7 +66,11 @@ export function SearchBox() {
       method="get"
       onSubmit={onSubmit}
       onKeyDown={(event) => {
-        if (event.key === 'Escape') setOpen(false);
+        if (event.key !== 'Escape') return;
+        setOpen(false);
+        // Escape in a search field also empties it (the browser's own action), and an empty input folds to nothing
+        // once closed: focus moves to the search button, never left on a hidden element (issue 29).
+        if (event.target === input.current) root.current?.querySelector<HTMLButtonElement>('.search__submit')?.focus();
       }}
       onBlur={(event) => {
         if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
