@@ -93,6 +93,11 @@ export function normaliseHost(host: string | undefined): string {
   return /^[a-z0-9.-]{1,253}$/.test(withoutPort) ? withoutPort : '';
 }
 
+/** The site a host names (its domain, or the bare base domain for the main site); undefined for any other host. */
+export function siteOfKnownHost(host: string | undefined): SiteConfig | undefined {
+  return SITES_BY_DOMAIN.get(normaliseHost(host));
+}
+
 /** Host → site; unknown, malformed or missing hosts get the main site (docs/product.md §3 fallback). */
 export function resolveSite(host: string | undefined): SiteConfig {
   return SITES_BY_DOMAIN.get(normaliseHost(host)) ?? MAIN_SITE;

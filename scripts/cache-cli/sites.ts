@@ -1,12 +1,10 @@
 /** Site names an operator types (a domain or an id), checked against the portal's site table. */
-import { ALL_SITES, BASE_DOMAIN, MAIN_SITE, normaliseHost, type SiteConfig } from '../../shared/sites';
+import { ALL_SITES, siteOfKnownHost, type SiteConfig } from '../../shared/sites';
 import { CliError, EXIT } from './output';
 
 /** The site of a URL's host; a host that is none of the portal's sites is refused, never read as the main site. */
 export function siteOfHost(host: string, option: string): SiteConfig {
-  const name = normaliseHost(host);
-  if (name === BASE_DOMAIN) return MAIN_SITE;
-  const site = ALL_SITES.find((candidate) => candidate.domain === name);
+  const site = siteOfKnownHost(host);
   if (!site)
     throw new CliError(
       `${option}: "${host}" is not one of the portal's sites (${ALL_SITES.map((s) => s.domain)

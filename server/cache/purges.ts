@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ALL_SITES, BASE_DOMAIN, MAIN_SITE, normaliseHost, siteById } from '../../shared/sites';
+import { siteById, siteOfKnownHost } from '../../shared/sites';
 import type { RedisClient } from '../redis/client';
 import type { EdgeAck, EdgePurgeOrder } from './edge-purge';
 import { announcedInstances } from './instances';
@@ -261,9 +261,7 @@ function strictSiteOf(url: string): (host: string | undefined) => number {
   return (host) => {
     if (host === undefined)
       throw new PurgeInputError(`url ${JSON.stringify(url)}: give the whole address (https://www.qnnews.cn/about), the host picks the site`);
-    const name = normaliseHost(host);
-    if (name === BASE_DOMAIN) return MAIN_SITE.id;
-    const site = ALL_SITES.find((candidate) => candidate.domain === name);
+    const site = siteOfKnownHost(host);
     if (!site) throw new PurgeInputError(`url ${JSON.stringify(url)}: ${JSON.stringify(host)} is not one of the portal's sites`);
     return site.id;
   };
