@@ -2,6 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { announce } from '../../../server/cache/coherence';
+import { announcedInstances } from '../../../server/cache/instances';
+import { ACK_TIMEOUT_MS, ackKey } from '../../../server/cache/purges';
 import { decodeEntry, encodeEntry } from '../../../server/cache/entry-codec';
 import { testRedisUrl } from '../../support/requirements';
 
@@ -48,6 +50,7 @@ export function keysOf(url: string, prefix: string): Promise<string[]> {
  */
 export async function ageEntries(url: string, prefix: string, seconds: number | 'past-grace'): Promise<number> {
   return withRedis(url, async (client) => {
+    const instances = await announcedInstances(client, prefix);
     let aged = 0;
     for (const key of await client.keys(`${prefix}:*`)) {
       if ((await client.type(key)) !== 'string') continue;
@@ -60,19 +63,39 @@ export async function ageEntries(url: string, prefix: string, seconds: number | 
       await client.set(key, encodeEntry(entry), 'KEEPTTL');
       aged += 1;
     }
-    // Portals hold in-process copies too; an outside change is announced as any purge would be.
-    await announce(client, prefix, { kind: 'evict', keys: await client.keys(`${prefix}:*`) });
+    // Portals hold in-process copies too: they drop them before the test goes on.
+    await dropInProcessCopies(client, prefix, instances);
     return aged;
   });
 }
 
 export async function deleteKeys(url: string, prefix: string): Promise<void> {
   await withRedis(url, async (client) => {
+    // Asked before the delete, which takes the instances' announcements with it.
+    const instances = await announcedInstances(client, prefix);
     const keys = await client.keys(`${prefix}:*`);
-    if (keys.length > 0) await client.del(...keys);
-    // Running portals of the prefix drop their in-process copies too.
-    if (keys.length > 0) await announce(client, prefix, { kind: 'evict', keys });
+    if (keys.length === 0) return;
+    await client.del(...keys);
+    // Running portals of the prefix drop their in-process copies too, before the test goes on.
+    await dropInProcessCopies(client, prefix, instances);
   });
+}
+
+/**
+ * A change made behind the portals' backs reaches their L1 as a purge of everything does: announced on the bus
+ * and acknowledged by every running instance before this resolves (an `evict` announcement is handled some time
+ * after PUBLISH returns, and a request sent in between would still be answered from the old copy).
+ */
+async function dropInProcessCopies(client: Redis, prefix: string, instances: readonly { id: string }[]): Promise<void> {
+  const id = `test-${randomBytes(6).toString('hex')}`;
+  await announce(client, prefix, { kind: 'purge', purge: { id, selectors: [{ by: 'all' }], build: '*' } });
+  // An instance killed without withdrawing its announcement never answers: the wait ends with the purgers' own.
+  await eventually(
+    () => client.hgetall(ackKey(prefix, id)),
+    (answered) => instances.every((instance) => instance.id in answered),
+    ACK_TIMEOUT_MS,
+  );
+  await client.del(ackKey(prefix, id));
 }
 
 export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
