@@ -1,4 +1,4 @@
-/** docs/product.md §9 layout and carousel rules in a browser: the menu's row under 1500px, one column under 960px, carousels started near the viewport, autoplay paused on hover. */
+/** docs/product.md §9 layout and carousel rules in a browser: the menu's row under 1500px, one column under 960px, carousels started near the viewport, autoplay held on hover. */
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { firstHomeArticle } from '../support/upstream-data';
@@ -120,7 +120,7 @@ describeWithBrowser()('responsive menu and carousels', () => {
     }
   });
 
-  it('pauses a carousel autoplay while the pointer is over it, and resumes after', async () => {
+  it('holds a carousel autoplay while the pointer is over it, and runs it again after', async () => {
     const raw = await firstHomeArticle(suite.portal.upstream.url, 2727);
     const { page, problems } = await watchedPage(suite.browser);
     try {
@@ -135,12 +135,12 @@ describeWithBrowser()('responsive menu and carousels', () => {
       expect(await running()).toMatchObject({ running: true, paused: false });
       await carousel.hover();
       await page.waitForFunction(
-        (element) => (element as HTMLElement & { swiper?: { autoplay: { paused: boolean } } }).swiper?.autoplay.paused === true,
+        (element) => (element as HTMLElement & { swiper?: { autoplay: { running: boolean } } }).swiper?.autoplay.running === false,
         await carousel.elementHandle(),
       );
       await page.mouse.move(5, 5);
       await page.waitForFunction(
-        (element) => (element as HTMLElement & { swiper?: { autoplay: { paused: boolean } } }).swiper?.autoplay.paused === false,
+        (element) => (element as HTMLElement & { swiper?: { autoplay: { running: boolean } } }).swiper?.autoplay.running === true,
         await carousel.elementHandle(),
       );
       expect(problems).toEqual([]);

@@ -3,16 +3,20 @@
  * screen). The server renders every slide in swiper's markup with the first one showing; after hydration, a
  * carousel of two or more slides loads swiper (its own chunk) once it comes within a screen of the viewport (so a
  * page whose carousels are below the fold does not fetch or run swiper during load), and autoplays with a delay
- * drawn from 5–8 s unless one is set, pausing while the pointer is on it.
+ * drawn from 5–8 s unless one is set, held while the pointer or focus is on it. Once swiper runs, the carousel
+ * shows its controls (上一张, 暂停轮播/继续轮播, 下一张) beside the dots, all buttons a keyboard reaches
+ * (carousel-engine.ts); before that, and without JavaScript, there are none, so no control is dead. A reader who
+ * asks for reduced motion gets the carousel paused.
  *
  * The CMS gives an ad's picture or video without its size (docs/product.md §3), and one slot may hold a 16:9 video
  * poster as well as a wide banner. So a slide never crops its media: the picture keeps its own aspect at the
  * slot's height (narrowed, letterboxed, when it is wider than the slot), and the ad's title fills the room beside
  * a picture narrower than the slot, as portals show a picture-and-text ad in a banner.
  */
-import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { autoplayDelay, DEFAULT_SLIDE_HEIGHT_PX } from '../../carousel';
 import type { Advertisement } from '../../types/entities';
+import type { CarouselHandle } from './carousel-engine';
 import { SiteLink } from './SiteLink';
 
 /**
@@ -103,20 +107,35 @@ export interface AdCarouselProps {
 
 export function AdCarousel(props: AdCarouselProps) {
   const { ads, height = DEFAULT_SLIDE_HEIGHT_PX, delayMs, label = '广告', eager = false, slot } = props;
+  const area = useRef<HTMLElement>(null);
   const root = useRef<HTMLDivElement>(null);
+  const prev = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+  const handle = useRef<CarouselHandle | null>(null);
+  const [started, setStarted] = useState(false);
+  const [stopped, setStopped] = useState(false);
   const multiple = ads.length > 1;
   useEffect(() => {
     const element = root.current;
-    if (!multiple || !element) return;
-    let handle: { destroy(): void } | null = null;
+    if (!multiple || !element || !area.current || !prev.current || !next.current) return;
+    const controls = { area: area.current, prev: prev.current, next: next.current };
     let cancelled = false;
     const start = () => {
       import('./carousel-engine').then(
         ({ startCarousel }) => {
-          if (!cancelled) handle = startCarousel(element, autoplayDelay(delayMs));
+          if (cancelled) return;
+          const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+          handle.current = startCarousel(element, controls.area, {
+            delayMs: autoplayDelay(delayMs),
+            prev: controls.prev,
+            next: controls.next,
+            stopped: reducedMotion,
+          });
+          setStopped(reducedMotion);
+          setStarted(true);
         },
         // A chunk that failed to load (offline, a deploy replaced it) leaves the slides as the server drew them,
-        // side by side without autoplay: nothing for the reader to act on, so no error either (issue 29).
+        // side by side without autoplay or controls: nothing for the reader to act on, so no error either (issue 29).
         () => undefined,
       );
     };
@@ -124,12 +143,18 @@ export function AdCarousel(props: AdCarouselProps) {
     return () => {
       cancelled = true;
       stopWatching();
-      handle?.destroy();
+      handle.current?.destroy();
+      handle.current = null;
+      setStarted(false);
     };
   }, [multiple, delayMs, ads]);
+  const togglePause = () => {
+    handle.current?.setStopped(!stopped);
+    setStopped(!stopped);
+  };
   if (ads.length === 0) return null;
   return (
-    <section className="ad-carousel" aria-label={label} data-ad-slot={slot}>
+    <section ref={area} className="ad-carousel" aria-label={label} data-ad-slot={slot}>
       <div ref={root} className="swiper" style={{ height }}>
         <div className="swiper-wrapper">
           {ads.map((ad, index) => (
@@ -138,6 +163,18 @@ export function AdCarousel(props: AdCarouselProps) {
         </div>
         {multiple && <div className="swiper-pagination" />}
       </div>
+      {multiple && (
+        <div className="ad-carousel__controls" hidden={!started}>
+          <button ref={prev} type="button" className="ad-carousel__prev" aria-label="上一张" />
+          <button
+            type="button"
+            className={stopped ? 'ad-carousel__play' : 'ad-carousel__pause'}
+            aria-label={stopped ? '继续轮播' : '暂停轮播'}
+            onClick={togglePause}
+          />
+          <button ref={next} type="button" className="ad-carousel__next" aria-label="下一张" />
+        </div>
+      )}
     </section>
   );
 }
