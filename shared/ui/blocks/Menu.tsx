@@ -69,6 +69,8 @@ export function Menu() {
       return;
     }
     if (event.key !== 'Escape' || open === null) return;
+    // Spent on the panel: the phone menu around it (./Header) stays open until the next Escape.
+    event.preventDefault();
     dismissed.current = open;
     setOpen(null);
     const trigger = event.currentTarget.querySelector<HTMLElement>('.menu__item--open > a, .menu__item--open > span, .menu__item--open > button');
