@@ -112,7 +112,8 @@ describeWithBrowser()('the menu and search on a phone', () => {
   it('without script shows no button and keeps the menu in the flow, each entry reachable', async () => {
     const { page } = await watchedPage(suite.browser, { viewport: PHONE, userAgent: DESKTOP_UA, javaScriptEnabled: false });
     try {
-      await page.goto(`${suite.portal.url}/`, { waitUntil: 'domcontentloaded' });
+      // 'load': without a script to wait for, the document can be parsed before the stylesheet has come.
+      await page.goto(`${suite.portal.url}/`, { waitUntil: 'load' });
       expect(await page.locator('button.menu-toggle').isVisible()).toBe(false);
       expect(await page.locator('#site-menu').isVisible()).toBe(true);
       const boxes = await entryBoxes(page);
