@@ -95,7 +95,9 @@ export function documentHead({ state, nonce, styles, preloads, canonicalUrl, vis
   const n = escapeHtml(nonce);
   return [
     '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    // viewport-fit=cover: the page reaches under a phone's rounded corners and home indicator, and the safe-area
+    // insets the float menu's bottom bar and the frame's padding keep clear of are reported (not 0).
+    '<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">',
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
     `<meta name="keywords" content="${escapeHtml(head.keywords)}">`,

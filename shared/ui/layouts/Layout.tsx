@@ -59,7 +59,9 @@ export function Layout({ kind, children }: { kind: LayoutKind; children: ReactNo
   const { navigating, state } = usePortal();
   // Grey mode follows the page shown, so navigating away from home clears a home-only grey (docs/product.md §4).
   const grey = state.layout.greyMode === 'layout' || (state.layout.greyMode === 'home' && state.page.page === 'home');
-  const classes = ['app', grey ? 'app--grey' : '', kind === 'reading' ? 'app--reading' : ''].filter(Boolean).join(' ');
+  // Article layouts carry the float menu, a bar along the screen's bottom on phones: room is kept for it (CSS).
+  const tools = kind === 'detail' || kind === 'reading';
+  const classes = ['app', grey ? 'app--grey' : '', kind === 'reading' ? 'app--reading' : '', tools ? 'app--tools' : ''].filter(Boolean).join(' ');
   return (
     <div className={classes}>
       <a className="skip-link" href="#main">
