@@ -17,7 +17,7 @@ function Highlighted({ text, keyword }: { text: string; keyword: string }) {
  */
 function EmptySearchForm() {
   return (
-    <form className="search-page__form" action="/search" method="get" role="search" aria-label="站内搜索">
+    <form className="search-page__form" action="/search" method="get" role="search" aria-label="搜索新闻">
       <label htmlFor="search-page-keyword" className="empty">
         请输入关键词进行搜索。
       </label>

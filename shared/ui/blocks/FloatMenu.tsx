@@ -90,7 +90,7 @@ export function FloatMenu({ article, mode }: { article: FloatMenuArticle; mode: 
         微博
       </a>
       <ScriptOnly>
-        <button type="button" className="float-menu__item" onClick={() => setShareOpen(true)}>
+        <button type="button" className="float-menu__item" aria-haspopup="dialog" onClick={() => setShareOpen(true)}>
           微信
         </button>
         <ShareModal open={shareOpen} url={pageUrl} onClose={() => setShareOpen(false)} />

@@ -62,6 +62,7 @@ export function SearchBox() {
       // The input stays expanded while it holds text, so the reader sees what was searched.
       data-expanded={open || text !== ''}
       role="search"
+      aria-label="站内搜索"
       action="/search"
       method="get"
       onSubmit={onSubmit}
