@@ -69,11 +69,12 @@ function hiddenFocus(page: Page): Promise<string | null> {
       if (box.width < 1 || box.height < 1) return `${what}: ${box.width}×${box.height} px`;
       if (!focused.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return `${what}: display:none, visibility:hidden or transparent`;
       if (focused.closest('[aria-hidden="true"]')) return `${what}: inside aria-hidden`;
-      // Clipped away by a box it sits in (a carousel's slide swiped out of view).
-      for (let parent = focused.parentElement; parent; parent = parent.parentElement) {
-        const style = getComputedStyle(parent);
+      // Clipped away by a box it sits in (a carousel's slide swiped out of view); a modal dialog or an open
+      // popover is drawn in the top layer, out of reach of its ancestors' clipping.
+      for (let node: Element = focused; node.parentElement && !node.matches(':modal, :popover-open'); node = node.parentElement) {
+        const style = getComputedStyle(node.parentElement);
         if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
-        const clip = parent.getBoundingClientRect();
+        const clip = node.parentElement.getBoundingClientRect();
         if (box.right <= clip.left + 1 || box.left >= clip.right - 1 || box.bottom <= clip.top + 1 || box.top >= clip.bottom - 1)
           return `${what}: clipped out of view`;
       }
