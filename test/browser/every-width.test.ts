@@ -8,9 +8,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
-import { firstLink } from '../support/page-kinds';
+import { phoneReaderPages } from '../support/page-kinds';
 import { describeWithBrowser } from '../support/requirements';
-import { encodeKeyword } from '../../shared/search-keyword';
 
 const WIDTHS = [360, 390, 768, 1296, 1920];
 // A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not.
@@ -50,23 +49,9 @@ function layoutFaults(page: Page): Promise<LayoutFaults> {
 describeWithBrowser()('every page kind from 360 to 1920 px', () => {
   const suite = browserPortalSuite();
 
-  async function readerPages(base: string): Promise<Record<string, string>> {
-    const detail = await firstLink(base, '/', /^\/detail\/\d+\/\d+$/);
-    return {
-      home: '/',
-      detail,
-      reading: detail.replace('/detail/', '/detailReading/'),
-      list: await firstLink(base, '/siteMap', /\/V1\/\d+$/),
-      search: `/search/${encodeKeyword('青年')}/2`,
-      video: '/shike/2839',
-      live: await firstLink(base, '/', /^\/liveStreamDetail\/\d+$/),
-      personal: '/personalCenter',
-    };
-  }
-
   it('scrolls no page sideways and squeezes no text to under two characters at 360, 390, 768, 1296 and 1920 px', async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    const pages = await readerPages(suite.portal.url);
+    const pages = await phoneReaderPages(suite.portal.url);
     const faults: string[] = [];
     for (const width of WIDTHS) {
       const { page, problems } = await watchedPage(suite.browser, { viewport: { width, height: 900 }, userAgent: DESKTOP_UA });

@@ -38,3 +38,21 @@ export async function pagesOfEveryKind(base: string): Promise<string[]> {
     '/personalCenter',
   ];
 }
+
+/**
+ * The page kinds issue 29 checks a phone reader's layout on (home, an article and its reading mode, a list,
+ * search, video, live and the personal center), by name.
+ */
+export async function phoneReaderPages(base: string): Promise<Record<string, string>> {
+  const detail = await firstLink(base, '/', /^\/detail\/\d+\/\d+$/);
+  return {
+    home: '/',
+    detail,
+    reading: detail.replace('/detail/', '/detailReading/'),
+    list: await firstLink(base, '/siteMap', /\/V1\/\d+$/),
+    search: `/search/${encodeKeyword('青年')}/2`,
+    video: '/shike/2839',
+    live: await firstLink(base, '/', /^\/liveStreamDetail\/\d+$/),
+    personal: '/personalCenter',
+  };
+}

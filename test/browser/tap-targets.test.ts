@@ -1,0 +1,80 @@
+/**
+ * Issue 29, item 1: on a phone (390px) every control a reader taps is at least 44×44 CSS px (WCAG 2.5.5), on
+ * every page kind of the issue, not only the top bar. Every visible link, button, field and summary is measured
+ * across the whole page (the menu opened by its 菜单 button, so its entries count too), except what WCAG exempts:
+ * a link inside running text (an inline link with sentence text beside it, or in the article's body), and what a
+ * finger cannot hit (pointer-events: none: a carousel's dots on a phone, whose slides its 44px buttons reach). All at
+ * 44px leaves nothing for Lighthouse's spacing rule, which only weighs targets smaller than that. Offenders are
+ * listed by page, element, text and size.
+ */
+import type { Page } from 'playwright-core';
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { phoneReaderPages } from '../support/page-kinds';
+import { describeWithBrowser } from '../support/requirements';
+
+/** A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not. */
+const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const MIN_TARGET_PX = 44;
+
+/** Runs in the page: every tap target smaller than `min` either way, as `tag.class "text" W×H`. */
+function smallTargets(page: Page, min: number): Promise<string[]> {
+  return page.evaluate((minimum) => {
+    const TARGETS = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="link"], [role="tab"]';
+    /** WCAG 2.5.5's inline exception: a link in a sentence, its size set by the line-height of the text around it. */
+    const inRunningText = (element: Element): boolean => {
+      if (element.closest('.article__body')) return true;
+      if (getComputedStyle(element).display !== 'inline') return false;
+      const parent = element.parentElement;
+      return parent !== null && [...parent.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '');
+    };
+    const faults: string[] = [];
+    for (const element of document.body.querySelectorAll<HTMLElement>(TARGETS)) {
+      if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      // Off to the side until it is wanted: the skip link before focus, a carousel's slides not shown.
+      if (box.right <= 0 || box.left >= window.innerWidth) continue;
+      if (inRunningText(element)) continue;
+      // A finger's tap passes through it (a carousel's dots on a phone: an indicator, still a button for keys).
+      if (getComputedStyle(element).pointerEvents === 'none') continue;
+      if (box.width >= minimum && box.height >= minimum) continue;
+      const name = (element.getAttribute('aria-label') ?? element.textContent ?? element.getAttribute('placeholder') ?? '')
+        .trim()
+        .replace(/\s+/g, ' ')
+        .slice(0, 12);
+      const classes = typeof element.className === 'string' && element.className ? `.${element.className.trim().split(/\s+/).join('.')}` : '';
+      // Where it is: the nearest ancestor with a class (a list, a bar, a block).
+      const within = element.parentElement?.closest('[class]')?.classList[0] ?? 'body';
+      faults.push(`${element.tagName.toLowerCase()}${classes} in .${within} "${name}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+    }
+    return faults;
+  }, min);
+}
+
+describeWithBrowser()('tap targets on a phone', () => {
+  const suite = browserPortalSuite();
+
+  it('makes every link, button and field outside running text at least 44×44px at 390px on every page kind', async () => {
+    const pages = await phoneReaderPages(suite.portal.url);
+    const { page, problems } = await watchedPage(suite.browser, { viewport: { width: 390, height: 844 }, userAgent: DESKTOP_UA });
+    try {
+      const faults: string[] = [];
+      const measured: string[] = [];
+      for (const [kind, path] of Object.entries(pages)) {
+        await gotoHydrated(page, `${suite.portal.url}${path}`);
+        // The menu behind its button is part of the page a reader taps through (reading mode has no header).
+        if (kind !== 'reading') {
+          await page.locator('button.menu-toggle').click();
+          await page.waitForFunction(() => document.querySelector('.menu-toggle')?.getAttribute('aria-expanded') === 'true');
+        }
+        faults.push(...(await smallTargets(page, MIN_TARGET_PX)).map((fault) => `${kind}: ${fault}`));
+        measured.push(kind);
+      }
+      expect(measured).toEqual(Object.keys(pages));
+      expect(faults).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
