@@ -123,10 +123,10 @@ function purgeHook(hook: InternalDeps['purge']) {
     try {
       const header = req.headers[SIGNATURE_HEADER];
       const signature = signatureOf(typeof header === 'string' ? header : undefined);
-      verifySignature(hook.secret, signature, raw);
+      const matching = verifySignature(hook.secret, signature, raw);
       const order = orderOf(raw);
       await hook.purges.selectorsOf(order);
-      if (!(await hook.purges.firstUse(signature.v1, 2 * SIGNATURE_TOLERANCE_S))) {
+      if (!(await hook.purges.firstUse(matching, 2 * SIGNATURE_TOLERANCE_S))) {
         throw new PurgeRequestError(409, `${SIGNATURE_HEADER}: this signature was used already (sign each call anew, with its own t)`);
       }
       const record = await hook.purges.purge(order, `cms (${req.ip ?? 'unknown'})`, 'hook');

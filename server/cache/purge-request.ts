@@ -73,26 +73,31 @@ export function orderOf(rawBody: Buffer): PurgeOrder {
   return { tags: unique(checked.data.tags ?? []), urls: unique(checked.data.urls ?? []), soft: checked.data.soft ?? true, ...(event ? { event } : {}) };
 }
 
-/** `t=<unix seconds>,v1=<hex>` as it reaches the portal. */
+/**
+ * `t=<unix seconds>,v1=<hex>[,v1=<hex>…]` as it reaches the portal. Several `v1` are Stripe's rule for a secret
+ * being rotated (the CMS signs with the old and the new one): any one matching is enough.
+ */
 export interface Signature {
   timestamp: number;
-  v1: string;
+  /** Lower-case hex: hex is case-insensitive, and a replay spelt in capitals is the same signature. */
+  v1: readonly string[];
 }
+
+/** More `v1` than a rotation needs is not a signature header. */
+const MAX_V1 = 4;
+const MALFORMED = `${SIGNATURE_HEADER}: expected t=<unix seconds>,v1=<64 hex digits>`;
 
 export function signatureOf(header: string | undefined): Signature {
   if (header === undefined) throw new PurgeRequestError(401, `${SIGNATURE_HEADER}: missing`);
-  const parts = new Map(
-    header.split(',').map((part) => {
-      const at = part.indexOf('=');
-      return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
-    }),
-  );
-  const t = parts.get('t') ?? '';
-  const v1 = parts.get('v1') ?? '';
-  if (!/^\d{1,12}$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) {
-    throw new PurgeRequestError(401, `${SIGNATURE_HEADER}: expected t=<unix seconds>,v1=<64 hex digits>`);
-  }
-  return { timestamp: Number(t), v1 };
+  const parts = header.split(',').map((part) => {
+    const at = part.indexOf('=');
+    return { name: part.slice(0, at).trim(), value: part.slice(at + 1).trim() };
+  });
+  const t = parts.filter((part) => part.name === 't');
+  const v1 = parts.filter((part) => part.name === 'v1').map((part) => part.value.toLowerCase());
+  if (t.length !== 1 || !/^\d{1,12}$/.test(t[0]!.value)) throw new PurgeRequestError(401, MALFORMED);
+  if (v1.length === 0 || v1.length > MAX_V1 || !v1.every((hex) => /^[0-9a-f]{64}$/.test(hex))) throw new PurgeRequestError(401, MALFORMED);
+  return { timestamp: Number(t[0]!.value), v1 };
 }
 
 /** The v1 signature of a body at a time: what the CMS computes (docs/publish-hook.md has it in shell). */
@@ -100,11 +105,14 @@ export function sign(secret: string, timestamp: number, rawBody: Buffer | string
   return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
-/** Checks the signature against the body and the clock; throws a 401 saying which check failed. */
-export function verifySignature(secret: string, signature: Signature, rawBody: Buffer, nowMs: number = Date.now()): void {
+/**
+ * Checks the signature against the body and the clock; throws a 401 saying which check failed. Resolves the
+ * `v1` that matched, the one a replay is recognised by.
+ */
+export function verifySignature(secret: string, signature: Signature, rawBody: Buffer, nowMs: number = Date.now()): string {
   const expected = Buffer.from(sign(secret, signature.timestamp, rawBody), 'hex');
-  const given = Buffer.from(signature.v1, 'hex');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  const matching = signature.v1.find((hex) => timingSafeEqual(Buffer.from(hex, 'hex'), expected));
+  if (matching === undefined) {
     throw new PurgeRequestError(401, `${SIGNATURE_HEADER}: signature does not match the body (HMAC-SHA256 of "<t>.<body>" with PURGE_SECRET)`);
   }
   const skew = Math.abs(nowMs / 1000 - signature.timestamp);
@@ -114,6 +122,7 @@ export function verifySignature(secret: string, signature: Signature, rawBody: B
       `${SIGNATURE_HEADER}: timestamp ${signature.timestamp} is ${Math.round(skew)} s from the portal's clock (at most ${SIGNATURE_TOLERANCE_S})`,
     );
   }
+  return matching;
 }
 
 function unique(values: readonly string[]): string[] {

@@ -217,6 +217,9 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
       ['a signature of another secret', () => hook(a, body, signed(body, 'another-secret-another-secret-another')), 401, /does not match/],
       ['a signature of another body', () => hook(a, body, signed('{"tags":["grey"]}')), 401, /does not match/],
       ['a malformed signature header', () => hook(a, body, 't=abc,v1=zz'), 401, /expected t=/],
+      ['two timestamps', () => hook(a, body, `t=${now - 600},${signed(body)}`), 401, /expected t=/],
+      ['more v1 than a secret rotation needs', () => hook(a, body, `${signed(body)}${`,v1=${'0'.repeat(64)}`.repeat(4)}`), 401, /expected t=/],
+      ['a signature in milliseconds', () => hook(a, body, signed(body, SECRET, Date.now())), 401, /expected t=|from the portal's clock/],
       ['a timestamp 10 minutes old', () => hook(a, body, signed(body, SECRET, now - 600)), 401, /from the portal's clock/],
       ['a timestamp 10 minutes ahead', () => hook(a, body, signed(body, SECRET, now + 600)), 401, /from the portal's clock/],
       ['not JSON', () => hook(a, '{tags:'), 400, /not JSON/],
@@ -250,6 +253,37 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
       }
       expect((await page(a, MAIN_SITE.domain, path)).headers['x-cache']).toBe('HIT');
     });
+
+    it('a replay is recognised however its signature is spelt: capitals, another order, a decoy v1 beside it', async () => {
+      const once = JSON.stringify({ tags: ['site:0'], soft: false, event: 'replay-spellings' });
+      const at = Math.floor(Date.now() / 1000);
+      const hex = signed(once, SECRET, at).split('v1=')[1]!;
+      const decoy = 'f'.repeat(64);
+      expect((await hook(a, once, `t=${at},v1=${hex}`)).status).toBe(200);
+      await held();
+      for (const spelling of [`t=${at},v1=${hex.toUpperCase()}`, `v1=${hex}, t=${at}`, `t=${at},v1=${decoy},v1=${hex}`]) {
+        const again = await hook(b, once, spelling);
+        expect(again.status).toBe(409);
+      }
+      expect((await page(a, MAIN_SITE.domain, path)).headers['x-cache']).toBe('HIT');
+    });
+  });
+
+  it('takes any one matching v1 (a secret being rotated: signed with the old and the new), in either hex case', async () => {
+    const at = Math.floor(Date.now() / 1000);
+    const bodies = ['first', 'second', 'third'].map((event) => JSON.stringify({ tags: ['site:0'], event: `rotation-${event}` }));
+    const v1 = (body: string) => signed(body, SECRET, at).split('v1=')[1]!;
+    const old = (body: string) => signed(body, 'the-previous-secret-of-the-newsroom-cms-0123', at).split('v1=')[1]!;
+    const spellings = [
+      (body: string) => `t=${at},v1=${old(body)},v1=${v1(body)}`,
+      (body: string) => `t=${at},v1=${v1(body)},v1=${old(body)}`,
+      (body: string) => `t=${at},v1=${v1(body).toUpperCase()}`,
+    ];
+    for (const [index, spelling] of spellings.entries()) {
+      const body = bodies[index]!;
+      const answer = await hook(a, body, spelling(body));
+      expect(answer.status).toBe(200);
+    }
   });
 
   it('is off without PURGE_SECRET: 404, saying how to turn it on', async () => {
