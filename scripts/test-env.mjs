@@ -1,6 +1,7 @@
 // What the test suites need besides node_modules: a Redis server, Debian's Chromium, Compose, nginx (the deploy
-// suite checks deploy/nginx.conf with it), promtool (Debian's prometheus package: the alert and recording rules) and
-// varnishd with varnish-modules' xkey (the edge suite runs deploy/varnish/default.vcl). Provides them when this
+// suite checks deploy/nginx.conf with it), promtool (Debian's prometheus package: the alert and recording rules),
+// varnishd with varnish-modules' xkey (the edge suite runs deploy/varnish/default.vcl) and stress-ng (the drain
+// suite sends SIGTERM beside it). Provides them when this
 // machine can (apt-get as root, a redis-server binary), and otherwise says in one line what to install. Under
 // CI=true a missing piece is an error, because nothing may skip there.
 import { execFileSync, spawn } from 'node:child_process';
@@ -158,7 +159,8 @@ export async function prepareTestEnv() {
   const nginx = ensureBinary('nginx', 'nginx', 'the deploy suite (nginx -t, /metrics refused through nginx)');
   const promtool = ensureBinary('promtool', 'prometheus', 'the monitoring suite (promtool check rules)');
   const varnish = ensureVarnish();
-  const missing = [chromium, redis, compose, nginx, promtool, varnish].filter((part) => !part.ok).map((part) => part.why);
+  const stressNg = ensureBinary('stress-ng', 'stress-ng', 'the drain-under-load suite (SIGTERM beside stress-ng --cpu 4)');
+  const missing = [chromium, redis, compose, nginx, promtool, varnish, stressNg].filter((part) => !part.ok).map((part) => part.why);
   if (ci && missing.length > 0) {
     for (const why of missing) log(`CI=true and ${why}`);
     throw new Error('test environment incomplete under CI=true');
@@ -171,6 +173,7 @@ export async function prepareTestEnv() {
   if (!nginx.ok) env.PORTAL_TEST_NO_NGINX = nginx.why;
   if (!promtool.ok) env.PORTAL_TEST_NO_PROMTOOL = promtool.why;
   if (!varnish.ok) env.PORTAL_TEST_NO_VARNISH = varnish.why;
+  if (!stressNg.ok) env.PORTAL_TEST_NO_STRESS_NG = stressNg.why;
   for (const why of missing) log(`will skip: ${why}`);
   const stop = () => {
     if (redis.started && redis.started.exitCode === null) redis.started.kill('SIGTERM');

@@ -5,7 +5,10 @@
  *
  * No request that reached an accepted connection is dropped. During the delay connections are kept alive as
  * usual: answering `Connection: close` then would make keep-alive clients open new connections, and any still in
- * the kernel's accept queue when the listener closes would be reset. Once the listener is closed, every answer
+ * the kernel's accept queue when the listener closes would be reset. For the same reason the listener closes only
+ * once the kernel holds no connection for it that the process has not accepted (accept-queue.ts): under CPU load
+ * Node accepts slowly, and connections opened seconds earlier were measured still queued. Once the listener is
+ * closed, every answer
  * says `Connection: close`, which ends its connection cleanly after the response. A connection between two
  * requests may have the next one already on the wire, so it is not closed the moment the listener stops
  * (Node's `server.close()` would): the portal closes a connection only after it has been silent for
@@ -13,6 +16,7 @@
  */
 import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
+import { queuedConnections } from './accept-queue';
 import type { Logger } from './logger';
 import type { Portal } from './portal';
 
@@ -26,6 +30,8 @@ export interface RunningServer {
 /** How long a connection must have been silent (no request, no byte) before a draining portal closes it. */
 export const IDLE_CLOSE_MS = 1000;
 const SWEEP_EVERY_MS = 100;
+/** How often a draining server looks at its accept queue before closing the listener. */
+const QUEUE_POLL_MS = 10;
 
 interface ConnectionState {
   /** When its last response ended (or it was accepted); null while a request is being answered. */
@@ -72,6 +78,19 @@ function trackConnections(server: http.Server): { closeSilent(forMs: number): vo
   };
 }
 
+/**
+ * Resolves, with 0, once the kernel holds no connection for `port` the process has not accepted (at once where
+ * that cannot be told); with the number still queued if `givenUp()` turns true first. Resolved in the same turn
+ * as its last look, so the caller closes the listener before anything more can be accepted or queued unseen.
+ */
+async function whenAcceptQueueEmpty(port: number, givenUp: () => boolean): Promise<number> {
+  for (;;) {
+    const queued = queuedConnections(port) ?? 0;
+    if (queued === 0 || givenUp()) return queued;
+    await new Promise((resolve) => setTimeout(resolve, QUEUE_POLL_MS));
+  }
+}
+
 export async function listen(
   portal: Portal,
   port: number,
@@ -99,17 +118,23 @@ export async function listen(
     closing ??= (async () => {
       portal.startDraining();
       if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
+      let forced = false;
+      const timer = setTimeout(() => {
+        forced = true;
+        logger.warn({ drainTimeoutMs }, 'drain timeout: closing remaining connections');
+        server.closeAllConnections();
+      }, drainTimeoutMs);
+      timer.unref();
+      const queued = await whenAcceptQueueEmpty(address.port, () => forced);
+      if (queued > 0) logger.warn({ queued }, 'drain timeout: closing the listener with connections still queued (they are reset)');
+      // Checked and closed in one turn: nothing is accepted in between, so what the check saw is what closing drops.
       // net.Server's close: stop accepting, resolve once every connection has ended. http.Server's own close()
       // would also destroy every connection between two requests at once, including one whose next request
       // is already on its way.
       const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
       connections.closeAfterEachResponse();
+      if (forced) server.closeAllConnections();
       const sweep = setInterval(() => connections.closeSilent(IDLE_CLOSE_MS), SWEEP_EVERY_MS);
-      const timer = setTimeout(() => {
-        logger.warn({ drainTimeoutMs }, 'drain timeout: closing remaining connections');
-        server.closeAllConnections();
-      }, drainTimeoutMs);
-      timer.unref();
       await closed;
       clearInterval(sweep);
       clearTimeout(timer);

@@ -45,6 +45,14 @@ export function describeWithPromtool(): jest.Describe {
   return requirement(process.env.PORTAL_TEST_NO_PROMTOOL ?? (onPath('promtool') ? undefined : 'promtool not found: apt-get install -y prometheus'), 'promtool');
 }
 
+/** The drain-under-load suite runs Debian's stress-ng beside the server; test-env.mjs installs it. */
+export function describeWithStressNg(): jest.Describe {
+  return requirement(
+    process.env.PORTAL_TEST_NO_STRESS_NG ?? (onPath('stress-ng') ? undefined : 'stress-ng not found: apt-get install -y stress-ng'),
+    'stress-ng',
+  );
+}
+
 /** `docker compose` or `docker-compose`, split into the program and its leading arguments. */
 export function composeCommand(): [string, ...string[]] {
   const [program, ...args] = (process.env.PORTAL_TEST_COMPOSE ?? 'docker-compose').split(' ');
