@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { announce } from '../../../server/cache/coherence';
 import { announcedInstances } from '../../../server/cache/instances';
-import { ACK_TIMEOUT_MS, ackKey } from '../../../server/cache/purges';
+import type { PurgeSelector } from '../../../server/cache/invalidation';
+import { ACK_TIMEOUT_MS, ackKey, Purges, type PurgeRecord } from '../../../server/cache/purges';
+import { RedisStore } from '../../../server/cache/redis-store';
 import { decodeEntry, encodeEntry } from '../../../server/cache/entry-codec';
 import { testRedisUrl } from '../../support/requirements';
 
@@ -104,5 +106,26 @@ export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) 
     const value = await probe();
     if (accept(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * A purge as `portal-cache purge` runs it (without edges): Redis, then every running instance's L1, resolved once
+ * each has acknowledged, so the next request to any of them is answered without the purged copy.
+ */
+export async function purgeAsOperator(url: string, prefix: string, selector: PurgeSelector, soft = false): Promise<PurgeRecord> {
+  const store = new RedisStore({ url });
+  try {
+    await eventually(async () => store.isAvailable(), Boolean, 5000);
+    const purges = new Purges({
+      store,
+      prefix,
+      client: store.client,
+      self: null,
+      announce: (purge) => announce(store.client, prefix, { kind: 'purge', purge }),
+    });
+    return await purges.run([selector], { tags: [], urls: [], soft, who: 'test', source: 'cli', what: JSON.stringify(selector) });
+  } finally {
+    await store.close();
   }
 }
