@@ -1,7 +1,7 @@
 /**
  * What the browser measurements (`npm run lighthouse`, scripts/bench/long-tasks.ts) load: a built portal on its
- * embedded defaults, and the five pages they measure, found on it (ids come from the reference API's seeded
- * dataset).
+ * embedded defaults, and the pages they measure, found on it (ids come from the reference API's seeded dataset):
+ * home, an article, reading mode, search results, a video, a category list and a live.
  */
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
@@ -38,6 +38,9 @@ export interface MeasuredPage {
 export async function measuredPages(base: string): Promise<MeasuredPage[]> {
   const detail = await firstLink(`${base}/`, /\/detail\/\d+\/\d+/);
   const video = await firstLink(`${base}/shike/2839`, /\/video\/\d+\/\d+/);
+  const list = await firstLink(`${base}/siteMap`, /\/[a-z/]*V1\/\d+/);
+  // A live as home lists it (直播): on air, else the next to start.
+  const live = await firstLink(`${base}/`, /\/liveStreamDetail\/\d+/);
   const keyword = Buffer.from('青年', 'utf8').toString('base64url');
   return [
     { name: 'home', path: '/', desktopAgent: false },
@@ -45,6 +48,8 @@ export async function measuredPages(base: string): Promise<MeasuredPage[]> {
     { name: 'reading', path: detail.replace('/detail/', '/detailReading/'), desktopAgent: false },
     { name: 'search', path: `/search/${keyword}/2`, desktopAgent: false },
     { name: 'video', path: video, desktopAgent: false },
+    { name: 'list', path: list, desktopAgent: false },
+    { name: 'live', path: live, desktopAgent: false },
   ];
 }
 

@@ -1,7 +1,7 @@
 /** The table `npm run lighthouse` prints: figures read from a report, medians per figure, targets missed. */
 import { figuresOf, formatTable, isLighthouseRuntimeError, median, medianFigures, missedTargets, type RunFigures } from '../../scripts/lighthouse-table';
 
-const GOOD: RunFigures = { performance: 99, accessibility: 100, bestPractices: 100, seo: 100, tbtMs: 20, jsKiB: 50 };
+const GOOD: RunFigures = { performance: 99, accessibility: 100, bestPractices: 100, seo: 100, tbtMs: 20, lcpMs: 1800, jsKiB: 50 };
 
 describe('lighthouse table', () => {
   it('reads scores, TBT and script bytes from a report', () => {
@@ -9,6 +9,7 @@ describe('lighthouse table', () => {
       categories: { performance: { score: 0.876 }, accessibility: { score: 1 }, 'best-practices': { score: 0.96 }, seo: { score: null } },
       audits: {
         'total-blocking-time': { numericValue: 212.6 },
+        'largest-contentful-paint': { numericValue: 2411.4 },
         'resource-summary': {
           details: {
             items: [
@@ -19,7 +20,7 @@ describe('lighthouse table', () => {
         },
       },
     };
-    expect(figuresOf(report)).toEqual({ performance: 88, accessibility: 100, bestPractices: 96, seo: 0, tbtMs: 213, jsKiB: 60 });
+    expect(figuresOf(report)).toEqual({ performance: 88, accessibility: 100, bestPractices: 96, seo: 0, tbtMs: 213, lcpMs: 2411, jsKiB: 60 });
   });
 
   it('takes the median of each figure on its own, odd and even counts', () => {
@@ -51,9 +52,9 @@ describe('lighthouse table', () => {
       { page: 'detail', form: 'desktop', figures: GOOD, missed: [] },
     ]);
     const lines = table.split('\n');
-    expect(lines[0]).toMatch(/^\| page \| form \| Performance \| TBT ms/);
-    expect(lines[2]).toBe('| home | mobile | 80 | 20 | 100 | 100 | 100 | 50.0 | Performance < 90 |');
-    expect(lines[3]).toBe('| detail | desktop | 99 | 20 | 100 | 100 | 100 | 50.0 | none |');
+    expect(lines[0]).toMatch(/^\| page \| form \| Performance \| TBT ms \| LCP ms/);
+    expect(lines[2]).toBe('| home | mobile | 80 | 20 | 1800 | 100 | 100 | 100 | 50.0 | Performance < 90 |');
+    expect(lines[3]).toBe('| detail | desktop | 99 | 20 | 1800 | 100 | 100 | 100 | 50.0 | none |');
     expect(table).toContain('Performance ≥ 90 mobile / ≥ 98 desktop');
   });
 
