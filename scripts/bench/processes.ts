@@ -44,10 +44,17 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Pro
   });
 }
 
-/** The portal's production bundle with `env` (UPSTREAM_URL, REDIS_URL, CACHE_PREFIX, …), node run with `nodeArgs` (--cpu-prof). */
-export async function startPortalProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Running> {
+/**
+ * The portal's production bundle with `env` (UPSTREAM_URL, REDIS_URL, CACHE_PREFIX, …), node run with `nodeArgs`
+ * (--cpu-prof); `main`: another bundle of the same tree (a variant beside dist/server/main.cjs, to compare two).
+ */
+export async function startPortalProcess(
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+  main = path.join(PROJECT_ROOT, 'dist/server/main.cjs'),
+): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(PROJECT_ROOT, 'dist/server/main.cjs')], {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -77,14 +84,19 @@ export async function startRedisServer(): Promise<Running> {
  * node:http sending `body` with `headers` to every request; with `fromRedis`, reading it from that Redis under
  * that key (stored there at start, a key the caller cleans up) with one GET per request.
  */
-export async function startBareServer(body: Buffer, headers: Array<[string, string]>, fromRedis?: { url: string; key: string }): Promise<Running> {
+export async function startBareServer(
+  body: Buffer,
+  headers: Array<[string, string]>,
+  fromRedis?: { url: string; key: string },
+  nodeArgs: readonly string[] = [],
+): Promise<Running> {
   const directory = mkdtempSync(path.join(tmpdir(), 'bench-bare-'));
   writeFileSync(path.join(directory, 'body'), body);
   writeFileSync(path.join(directory, 'headers.json'), JSON.stringify(headers.flat()));
   const port = await freePort();
   const script = path.join(PROJECT_ROOT, 'scripts/bench/bare-server.mjs');
   const redisArgs = fromRedis ? [fromRedis.url, fromRedis.key] : [];
-  const child = spawn(process.execPath, [script, String(port), path.join(directory, 'body'), path.join(directory, 'headers.json'), ...redisArgs], {
+  const child = spawn(process.execPath, [...nodeArgs, script, String(port), path.join(directory, 'body'), path.join(directory, 'headers.json'), ...redisArgs], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

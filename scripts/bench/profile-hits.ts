@@ -2,10 +2,12 @@
  * Where a cached hit's CPU goes: the production bundle under `node --cpu-prof`, `/home` warmed, then loaded from
  * another process (load.mjs), one portal per case (L1 hit, Redis hit with L1 off; identity and gzip). Prints
  * each case's server CPU per request and the functions with the most self time (GC and idle apart).
- * `node scripts/run-ts.mjs scripts/bench/profile-hits.ts [seconds] [case…]`; cases: l1, l1-gzip, redis, redis-gzip.
+ * `node scripts/run-ts.mjs scripts/bench/profile-hits.ts [seconds] [case…]`; cases: l1, l1-gzip, redis, redis-gzip,
+ * and bare (node:http replaying the portal's `/home`, headers and body, as the bench's ceiling: what Node itself
+ * spends on the same response). PROFILE_MAIN: another bundle beside dist/server/main.cjs (a variant to compare).
  * Needs `npm run build` first and Redis at REDIS_URL (a fresh prefix, removed afterwards).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,7 +15,7 @@ import { startReferenceApi } from '../reference-api/server';
 import { createRedisClient } from '../../server/redis/client';
 import { scanAll, unlinkAll } from '../../server/redis/commands';
 import { parseRedisTarget } from '../../server/redis/target';
-import { loadFrom, startPortalProcess } from './processes';
+import { loadFrom, startBareServer, startPortalProcess, type Running } from './processes';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const GZIP = { 'accept-encoding': 'gzip, deflate, br' };
@@ -22,7 +24,10 @@ const CASES: Record<string, { env: Record<string, string>; headers: Record<strin
   'l1-gzip': { env: {}, headers: GZIP },
   redis: { env: { L1_CACHE_MAX_MB: '0' }, headers: {} },
   'redis-gzip': { env: { L1_CACHE_MAX_MB: '0' }, headers: GZIP },
+  bare: { env: {}, headers: {} },
 };
+/** Headers node:http adds on its own (or that describe the connection, not the page), as the bench leaves them out. */
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 interface ProfileNode {
   id: number;
@@ -85,16 +90,29 @@ async function profileCase(name: string, seconds: number, common: Record<string,
   const { env, headers } = CASES[name]!;
   const directory = mkdtempSync(path.join(tmpdir(), 'hit-profile-'));
   const window = { from: 0, to: 0 };
-  const portal = await startPortalProcess({ ...common, ...env }, ['--cpu-prof', `--cpu-prof-dir=${directory}`]);
+  let microsPerRequest = 0;
+  const profiling = ['--cpu-prof', `--cpu-prof-dir=${directory}`, `--cpu-prof-interval=${process.env.PROFILE_INTERVAL_US ?? 250}`];
+  const main = process.env.PROFILE_MAIN ? path.resolve(process.env.PROFILE_MAIN) : undefined;
+  let portal: Running = await startPortalProcess({ ...common, ...env }, name === 'bare' ? [] : profiling, main);
   try {
     for (let i = 0; i < 3; i++) await fetch(`${portal.url}/home`, { headers }).then((res) => res.arrayBuffer());
-    const check = await fetch(`${portal.url}/home`, { headers });
-    await check.arrayBuffer();
+    // fetch asks for br by default and decodes it: the captured body must be the one load.mjs gets.
+    const check = await fetch(`${portal.url}/home`, { headers: { 'accept-encoding': 'identity', ...headers } });
+    const body = Buffer.from(await check.arrayBuffer());
     if (check.headers.get('x-cache') !== 'HIT') throw new Error(`${name}: /home is not a HIT`);
+    if (name === 'bare') {
+      const replayed: Array<[string, string]> = [];
+      check.headers.forEach((value, header) => {
+        if (!CONNECTION_HEADERS.has(header)) replayed.push([header, value]);
+      });
+      await portal.stop();
+      portal = await startBareServer(body, replayed, undefined, profiling);
+    }
     await loadFrom({ url: `${portal.url}/home`, connections: 50, seconds: 2, headers }, portal.pid);
     window.from = monotonicMicros();
     const load = await loadFrom({ url: `${portal.url}/home`, connections: 50, seconds, headers }, portal.pid);
     window.to = monotonicMicros();
+    microsPerRequest = load.serverMicros / load.requests;
     console.log(`\n== ${name}: ${(load.requests / load.seconds).toFixed(0)} req/s, ${(load.serverMicros / load.requests).toFixed(0)} µs server CPU/req`);
   } finally {
     await portal.stop();
@@ -104,6 +122,11 @@ async function profileCase(name: string, seconds: number, common: Record<string,
   const profile = JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as Profile;
   const top = Number(process.env.PROFILE_TOP ?? 30);
   const { self, total, callers } = times(profile, window.from, window.to);
+  // PROFILE_JSON=file: each function's self time as µs of server CPU a request, to set two runs side by side.
+  if (process.env.PROFILE_JSON) {
+    const perRequest = Object.fromEntries(self.map(([fn, share]) => [fn, share * microsPerRequest]));
+    writeFileSync(`${process.env.PROFILE_JSON}.${name}.json`, JSON.stringify({ microsPerRequest, self: perRequest }, null, 1));
+  }
   const print = (rows: Array<[string, number]>) => rows.slice(0, top).forEach(([fn, share]) => console.log(`${(share * 100).toFixed(1).padStart(5)}%  ${fn}`));
   console.log('-- self');
   print(self);
