@@ -19,14 +19,14 @@ import { isWholeLookup, type HeldLookup, type PageCache } from '../cache/page-ca
 import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
-import { logRequest, markBytesBefore, requestIdOf } from '../middleware/request-context';
+import { logRequest, markBytesBefore, requestIdOf, type SentFacts } from '../middleware/request-context';
 import type { SecurityHeaders } from '../middleware/security';
 import { READER_COOKIE } from '../../shared/reader-cookie';
 import { SESSION_COOKIE } from '../session';
 import { pageFormFor } from './accept-encoding';
 import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
 import { carryLookup, pageKind, pageRequestOf, routeLabel, type PageRequest } from './page-request';
-import { notePage, writeHeld } from './page-response';
+import { HeldHeads, writeHeld } from './page-response';
 import { searchFormRedirect } from './search-redirect';
 
 export interface PageHitsDeps {
@@ -37,26 +37,66 @@ export interface PageHitsDeps {
   security: SecurityHeaders;
 }
 
+interface HitDeps extends PageHitsDeps {
+  heads: HeldHeads;
+}
+
+/** What the target and Host alone say of a request this path may answer (a page route), worked out once for both. */
 interface Candidate {
+  /** Shared by every request for the same target and Host: never handed on as it is (ownRequest). */
   request: PageRequest;
   /** What Express's req.path is: the path as sent, without the query. */
   path: string;
   variesByUserAgent: boolean;
+  perReader: boolean;
+}
+
+/**
+ * Candidates by Host and target: readers ask for a few hundred pages again and again, and working one out (the
+ * site, the URL, the route, the query the page reads, the key) cost more than the rest of a hit's own work. The
+ * tables they come from (sites, routes, the key space) are fixed for the process. Bounded: a flood of distinct
+ * targets empties it, and each is worked out as if it were not here.
+ */
+const CANDIDATES_KEPT = 1024;
+
+class Candidates {
+  private readonly byHost = new Map<string | undefined, Map<string, Candidate | null>>();
+  private size = 0;
+
+  constructor(private readonly pageCache: PageCache) {}
+
+  of(target: string, host: string | undefined): Candidate | null {
+    let byTarget = this.byHost.get(host);
+    const known = byTarget?.get(target);
+    if (known !== undefined) return known;
+    const candidate = candidateAt(target, host, this.pageCache);
+    if (this.size >= CANDIDATES_KEPT) {
+      this.byHost.clear();
+      this.size = 0;
+      byTarget = undefined;
+    }
+    if (!byTarget) this.byHost.set(host, (byTarget = new Map()));
+    byTarget.set(target, candidate);
+    this.size += 1;
+    return candidate;
+  }
 }
 
 export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestListener {
+  const hitDeps: HitDeps = { ...deps, heads: new HeldHeads(deps.security) };
+  const candidates = new Candidates(deps.pageCache);
   return (req, res) => {
     const started = performance.now();
     markBytesBefore(req);
-    const candidate = candidateOrNull(req, deps.pageCache);
+    const candidate = candidateOrNull(req, candidates);
     if (!candidate) {
       next(req, res);
       return;
     }
     const answer = (lookup: HeldLookup | null) => {
-      if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, started)) return;
+      if (lookup?.freshness === 'fresh' && serveHit(hitDeps, req, res, candidate, lookup, started)) return;
       // A page read in one form only is no use to the chain, which may answer in the other: it reads it again.
-      carryLookup(req, { request: candidate.request, lookup: lookup === null || isWholeLookup(lookup) ? lookup : undefined });
+      carryLookup(req, { request: ownRequest(candidate.request), lookup: lookup === null || isWholeLookup(lookup) ? lookup : undefined });
       next(req, res);
     };
     // A page in L1 is answered in this turn, without a promise; Redis's answer is awaited, in the one form sent.
@@ -66,29 +106,40 @@ export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestList
   };
 }
 
+/** A request of its own for the chain (its query parameters are an object the chain may read as its own). */
+function ownRequest(shared: PageRequest): PageRequest {
+  return { ...shared, params: new URLSearchParams(shared.params) };
+}
+
 /** Whatever this path cannot make sense of is the chain's to answer (its error handling included). */
-function candidateOrNull(req: IncomingMessage, pageCache: PageCache): Candidate | null {
+function candidateOrNull(req: IncomingMessage, candidates: Candidates): Candidate | null {
   try {
-    return candidateOf(req, pageCache);
+    return candidateOf(req, candidates);
   } catch {
     return null;
   }
 }
 
 /** The request's page when this path may answer it; null for anything the middleware chain must see. */
-function candidateOf(req: IncomingMessage, pageCache: PageCache): Candidate | null {
+function candidateOf(req: IncomingMessage, candidates: Candidates): Candidate | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
   const target = req.url ?? '';
   if (!target.startsWith('/')) return null;
-  const request = pageRequestOf(target, req.headers.host, pageCache);
+  const candidate = candidates.of(target, req.headers.host);
+  if (!candidate) return null;
+  if (rendersForReader(req.headers.cookie, candidate.perReader)) return null;
+  if (candidate.variesByUserAgent && isMobileUserAgent(req.headers['user-agent'])) return null;
+  return candidate;
+}
+
+/** A page route's candidate for `target` on `host`; null for a target the middleware chain must see whoever asks. */
+function candidateAt(target: string, host: string | undefined, pageCache: PageCache): Candidate | null {
+  const request = pageRequestOf(target, host, pageCache);
   if (searchFormRedirect(request.address.pathname, request.params)) return null;
   const { match } = request.address;
   if (match.kind !== 'page') return null;
-  if (rendersForReader(req.headers.cookie, match.route.perReader === true)) return null;
-  const byUserAgent = variesByUserAgent(match);
-  if (byUserAgent && isMobileUserAgent(req.headers['user-agent'])) return null;
   const query = target.indexOf('?');
-  return { request, path: query < 0 ? target : target.slice(0, query), variesByUserAgent: byUserAgent };
+  return { request, path: query < 0 ? target : target.slice(0, query), variesByUserAgent: variesByUserAgent(match), perReader: match.route.perReader === true };
 }
 
 /**
@@ -101,22 +152,18 @@ function rendersForReader(cookies: string | undefined, perReader: boolean): bool
 }
 
 /** Answers with the held page; false (nothing sent, no header left behind) if that failed before the headers went. */
-function serveHit(deps: PageHitsDeps, req: IncomingMessage, res: ServerResponse, candidate: Candidate, lookup: HeldLookup, started: number): boolean {
-  let sent: ReturnType<typeof writeHeld> | null = null;
+function serveHit(deps: HitDeps, req: IncomingMessage, res: ServerResponse, candidate: Candidate, lookup: HeldLookup, started: number): boolean {
   const { request } = candidate;
   const route = routeLabel(request);
-  const finished = () => {
-    logRequest(deps.logger, req, res, id, req.url ?? candidate.path, started, sent && { ...sent, route });
-    deps.metrics.requestFinished(res, route, request.site.id, started, undefined, sent?.cache);
-  };
   const id = requestIdOf(req);
+  const sent: SentFacts = { cache: 'HIT', length: undefined, route };
+  const finished = () => {
+    logRequest(deps.logger, req, res, id, req.url ?? candidate.path, started, sent);
+    deps.metrics.requestFinished(res, route, request.site.id, started, undefined, 'HIT');
+  };
   try {
-    // In the order the middleware chain sets them: the request id, the security headers, the mobile check's Vary.
-    const headers = ['X-Request-Id', id];
-    deps.security.appendShared(headers, lookup.page.scripts);
     res.once('finish', finished);
-    notePage(res, { route, siteId: request.site.id });
-    sent = writeHeld(req, res, lookup, deps.cachePolicy.page(pageKind(request)), headers, candidate.variesByUserAgent);
+    sent.length = writeHeld(req, res, deps.heads, lookup, deps.cachePolicy.page(pageKind(request)), id, candidate.variesByUserAgent);
     return true;
   } catch (error) {
     if (res.headersSent) throw error;

@@ -192,37 +192,113 @@ function bodyOf(page: HeldPage, form: PageForm): Buffer {
 }
 
 /**
- * The hit path's answer with a held page (page-hits.ts): the headers sendHeld would set, in the order the
- * middleware chain and sendHeld set them, given as one list to `writeHead` after `before` (the request id and
- * the security headers with the page's CSP; `varyUserAgent` where the chain's mobile check said so), and the
- * stored form as the body of the same call. One call instead of a setHeader per header, and no header object
- * to search. Returns what the log and the metrics read of it (no header is left on the response to ask).
+ * The head of a cached hit (page-hits.ts), made once per page, form, policy and Vary: the headers sendHeld would
+ * set, in the order the middleware chain and sendHeld set them (the request id, the security headers with the
+ * page's CSP, `Vary: User-Agent` where the chain's mobile check says so, the held headers, the body's), as the
+ * flat name, value list `writeHead` takes. A response copies it and writes its own request id and `Age` into
+ * it: no header is built, concatenated or looked up per response, and every value is a string Node has
+ * checked before (a CSP built per response was a new string of ~700 characters to flatten and scan each time).
+ */
+interface HeldHead {
+  etag: string;
+  scripts: string;
+  form: PageForm;
+  policy: CachePolicy;
+  varyUserAgent: boolean;
+  /** The form's ETag, for If-None-Match. */
+  validator: string;
+  headers: readonly string[];
+  /** Where the values of `Age` and `Content-Length` go; a 304 sends the headers before `bodyAt`. */
+  ageAt: number;
+  lengthAt: number;
+  bodyAt: number;
+}
+
+/** Kinds of heads one entry may need: three forms, with and without Vary: User-Agent, and a policy changed once. */
+const HEADS_PER_ENTRY = 12;
+
+/**
+ * Heads by the entry's tags (the same array on every hit of an L1 entry, and of an entry read from Redis while
+ * its metadata is remembered: entry-codec.ts), then by what else they are made of. One per portal: the security
+ * headers are its own.
+ */
+export class HeldHeads {
+  private readonly byTags = new WeakMap<readonly string[], HeldHead[]>();
+
+  constructor(private readonly security: SecurityHeaders) {}
+
+  headOf(lookup: HeldLookup, form: PageForm, policy: CachePolicy, varyUserAgent: boolean): HeldHead {
+    const { page, tags } = lookup;
+    let heads = this.byTags.get(tags);
+    if (!heads) this.byTags.set(tags, (heads = []));
+    for (const head of heads) {
+      if (head.etag === page.etag && head.scripts === page.scripts && head.form === form && head.policy === policy && head.varyUserAgent === varyUserAgent)
+        return head;
+    }
+    const head = this.make(lookup, form, policy, varyUserAgent);
+    if (heads.length >= HEADS_PER_ENTRY) heads.shift();
+    heads.push(head);
+    return head;
+  }
+
+  private make(lookup: HeldLookup, form: PageForm, policy: CachePolicy, varyUserAgent: boolean): HeldHead {
+    const headers = ['X-Request-Id', ''];
+    this.security.appendShared(headers, lookup.page.scripts);
+    if (varyUserAgent) headers.push('Vary', 'User-Agent, Accept-Encoding');
+    // appendHeldHeaders starts X-Cache, ETag, Age: Age's value is the sixth item it writes.
+    const ageAt = headers.length + 5;
+    appendHeldHeaders(headers, 'HIT', lookup, form, 0, policy);
+    if (!varyUserAgent) headers.push('Vary', 'Accept-Encoding');
+    const bodyAt = headers.length;
+    headers.push('Content-Type', HTML);
+    if (form !== 'identity') headers.push('Content-Encoding', form);
+    headers.push('Content-Length', '');
+    return {
+      etag: lookup.page.etag,
+      scripts: lookup.page.scripts,
+      form,
+      policy,
+      varyUserAgent,
+      validator: etagOf(lookup.page, form),
+      headers,
+      ageAt,
+      lengthAt: headers.length - 1,
+      bodyAt,
+    };
+  }
+}
+
+/**
+ * The hit path's answer with a held page: its head (HeldHeads) with this response's request id and `Age`, then a
+ * 304 when the reader's copy is current, else the stored form as the body of the same call. One `writeHead` and
+ * one `end`. Returns the body's length (undefined for a 304), which the log and the metrics are told (no header is
+ * left on the response to ask).
  */
 export function writeHeld(
   req: IncomingMessage,
   res: ServerResponse,
+  heads: HeldHeads,
   lookup: HeldLookup,
   policy: CachePolicy,
-  before: string[],
+  requestId: string,
   varyUserAgent: boolean,
-): { cache: HeldState; length: number | undefined } {
+): number | undefined {
   const form = pageFormFor(req.headers['accept-encoding']);
-  const headers = before;
-  if (varyUserAgent) headers.push('Vary', 'User-Agent, Accept-Encoding');
-  appendHeldHeaders(headers, 'HIT', lookup, form, ageOf(lookup), policy);
-  if (!varyUserAgent) headers.push('Vary', 'Accept-Encoding');
-  if (isNotModified(req, etagOf(lookup.page, form))) {
+  const head = heads.headOf(lookup, form, policy, varyUserAgent);
+  const headers = head.headers.slice();
+  headers[1] = requestId;
+  headers[head.ageAt] = String(ageOf(lookup));
+  if (isNotModified(req, head.validator)) {
+    headers.length = head.bodyAt;
     res.writeHead(304, headers);
     res.end();
-    return { cache: 'HIT', length: undefined };
+    return undefined;
   }
   const body = bodyOf(lookup.page, form);
-  headers.push('Content-Type', HTML);
-  if (form !== 'identity') headers.push('Content-Encoding', form);
-  headers.push('Content-Length', String(body.length));
+  headers[head.lengthAt] = String(body.length);
   res.writeHead(200, headers);
   res.end(body);
-  return { cache: 'HIT', length: body.length };
+  return body.length;
 }
 
 /**

@@ -10,6 +10,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Cache } from '../../../server/cache/cache';
 import { MemoryStore } from '../../../server/cache/memory-store';
 import { PageCache } from '../../../server/cache/page-cache';
+import type { CachePolicy } from '../../../server/cache/entry';
 import { pagePolicyFor } from '../../../server/cache/policy';
 import { createLogger } from '../../../server/logger';
 import { Metrics } from '../../../server/metrics';
@@ -80,7 +81,8 @@ describe('page hits in front of Express', () => {
     }),
   );
   const metrics = new Metrics({ l1Bytes: () => 0, redisUp: () => Promise.resolve(null) });
-  const pageCache = new PageCache(new Cache(new MemoryStore(8 * 1024 * 1024)), { prefix: 'hits', buildId: 'b1' });
+  const l1 = new MemoryStore(8 * 1024 * 1024);
+  const pageCache = new PageCache(new Cache(l1), { prefix: 'hits', buildId: 'b1' });
   let lookups = 0;
   const countingCache = new Proxy(pageCache, {
     get(target, property, receiver) {
@@ -96,6 +98,10 @@ describe('page hits in front of Express', () => {
     },
   });
   const fellThrough: string[] = [];
+  /** What the fallback was handed with each request it got, in order. */
+  const carriedRequests: Array<ReturnType<typeof takeLookup>> = [];
+  /** A page policy the tests may swap in, as a runtime override does (a new policy object). */
+  let policyOverride: CachePolicy | null = null;
   let server: http.Server;
   let base = '';
 
@@ -103,6 +109,7 @@ describe('page hits in front of Express', () => {
     fellThrough.push(`${req.method} ${req.url}`);
     // What the page handler does with the page request and lookup this path already made.
     const carried = takeLookup(req);
+    carriedRequests.push(carried);
     res.setHeader('X-Fallback', carried ? (carried.lookup?.freshness ?? 'none') : 'not looked up');
     if (carried) res.setHeader('X-Fallback-Key', carried.request.key);
     res.end('fallback');
@@ -112,7 +119,7 @@ describe('page hits in front of Express', () => {
     const handler = pageHits(
       {
         pageCache: countingCache,
-        cachePolicy: { page: pagePolicyFor, data: () => pagePolicyFor('default') },
+        cachePolicy: { page: (kind) => policyOverride ?? pagePolicyFor(kind), data: () => pagePolicyFor('default') },
         logger,
         metrics,
         security: securityHeaders({ mediaOrigins: [], https: true, frameOrigins: [] }),
@@ -131,7 +138,9 @@ describe('page hits in front of Express', () => {
   });
   beforeEach(() => {
     fellThrough.length = 0;
+    carriedRequests.length = 0;
     lookups = 0;
+    policyOverride = null;
   });
 
   it('answers a fresh cached page itself: headers, the page CSP, log line and metrics', async () => {
@@ -216,6 +225,89 @@ describe('page hits in front of Express', () => {
     } finally {
       await pageCache.store(key, pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
     }
+  });
+
+  it('gives every response its own request id and Age, on an entry whose other headers it has sent before', async () => {
+    const key = pageCache.keyFor(0, '/detail/2728/33727');
+    const first = await send(`${base}/detail/2728/33727`);
+    const second = await send(`${base}/detail/2728/33727`, { 'x-request-id': 'trace-abcdefgh' });
+    expect(first.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers['x-request-id']).toBe('trace-abcdefgh');
+    expect((await send(`${base}/detail/2728/33727`)).headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(first.headers.age).toBe('0');
+    // The same entry (the same tags, page and policy: what the hit path keeps a head for) as if stored a minute ago.
+    const entry = (await l1.get(key))!;
+    await l1.set(key, { ...entry, storedAt: entry.storedAt - 60_000 });
+    try {
+      const aged = await send(`${base}/detail/2728/33727`, { 'accept-encoding': 'gzip' });
+      expect(Number(aged.headers.age)).toBeGreaterThanOrEqual(60);
+      expect(aged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      // And a 304 of it: the same per-response values, no body headers.
+      const revalidated = await send(`${base}/detail/2728/33727`, { 'accept-encoding': 'gzip', 'if-none-match': String(aged.headers.etag) });
+      expect(revalidated.status).toBe(304);
+      expect(Number(revalidated.headers.age)).toBeGreaterThanOrEqual(60);
+      expect(revalidated.headers['content-length']).toBeUndefined();
+      expect(revalidated.headers['content-encoding']).toBeUndefined();
+    } finally {
+      await l1.set(key, entry);
+    }
+  });
+
+  it('sends the policy in force, a page stored again and the form asked for, not the head of an earlier hit', async () => {
+    const key = pageCache.keyFor(0, '/home');
+    const before = await send(`${base}/home`, { 'accept-encoding': 'gzip' });
+    expect(before.headers['cache-control']).toContain(`s-maxage=${pagePolicyFor('home').ttl},`);
+    policyOverride = { ttl: 7, grace: 8, staleIfError: 9 };
+    const overridden = await send(`${base}/home`, { 'accept-encoding': 'gzip' });
+    expect(overridden.headers['cache-control']).toBe('public, max-age=0, s-maxage=7, stale-while-revalidate=8, stale-if-error=9');
+    policyOverride = null;
+    const other = PAGE_HTML.replace('>1<', '>2<');
+    await pageCache.store(key, pagePolicyFor('home'), other, RENDER_NONCE, ['page:home', 'site:0']);
+    try {
+      for (const [encoding, coding] of [
+        ['gzip', 'gzip'],
+        ['br', 'br'],
+        ['', undefined],
+      ] as const) {
+        const answer = await send(`${base}/home`, { 'accept-encoding': encoding });
+        expect(answer.headers['content-encoding']).toBe(coding);
+        expect(htmlOf(answer)).toBe(other.replace(` nonce="${RENDER_NONCE}"`, ''));
+        expect(answer.headers['content-length']).toBe(String(answer.body.length));
+        expect(answer.headers.etag).not.toBe(before.headers.etag);
+        expect(answer.headers['content-security-policy']).not.toContain(SCRIPT_HASH);
+        expect(answer.headers['content-security-policy']).toMatch(/script-src 'sha256-[A-Za-z0-9+/]{43}=' 'strict-dynamic'/);
+      }
+    } finally {
+      await pageCache.store(key, pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
+    }
+  });
+
+  it('answers each site from its own entry, for any number of targets asked for', async () => {
+    // Only site 0 holds these pages: another site's Host asks its own key, which holds nothing.
+    const regional = await send(`${base}/home`, { host: REGIONAL_SITES[2]!.domain });
+    expect(regional.body.toString()).toBe('fallback');
+    expect(regional.headers['x-fallback-key']).toBe(pageCache.keyFor(REGIONAL_SITES[2]!.id, '/home'));
+    expect((await send(`${base}/home`)).headers['x-cache']).toBe('HIT');
+    // More distinct targets than the hit path keeps worked out (tracking parameters: the same page).
+    for (let index = 0; index < 1100; index++) {
+      const answer = await send(`${base}/home?utm_source=${index}`);
+      if (answer.headers['x-cache'] !== 'HIT') throw new Error(`target ${index} was not a HIT`);
+    }
+    expect((await send(`${base}/home`, { host: REGIONAL_SITES[2]!.domain })).body.toString()).toBe('fallback');
+    expect((await send(`${base}/home`)).headers['x-cache']).toBe('HIT');
+  });
+
+  it('hands each request to Express with a page request of its own', async () => {
+    await send(`${base}/V1/2728?x=1`);
+    await send(`${base}/V1/2728?x=1`);
+    expect(fellThrough).toEqual(['GET /V1/2728?x=1', 'GET /V1/2728?x=1']);
+    const [first, second] = carriedRequests.map((carried) => carried!.request);
+    expect(first!.key).toBe(second!.key);
+    expect(first!.params.get('x')).toBe('1');
+    expect(first!.params).not.toBe(second!.params);
+    first!.params.set('x', 'changed');
+    await send(`${base}/V1/2728?x=1`);
+    expect(carriedRequests[2]!.request.params.get('x')).toBe('1');
   });
 
   it('never hands out a nonce twice', () => {
