@@ -11,6 +11,7 @@
 import { Parser } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { SLOT_SIZES, widthSrcSet } from '../../shared/image-sizes';
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -47,7 +48,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   ],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
-    img: ['src', 'alt', 'width', 'height', 'loading', 'decoding'],
+    img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading', 'decoding'],
     td: ['colspan', 'rowspan'],
     th: ['colspan', 'rowspan'],
   },
@@ -61,7 +62,13 @@ const OPTIONS: sanitizeHtml.IOptions = {
       tagName,
       attribs: { ...attribs, target: '_blank', rel: 'noopener noreferrer nofollow' },
     }),
-    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: 'lazy', decoding: 'async' } }),
+    // A body picture at the size of the article column (../../shared/image-sizes.ts); the CMS's own srcset, if
+    // any, is not kept: its URLs would escape the scheme check above and its sizes know nothing of this layout.
+    img: (tagName, { srcset: _cmsSrcset, sizes: _cmsSizes, ...attribs }) => {
+      const srcset = widthSrcSet(attribs.src);
+      const sized: sanitizeHtml.Attributes = srcset ? { srcset, sizes: SLOT_SIZES.articleBody } : {};
+      return { tagName, attribs: { ...attribs, ...sized, loading: 'lazy', decoding: 'async' } };
+    },
   },
 };
 

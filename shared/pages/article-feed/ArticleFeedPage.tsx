@@ -8,6 +8,7 @@ import { ArticleList } from '../../ui/blocks/ArticleList';
 import { HotNews } from '../../ui/blocks/HotNews';
 import { SubscribeButton } from '../../ui/blocks/InteractionButton';
 import { Pagination } from '../../ui/blocks/Pagination';
+import { densitySrcSet } from '../../image-sizes';
 
 export default function ArticleFeedPage({ data }: { data: ArticleFeedData }) {
   const { pathname } = useLocation();
@@ -15,7 +16,7 @@ export default function ArticleFeedPage({ data }: { data: ArticleFeedData }) {
     <div className="columns">
       <section className="columns__main feed" aria-labelledby="feed-title">
         <header className="feed__header">
-          {data.avatar && <img src={data.avatar} alt="" width={80} height={80} className="feed__avatar" />}
+          {data.avatar && <img src={data.avatar} srcSet={densitySrcSet(data.avatar, 80)} alt="" width={80} height={80} className="feed__avatar" />}
           <div>
             <h1 id="feed-title" className="page-title">
               {data.title}

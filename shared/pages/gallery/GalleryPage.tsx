@@ -2,6 +2,7 @@
 import { useLocation } from 'react-router-dom';
 import type { GalleryData } from './route';
 import { Pagination } from '../../ui/blocks/Pagination';
+import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
 
 export default function GalleryPage({ data }: { data: GalleryData }) {
   const { pathname } = useLocation();
@@ -17,6 +18,8 @@ export default function GalleryPage({ data }: { data: GalleryData }) {
               <summary>
                 <img
                   src={item.cover}
+                  srcSet={widthSrcSet(item.cover)}
+                  sizes={SLOT_SIZES.galleryCover}
                   alt=""
                   width={data.kind === 'poster' ? 375 : 400}
                   height={data.kind === 'poster' ? 667 : 267}
@@ -28,7 +31,16 @@ export default function GalleryPage({ data }: { data: GalleryData }) {
               <p>{item.description}</p>
               {item.images.map((image) => (
                 <figure key={image.url}>
-                  <img src={image.url} alt={image.caption} width={image.width} height={image.height} loading="lazy" decoding="async" />
+                  <img
+                    src={image.url}
+                    srcSet={widthSrcSet(image.url)}
+                    sizes={SLOT_SIZES.galleryCover}
+                    alt={image.caption}
+                    width={image.width}
+                    height={image.height}
+                    loading="lazy"
+                    decoding="async"
+                  />
                   <figcaption>{image.caption}</figcaption>
                 </figure>
               ))}

@@ -3,12 +3,15 @@ import { Link } from '../../ui/link';
 import { href } from '../../routes';
 import { DateTime } from '../../ui/blocks/DateTime';
 import type { NewsTrackData } from './route';
+import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
 
 export default function NewsTrackPage({ data }: { data: NewsTrackData }) {
   return (
     <article className="news-track" aria-labelledby="track-title">
       <header>
-        {data.cover && <img src={data.cover} alt="" width={1264} height={320} className="topic__cover" />}
+        {data.cover && (
+          <img src={data.cover} srcSet={widthSrcSet(data.cover)} sizes={SLOT_SIZES.mainColumn} alt="" width={1264} height={320} className="topic__cover" />
+        )}
         <h1 id="track-title" className="page-title">
           {data.title}
         </h1>

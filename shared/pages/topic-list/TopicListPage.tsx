@@ -4,6 +4,7 @@ import { useLocation } from 'react-router-dom';
 import type { TopicListData } from './route';
 import { href } from '../../routes';
 import { Pagination } from '../../ui/blocks/Pagination';
+import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
 
 export default function TopicListPage({ data }: { data: TopicListData }) {
   const { pathname } = useLocation();
@@ -16,7 +17,16 @@ export default function TopicListPage({ data }: { data: TopicListData }) {
         {data.topics.map((topic) => (
           <li key={topic.id} className="topic-card">
             <Link to={href.topicDetail(topic.id)}>
-              <img src={topic.thumb} alt="" width={400} height={225} loading="lazy" decoding="async" />
+              <img
+                src={topic.thumb}
+                srcSet={widthSrcSet(topic.thumb)}
+                sizes={SLOT_SIZES.card}
+                alt=""
+                width={400}
+                height={225}
+                loading="lazy"
+                decoding="async"
+              />
               <span className="topic-card__title">{topic.title}</span>
             </Link>
             <p className="topic-card__description">{topic.description}</p>

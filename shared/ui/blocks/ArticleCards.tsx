@@ -6,13 +6,16 @@ import { Link } from '../link';
 import { href } from '../../routes';
 import type { ArticleSummary } from '../../types/entities';
 import { RelativeTime } from './RelativeTime';
+import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
 
 function ArticleCard({ item }: { item: ArticleSummary }) {
   const pictured = item.thumb !== '';
   return (
     <li className={pictured ? 'article-card' : 'article-card article-card--text'}>
       <Link to={href.detail(item.catid, item.id)}>
-        {pictured && <img src={item.thumb} alt="" width={400} height={225} loading="lazy" decoding="async" />}
+        {pictured && (
+          <img src={item.thumb} srcSet={widthSrcSet(item.thumb)} sizes={SLOT_SIZES.card} alt="" width={400} height={225} loading="lazy" decoding="async" />
+        )}
         <span className="article-card__title">{item.title}</span>
       </Link>
       {!pictured && item.description && <p className="article-card__summary">{item.description}</p>}

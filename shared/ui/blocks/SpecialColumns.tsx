@@ -13,6 +13,7 @@ import { useAuthorGroup, useInteractionGroup } from '../lib/use-interactions';
 import { AdCarousel } from './AdCarousel';
 import { InteractionButton } from './InteractionButton';
 import { ScriptOnly } from './ScriptOnly';
+import { densitySrcSet } from '../../image-sizes';
 
 function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
   const [page, setPage] = useState(1);
@@ -24,7 +25,7 @@ function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
         {shown.map((author) => (
           <li key={author.id}>
             <a href={href.specialColumnDetail(author.id)}>
-              <img src={author.avatar} alt="" width={48} height={48} loading="lazy" />
+              <img src={author.avatar} srcSet={densitySrcSet(author.avatar, 48)} alt="" width={48} height={48} loading="lazy" />
               <span className="column-list__name">{author.name}</span>
               <span className="column-list__desc">{author.description}</span>
             </a>

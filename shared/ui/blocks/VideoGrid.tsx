@@ -2,6 +2,7 @@
 import { Link } from '../link';
 import { href } from '../../routes';
 import type { Video } from '../../types/entities';
+import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
 
 function duration(seconds: number): string {
   const whole = Math.round(seconds);
@@ -18,7 +19,16 @@ export function VideoGrid<V extends VideoCard>({ videos, linkFor }: { videos: re
         <li key={video.id} className="video-card">
           <Link to={linkFor ? linkFor(video) : href.video(video.catid, video.id)}>
             <span className="video-card__cover">
-              <img src={video.cover} alt="" width={320} height={180} loading="lazy" decoding="async" />
+              <img
+                src={video.cover}
+                srcSet={widthSrcSet(video.cover)}
+                sizes={SLOT_SIZES.card}
+                alt=""
+                width={320}
+                height={180}
+                loading="lazy"
+                decoding="async"
+              />
               <span className="video-card__duration">{duration(video.duration)}</span>
             </span>
             <span className="video-card__title">{video.title}</span>

@@ -1,0 +1,71 @@
+/**
+ * Pictures at the size of their slot (issue 29): `srcset` candidates for an image whose media server draws it at
+ * any size asked. The one such form known is the reference content API's: `/media/img/{key}-{W}x{H}.jpg` names
+ * the picture's size in its path, and the server paints the same picture at any other size of that aspect
+ * (scripts/reference-api/media.ts). The content spec names no size field or resize parameter for the CMS's own
+ * media, so any other address gets no candidates and the browser loads it as it is
+ * (docs/decisions/0072-image-sizes-from-the-path.md).
+ */
+
+const SIZED_IMAGE = /^((?:https?:\/\/[^/?#]+)?\/media\/img\/[a-z][a-z0-9]{0,39})-(\d{1,4})x(\d{1,4})\.jpg$/;
+
+/** Widths offered to a slot that changes with the screen: a phone's columns up to a wide screen at 2x. */
+export const IMAGE_WIDTHS = [160, 240, 320, 480, 640, 960, 1280, 1920] as const;
+
+interface SizedImage {
+  stem: string;
+  width: number;
+  height: number;
+}
+
+function sizedImage(src: string): SizedImage | null {
+  const match = SIZED_IMAGE.exec(src);
+  if (!match) return null;
+  return { stem: match[1]!, width: Number(match[2]), height: Number(match[3]) };
+}
+
+/** The same picture `width` wide, its aspect kept (the server draws nothing under 16px). */
+function atWidth(image: SizedImage, width: number): string {
+  return `${image.stem}-${width}x${Math.max(16, Math.round((width * image.height) / image.width))}.jpg`;
+}
+
+/**
+ * Width candidates (`480w`) for a picture whose slot is as wide as the page's layout makes it; the `sizes`
+ * beside it says how wide. Never wider than the picture itself, which is the last candidate.
+ */
+export function widthSrcSet(src: string | undefined): string | undefined {
+  const image = src ? sizedImage(src) : null;
+  if (!image) return undefined;
+  const smaller = IMAGE_WIDTHS.filter((width) => width < image.width).map((width) => `${atWidth(image, width)} ${width}w`);
+  return [...smaller, `${src} ${image.width}w`].join(', ');
+}
+
+/** Density candidates (`2x`) for a picture drawn at a fixed CSS width (an avatar), up to the picture's own. */
+export function densitySrcSet(src: string | undefined, cssWidth: number): string | undefined {
+  const image = src ? sizedImage(src) : null;
+  if (!image) return undefined;
+  const candidates: string[] = [];
+  for (const density of [1, 2, 3]) {
+    const width = cssWidth * density;
+    if (width >= image.width) {
+      candidates.push(`${src} ${density}x`);
+      break;
+    }
+    candidates.push(`${atWidth(image, width)} ${density}x`);
+  }
+  return candidates.join(', ');
+}
+
+/** `sizes` of the slots the portal's layouts give pictures (client/styles/main.css, under 768px two columns). */
+export const SLOT_SIZES = {
+  /** Article bodies: the width of the screen on a phone, the article column beside the float menu from 768px. */
+  articleBody: '(max-width: 767px) calc(100vw - 32px), 808px',
+  /** Card grids (V2 lists, topics, videos, picture stories): two columns on a phone, three or four wider. */
+  card: '(max-width: 767px) calc(50vw - 24px), 300px',
+  /** Picture stories' covers: two columns on a phone, three wider. */
+  galleryCover: '(max-width: 767px) calc(50vw - 24px), 420px',
+  /** The side column's topic thumbnails. */
+  sideTopic: '180px',
+  /** A live's cover and a story's pictures: the main column's width. */
+  mainColumn: '(max-width: 1295px) calc(100vw - 32px), 1264px',
+} as const;
