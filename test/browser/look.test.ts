@@ -7,48 +7,18 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { encodeKeyword } from '../../shared/search-keyword';
 import { THEME_KEY } from '../../shared/preferences';
 import { describeWithBrowser } from '../support/requirements';
 import { homeListEntry } from '../support/upstream-data';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { seriousAxeViolations } from '../support/axe';
+import { firstLink, pagesOfEveryKind } from '../support/page-kinds';
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, '../../test-results/screenshots');
 
-/** The first link on `from` whose path matches `pattern` (a real id of the dataset, as a reader would reach it). */
-async function firstLink(base: string, from: string, pattern: RegExp): Promise<string> {
-  const html = await (await fetch(`${base}${from}`)).text();
-  const found = [...html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!).find((href) => pattern.test(href));
-  if (!found) throw new Error(`no link matching ${pattern} on ${from}`);
-  return found.replace(/&amp;/g, '&');
-}
-
-/** One page of each kind the route table serves, besides home, detail and reading (scanned by day and night below). */
+/** Every page kind the route table serves, and the not-found page (scanned by night below). */
 async function everyPageKind(base: string): Promise<string[]> {
-  const topicList = await firstLink(base, '/siteMap', /^\/topic\/\d+$/);
-  const shike = '/shike/2839';
-  return [
-    await firstLink(base, '/siteMap', /\/V1\/\d+$/),
-    await firstLink(base, '/siteMap', /\/V2\/\d+$/),
-    topicList,
-    await firstLink(base, topicList, /^\/topicDetail\/\d+$/),
-    shike,
-    await firstLink(base, shike, /^\/video\/\d+\/\d+$/),
-    '/hd',
-    '/electronic',
-    await firstLink(base, '/electronic', /^\/readNewspapers\/\d+/),
-    '/specialColumn',
-    await firstLink(base, '/specialColumn', /^\/specialColumnDetail\/\d+$/),
-    '/headlineNews',
-    `/search/${encodeKeyword('青年')}/2`,
-    '/about',
-    '/contribute',
-    '/license',
-    '/siteMap',
-    '/personalCenter',
-    '/no-such-page',
-  ];
+  return [...(await pagesOfEveryKind(base)), '/no-such-page'];
 }
 
 /**

@@ -4,15 +4,14 @@
  * corrected headline to every page that showed it through the edge, home teaser included, on two sites; soft, the
  * edge serves the old page only until its refetch has the new one; an edge that does not acknowledge is named.
  */
-import { freePort } from '../../scripts/free-port';
 import { ALL_SITES, MAIN_SITE } from '../../shared/sites';
-import { deleteKeys, eventually } from '../server/cache/redis-helpers';
+import { eventually } from '../server/cache/redis-helpers';
 import { rawRequest, type RawResponse } from '../support/http';
-import { startTestPortal, type TestPortal } from '../support/portal';
+import type { TestPortal } from '../support/portal';
 import { callHook } from '../support/publish-hook';
-import { describeWithRedis, describeWithVarnish, testRedisUrl } from '../support/requirements';
+import { describeWithRedis, describeWithVarnish } from '../support/requirements';
 import { homeListEntry } from '../support/upstream-data';
-import { startVarnish, type TestVarnish } from '../support/varnish';
+import { portalsBehindVarnish } from '../support/varnish';
 
 const SECRET = 'a-publish-hook-secret-of-the-newsroom-cms-0123456789';
 const TOKEN = 'edge-purge-token-of-the-portals';
@@ -24,28 +23,13 @@ function hook(t: TestPortal, order: object) {
 
 describeWithVarnish()('the publish hook purges the edge', () => {
   describeWithRedis()('two portals behind a real varnishd', () => {
-    let a: TestPortal;
-    let b: TestPortal;
-    let varnish: TestVarnish;
-    let edgeUrl: string;
-
-    beforeAll(async () => {
-      const port = await freePort();
-      edgeUrl = `http://127.0.0.1:${port}`;
-      const env = { PURGE_SECRET: SECRET, EDGE_PURGE_URLS: edgeUrl, EDGE_PURGE_TOKEN: TOKEN };
-      a = await startTestPortal({ redisUrl: testRedisUrl(), env, announceEveryMs: 500 });
-      b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix, env, announceEveryMs: 500 });
-      varnish = await startVarnish({ backends: [new URL(a.url).host, new URL(b.url).host], purgeToken: TOKEN, port });
-    });
-    afterEach(() => a?.upstream.api.control.reset());
-    afterAll(async () => {
-      await varnish?.stop();
-      await b?.close();
-      await a?.close();
-      await deleteKeys(testRedisUrl(), a.cachePrefix);
+    const suite = portalsBehindVarnish({
+      purgeToken: TOKEN,
+      env: (edge) => ({ PURGE_SECRET: SECRET, EDGE_PURGE_URLS: edge.url, EDGE_PURGE_TOKEN: TOKEN }),
+      announceEveryMs: 500,
     });
 
-    const viaEdge = (host: string, path: string): Promise<RawResponse> => rawRequest(varnish.url, 'GET', path, { host });
+    const viaEdge = (host: string, path: string): Promise<RawResponse> => rawRequest(suite.varnish.url, 'GET', path, { host });
 
     /** Asks until the edge answers from its own copy (the portal's first, streamed answer is not shareable). */
     const edgeHit = (host: string, path: string) =>
@@ -56,7 +40,7 @@ describeWithVarnish()('the publish hook purges the edge', () => {
       );
 
     it('one signed call takes a corrected headline to every page that showed it through the edge, home teaser included', async () => {
-      const entry = await homeListEntry(a.upstream.url);
+      const entry = await homeListEntry(suite.a.upstream.url);
       const old = entry.list_title || entry.title;
       const candidates: Array<[host: string, path: string]> = [
         [MAIN_SITE.domain, '/'],
@@ -77,10 +61,10 @@ describeWithVarnish()('the publish hook purges the edge', () => {
       expect(new Set(showing.map(([host]) => host)).size).toBe(2);
 
       const corrected = `更正：${old}`;
-      expect(a.upstream.api.control.overrideArticle(entry.id, { title: corrected, list_title: corrected })).toBe(true);
-      const answer = await hook(a, { tags: [`article:${entry.id}`], soft: false });
+      expect(suite.a.upstream.api.control.overrideArticle(entry.id, { title: corrected, list_title: corrected })).toBe(true);
+      const answer = await hook(suite.a, { tags: [`article:${entry.id}`], soft: false });
       expect([answer.status, answer.body.complete]).toEqual([200, true]);
-      expect(answer.body.edges).toEqual([{ edge: edgeUrl, ok: true, purged: expect.any(Number), ms: expect.any(Number) }]);
+      expect(answer.body.edges).toEqual([{ edge: suite.varnish.url, ok: true, purged: expect.any(Number), ms: expect.any(Number) }]);
       expect(answer.body.edges[0].purged).toBeGreaterThanOrEqual(showing.length);
 
       // The answer means done: the very next request for each page is a fetch showing the correction.
@@ -94,13 +78,13 @@ describeWithVarnish()('the publish hook purges the edge', () => {
     });
 
     it('soft: the edge gives the old page only until its refetch has the re-rendered one', async () => {
-      const entry = await homeListEntry(a.upstream.url, 1);
+      const entry = await homeListEntry(suite.a.upstream.url, 1);
       const path = `/detail/${entry.catid}/${entry.id}`;
       const held = await edgeHit(MAIN_SITE.domain, path);
       expect(held.body).toContain(entry.title);
       const revised = `修订：${entry.title}`;
-      a.upstream.api.control.overrideArticle(entry.id, { title: revised });
-      const answer = await hook(a, { tags: [`article:${entry.id}`], soft: true });
+      suite.a.upstream.api.control.overrideArticle(entry.id, { title: revised });
+      const answer = await hook(suite.a, { tags: [`article:${entry.id}`], soft: true });
       expect([answer.status, answer.body.soft, answer.body.edges[0]?.ok]).toEqual([200, true, true]);
       const first = await viaEdge(MAIN_SITE.domain, path);
       expect([first.headers['x-edge-cache'], first.body.includes(revised)]).toEqual(['STALE', false]);
@@ -114,11 +98,11 @@ describeWithVarnish()('the publish hook purges the edge', () => {
 
     // Last: it stops the edge.
     it('names an edge that did not acknowledge: 202, with the reason', async () => {
-      await varnish.stop();
-      const answer = await hook(a, { tags: ['page:about'], soft: true });
+      await suite.varnish.stop();
+      const answer = await hook(suite.a, { tags: ['page:about'], soft: true });
       expect([answer.status, answer.body.complete]).toEqual([202, false]);
       expect(answer.body.instances.missing).toEqual([]);
-      expect(answer.body.edges).toEqual([{ edge: edgeUrl, ok: false, reason: expect.stringMatching(/ECONNREFUSED/), ms: expect.any(Number) }]);
+      expect(answer.body.edges).toEqual([{ edge: suite.varnish.url, ok: false, reason: expect.stringMatching(/ECONNREFUSED/), ms: expect.any(Number) }]);
     });
   });
 });

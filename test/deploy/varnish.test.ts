@@ -13,13 +13,12 @@ import { describeAcks, EdgePurgeInputError, EdgePurger } from '../../server/cach
 import { HOME_CATID } from '../../shared/constants';
 import { routeTable } from '../../shared/routes';
 import { MAIN_DOMAIN, REGIONAL_SITES } from '../../shared/sites';
-import { deleteKeys, eventually, purgeAsOperator } from '../server/cache/redis-helpers';
+import { eventually, purgeAsOperator } from '../server/cache/redis-helpers';
 import { rawRequest, type RawResponse } from '../support/http';
-import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithRedis, describeWithVarnish, testRedisUrl } from '../support/requirements';
 import { signInCookies, signInEnv } from '../support/sign-in';
 import { firstHomeArticle } from '../support/upstream-data';
-import { adaptedVcl, compileVcl, startVarnish, type TestVarnish } from '../support/varnish';
+import { adaptedVcl, compileVcl, portalsBehindVarnish, startVarnish, type TestVarnish } from '../support/varnish';
 
 const TOKEN = 'edge-purge-token-for-tests';
 /** 2,000 article keys, about 25 KB: more than any page shows, far past varnishd's default 8 KiB header line. */
@@ -27,10 +26,6 @@ const LONG_KEYS = Array.from({ length: 2000 }, (_, index) => `article:${1000 + i
 const REGIONAL = REGIONAL_SITES[0]!.domain;
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
-
-function hostPort(t: TestPortal): string {
-  return new URL(t.url).host;
-}
 
 describeWithVarnish()('deploy/varnish/default.vcl (varnishd -C)', () => {
   it('compiles with the backends put in, and a misspelt one fails (so the check can fail)', async () => {
@@ -159,27 +154,11 @@ describeWithVarnish()('the edge’s freshness and grace (stale-while-revalidate,
 describeWithVarnish()('the edge in front of two portals', () => {
   // describeWithVarnish() only checks varnishd; the portals need Redis (one prefix, sessions, purges) too.
   describeWithRedis()('with Redis', () => {
-    let a: TestPortal;
-    let b: TestPortal;
-    let varnish: TestVarnish;
-    let purger: EdgePurger;
-
-    beforeAll(async () => {
-      a = await startTestPortal({ redisUrl: testRedisUrl(), env: signInEnv });
-      b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix, env: signInEnv(a.upstream.url) });
-      varnish = await startVarnish({ backends: [hostPort(a), hostPort(b)], purgeToken: TOKEN });
-      purger = new EdgePurger({ edges: [varnish.url], token: TOKEN, timeoutMs: 5000 });
-    });
-    afterEach(() => a?.upstream.api.control.reset());
-    afterAll(async () => {
-      await varnish?.stop();
-      await b?.close();
-      await a?.close();
-      await deleteKeys(testRedisUrl(), a.cachePrefix);
-    });
+    const suite = portalsBehindVarnish({ purgeToken: TOKEN, env: (_edge, upstreamUrl) => signInEnv(upstreamUrl) });
+    const purger = () => new EdgePurger({ edges: [suite.varnish.url], token: TOKEN, timeoutMs: 5000 });
 
     const viaEdge = (path: string, headers: Record<string, string> = {}): Promise<RawResponse> =>
-      rawRequest(varnish.url, 'GET', path, { host: MAIN_DOMAIN, 'user-agent': DESKTOP, ...headers });
+      rawRequest(suite.varnish.url, 'GET', path, { host: MAIN_DOMAIN, 'user-agent': DESKTOP, ...headers });
 
     /** Asks until the edge answers from its own copy (the portal's first, streamed answer is not shareable). */
     async function edgeHit(path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
@@ -194,7 +173,7 @@ describeWithVarnish()('the edge in front of two portals', () => {
 
     /** The portal-side purge (L1 and Redis on both instances, acknowledged), as the publish hook does before the edges. */
     async function purgePortals(tag: string): Promise<void> {
-      const record = await purgeAsOperator(testRedisUrl(), a.cachePrefix, { by: 'tag', tag });
+      const record = await purgeAsOperator(testRedisUrl(), suite.a.cachePrefix, { by: 'tag', tag });
       expect(record.instances.missing).toEqual([]);
     }
 
@@ -219,9 +198,9 @@ describeWithVarnish()('the edge in front of two portals', () => {
 
     it('answers a current copy with 304 from its own object', async () => {
       // A page the portal holds (a streamed first render has no ETag yet: its headers go before the page is done).
-      await rawRequest(a.url, 'GET', '/about', { host: MAIN_DOMAIN });
+      await rawRequest(suite.a.url, 'GET', '/about', { host: MAIN_DOMAIN });
       await eventually(
-        () => rawRequest(a.url, 'GET', '/about', { host: MAIN_DOMAIN }),
+        () => rawRequest(suite.a.url, 'GET', '/about', { host: MAIN_DOMAIN }),
         (res) => res.headers['x-cache'] === 'HIT',
         5000,
       );
@@ -242,7 +221,7 @@ describeWithVarnish()('the edge in front of two portals', () => {
       for (const variant of [
         `/V1/${HOME_CATID}?page=2&from=singlemessage&isappinstalled=0`,
         `/V1/${HOME_CATID}?utm_source=weibo&UTM_Medium=social&page=2`,
-        `/V1/${HOME_CATID}?spm=a.b.c&page=2&fbclid=x`,
+        `/V1/${HOME_CATID}?spm=suite.a.b.c&page=2&fbclid=x`,
       ]) {
         const res = await viaEdge(variant);
         expect([variant, res.headers['x-edge-cache'], objectIdOf(res)]).toEqual([variant, 'HIT', objectIdOf(plain)]);
@@ -265,13 +244,13 @@ describeWithVarnish()('the edge in front of two portals', () => {
     });
 
     it('keeps the site, the compression and the device class apart', async () => {
-      const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+      const raw = await firstHomeArticle(suite.a.upstream.url, HOME_CATID);
       const detail = `/detail/${raw.catid}/${raw.id}`;
       const main = await edgeHit('/');
       const regional = await edgeHit('/', { host: REGIONAL });
       expect(regional.body).not.toBe(main.body);
       // A gzip reader gets the stored gzip object, an identity reader the same page decoded by Varnish.
-      const gzip = await rawGetBytes(varnish.url, '/', { host: MAIN_DOMAIN, 'accept-encoding': 'gzip', 'user-agent': DESKTOP });
+      const gzip = await rawGetBytes(suite.varnish.url, '/', { host: MAIN_DOMAIN, 'accept-encoding': 'gzip', 'user-agent': DESKTOP });
       expect(gzip.headers['content-encoding']).toBe('gzip');
       expect(gzip.headers['x-edge-cache']).toBe('HIT');
       // Detail varies by User-Agent: desktop readers share the page, a phone after them still gets its redirect.
@@ -285,8 +264,8 @@ describeWithVarnish()('the edge in front of two portals', () => {
     });
 
     it('never answers a signed-in reader from its copy, nor keeps what the portal rendered for them', async () => {
-      const alice = await signInCookies(a, '边缘读者甲');
-      const bob = await signInCookies(b, '边缘读者乙');
+      const alice = await signInCookies(suite.a, '边缘读者甲');
+      const bob = await signInCookies(suite.b, '边缘读者乙');
       await edgeHit('/');
       // The personal center without a session is the same sign-in prompt for everyone: the edge may keep that one.
       const prompt = await edgeHit('/personalCenter');
@@ -309,7 +288,7 @@ describeWithVarnish()('the edge in front of two portals', () => {
     });
 
     it('a hard purge of article:<id> takes every page carrying it off the edge at once', async () => {
-      const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+      const raw = await firstHomeArticle(suite.a.upstream.url, HOME_CATID);
       const pages: Array<[path: string, host: string]> = [
         [`/detail/${raw.catid}/${raw.id}`, MAIN_DOMAIN],
         [`/detail/${raw.catid}/${raw.id}?variant=1`, MAIN_DOMAIN],
@@ -318,10 +297,10 @@ describeWithVarnish()('the edge in front of two portals', () => {
       for (const [path, host] of pages) expect(headlineOf(await edgeHit(path, { host }))).toBe(raw.title);
       const untouched = await edgeHit('/about');
 
-      a.upstream.api.control.overrideArticle(raw.id, { title: '边缘缓存已更正的标题' });
+      suite.a.upstream.api.control.overrideArticle(raw.id, { title: '边缘缓存已更正的标题' });
       await purgePortals(`article:${raw.id}`);
-      const acks = await purger.purge({ tags: [`article:${raw.id}`], soft: false });
-      expect(acks).toEqual([{ edge: varnish.url, ok: true, purged: expect.any(Number), ms: expect.any(Number) }]);
+      const acks = await purger().purge({ tags: [`article:${raw.id}`], soft: false });
+      expect(acks).toEqual([{ edge: suite.varnish.url, ok: true, purged: expect.any(Number), ms: expect.any(Number) }]);
       expect(acks[0]!.ok && acks[0]!.purged).toBeGreaterThanOrEqual(pages.length);
       // Acknowledged means gone: the very next request for each page is a fetch with the new title, no wait.
       for (const [path, host] of pages) {
@@ -335,12 +314,12 @@ describeWithVarnish()('the edge in front of two portals', () => {
     });
 
     it('a soft purge keeps the old page on the edge while one refetch runs, then serves the new one', async () => {
-      const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
+      const raw = await firstHomeArticle(suite.a.upstream.url, HOME_CATID);
       const path = `/detail/${raw.catid}/${raw.id}`;
       const before = await edgeHit(path);
-      a.upstream.api.control.overrideArticle(raw.id, { title: '软清除之后的新标题' });
+      suite.a.upstream.api.control.overrideArticle(raw.id, { title: '软清除之后的新标题' });
       await purgePortals(`article:${raw.id}`);
-      const [ack] = await purger.purge({ tags: [`article:${raw.id}`], soft: true });
+      const [ack] = await purger().purge({ tags: [`article:${raw.id}`], soft: true });
       expect(ack).toMatchObject({ ok: true, purged: expect.any(Number) });
       expect(ack!.ok && ack!.purged).toBeGreaterThanOrEqual(1);
       // The first reader after it gets the object it had (and starts the refetch); readers after the refetch, the new page.
@@ -358,7 +337,7 @@ describeWithVarnish()('the edge in front of two portals', () => {
       await edgeHit('/about');
       await edgeHit('/about?variant=1');
       const other = await edgeHit(`/V1/${HOME_CATID}`);
-      const [ack] = await purger.purge({ urls: [`https://${MAIN_DOMAIN}/about`], soft: false });
+      const [ack] = await purger().purge({ urls: [`https://${MAIN_DOMAIN}/about`], soft: false });
       expect(ack).toMatchObject({ ok: true, purged: expect.any(Number) });
       expect(ack!.ok && ack!.purged).toBeGreaterThanOrEqual(2);
       expect((await viaEdge('/about')).headers['x-edge-cache']).toBe('MISS');
@@ -370,19 +349,19 @@ describeWithVarnish()('the edge in front of two portals', () => {
     it('takes PURGE only with the token, from an address of its ACL', async () => {
       const held = await edgeHit('/about');
       const keys = { 'x-purge-mode': 'hard', 'x-purge-keys': 'path:www.qnnews.cn/about' };
-      expect((await rawRequest(varnish.url, 'PURGE', '/', keys)).status).toBe(403);
-      expect((await rawRequest(varnish.url, 'PURGE', '/', { ...keys, 'x-purge-token': `${TOKEN}x` })).status).toBe(403);
+      expect((await rawRequest(suite.varnish.url, 'PURGE', '/', keys)).status).toBe(403);
+      expect((await rawRequest(suite.varnish.url, 'PURGE', '/', { ...keys, 'x-purge-token': `${TOKEN}x` })).status).toBe(403);
       // 127.0.0.2 is this machine too, but not in the ACL (which names 127.0.0.1 and private networks).
-      expect((await purgeFrom('127.0.0.2', varnish.port, { ...keys, 'x-purge-token': TOKEN })).status).toBe(403);
-      const wrong = await new EdgePurger({ edges: [varnish.url], token: `${TOKEN}x`, timeoutMs: 5000 }).purge({
+      expect((await purgeFrom('127.0.0.2', suite.varnish.port, { ...keys, 'x-purge-token': TOKEN })).status).toBe(403);
+      const wrong = await new EdgePurger({ edges: [suite.varnish.url], token: `${TOKEN}x`, timeoutMs: 5000 }).purge({
         urls: [`http://${MAIN_DOMAIN}/about`],
         soft: false,
       });
-      expect(wrong).toEqual([{ edge: varnish.url, ok: false, reason: expect.stringMatching(/^refused \(403\)/), ms: expect.any(Number) }]);
+      expect(wrong).toEqual([{ edge: suite.varnish.url, ok: false, reason: expect.stringMatching(/^refused \(403\)/), ms: expect.any(Number) }]);
       // None of them touched the object.
       const after = await viaEdge('/about');
       expect([after.headers['x-edge-cache'], objectIdOf(after)]).toEqual(['HIT', objectIdOf(held)]);
-      expect((await purgeFrom('127.0.0.1', varnish.port, { ...keys, 'x-purge-token': TOKEN })).status).toBe(200);
+      expect((await purgeFrom('127.0.0.1', suite.varnish.port, { ...keys, 'x-purge-token': TOKEN })).status).toBe(200);
     });
 
     it.each([
@@ -400,18 +379,18 @@ describeWithVarnish()('the edge in front of two portals', () => {
       '/ReadyZ?probe=1',
       '/metrics/',
     ])('does not reach %s on the portal', async (spelling) => {
-      const res = await rawRequest(varnish.url, 'GET', spelling, { host: MAIN_DOMAIN });
+      const res = await rawRequest(suite.varnish.url, 'GET', spelling, { host: MAIN_DOMAIN });
       expect(res.status).toBe(404);
       expect(res.body).not.toMatch(/portal_http_requests_total|"checks"|"entries"/);
-      expect((await rawRequest(varnish.url, 'POST', spelling.replace(/\?.*/, ''), { host: MAIN_DOMAIN })).status).toBe(404);
+      expect((await rawRequest(suite.varnish.url, 'POST', spelling.replace(/\?.*/, ''), { host: MAIN_DOMAIN })).status).toBe(404);
     });
 
     it('answers a malformed escape in the path with 400, not a VCL failure, and passes the query as sent', async () => {
       for (const target of ['/about%zz', '/about%', '/%5'])
-        expect([target, (await rawRequest(varnish.url, 'GET', target, { host: MAIN_DOMAIN })).status]).toEqual([target, 400]);
+        expect([target, (await rawRequest(suite.varnish.url, 'GET', target, { host: MAIN_DOMAIN })).status]).toEqual([target, 400]);
       for (const target of ['/about%00', '/%ff%fe', '/about?q=100%'])
-        expect([target, (await rawRequest(varnish.url, 'GET', target, { host: MAIN_DOMAIN })).status]).not.toEqual([target, 503]);
-      expect((await rawRequest(varnish.url, 'GET', '/about?from=50%off', { host: MAIN_DOMAIN })).status).toBe(200);
+        expect([target, (await rawRequest(suite.varnish.url, 'GET', target, { host: MAIN_DOMAIN })).status]).not.toEqual([target, 503]);
+      expect((await rawRequest(suite.varnish.url, 'GET', '/about?from=50%off', { host: MAIN_DOMAIN })).status).toBe(200);
     });
 
     it('reports each edge on its own: acknowledged, refused, unreachable, silent', async () => {
@@ -423,12 +402,12 @@ describeWithVarnish()('the edge in front of two portals', () => {
       await new Promise((resolve) => closed.close(resolve));
       const silentUrl = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
       try {
-        const acks = await new EdgePurger({ edges: [varnish.url, closedUrl, silentUrl], token: TOKEN, timeoutMs: 1500 }).purge({
+        const acks = await new EdgePurger({ edges: [suite.varnish.url, closedUrl, silentUrl], token: TOKEN, timeoutMs: 1500 }).purge({
           tags: ['page:about'],
           soft: true,
         });
         expect(acks.map((ack) => [ack.edge, ack.ok])).toEqual([
-          [varnish.url, true],
+          [suite.varnish.url, true],
           [closedUrl, false],
           [silentUrl, false],
         ]);
@@ -436,7 +415,7 @@ describeWithVarnish()('the edge in front of two portals', () => {
         expect(acks[2]).toMatchObject({ reason: 'no answer within 1500 ms' });
         expect(describeAcks(acks)).toMatch(
           new RegExp(
-            `^acknowledged by ${escape(varnish.url)} \\(\\d+ objects\\); missing ${escape(closedUrl)} \\(.*ECONNREFUSED.*\\), ${escape(silentUrl)} \\(no answer within 1500 ms\\)$`,
+            `^acknowledged by ${escape(suite.varnish.url)} \\(\\d+ objects\\); missing ${escape(closedUrl)} \\(.*ECONNREFUSED.*\\), ${escape(silentUrl)} \\(no answer within 1500 ms\\)$`,
           ),
         );
       } finally {
@@ -451,13 +430,13 @@ describeWithVarnish()('the edge in front of two portals', () => {
         { urls: ['/about'], soft: true },
         { urls: ['ftp://x/y'], soft: true },
       ]) {
-        await expect(purger.purge(order)).rejects.toBeInstanceOf(EdgePurgeInputError);
+        await expect(purger().purge(order)).rejects.toBeInstanceOf(EdgePurgeInputError);
       }
     });
 
     // Last: it stops the second instance.
     it('tries a read the stopped instance did not answer once more, on the other', async () => {
-      await b.close();
+      await suite.b.close();
       const paths = Array.from({ length: 16 }, (_, index) => `/about?edge_retry=${index}`);
       const answers = await Promise.all(paths.map((path) => viaEdge(path)));
       expect(answers.map((res) => res.status)).toEqual(paths.map(() => 200));

@@ -10,6 +10,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../scripts/free-port';
+import { deleteKeys } from '../server/cache/redis-helpers';
+import { startTestPortal, type TestPortal } from './portal';
+import { testRedisUrl } from './requirements';
 
 /** Header limits docker-compose.yml gives varnishd: a page's Surrogate-Key may be far longer than the default 8 KiB. */
 export const VARNISHD_HEADER_LIMITS = ['-p', 'http_resp_hdr_len=32k', '-p', 'http_resp_size=64k'] as const;
@@ -99,4 +102,43 @@ export async function startVarnish(options: TestVarnishOptions): Promise<TestVar
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { port, url: `http://127.0.0.1:${port}`, output: () => printed, stop };
+}
+
+export interface PortalsBehindVarnish {
+  a: TestPortal;
+  b: TestPortal;
+  varnish: TestVarnish;
+}
+
+export interface PortalsBehindVarnishOptions {
+  purgeToken: string;
+  /** Both instances' environment, given the edge's address (known before the portals start) and the upstream's. */
+  env?: (edge: { url: string }, upstreamUrl: string) => Record<string, string>;
+  announceEveryMs?: number;
+}
+
+/**
+ * Two portals on the real Redis (one upstream, one key prefix) behind a real varnishd running the shipped VCL,
+ * for the suite that calls this in its body: started before its tests, the upstream's fault controls reset after
+ * each, the prefix's keys deleted and every process stopped after them. Fields are filled in by beforeAll.
+ */
+export function portalsBehindVarnish(options: PortalsBehindVarnishOptions): PortalsBehindVarnish {
+  const suite = {} as PortalsBehindVarnish;
+  beforeAll(async () => {
+    const port = await freePort();
+    const edge = { url: `http://127.0.0.1:${port}` };
+    const env = (upstreamUrl: string) => options.env?.(edge, upstreamUrl) ?? {};
+    const own = { redisUrl: testRedisUrl(), ...(options.announceEveryMs ? { announceEveryMs: options.announceEveryMs } : {}) };
+    suite.a = await startTestPortal({ ...own, env });
+    suite.b = await startTestPortal({ ...own, upstream: suite.a.upstream, cachePrefix: suite.a.cachePrefix, env: env(suite.a.upstream.url) });
+    suite.varnish = await startVarnish({ backends: [new URL(suite.a.url).host, new URL(suite.b.url).host], purgeToken: options.purgeToken, port });
+  });
+  afterEach(() => suite.a?.upstream.api.control.reset());
+  afterAll(async () => {
+    await suite.varnish?.stop();
+    await suite.b?.close();
+    await suite.a?.close();
+    if (suite.a) await deleteKeys(testRedisUrl(), suite.a.cachePrefix);
+  });
+  return suite;
 }
