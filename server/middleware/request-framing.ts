@@ -10,6 +10,8 @@
  *   implement (`gzip, chunked`, `identity`, `xchunked`) is a 501; `chunked` twice, an empty value, or any
  *   transfer coding in an HTTP/1.0 request is a 400.
  * - `Content-Length` (§6.3): one field line of digits, never beside `Transfer-Encoding`.
+ * - The version: HTTP/1.0 or HTTP/1.1. llhttp reads `HTTP/2.0` (or 0.9, 3.0) in a request line as if it were 1.1;
+ *   this framing is not theirs, so it is a 505 (RFC 9110 §15.6.6), not a page read by 1.1's rules.
  *
  * Refusals are `no-store` (a 501 is heuristically cacheable otherwise), end the connection (`Connection: close`:
  * bytes after a badly framed request are never read as the next one), and reach no cache, page or proxy.
@@ -29,7 +31,7 @@ export interface FramingDeps {
   security: SecurityHeaders;
 }
 
-export type FramingVerdict = { ok: true } | { ok: false; status: 400 | 501; reason: string };
+export type FramingVerdict = { ok: true } | { ok: false; status: 400 | 501 | 505; reason: string };
 
 const OK: FramingVerdict = { ok: true };
 /** uri-host [":" port] (RFC 3986): an IP literal in brackets, or reg-name characters (percent-encoding included). */
@@ -47,6 +49,8 @@ function fieldLines(req: IncomingMessage, name: string): string[] {
 }
 
 export function judgeFraming(req: IncomingMessage): FramingVerdict {
+  if (req.httpVersionMajor !== 1 || req.httpVersionMinor > 1)
+    return { ok: false, status: 505, reason: `HTTP/${req.httpVersion} is not spoken here: HTTP/1.1 or HTTP/1.0` };
   // An absolute-form target's authority overrides Host (§3.2.2): two names for the site, as with two Hosts.
   const target = req.url ?? '';
   if (!target.startsWith('/') && !(target === '*' && req.method === 'OPTIONS'))
@@ -75,6 +79,8 @@ function judgeTransferEncoding(req: IncomingMessage, lines: string[], hasLength:
   return OK;
 }
 
+const TITLES = { 400: 'Bad Request', 501: 'Not Implemented', 505: 'HTTP Version Not Supported' } as const;
+
 export function withFramingPolicy(deps: FramingDeps, next: RequestListener): RequestListener {
   return (req, res) => {
     const verdict = judgeFraming(req);
@@ -99,6 +105,6 @@ function refuse(deps: FramingDeps, req: IncomingMessage, res: ServerResponse, ve
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Connection', 'close');
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  const title = verdict.status === 501 ? 'Not Implemented' : 'Bad Request';
+  const title = TITLES[verdict.status];
   res.end(req.method === 'HEAD' ? undefined : `${title}: ${verdict.reason}\n`);
 }
