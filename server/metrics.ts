@@ -123,7 +123,7 @@ export class Metrics {
   });
   private readonly cacheErrors = new client.Counter({
     name: 'portal_cache_errors_total',
-    help: 'Cache problems by kind: stale served because a reload failed, failed background refreshes',
+    help: 'Cache problems by kind: stale served because a reload failed, failed background refreshes, held entries of another shape read as misses',
     labelNames: ['kind', 'error'] as const,
     registers: [this.registry],
   });
@@ -278,7 +278,7 @@ export class Metrics {
     if (keys > 0) this.evictedKeys.inc(keys);
   }
 
-  cacheError(kind: CacheKind, error: 'stale-if-error' | 'refresh-failed'): void {
+  cacheError(kind: CacheKind, error: 'stale-if-error' | 'refresh-failed' | 'unreadable'): void {
     this.cacheErrors.inc({ kind, error });
   }
 

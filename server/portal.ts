@@ -270,6 +270,10 @@ export function createPortal(options: PortalOptions): Portal {
         metrics.cacheError('data', 'stale-if-error');
         noteRefreshError(key, error);
       },
+      onUnreadable: (key, error) => {
+        metrics.cacheError('data', 'unreadable');
+        logger.warn({ key, err: error }, 'cached entry of another shape: read as a miss, loaded again');
+      },
       onCoalesced: (_key, where) => metrics.coalescedWaiter(where),
       onLockWaited: (_key, ms) => metrics.lockWaited(ms / 1000),
       onBackgroundError: (key, error) => {

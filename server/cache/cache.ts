@@ -4,6 +4,7 @@
  * Past grace an entry is reloaded; if the reload fails while the entry is within its stale-if-error window, the
  * old entry is served (stale-if-error) instead of an error.
  */
+import type { z } from 'zod';
 import { DecodedOnce } from './decoded-once';
 import type { CacheEntry, CachePolicy, EntryValue } from './entry';
 import { freshnessOf } from './entry';
@@ -34,18 +35,32 @@ export interface Served<T> {
 
 export interface Codec<T> {
   encode(value: T): EntryValue;
-  /** Throws on a value it cannot read. */
+  /** Throws on a value it cannot read: a held entry that does not decode is a miss. */
   decode(stored: EntryValue): T;
+  /** Decoded values are plain JSON data: decoded once per entry held in memory, frozen and shared by its readers. */
+  shared?: boolean;
 }
 
 export const jsonCodec: Codec<unknown> = {
   encode: (value) => JSON.stringify(value),
   decode: (stored) => JSON.parse(typeof stored === 'string' ? stored : stored.toString('utf8')),
+  shared: true,
 };
+
+/**
+ * JSON of the shape its readers expect: a held value of another shape (written by hand, by a foreign client, by a
+ * build whose shape differed) does not decode, so it is a miss, loaded again and stored over, never handed to a
+ * page that would fail on it. Checked once per decode (once per entry object held in memory).
+ */
+export function checkedJsonCodec<T>(schema: z.ZodType<T, unknown>): Codec<T> {
+  return { encode: (value) => JSON.stringify(value), decode: (stored) => schema.parse(jsonCodec.decode(stored)), shared: true };
+}
 
 export interface CacheEvents {
   onResult?: (key: string, state: CacheState) => void;
   onBackgroundError?: (key: string, error: unknown) => void;
+  /** A held entry did not decode (not JSON, or not of the shape its readers expect): read as a miss. */
+  onUnreadable?: (key: string, error: unknown) => void;
   /** A reload failed and the held entry was served past grace. */
   onStaleIfError?: (key: string, error: unknown) => void;
   /** A request waited for another's load of the same key (in this process or on another instance). */
@@ -54,10 +69,16 @@ export interface CacheEvents {
   onLockWaited?: (key: string, ms: number) => void;
 }
 
+/** A held entry and its decoded value. */
+interface Readable<T> {
+  entry: CacheEntry;
+  value: T;
+}
+
 export class Cache {
   private readonly inflight = new Map<string, Promise<Loaded<unknown>>>();
-  /** JSON values of the entries L1 holds, decoded once each. */
-  private readonly decodedJson = new DecodedOnce(jsonCodec.decode);
+  /** Per shared codec: the values of the entries L1 holds, decoded once each. */
+  private readonly decodedOnce = new WeakMap<Codec<unknown>, DecodedOnce>();
 
   constructor(
     readonly store: CacheStore,
@@ -83,11 +104,11 @@ export class Cache {
   ): Promise<Served<T>> {
     const held = await this.store.get(key);
     const freshness = held ? freshnessOf(held) : 'gone';
-    const entry = freshness === 'gone' ? null : held;
-    if (entry && freshness === 'fresh') return this.served(key, entry, 'HIT', codec);
+    const entry = held && freshness !== 'gone' ? this.readable(key, held, codec) : null;
+    if (entry && freshness === 'fresh') return this.served(key, entry, 'HIT');
     if (entry && freshness === 'stale' && options.revalidate !== true) {
       this.refreshInBackground(key, policy, load, codec);
-      return this.served(key, entry, 'STALE', codec);
+      return this.served(key, entry, 'STALE');
     }
     try {
       const loaded = await this.loadOnce(key, policy, load, codec);
@@ -96,7 +117,7 @@ export class Cache {
     } catch (error) {
       if (!entry) throw error;
       if (freshness === 'expired') this.events.onStaleIfError?.(key, error);
-      return { ...this.served(key, entry, 'STALE', codec), staleIfError: freshness === 'expired' };
+      return { ...this.served(key, entry, 'STALE'), staleIfError: freshness === 'expired' };
     }
   }
 
@@ -129,11 +150,27 @@ export class Cache {
     });
   }
 
-  private served<T>(key: string, entry: CacheEntry, state: CacheState, codec: Codec<T>): Served<T> {
+  private served<T>(key: string, held: Readable<T>, state: CacheState): Served<T> {
     this.events.onResult?.(key, state);
-    // The default codec's values are plain JSON, safe to share frozen; another codec decodes every time.
-    const value = codec === jsonCodec ? (this.decodedJson.valueOf(entry) as T) : codec.decode(entry.value);
-    return { value, state, tags: entry.tags };
+    return { value: held.value, state, tags: held.entry.tags };
+  }
+
+  /** The held entry with its value, or null when it does not decode (reported once per entry object). */
+  private readable<T>(key: string, entry: CacheEntry, codec: Codec<T>): Readable<T> | null {
+    if (!codec.shared) {
+      try {
+        return { entry, value: codec.decode(entry.value) };
+      } catch (error) {
+        this.events.onUnreadable?.(key, error);
+        return null;
+      }
+    }
+    let once = this.decodedOnce.get(codec as Codec<unknown>);
+    if (!once) this.decodedOnce.set(codec as Codec<unknown>, (once = new DecodedOnce(codec.decode)));
+    const decoded = once.read(entry);
+    if (decoded.ok) return { entry, value: decoded.value as T };
+    if (decoded.first) this.events.onUnreadable?.(key, decoded.error);
+    return null;
   }
 
   /** One load per key at a time; the entry is written before waiters are released, so none races past it. */
@@ -188,7 +225,10 @@ export class Cache {
       const waited = await this.waitForEntry(key, lock, patience);
       this.events.onLockWaited?.(key, performance.now() - waitStarted);
       if (waited === 'unanswered') return this.loadAndStore(key, policy, load, codec);
-      if (waited !== 'free') return { value: codec.decode(waited.value), cacheable: false, tags: waited.tags };
+      if (waited === 'free') continue;
+      // What the holder stored; if it does not decode, this caller loads its own.
+      const stored = this.readable(key, waited, codec);
+      return stored ? { value: stored.value, cacheable: false, tags: waited.tags } : this.loadAndStore(key, policy, load, codec);
     }
   }
 
@@ -197,8 +237,9 @@ export class Cache {
    * a read of it timed out); then there is nothing left to load.
    */
   private async loadUnlessStored<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
-    const stored = await this.store.get(key);
-    if (stored && freshnessOf(stored) === 'fresh') return { value: codec.decode(stored.value), cacheable: false, tags: stored.tags };
+    const held = await this.store.get(key);
+    const stored = held && freshnessOf(held) === 'fresh' ? this.readable(key, held, codec) : null;
+    if (stored) return { value: stored.value, cacheable: false, tags: held!.tags };
     return this.loadAndStore(key, policy, load, codec);
   }
 

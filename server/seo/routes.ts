@@ -4,7 +4,8 @@
  */
 import { Router, type Response } from 'express';
 import { resolveSite, type SiteConfig } from '../../shared/sites';
-import type { Cache } from '../cache/cache';
+import { z } from 'zod';
+import { checkedJsonCodec, type Cache } from '../cache/cache';
 import type { KeySpace } from '../cache/keys';
 import { cacheKey } from '../cache/keys';
 import type { CachePolicy } from '../cache/entry';
@@ -14,6 +15,8 @@ import { PRIVATE_NO_STORE } from '../cache/headers';
 import { categoryRss, newsSitemap, pagesSitemap, robotsTxt, sitemapIndex } from './feeds';
 
 const FEED_POLICY: CachePolicy = { ttl: 300, grace: 3600, staleIfError: 86_400 };
+/** A feed's body, or null for a feed that does not exist: anything else held in its place is a miss. */
+const FEED_CODEC = checkedJsonCodec(z.string().nullable());
 const ID_PATTERN = /^[1-9]\d{0,9}$/;
 
 export interface FeedDeps {
@@ -35,10 +38,15 @@ export function feedRoutes(deps: FeedDeps): Router {
     const content = deps.content.forRequest(recorder, 'throw');
     const key = cacheKey(deps.keys, 'page', site.id, path);
     const served = await deps.cache
-      .getOrLoad<string | null>(key, FEED_POLICY, async () => {
-        const body = await build(site, content);
-        return { value: body, cacheable: body !== null && !recorder.degraded, tags: [...recorder.tags, `site:${site.id}`] };
-      })
+      .getOrLoad<string | null>(
+        key,
+        FEED_POLICY,
+        async () => {
+          const body = await build(site, content);
+          return { value: body, cacheable: body !== null && !recorder.degraded, tags: [...recorder.tags, `site:${site.id}`] };
+        },
+        FEED_CODEC,
+      )
       .catch((error: unknown) => {
         if (error instanceof ContentUnavailableError) return null;
         throw error;

@@ -5,7 +5,9 @@
  */
 import type { ContentApi } from '../../shared/content-api';
 import { ContentUnavailableError } from '../../shared/content-api';
-import type { Cache, CacheState, Loaded } from '../cache/cache';
+import type { z } from 'zod';
+import type { Cache, CacheState, Codec, Loaded } from '../cache/cache';
+import { checkedJsonCodec } from '../cache/cache';
 import type { KeySpace } from '../cache/keys';
 import { ALL_SITES_SEGMENT, cacheKey } from '../cache/keys';
 import { DATA_POLICY, NOT_FOUND_POLICY, UPSTREAM_NOT_FOUND_CODE } from '../cache/policy';
@@ -72,6 +74,15 @@ export interface ContentServiceOptions {
   onUpstreamError?: (call: string, error: unknown) => void;
 }
 
+/** One codec per stored shape, so a value held in L1 is decoded and checked once (cache.ts keeps them per codec). */
+const codecs = new WeakMap<object, Codec<unknown>>();
+
+function codecOf<T>(stored: z.ZodType<T, unknown>): Codec<T> {
+  let codec = codecs.get(stored);
+  if (!codec) codecs.set(stored, (codec = checkedJsonCodec(stored) as Codec<unknown>));
+  return codec as Codec<T>;
+}
+
 export class ContentService {
   constructor(private readonly options: ContentServiceOptions) {}
 
@@ -91,7 +102,9 @@ export class ContentService {
     const key = cacheKey(this.options.keys, 'data', ALL_SITES_SEGMENT, spec.key);
     try {
       const policy = this.options.policy?.data(spec.family) ?? DATA_POLICY[spec.family];
-      const served = await this.options.cache.getOrLoad<T>(key, policy, () => this.load(spec, recorder), undefined, { revalidate: recorder.revalidateStale });
+      const served = await this.options.cache.getOrLoad<T>(key, policy, () => this.load(spec, recorder), codecOf(spec.stored), {
+        revalidate: recorder.revalidateStale,
+      });
       recorder.record(served.state, served.tags);
       // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
       if (served.staleIfError) recorder.degraded = true;

@@ -13,6 +13,7 @@ import {
   RawNewsSearchInitSchema,
   RawSearchResultSchema,
 } from '../../../shared/types/upstream';
+import { STORED } from '../../../shared/types/entity-schemas';
 import * as normalise from '../normalise';
 import { sanitiseArticleHtmlInSlices } from '../sanitise-html';
 import { articleKeys, type Call } from './call';
@@ -43,6 +44,7 @@ export function articleCalls(call: Call): ArticleApi {
         shows: (page) => articleKeys(page.items),
         request: { method: 'GET', path: `/list/${catid}/${page}.html?pagesize=${pageSize}`, call: 'list' },
         schema: RawArticleListSchema,
+        stored: STORED.articlePage,
         normalise: (raw) => normalise.articlePage(raw, pageSize),
         empty: { items: [], total: 0, page, pageSize },
       }),
@@ -53,6 +55,7 @@ export function articleCalls(call: Call): ArticleApi {
         tags: [`article:${id}`, `cat:${catid}`],
         request: { method: 'GET', path: `/show/${catid}-${id}.html`, call: 'show' },
         schema: RawArticleDetailSchema,
+        stored: STORED.article,
         normalise: articleOf,
         empty: null,
         required: true,
@@ -64,6 +67,7 @@ export function articleCalls(call: Call): ArticleApi {
         tags: [`article:${id}`],
         request: { method: 'GET', path: `/api/article/detail?id=${id}`, call: 'article_detail' },
         schema: RawArticleDetailSchema,
+        stored: STORED.article,
         normalise: articleOf,
         empty: null,
       }),
@@ -75,6 +79,7 @@ export function articleCalls(call: Call): ArticleApi {
         shows: (page) => articleKeys(page.items),
         request: { method: 'GET', path: `/api/rmt/get_headline_news?page=${page}&page_size=${pageSize}`, call: 'get_headline_news' },
         schema: RawHeadlineNewsSchema,
+        stored: STORED.articlePage,
         normalise: (raw) => normalise.pagedArticles(raw, pageSize),
         empty: { items: [], total: 0, page, pageSize },
       }),
@@ -90,6 +95,7 @@ export function articleCalls(call: Call): ArticleApi {
           call: 'search_all',
         },
         schema: RawSearchResultSchema,
+        stored: STORED.articlePage,
         normalise: (raw) => normalise.pagedArticles(raw, pageSize),
         empty: { items: [], total: 0, page, pageSize },
       }),
@@ -104,6 +110,7 @@ export function articleCalls(call: Call): ArticleApi {
         shows: (answer) => articleKeys(answer.articles.items),
         request: { method: 'GET', path: `/api/rmt/news_search_init?${params}`, call: 'news_search_init' },
         schema: RawNewsSearchInitSchema,
+        stored: STORED.newsSearch,
         normalise: (raw) => ({
           articles: normalise.pagedArticles(raw, pageSize),
           tag: raw.tag ? { id: raw.tag.id, name: raw.tag.name } : null,

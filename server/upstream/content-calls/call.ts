@@ -21,6 +21,11 @@ export interface CallSpec<Raw, T> {
   request: UpstreamRequest;
   /** The answer's data is checked against this where it enters; another shape is a failed call. */
   schema: z.ZodType<Raw, unknown>;
+  /**
+   * The normalised value's shape (shared/types/entity-schemas.ts STORED): a cached value is read only if it has it,
+   * otherwise it is a miss (server/cache/cache.ts checkedJsonCodec). A module-level schema: its codec is made once.
+   */
+  stored: z.ZodType<T, unknown>;
   /** May be async: long work (sanitising a body) yields to other readers. */
   normalise: (raw: Raw) => T | Promise<T>;
   /** What the CMS's 'not found' (or, for optional calls, a failure) yields. */

@@ -8,6 +8,7 @@ import type { ContentApi, HomeAdSlot, SiteInfo } from '../../../shared/content-a
 import type { AdGroups, GreyMode } from '../../../shared/types/entities';
 import type { RawAdGroups, RawAdSlot, RawGreyMode, RawSiteInfo } from '../../../shared/types/upstream';
 import { RawAdGroupsSchema, RawAdSlotsSchema, RawGreyModeSchema, RawSiteInfoSchema } from '../../../shared/types/upstream';
+import { STORED } from '../../../shared/types/entity-schemas';
 import * as normalise from '../normalise';
 import type { Call } from './call';
 
@@ -22,6 +23,7 @@ export function decorationCalls(call: Call): DecorationApi {
         tags: ['ads', `cat:${catid}`],
         request: { method: 'GET', path: `/api/ad/top?catid=${catid}`, call: 'ad_top' },
         schema: RawAdGroupsSchema,
+        stored: STORED.adGroups,
         normalise: normalise.adGroups,
         empty: normalise.EMPTY_AD_GROUPS,
         decoration: true,
@@ -33,6 +35,7 @@ export function decorationCalls(call: Call): DecorationApi {
         tags: ['ads', `cat:${catid}`],
         request: { method: 'GET', path: `/api/ad/list_by_column_id?catid=${catid}`, call: 'ad_list_by_column' },
         schema: RawAdSlotsSchema,
+        stored: STORED.homeAdSlots,
         normalise: (raw) => raw.map((slot) => ({ position: slot.position, ads: slot.list.map(normalise.advertisement) })),
         empty: [],
         decoration: true,
@@ -44,6 +47,7 @@ export function decorationCalls(call: Call): DecorationApi {
         tags: [`site:${siteId}`],
         request: { method: 'GET', path: `/api/common/get_site_info?site_id=${siteId}`, call: 'site_info' },
         schema: RawSiteInfoSchema,
+        stored: STORED.siteInfo,
         normalise: (raw) => ({
           seo: { title: raw.seo.seo_title, keywords: raw.seo.seo_keywords, description: raw.seo.seo_description },
           friendlyLinks: raw.friendly_link_list.map((link) => ({ name: link.name, link: link.link })),
@@ -58,6 +62,7 @@ export function decorationCalls(call: Call): DecorationApi {
         tags: ['grey'],
         request: { method: 'GET', path: '/api/common/grey_mode', call: 'grey_mode' },
         schema: RawGreyModeSchema,
+        stored: STORED.greyMode,
         normalise: normalise.greyMode,
         empty: 'off',
         decoration: true,

@@ -7,6 +7,7 @@ import type { ContentApi } from '../../../shared/content-api';
 import type { Category } from '../../../shared/types/entities';
 import type { RawCategory, RawCategoryIndex, RawParentCategory } from '../../../shared/types/upstream';
 import { RawCategoryIndexSchema, RawMenuListSchema, RawParentCategorySchema } from '../../../shared/types/upstream';
+import { STORED } from '../../../shared/types/entity-schemas';
 import * as normalise from '../normalise';
 import type { Call } from './call';
 
@@ -21,6 +22,7 @@ export function navigationCalls(call: Call): NavigationApi {
         tags: ['menu'],
         request: { method: 'GET', path: '/api/common/get_menu_list', call: 'menu' },
         schema: RawMenuListSchema,
+        stored: STORED.categories,
         normalise: (raw) => raw.map(normalise.category),
         empty: [],
       }),
@@ -31,6 +33,7 @@ export function navigationCalls(call: Call): NavigationApi {
         tags: [`cat:${catid}`],
         request: { method: 'POST', path: '/mobile/index/category_index', body: { catid }, call: 'category_index' },
         schema: RawCategoryIndexSchema,
+        stored: STORED.categories,
         normalise: (raw) => (raw.children ?? []).map(normalise.category),
         empty: [],
       }),
@@ -41,6 +44,7 @@ export function navigationCalls(call: Call): NavigationApi {
         tags: [`cat:${catid}`],
         request: { method: 'GET', path: `/api/rmt/get_parent_category?id=${catid}`, call: 'get_parent_category' },
         schema: RawParentCategorySchema,
+        stored: STORED.categories,
         normalise: (raw) => raw.list.map(normalise.category),
         empty: [],
       }),

@@ -14,6 +14,7 @@ import {
   RawTopicDetailSchema,
   RawTopicListSchema,
 } from '../../../shared/types/upstream';
+import { STORED } from '../../../shared/types/entity-schemas';
 import * as normalise from '../normalise';
 import { articleKeys, itemKeys, type Call } from './call';
 
@@ -37,6 +38,7 @@ export function topicCalls(call: Call): TopicApi {
         call: 'theme_list',
       },
       schema: RawTopicListSchema,
+      stored: STORED.topicList,
       normalise: (raw) => ({ list: normalise.upTo(raw.list, pageSize).map(normalise.topic), total: raw.total }),
       empty: { list: [], total: 0 },
     });
@@ -51,6 +53,7 @@ export function topicCalls(call: Call): TopicApi {
         shows: (detail) => (detail ? articleKeys(detail.articles) : []),
         request: { method: 'GET', path: `/theme/get/${id}`, call: 'theme_get' },
         schema: RawTopicDetailSchema,
+        stored: STORED.topicDetail,
         normalise: (raw) => ({ topic: normalise.topic(raw), articles: raw.articles.map(normalise.articleSummary) }),
         empty: null,
       }),
@@ -62,6 +65,7 @@ export function topicCalls(call: Call): TopicApi {
         shows: (report) => (report ? articleKeys(report.timeline.map((stage) => stage.article)) : []),
         request: { method: 'GET', path: `/api/special/list_by_catid?catid=0&id=${id}`, call: 'special_list_by_catid' },
         schema: RawSpecialReportsSchema,
+        stored: STORED.specialReport,
         normalise: (raw) => {
           const report = raw.find((item) => item.id === id);
           return report ? normalise.specialReport(report) : null;
@@ -76,6 +80,7 @@ export function topicCalls(call: Call): TopicApi {
         shows: (reports) => reports.flatMap((report) => articleKeys(report.timeline.map((stage) => stage.article))),
         request: { method: 'GET', path: '/api/special/list_by_catid?catid=0', call: 'special_list_by_catid' },
         schema: RawSpecialReportsSchema,
+        stored: STORED.specialReports,
         normalise: (raw) => raw.map(normalise.specialReport).sort((left, right) => latestUpdate(right) - latestUpdate(left) || right.id - left.id),
         empty: [],
       }),
@@ -90,6 +95,7 @@ export function topicCalls(call: Call): TopicApi {
           call: 'special_column_author_list',
         },
         schema: RawColumnAuthorListSchema,
+        stored: STORED.columnAuthors,
         normalise: (raw) => ({ list: normalise.upTo(raw.list, pageSize).map(normalise.columnAuthor), count: raw.count }),
         empty: { list: [], count: 0 },
       }),
@@ -100,6 +106,7 @@ export function topicCalls(call: Call): TopicApi {
         tags: ['columns', `columnist:${id}`],
         request: { method: 'GET', path: `/api/special_column_author/info?id=${id}`, call: 'special_column_author_info' },
         schema: RawColumnAuthorInfoSchema,
+        stored: STORED.columnAuthorInfo,
         normalise: normalise.columnAuthorInfo,
         empty: null,
       }),

@@ -1,5 +1,6 @@
 /** Cache entries' JSON values decoded once per entry object, frozen so no reader can change them for the next. */
-import { Cache, jsonCodec } from '../../../server/cache/cache';
+import { z } from 'zod';
+import { Cache, checkedJsonCodec, jsonCodec } from '../../../server/cache/cache';
 import { DecodedOnce, deepFreeze } from '../../../server/cache/decoded-once';
 import type { CacheEntry } from '../../../server/cache/entry';
 import { MemoryStore } from '../../../server/cache/memory-store';
@@ -62,5 +63,32 @@ describe('Cache over the in-process store', () => {
     const reloaded = await cache.getOrLoad('t:k', POLICY, load);
     expect(reloaded.value).toEqual({ menu: [{ catid: 2 }] });
     expect(reloaded.value).not.toBe(hit.value);
+  });
+});
+
+describe('a held value of another shape than the codec checks for', () => {
+  const shape = z.object({ menu: z.array(z.object({ catid: z.number() })) });
+  const codec = checkedJsonCodec(shape);
+
+  it.each([
+    ['a number', 42],
+    ['null', null],
+    ['an object missing the field', {}],
+    ['a list of the wrong items', { menu: [{ catid: '1' }] }],
+  ])('%s (held in memory) is a miss, loaded and stored over, reported once', async (_name, planted) => {
+    const unreadable: string[] = [];
+    const cache = new Cache(new MemoryStore(1024 * 1024), { onUnreadable: (key) => unreadable.push(key) });
+    await cache.store.set('t:k', { ...entryOf(planted), ttl: 3600 });
+    let loads = 0;
+    const load = async () => ({ value: { menu: [{ catid: ++loads }] }, cacheable: true, tags: [] });
+    // Two readers at once meet the same held entry: one report, one load.
+    const [first, second] = await Promise.all([cache.getOrLoad('t:k', POLICY, load, codec), cache.getOrLoad('t:k', POLICY, load, codec)]);
+    expect(first.state).toBe('MISS');
+    expect(second.value).toEqual({ menu: [{ catid: 1 }] });
+    expect(loads).toBe(1);
+    expect(unreadable).toEqual(['t:k']);
+    const hit = await cache.getOrLoad('t:k', POLICY, load, codec);
+    expect(hit.state).toBe('HIT');
+    expect(Object.isFrozen(hit.value)).toBe(true);
   });
 });

@@ -83,6 +83,11 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
   });
 }
 
+/** Every running portal of the prefix drops its in-process copies (after a change made in Redis behind its back). */
+export async function dropL1Copies(url: string, prefix: string): Promise<void> {
+  await withRedis(url, async (client) => dropInProcessCopies(client, prefix, await announcedInstances(client, prefix)));
+}
+
 /**
  * A change made behind the portals' backs reaches their L1 as a purge of everything does: announced on the bus
  * and acknowledged by every running instance before this resolves (an `evict` announcement is handled some time

@@ -16,12 +16,13 @@ import { cacheKey } from '../../../server/cache/keys';
 import { lockKey, RedisLock } from '../../../server/cache/redis-lock';
 import { RedisStore } from '../../../server/cache/redis-store';
 import { HOME_CATID } from '../../../shared/constants';
+import { STORED } from '../../../shared/types/entity-schemas';
 import { MAIN_SITE } from '../../../shared/sites';
-import type { RawArticleListItem } from '../../../shared/types/upstream';
+import type { RawArticleListItem, RawCategory } from '../../../shared/types/upstream';
 import { pageKeyOf, startTestPortal, type TestPortal } from '../../support/portal';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
-import { articleList, homeCategories } from '../../support/upstream-data';
-import { deleteKeys, eventually, suiteRedis } from './redis-helpers';
+import { articleList, homeCategories, upstreamData } from '../../support/upstream-data';
+import { deleteKeys, dropL1Copies, eventually, suiteRedis } from './redis-helpers';
 
 const LOCK_TIMEOUT_MS = 2000;
 /** A render of an article page on a busy machine (two cores, stress-ng beside the suite): generous on purpose. */
@@ -58,6 +59,17 @@ const NOT_AN_ENTRY: Record<string, Plant> = {
   'an entry of negative windows': (redis, key) => redis.set(key, plantedEntry({ ttl: -1, grace: -1e9, staleIfError: -5 })),
 };
 
+/** Values of the right codec and of another shape than any call stores: each must read as a miss. */
+const WRONG_SHAPES: Record<string, string> = {
+  'a number': '42',
+  'a string': '"planted"',
+  'an array of numbers': '[1,2,3]',
+  'an empty object': '{}',
+  'an object of the right fields and wrong types': JSON.stringify({ id: 'x', catid: [], title: 7, items: 'none', total: '3', catname: null }),
+  'an object with a nested list of another shape': JSON.stringify({ items: [{ id: 1 }], total: 1, page: 1, pageSize: 20, tags: 'x', children: [{}] }),
+  'a list of categories missing their children': JSON.stringify([{ catid: 1, catname: '要闻', parentid: 0, categoryDirectory: 'yw' }]),
+};
+
 /** Entry metadata of the right types, with times no store of the portal writes; its value is no page or answer. */
 function plantedEntry(times: { storedAt?: number; ttl?: number; grace?: number; staleIfError?: number }): string {
   return JSON.stringify({ value: '{"planted":true}', storedAt: Date.now(), ttl: 60, grace: 0, staleIfError: 0, tags: [], ...times });
@@ -68,6 +80,9 @@ describeWithRedis()('whatever Redis holds in a lock\u2019s or an entry\u2019s pl
   let redis: Redis;
   let articles: RawArticleListItem[];
   let next = 0;
+  let categoryIds: number[];
+  let nextCat = 0;
+  let menuName: string;
   beforeAll(async () => {
     t = await startTestPortal({ redisUrl: testRedisUrl(), env: { CACHE_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS) } });
     redis = new Redis(testRedisUrl());
@@ -75,7 +90,16 @@ describeWithRedis()('whatever Redis holds in a lock\u2019s or an entry\u2019s pl
     const categories = await homeCategories(t.upstream.url, HOME_CATID);
     const lists = await Promise.all(categories.map((category) => articleList(t.upstream.url, category.catid, 1, 20)));
     articles = [...new Map(lists.flatMap((list) => list.lists).map((entry) => [entry.id, entry])).values()];
+    categoryIds = lists.filter((list) => list.total > 0).map((list) => list.lists[0]!.catid);
+    menuName = (await upstreamData<RawCategory[]>(t.upstream.url, '/api/common/get_menu_list'))[0]!.catname;
   });
+
+  function nextCategory(): number {
+    const catid = categoryIds[nextCat];
+    nextCat += 1;
+    if (catid === undefined) throw new Error(`the reference API has only ${categoryIds.length} home categories with articles`);
+    return catid;
+  }
   afterAll(async () => {
     await deleteKeys(testRedisUrl(), t.cachePrefix);
     redis.disconnect();
@@ -156,6 +180,66 @@ describeWithRedis()('whatever Redis holds in a lock\u2019s or an entry\u2019s pl
     const second = await articlePage(entry);
     expect(second.headers['x-cache']).toBe('HIT');
   });
+
+  /**
+   * A well-formed entry (it decodes: the codec and the metadata are fine) whose value is not what the call stores:
+   * a miss, loaded again and stored over, never a 500 (shared/types/entity-schemas.ts, server/cache/cache.ts).
+   */
+  function plantValue(key: string, value: string): Promise<unknown> {
+    return redis.set(key, JSON.stringify({ value, storedAt: Date.now(), ttl: 3600, grace: 3600, staleIfError: 0, tags: [] }));
+  }
+
+  it.each(Object.entries(WRONG_SHAPES))("an article's data entry holding %s: a miss, the article fetched again and stored over it", async (_name, value) => {
+    const entry = nextArticle();
+    const key = dataKeyOf(entry);
+    await plantValue(key, value);
+    t.upstream.api.control.reset();
+    await articlePage(entry);
+    expect(t.upstream.api.control.stats().byPath[`GET /show/${entry.catid}-${entry.id}.html?`]).toBe(1);
+    const stored = await eventually(
+      async () => decodeEntry((await redis.getBuffer(key))!),
+      (held) => held !== null && STORED.article.safeParse(JSON.parse(String(held.value))).success,
+    );
+    expect(STORED.article.parse(JSON.parse(String(stored!.value)))).toEqual(expect.objectContaining({ id: entry.id }));
+    await articlePage(entry);
+  });
+
+  it.each(Object.entries(WRONG_SHAPES))(
+    "a category list's data entry holding %s: the list page is answered from a list fetched again",
+    async (_name, value) => {
+      const catid = nextCategory();
+      const key = cacheKey({ prefix: t.cachePrefix, buildId: t.portal.assets.buildId }, 'data', '_', `list:${catid}:1:20`);
+      await plantValue(key, value);
+      t.upstream.api.control.reset();
+      const res = await request(t.url)
+        .get(`/V1/${catid}`)
+        .timeout({ response: LOCK_TIMEOUT_MS + RENDER_ALLOWANCE_MS });
+      expect(res.status).toBe(200);
+      expect(t.upstream.api.control.stats().byPath[`GET /list/${catid}/1.html?pagesize=20`]).toBe(1);
+      const first = (await articleList(t.upstream.url, catid, 1, 20)).lists[0]!;
+      expect(res.text).toContain(`/detail/${first.catid}/${first.id}`);
+    },
+  );
+
+  it.each(Object.entries(WRONG_SHAPES))(
+    'the menu entry every page reads holding %s (Redis and L1): pages answer with the menu fetched again',
+    async (_name, value) => {
+      const key = cacheKey({ prefix: t.cachePrefix, buildId: t.portal.assets.buildId }, 'data', '_', 'menu');
+      const entry = nextArticle();
+      await plantValue(key, value);
+      // The portal's L1 copy of the menu goes first: the planted one is what it reads next.
+      await dropL1Copies(testRedisUrl(), t.cachePrefix);
+      t.upstream.api.control.reset();
+      const res = await articlePage(entry);
+      expect(res.text).toContain(menuName);
+      expect(t.upstream.api.control.stats().byPath['GET /api/common/get_menu_list?']).toBe(1);
+      const stored = await eventually(
+        async () => decodeEntry((await redis.getBuffer(key))!),
+        (held) => held !== null && STORED.categories.safeParse(JSON.parse(String(held.value))).success,
+      );
+      expect(STORED.categories.parse(JSON.parse(String(stored!.value))).length).toBeGreaterThan(0);
+    },
+  );
 
   it.each(Object.entries(FOREIGN))('a stale page whose lock key holds %s is still refreshed in the background', async (_name, plant) => {
     const entry = nextArticle();
