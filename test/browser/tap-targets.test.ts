@@ -5,12 +5,15 @@
  * a link inside running text (an inline link with sentence text beside it, or in the article's body), and what a
  * finger cannot hit (pointer-events: none: a carousel's dots on a phone, whose slides its 44px buttons reach). All at
  * 44px leaves nothing for Lighthouse's spacing rule, which only weighs targets smaller than that. Offenders are
- * listed by page, element, text and size.
+ * listed by page, element, text and size. The personal center is measured for a visitor and, signed in, in each
+ * of its sections with a second page of collected articles.
  */
 import type { Page } from 'playwright-core';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { phoneReaderPages } from '../support/page-kinds';
 import { describeWithBrowser } from '../support/requirements';
+import { signInBrowserSuite, signInInBrowser } from '../support/sign-in';
+import { PERSONAL_PAGE_SIZE, PERSONAL_TABS } from '../../shared/personal-center';
 
 /** A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not. */
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -71,6 +74,38 @@ describeWithBrowser()('tap targets on a phone', () => {
         measured.push(kind);
       }
       expect(measured).toEqual(Object.keys(pages));
+      expect(faults).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+describeWithBrowser()('tap targets of a signed-in reader on a phone', () => {
+  const suite = signInBrowserSuite();
+
+  it('makes every control of the personal center at least 44×44px at 390px, in every section, with a second page', async () => {
+    const { page, problems } = await watchedPage(suite.browser, { viewport: { width: 390, height: 844 }, userAgent: DESKTOP_UA });
+    try {
+      const { origin, upstream } = suite.portal;
+      await gotoHydrated(page, `${origin}/personalCenter`);
+      await signInInBrowser(page, suite.portal, '手机读者');
+      // One more collected article than a page holds, so the list has its pagination.
+      for (const article of upstream.api.dataset.articles.slice(0, PERSONAL_PAGE_SIZE + 1)) {
+        await page.evaluate(
+          async (body) =>
+            void (await fetch('/api/collection/toggle', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
+          { catid: article.catid, article_id: article.id },
+        );
+      }
+      const faults: string[] = [];
+      for (const tab of PERSONAL_TABS) {
+        await gotoHydrated(page, `${origin}/personalCenter?tab=${tab}`);
+        await page.locator('.profile-card__name').waitFor();
+        if (tab === 'articles') expect(await page.locator('main .pagination a').count()).toBeGreaterThan(0);
+        faults.push(...(await smallTargets(page, MIN_TARGET_PX)).map((fault) => `${tab}: ${fault}`));
+      }
       expect(faults).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
