@@ -5,11 +5,12 @@
  */
 import { Router } from 'express';
 import type { CacheStore } from './cache/store';
+import type { RedisState } from './redis/health';
 
 export interface ReadinessDeps {
   store: CacheStore;
   /** Null without Redis. On a cluster: every master answers and every slot is served (server/redis/health.ts). */
-  redisUp: (() => Promise<boolean>) | null;
+  redisState: (() => Promise<RedisState>) | null;
   upstreamAnswers: () => Promise<boolean>;
   isDraining: () => boolean;
   /** How L1 is used now (coherent, bypass, outage, outage-short-ttl); null without Redis in front of an L1. */
@@ -44,14 +45,19 @@ export function healthRoutes(deps: ReadinessDeps): Router {
       res.status(503).json({ status: 'draining' });
       return;
     }
-    const [redisUp, upstreamUp] = await Promise.all([deps.redisUp ? deps.redisUp().catch(() => false) : null, upstreamOk()]);
-    const redis = redisUp === null ? 'not-configured' : redisUp ? 'up' : 'down';
+    const [redis, upstreamUp] = await Promise.all([
+      deps.redisState ? deps.redisState().catch((): RedisState => 'down') : ('not-configured' as const),
+      upstreamOk(),
+    ]);
     const upstream = upstreamUp ? 'up' : 'down';
-    const degraded = redis === 'down' || upstream === 'down';
+    // Read-only (a replica after a failover): hits are served, nothing new is stored, sign-in is refused. Degraded,
+    // still 200: every instance sees the same Redis, so taking them out would take the site down (operations.md).
+    const degraded = redis !== 'up' && redis !== 'not-configured';
+    const notReady = degraded || upstream === 'down';
     // l1: how this instance's L1 serves now (tiered-store.ts), e.g. outage-short-ttl through a long Redis outage.
     const l1 = deps.cacheMode?.() ?? null;
     res.json({
-      status: degraded ? 'degraded' : 'ready',
+      status: notReady ? 'degraded' : 'ready',
       checks: { redis, upstream, cache: deps.store.kind, ...(l1 ? { l1 } : {}) },
       content: deps.content,
     });

@@ -29,6 +29,8 @@ export interface MetricsSources {
   l1Bytes: () => number;
   /** Null without Redis. */
   redisUp: () => Promise<boolean | null>;
+  /** Whether Redis answers as a replica (writes refused); null without Redis. */
+  redisReadOnly?: () => Promise<boolean | null>;
   /** Null without Redis: whether the invalidation channel is subscribed. */
   invalidationSubscribed?: () => boolean | null;
   /** L1 answering without the channel (Redis unreachable): what it serves cannot be checked against purges. */
@@ -157,6 +159,15 @@ export class Metrics {
       async collect() {
         const up = await sources.redisUp();
         if (up !== null) this.set(up ? 1 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'portal_redis_read_only',
+      help: '1 while Redis answers as a replica and refuses every write (a failover demoted it): hits served, nothing stored, sign-in refused; 0 otherwise (absent without Redis)',
+      registers: [this.registry],
+      async collect() {
+        const readOnly = (await sources.redisReadOnly?.()) ?? null;
+        if (readOnly !== null) this.set(readOnly ? 1 : 0);
       },
     });
     new client.Gauge({

@@ -228,6 +228,7 @@ export function createPortal(options: PortalOptions): Portal {
   metrics = new Metrics({
     l1Bytes: () => tiered?.l1Bytes ?? (store instanceof MemoryStore ? store.bytes : 0),
     redisUp: async () => (health ? health.isUp() : null),
+    redisReadOnly: async () => (health ? (await health.state()) === 'read-only' : null),
     invalidationSubscribed: () => (bus ? bus.isSubscribed() : null),
     l1Unverified: () => tiered?.servingUnverified() ?? false,
     cacheMode: () => tiered?.mode() ?? null,
@@ -322,7 +323,7 @@ export function createPortal(options: PortalOptions): Portal {
   };
   const readiness: ReadinessDeps = {
     store,
-    redisUp: health ? () => health.isUp() : null,
+    redisState: health ? () => health.state() : null,
     isDraining: () => draining,
     cacheMode: () => tiered?.mode() ?? null,
     content: options.embeddedUpstream ? 'reference-dataset' : 'upstream',

@@ -1,7 +1,8 @@
 /**
- * Whether the configured Redis can serve the cache, for /readyz and `portal_redis_up`. A plain or Sentinel
- * client is healthy when connected (through Sentinel that means connected to a node that says it is the
- * master). A cluster client is 'ready' as soon as it knows the slot table, which it still does when a master
+ * Whether the configured Redis can serve the cache, for /readyz, `portal_redis_up` and `portal_redis_read_only`.
+ * A plain or Sentinel client is up when connected to a node whose `ROLE` is master; connected to a replica (a
+ * failover demoted the portal's Redis, or REDIS_URL names one) it is 'read-only': hits are served, every write
+ * (entries, locks, sessions, sign-ins) is refused with READONLY. A cluster client is 'ready' as soon as it knows the slot table, which it still does when a master
  * has died; so a cluster is healthy only when every master it routes to answers and the cluster says
  * `cluster_state:ok` (every slot served).
  */
@@ -10,31 +11,49 @@ import { isCluster, type RedisClient } from './client';
 const PROBE_TIMEOUT_MS = 1000;
 const CACHE_MS = 1000;
 
+/** 'read-only': it answers, and refuses writes (a replica). */
+export type RedisState = 'up' | 'read-only' | 'down';
+
 export class RedisHealth {
-  private last: { at: number; up: boolean } | null = null;
-  private running: Promise<boolean> | null = null;
+  private last: { at: number; state: RedisState } | null = null;
+  private running: Promise<RedisState> | null = null;
 
   constructor(private readonly client: RedisClient) {}
 
   /** The last answer when under a second old (readiness probes and scrapes must not hammer Redis). */
-  async isUp(): Promise<boolean> {
+  async state(): Promise<RedisState> {
     // A lost connection shows at once (it costs nothing to look); only the probe's answer is kept a second.
-    if (this.client.status !== 'ready') return false;
-    if (this.last && Date.now() - this.last.at < CACHE_MS) return this.last.up;
+    if (this.client.status !== 'ready') return 'down';
+    if (this.last && Date.now() - this.last.at < CACHE_MS) return this.last.state;
     this.running ??= probe(this.client)
-      .catch(() => false)
-      .then((up) => {
-        this.last = { at: Date.now(), up };
+      .catch((): RedisState => 'down')
+      .then((state) => {
+        this.last = { at: Date.now(), state };
         this.running = null;
-        return up;
+        return state;
       });
     return this.running;
   }
+
+  /** Answering, read-only or not. */
+  async isUp(): Promise<boolean> {
+    return (await this.state()) !== 'down';
+  }
 }
 
-async function probe(client: RedisClient): Promise<boolean> {
-  if (client.status !== 'ready') return false;
-  if (!isCluster(client)) return true;
+async function probe(client: RedisClient): Promise<RedisState> {
+  if (client.status !== 'ready') return 'down';
+  if (!isCluster(client)) return roleOf(await withTimeout(client.role()));
+  return (await clusterServes(client)) ? 'up' : 'down';
+}
+
+/** ROLE's first element: 'master', or 'slave' for a replica (which refuses writes unless set otherwise). */
+function roleOf(reply: unknown): RedisState {
+  return Array.isArray(reply) && reply[0] === 'master' ? 'up' : 'read-only';
+}
+
+async function clusterServes(client: RedisClient): Promise<boolean> {
+  if (!isCluster(client)) return false;
   const masters = client.nodes('master');
   if (masters.length === 0) return false;
   const answers = await Promise.all(

@@ -176,6 +176,16 @@ describe.each(topologies)('%s demoted to a read-only replica', (_name, topology)
       expect(setCookieLine(out.headers['set-cookie'], 'portal_session')).toMatch(/Expires=Thu, 01 Jan 1970/);
     });
 
+    it('readiness says the cache is read-only (200, degraded: hits still served), and so do the metrics', async () => {
+      const ready = await request(t.url).get('/readyz');
+      // The session Redis is not the cache's: the cache's own is still a master there.
+      const cache = announcesThere ? 'read-only' : 'up';
+      expect([ready.status, ready.body.status, ready.body.checks.redis]).toEqual([200, announcesThere ? 'degraded' : 'ready', cache]);
+      const metrics = await request(t.url).get('/metrics');
+      expect(metrics.text).toMatch(new RegExp(`^portal_redis_read_only ${announcesThere ? 1 : 0}$`, 'm'));
+      expect(metrics.text).toMatch(/^portal_redis_up 1$/m);
+    });
+
     it('logged no request as failed (500), and said what was refused', async () => {
       // The announcer's refused writes are reported (every 200 ms).
       if (announcesThere)
