@@ -21,9 +21,17 @@ function visibleElementCount(page: Page): Promise<number> {
   return page.evaluate(() => [...document.body.querySelectorAll('*')].filter((element) => element.checkVisibility({ visibilityProperty: true })).length);
 }
 
+/**
+ * The page as a reader without script sees it: 'load', since with no script to wait for the document can be
+ * parsed before the stylesheet has come, and an unstyled page shows what CSS hides (the phone menu's button).
+ */
+async function loadStyled(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'load' });
+}
+
 /** What clicking the `index`th visible button of `path` did, on a fresh load. */
 async function clickOutcome(page: Page, url: string, index: number): Promise<string> {
-  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await loadStyled(page, url);
   const button = visibleButtons(page).nth(index);
   const label = `${(await button.getAttribute('aria-label')) ?? (await button.innerText()).trim()}`;
   const submits = await button.evaluate((element) => (element as HTMLButtonElement).type === 'submit' && (element as HTMLButtonElement).form !== null);
@@ -45,13 +53,13 @@ describeWithBrowser()('without JavaScript', () => {
     return ['/', await firstLink(suite.portal.url, '/', /^\/detail\/\d+\/\d+$/)];
   }
 
-  it('every visible button on home and an article navigates or opens something when clicked', async () => {
-    const { page } = await watchedPage(suite.browser, { javaScriptEnabled: false, userAgent: DESKTOP_UA, viewport: { width: 1296, height: 900 } });
+  it.each([1296, 390])('every visible button on home and an article navigates or opens something when clicked, at %ipx', async (width) => {
+    const { page } = await watchedPage(suite.browser, { javaScriptEnabled: false, userAgent: DESKTOP_UA, viewport: { width, height: 900 } });
     try {
       const outcomes: string[] = [];
       for (const path of await pagesToTry()) {
         const url = `${suite.portal.url}${path}`;
-        await page.goto(url, { waitUntil: 'domcontentloaded' });
+        await loadStyled(page, url);
         const count = await visibleButtons(page).count();
         expect({ path, some: count > 0 }).toEqual({ path, some: true });
         for (let index = 0; index < count; index += 1) outcomes.push(`${path} ${await clickOutcome(page, url, index)}`);
