@@ -5,6 +5,7 @@
  */
 import type { CacheEntry, EntryMetadata } from './entry';
 import { isCacheEntry } from './entry';
+import { BytesMemo } from './bytes-memo';
 
 export const ENTRY_MAGIC = Buffer.from([0x00, 0x43, 0x45, 0x31]); // "\0CE1": JSON never starts with a NUL
 /** Magic and the metadata's u32 length: where the metadata starts. */
@@ -41,31 +42,20 @@ export function decodeEntryHead(raw: Buffer): { meta: EntryMetadata; valueAt: nu
   if (raw.length < ENTRY_HEAD_BYTES || raw[0] !== ENTRY_MAGIC[0] || raw.compare(ENTRY_MAGIC, 0, ENTRY_MAGIC.length, 0, ENTRY_MAGIC.length) !== 0) return null;
   const valueAt = ENTRY_HEAD_BYTES + raw.readUInt32BE(ENTRY_MAGIC.length);
   if (valueAt > raw.length) return null;
-  const meta = metadataOf(raw.toString('latin1', ENTRY_HEAD_BYTES, valueAt));
+  const meta = recentMetadata.valueOf(raw.subarray(ENTRY_HEAD_BYTES, valueAt), parseMetadata);
   return meta && { meta, valueAt };
 }
 
 /**
- * Metadata read lately, by its bytes (as latin1 text: one char a byte, so equal text is equal bytes): every hit
- * of an entry read from Redis carries the same metadata, parsed and checked once, not per hit. Entries are
- * immutable (callers never change an entry's tags). Bounded; the oldest goes first.
+ * Metadata read lately, by its bytes: every hit of an entry read from Redis carries the same metadata, parsed and
+ * checked once, not per hit (refusals too). Entries are immutable (callers never change an entry's tags).
  */
-const recentMetadata = new Map<string, EntryMetadata | null>();
-const RECENT_METADATA = 256;
+const recentMetadata = new BytesMemo<EntryMetadata | null>(256);
 
-function metadataOf(bytes: string): EntryMetadata | null {
-  const known = recentMetadata.get(bytes);
-  if (known !== undefined) return known;
-  const parsed = parseMetadata(bytes);
-  if (recentMetadata.size >= RECENT_METADATA) recentMetadata.delete(recentMetadata.keys().next().value!);
-  recentMetadata.set(bytes, parsed);
-  return parsed;
-}
-
-function parseMetadata(bytes: string): EntryMetadata | null {
+function parseMetadata(bytes: Buffer): EntryMetadata | null {
   let meta: unknown;
   try {
-    meta = JSON.parse(Buffer.from(bytes, 'latin1').toString('utf8'));
+    meta = JSON.parse(bytes.toString('utf8'));
   } catch {
     return null;
   }

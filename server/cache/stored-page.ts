@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { BytesMemo } from './bytes-memo';
 
 /** The forms a page is held in, by the content coding each is sent with. */
 export const PAGE_FORMS = ['identity', 'gzip', 'br'] as const;
@@ -172,31 +173,22 @@ function layoutAt(bytes: Buffer): { layout: Layout; formsAt: number } {
   if (bytes.length < PAGE_HEAD_BYTES || !bytes.subarray(0, PAGE_MAGIC.length).equals(PAGE_MAGIC)) throw new Error('not a stored page');
   const formsAt = PAGE_HEAD_BYTES + bytes.readUInt32BE(PAGE_MAGIC.length);
   if (formsAt > bytes.length) throw new Error('truncated page layout');
-  const layout = layoutOf(bytes.toString('latin1', PAGE_HEAD_BYTES, formsAt));
+  const layout = recentLayouts.valueOf(bytes.subarray(PAGE_HEAD_BYTES, formsAt), parseLayout);
   if (!layout) throw new Error('bad page layout');
   return { layout, formsAt };
 }
 
-/**
- * Layouts read lately, by their bytes (latin1: equal text is equal bytes): a page read from Redis on every hit
- * brings the same layout each time, parsed and checked once. Bounded; the oldest goes first.
- */
-const recentLayouts = new Map<string, Layout | null>();
-const RECENT_LAYOUTS = 256;
+/** Layouts read lately, by their bytes: a page read from Redis on every hit brings the same layout, parsed and checked once. */
+const recentLayouts = new BytesMemo<Layout | null>(256);
 
-function layoutOf(bytes: string): Layout | null {
-  const known = recentLayouts.get(bytes);
-  if (known !== undefined) return known;
-  let layout: Layout | null = null;
+function parseLayout(bytes: Buffer): Layout | null {
   try {
-    const parsed: unknown = JSON.parse(Buffer.from(bytes, 'latin1').toString('utf8'));
-    if (isLayout(parsed)) layout = parsed;
+    const parsed: unknown = JSON.parse(bytes.toString('utf8'));
+    return isLayout(parsed) ? parsed : null;
   } catch {
     // not JSON: not a page
+    return null;
   }
-  if (recentLayouts.size >= RECENT_LAYOUTS) recentLayouts.delete(recentLayouts.keys().next().value!);
-  recentLayouts.set(bytes, layout);
-  return layout;
 }
 
 /** Script sources as sealPage writes them, and nothing else (a stored value must not widen the CSP). */
