@@ -2,6 +2,7 @@
  * The reference API's whole content: a deterministic function of (seed, now). All image paths in here are
  * relative ('/media/…'); the HTTP layer prefixes the public URL, which is only known once the server listens.
  */
+import type { NewspaperIssue } from '../../shared/types/entities';
 import { HOME_CATID, HOT_NEWS_ID, MINGDI_DETAIL_ID } from '../../shared/constants';
 import { MAIN_DOMAIN, REGIONAL_SITES } from '../../shared/sites';
 import type {
@@ -14,7 +15,6 @@ import type {
   RawGreyMode,
   RawAppSkin,
   RawBoutiqueItem,
-  RawNewspaperIssue,
   RawShikeCategory,
   RawSiteInfo,
   RawTag,
@@ -104,7 +104,7 @@ export interface Dataset {
   /** Newest first. */
   playbacks: readonly PlaybackRecord[];
   /** Newest first. */
-  newspapers: readonly RawNewspaperIssue[];
+  newspapers: readonly NewspaperIssue[];
   /** Newest first. */
   specials: readonly SpecialRecord[];
   /** Newest first. */

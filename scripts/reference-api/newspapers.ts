@@ -3,7 +3,8 @@
  * clickable article areas. Areas point at real articles published on or before the issue date, as a paper
  * reprints the previous days' stories.
  */
-import type { RawArticleDetail, RawNewspaperArea, RawNewspaperIssue, RawNewspaperPage } from '../../shared/types/upstream';
+import type { NewspaperIssue } from '../../shared/types/entities';
+import type { RawArticleDetail, RawNewspaperArea, RawNewspaperPage } from '../../shared/types/upstream';
 import { DAY_SECONDS } from './articles';
 import { imagePath } from './media';
 import type { Rng } from './random';
@@ -75,7 +76,7 @@ function layoutAreas(rng: Rng, articles: readonly RawArticleDetail[]): RawNewspa
 /**
  * @param pool national news articles, newest first
  */
-export function generateNewspapers(rng: Rng, now: number, pool: readonly RawArticleDetail[]): RawNewspaperIssue[] {
+export function generateNewspapers(rng: Rng, now: number, pool: readonly RawArticleDetail[]): NewspaperIssue[] {
   const used = new Set<number>();
   /** The newest unused articles published before `time`; reuse only once the pool runs dry. */
   const pick = (time: number, count: number): RawArticleDetail[] => {
@@ -91,7 +92,7 @@ export function generateNewspapers(rng: Rng, now: number, pool: readonly RawArti
     chosen.forEach((article) => used.add(article.id));
     return chosen;
   };
-  const issues: RawNewspaperIssue[] = [];
+  const issues: NewspaperIssue[] = [];
   let id = 70_001;
   for (const paper of PAPERS) {
     // Today's issue only exists once it has gone out.
@@ -124,7 +125,7 @@ export function generateNewspapers(rng: Rng, now: number, pool: readonly RawArti
 }
 
 /** Page labels for the generated page images: '中国青年报 第3版'. */
-export function newspaperPageLabel(issues: readonly RawNewspaperIssue[], key: string): string | undefined {
+export function newspaperPageLabel(issues: readonly NewspaperIssue[], key: string): string | undefined {
   const match = /^np(\d+)p(\d+)$/.exec(key);
   if (!match) return undefined;
   const issue = issues.find((candidate) => candidate.id === Number(match[1]));
@@ -132,7 +133,7 @@ export function newspaperPageLabel(issues: readonly RawNewspaperIssue[], key: st
 }
 
 /** Matches the date (2026-01-01 or 20260101), the paper, a page name or an article title on any page. */
-export function issueMatches(issue: RawNewspaperIssue, keyword: string): boolean {
+export function issueMatches(issue: NewspaperIssue, keyword: string): boolean {
   if (keyword === '') return true;
   const needle = keyword.toLowerCase();
   if (issue.issue_date.includes(needle) || issue.issue_date.replace(/-/g, '').includes(needle)) return true;
@@ -140,7 +141,7 @@ export function issueMatches(issue: RawNewspaperIssue, keyword: string): boolean
   return issue.pages.some((page) => page.name.includes(keyword) || page.areas.some((area) => area.title.toLowerCase().includes(needle)));
 }
 
-export function presentIssue(issue: RawNewspaperIssue, media: (path: string) => string): RawNewspaperIssue {
+export function presentIssue(issue: NewspaperIssue, media: (path: string) => string): NewspaperIssue {
   return {
     ...issue,
     pages: issue.pages.map((page) => ({ ...page, image: media(page.image), areas: page.areas.map((area) => ({ ...area })) })),

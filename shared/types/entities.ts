@@ -118,7 +118,8 @@ export type Live = RawLive;
 export type LivePlayback = RawLivePlayback;
 export type ShikeCategory = RawShikeCategory;
 export type BoutiqueItem = RawBoutiqueItem;
-export type NewspaperIssue = RawNewspaperIssue;
+/** An issue with a usable date (shared/types/upstream.ts cmsIssueDate): one without is left out where it enters. */
+export type NewspaperIssue = RawNewspaperIssue & { issue_date: string };
 
 export interface VideoAlbum {
   id: number;

@@ -16,6 +16,7 @@ import type {
   ColumnAuthor,
   ColumnAuthorInfo,
   GreyMode,
+  NewspaperIssue,
   Paged,
   SpecialReport,
   Tag,
@@ -26,6 +27,7 @@ import type {
 } from './entities';
 import {
   AdTypeSchema,
+  cmsIssueDate,
   RawBoutiqueItemSchema,
   RawLivePlaybackSchema,
   RawLiveSchema,
@@ -38,7 +40,12 @@ import {
 // The wire-shaped entities (Video, Live, …) are stored as they entered: their wire schemas read them again
 // (a date already read reads the same; cut lists stay cut).
 export { RawBoutiqueItemSchema as BoutiqueItemSchema, RawLivePlaybackSchema as LivePlaybackSchema, RawLiveSchema as LiveSchema };
-export { RawNewspaperIssueSchema as NewspaperIssueSchema, RawShikeCategorySchema as ShikeCategorySchema, RawVideoSchema as VideoSchema };
+export { RawShikeCategorySchema as ShikeCategorySchema, RawVideoSchema as VideoSchema };
+
+/** An issue as stored: its date one cmsIssueDate accepts as it is. */
+export const NewspaperIssueSchema: z.ZodType<NewspaperIssue, unknown> = RawNewspaperIssueSchema.extend({
+  issue_date: z.string().refine((value) => cmsIssueDate(value) === value, 'not a usable issue date'),
+});
 
 export const ArticleSummarySchema: z.ZodType<ArticleSummary, unknown> = z.object({
   id: z.number(),
@@ -189,7 +196,7 @@ export const STORED = {
   live: RawLiveSchema.nullable(),
   livePage: pagedSchema(RawLiveSchema),
   playbackPage: pagedSchema(RawLivePlaybackSchema),
-  newspaperPage: pagedSchema(RawNewspaperIssueSchema),
+  newspaperPage: pagedSchema(NewspaperIssueSchema),
   topicList: z.object({ list: z.array(TopicSchema), total: z.number() }),
   topicDetail: TopicDetailSchema.nullable(),
   specialReport: SpecialReportSchema.nullable(),

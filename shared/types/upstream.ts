@@ -37,6 +37,27 @@ export function cmsDateSeconds(value: unknown): number | null {
 /** Unix seconds, or null when the CMS sent no usable date (cmsDateSeconds), a missing field included. */
 export const unixSeconds = z.unknown().optional().transform(cmsDateSeconds);
 
+const CALENDAR_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})\s*$/;
+
+/**
+ * A newspaper's issue date from the CMS (`issue_date`, 'YYYY-MM-DD' in Asia/Shanghai), read once where it enters by
+ * the policy of cmsDateSeconds: a day that exists (no 2026-02-30) inside the same window, as 'YYYY-MM-DD'
+ * (surrounding spaces dropped); anything else (a number, NaN, 2^53−1, a negative, a malformed or empty string, a
+ * year 3000, null, a missing field) is null, never a failed call. An issue is addressed by its date
+ * (/readNewspapers/{catid}?date=), so one without a usable date is left out of the lists it came in.
+ */
+export function cmsIssueDate(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const match = CALENDAR_DAY.exec(value);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const time = Date.UTC(year, month - 1, day);
+  const date = new Date(time);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  const seconds = time / 1000;
+  return seconds >= EARLIEST_DATE_SECONDS && seconds < LATEST_DATE_SECONDS ? `${match[1]}-${match[2]}-${match[3]}` : null;
+}
+
 /**
  * The most entries read from any list the CMS sends (docs/pages.md, "Bounds on what the CMS sends"): pages ask for
  * at most 50 at a time, and no real list (menu, ads, tags, timelines, newspaper areas) comes near it. Entries past
@@ -423,8 +444,8 @@ export const RawNewspaperIssueSchema = z.object({
   /** The paper's category (template 3): 2761 中国青年报, 2762 青年参考. */
   catid: id,
   paper_name: z.string(),
-  /** 'YYYY-MM-DD' in Asia/Shanghai. */
-  issue_date: z.string(),
+  /** 'YYYY-MM-DD' in Asia/Shanghai; null when the CMS sent no usable date (cmsIssueDate). */
+  issue_date: z.unknown().optional().transform(cmsIssueDate),
   /** Running issue number of the paper. */
   issue_no: z.number().int(),
   adddate: unixSeconds,

@@ -9,6 +9,7 @@ import type {
   RawBoutiqueList,
   RawLive,
   RawLivePlayback,
+  RawNewspaperIssue,
   RawNewspaperSearch,
   RawPagedList,
   RawShikeCategory,
@@ -35,6 +36,10 @@ export type MediaApi = Pick<
   ContentApi,
   'boutique' | 'video' | 'videoAlbum' | 'shikeCategories' | 'shikeVideos' | 'live' | 'lives' | 'livePlaybacks' | 'newspapers'
 >;
+
+function isDated(issue: RawNewspaperIssue): issue is NewspaperIssue {
+  return issue.issue_date !== null;
+}
 
 export function mediaCalls(call: Call): MediaApi {
   return {
@@ -146,7 +151,11 @@ export function mediaCalls(call: Call): MediaApi {
         },
         schema: RawNewspaperSearchSchema,
         stored: STORED.newspaperPage,
-        normalise: (raw) => normalise.paged(raw, pageSize, (item) => item),
+        // An issue is addressed by its date: one the CMS sent no usable date for cannot be linked to, so it is left out.
+        normalise: (raw) => {
+          const issues = normalise.paged(raw, pageSize, (item) => item);
+          return { ...issues, list: issues.list.filter(isDated) };
+        },
         empty: { list: [], total: 0, page, pageSize },
       }),
   };
