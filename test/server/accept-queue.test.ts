@@ -5,6 +5,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { queuedConnections, queuedIn } from '../../server/accept-queue';
+import { listen } from '../../server/http-server';
+import { createLogger } from '../../server/logger';
+import { startTestPortal, type TestPortal } from '../support/portal';
 
 const HEADER = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
 // Port 0x1F90 = 8080. A listener with 3 queued, a half-open connection, an established one, another port's listener.
@@ -83,3 +86,67 @@ async function until(condition: () => boolean, what: string, timeoutMs = 30_000)
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * The drain's order, made certain rather than left to load: the delay ends while connections wait in the kernel's
+ * queue. A check-phase callback blocks this process (the portal's) until a second process has queued ten connections
+ * with a request on each and the delay is due; the next turn of the event loop runs timers before it polls for new
+ * connections, so a drain that closed its listener as soon as the delay ended would reset all ten. Every one is
+ * answered instead.
+ */
+describe('a drain whose delay ends with connections queued', () => {
+  let t: TestPortal;
+  beforeAll(async () => {
+    t = await startTestPortal();
+  });
+  afterAll(async () => {
+    await t.close().catch(() => undefined);
+  });
+
+  it('answers every queued request before closing its listener', async () => {
+    if (process.platform !== 'linux') throw new Error('the portal reads /proc/net/tcp: Linux only');
+    const DELAY_MS = 300;
+    const running = await listen(t.portal, 0, '127.0.0.1', createLogger('silent'), 10_000, DELAY_MS);
+    const port = (running.server.address() as net.AddressInfo).port;
+    // Ten connections, each sending one request, opened on SIGUSR1; prints each one's outcome as a JSON line.
+    const connector = spawn(process.execPath, ['-e', CONNECTOR, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const outcome = new Promise<string[]>((resolve) => {
+      let text = '';
+      connector.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      connector.once('exit', () => resolve(JSON.parse(text) as string[]));
+    });
+    await new Promise<void>((resolve) => connector.stdout!.once('readable', () => resolve()));
+    const started = Date.now();
+    const drained = running.shutdown();
+    await new Promise((resolve) => setTimeout(resolve, DELAY_MS / 2));
+    setImmediate(() => {
+      process.kill(connector.pid!, 'SIGUSR1');
+      // Blocked: nothing is accepted until the delay is due and all ten wait in the queue.
+      while (Date.now() - started < DELAY_MS + 50 || (queuedConnections(port) ?? 0) < 10) {
+        if (Date.now() - started > 10_000) break;
+      }
+    });
+    await drained;
+    expect(await outcome).toEqual(Array.from({ length: 10 }, () => '200'));
+  });
+});
+
+/** The second process: ten raw HTTP/1.1 requests, each on its own connection, once told to (SIGUSR1). */
+const CONNECTOR = `
+const net = require('net');
+const port = Number(process.argv[1]);
+process.stdout.write(' ');
+process.once('SIGUSR1', async () => {
+  const one = () => new Promise((resolve) => {
+    let answer = '';
+    const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /about HTTP/1.1\\r\\nHost: www.qnnews.cn\\r\\n\\r\\n'));
+    socket.on('data', (chunk) => { answer += chunk; });
+    socket.on('error', (error) => resolve(error.code));
+    socket.on('close', () => resolve(answer.slice(9, 12) || 'no answer'));
+  });
+  const outcomes = await Promise.all(Array.from({ length: 10 }, one));
+  process.stdout.write(JSON.stringify(outcomes));
+  process.exit(0);
+});
+setTimeout(() => process.exit(1), 60000);
+`;
