@@ -147,6 +147,8 @@ describeWithRedis()('cached pages served as stored', () => {
     withL1 = await startTestPortal({ redisUrl: testRedisUrl() });
     redisOnly = await startTestPortal({ redisUrl: testRedisUrl(), upstream: withL1.upstream, cachePrefix: withL1.cachePrefix, env: { L1_CACHE_MAX_MB: '0' } });
     await rawGet(withL1.url + path);
+    // Stored in L1, then in Redis: under load the Redis portal's first read could come between the two.
+    expect((await eventuallyHit(redisOnly.url + path)).headers['x-cache']).toBe('HIT');
   });
   afterAll(async () => {
     await withRedis(testRedisUrl(), async (client) => {
