@@ -1,59 +1,20 @@
 /** The built server as operators run it: config errors, in-process reference API, and draining on SIGTERM. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import readline from 'node:readline';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { EMBEDDED_UPSTREAM_BUNDLE } from '../../server/embedded-upstream';
 import { HOME_CATID } from '../../shared/constants';
+import { BUILT_SERVER, keepAliveClients, startBuiltServer, type ServerLogLine } from '../support/built-server';
 import { timedGet } from '../support/http';
 import { printFigures, startLoad, untilAnswered } from '../support/load';
 import { firstHomeArticle } from '../support/upstream-data';
 
-const SERVER = path.resolve(__dirname, '../../dist/server/main.cjs');
-
-interface LogLine {
-  level?: number;
-  msg?: string;
-  url?: string;
+interface LogLine extends ServerLogLine {
   variable?: string;
   meant?: string;
   content?: string;
-}
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  exit: Promise<number | null>;
-  /** The log lines written up to and after listening (appended as they come). */
-  lines: LogLine[];
-}
-
-function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const lines = readline.createInterface({ input: child.stdout! });
-    // Generous: a build server shared with other test runs may take long to start a process.
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('server did not start in 60 s'));
-    }, 60_000);
-    const seen: LogLine[] = [];
-    lines.on('line', (line) => {
-      const entry = JSON.parse(line) as LogLine;
-      seen.push(entry);
-      if (entry.url && entry.msg?.startsWith('portal listening')) {
-        clearTimeout(timer);
-        resolve({ child, url: entry.url, exit, lines: seen });
-      }
-    });
-    void exit.then((code) => reject(new Error(`server exited early with ${code}`)));
-  });
 }
 
 interface FailureLine {
@@ -74,7 +35,7 @@ function failureLine(stderr: string): FailureLine {
 }
 
 function stderrOf(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BUILT_SERVER], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
@@ -104,57 +65,6 @@ async function readinessAfterSignal(url: string): Promise<{ status: number }> {
     if (ready.status === 503 || Date.now() > deadline) return ready;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-interface KeepAliveFigures {
-  answered: number;
-  /** Answers that said Connection: close (sent while draining). */
-  closing: number;
-  /** Connection attempts refused: the listener was gone (nothing had been accepted). */
-  refused: number;
-  /** Requests sent that got no answer: error code, and whether the connection was an open keep-alive one. */
-  lost: string[];
-}
-
-/**
- * `count` clients on keep-alive connections, each sending its next request as soon as the last is answered, until
- * stopped or refused. `sending()` is asked before each request (a balancer stops sending once readiness fails).
- */
-function keepAliveClients(url: string, count: number, sending: () => boolean): { figures: KeepAliveFigures; done: Promise<KeepAliveFigures> } {
-  const figures: KeepAliveFigures = { answered: 0, closing: 0, refused: 0, lost: [] };
-  const agent = new http.Agent({ keepAlive: true, maxSockets: count });
-  const once = () =>
-    new Promise<'ok' | 'refused' | 'lost'>((resolve) => {
-      const req = http.get(url, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          figures.answered += 1;
-          if (res.headers.connection === 'close') figures.closing += 1;
-          resolve('ok');
-        });
-        res.on('error', (error: NodeJS.ErrnoException) => {
-          figures.lost.push(`${error.code ?? error.message} (body, reused=${req.reusedSocket})`);
-          resolve('lost');
-        });
-      });
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ECONNREFUSED') {
-          figures.refused += 1;
-          resolve('refused');
-          return;
-        }
-        figures.lost.push(`${error.code ?? error.message} (reused=${req.reusedSocket})`);
-        resolve('lost');
-      });
-    });
-  const client = async () => {
-    while (sending()) if ((await once()) === 'refused') return;
-  };
-  const done = Promise.all(Array.from({ length: count }, client)).then(() => {
-    agent.destroy();
-    return figures;
-  });
-  return { figures, done };
 }
 
 describe('server process', () => {
@@ -221,7 +131,7 @@ describe('server process', () => {
 
   it('names an environment variable that looks like a misspelt setting, with the one it probably meant', async () => {
     const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    const server = await startServer({ UPSTREAM_URL: upstream.url, REDIS_ULR: 'redis://127.0.0.1:6379', CACHE_PERFIX: 'x', Log_Level: 'debug' });
+    const server = await startBuiltServer<LogLine>({ UPSTREAM_URL: upstream.url, REDIS_ULR: 'redis://127.0.0.1:6379', CACHE_PERFIX: 'x', Log_Level: 'debug' });
     try {
       const warnings = server.lines.filter((line) => line.variable !== undefined);
       expect(warnings.map((line) => [line.variable, line.meant]).sort()).toEqual([
@@ -242,7 +152,7 @@ describe('server process', () => {
   }, 120_000);
 
   it('runs the in-process reference dataset only when asked by name, and says so in readiness, the log and every answer', async () => {
-    const server = await startServer({ REFERENCE_API: 'in-process' });
+    const server = await startBuiltServer<LogLine>({ REFERENCE_API: 'in-process' });
     try {
       expect(server.lines.some((line) => line.level === 40 && line.content === 'reference-dataset')).toBe(true);
       const res = await timedGet(`${server.url}/`);
@@ -273,7 +183,7 @@ describe('server process', () => {
 
   it('finishes in-flight responses on SIGTERM and exits 0', async () => {
     const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-    const server = await startServer({ UPSTREAM_URL: upstream.url });
+    const server = await startBuiltServer<LogLine>({ UPSTREAM_URL: upstream.url });
     try {
       const raw = await firstHomeArticle(upstream.url, HOME_CATID);
       upstream.api.control.setLatency([{ path: '/show/', ms: 1000 }]);
@@ -297,9 +207,9 @@ describe('server process', () => {
     'loses no request on accepted keep-alive connections: 8 clients sending through SIGTERM, SHUTDOWN_DELAY_MS=%i',
     async (delayMs) => {
       const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-      const server = await startServer({ UPSTREAM_URL: upstream.url, SHUTDOWN_DELAY_MS: String(delayMs) });
+      const server = await startBuiltServer<LogLine>({ UPSTREAM_URL: upstream.url, SHUTDOWN_DELAY_MS: String(delayMs) });
       try {
-        const clients = keepAliveClients(`${server.url}/about`, 8, () => true);
+        const clients = keepAliveClients(`${server.url}/about`, 8);
         // SIGTERM lands in steady keep-alive traffic, however slow this machine is at the moment.
         const deadline = Date.now() + 60_000;
         while (clients.figures.answered < 40 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -325,7 +235,7 @@ describe('server process', () => {
   it('drains under load on SIGTERM: no failed response, exit 0 within the drain timeout', async () => {
     const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
     // Readiness turns 503 at once; the listener stays open 2 s (what a load balancer needs to stop sending).
-    const server = await startServer({ UPSTREAM_URL: upstream.url, SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DELAY_MS: '2000' });
+    const server = await startBuiltServer<LogLine>({ UPSTREAM_URL: upstream.url, SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_DELAY_MS: '2000' });
     try {
       const raw = await firstHomeArticle(upstream.url, HOME_CATID);
       const urls = ['/', `/detail/${raw.catid}/${raw.id}`, '/about'].map((path) => server.url + path);
