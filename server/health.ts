@@ -11,6 +11,8 @@ export interface ReadinessDeps {
   store: CacheStore;
   /** Null without Redis. On a cluster: every master answers and every slot is served (server/redis/health.ts). */
   redisState: (() => Promise<RedisState>) | null;
+  /** Null unless SESSION_REDIS_URL names a Redis of its own for sessions and sign-ins. */
+  sessionsState?: (() => Promise<RedisState>) | null;
   upstreamAnswers: () => Promise<boolean>;
   isDraining: () => boolean;
   /** How L1 is used now (coherent, bypass, outage, outage-short-ttl); null without Redis in front of an L1. */
@@ -45,20 +47,22 @@ export function healthRoutes(deps: ReadinessDeps): Router {
       res.status(503).json({ status: 'draining' });
       return;
     }
-    const [redis, upstreamUp] = await Promise.all([
+    const [redis, sessions, upstreamUp] = await Promise.all([
       deps.redisState ? deps.redisState().catch((): RedisState => 'down') : ('not-configured' as const),
+      deps.sessionsState ? deps.sessionsState().catch((): RedisState => 'down') : null,
       upstreamOk(),
     ]);
     const upstream = upstreamUp ? 'up' : 'down';
     // Read-only (a replica after a failover): hits are served, nothing new is stored, sign-in is refused. Degraded,
     // still 200: every instance sees the same Redis, so taking them out would take the site down (operations.md).
-    const degraded = redis !== 'up' && redis !== 'not-configured';
+    // The same for a session Redis of its own: pages are served, sign-in is refused (a 503 page saying so).
+    const degraded = (redis !== 'up' && redis !== 'not-configured') || (sessions !== null && sessions !== 'up');
     const notReady = degraded || upstream === 'down';
     // l1: how this instance's L1 serves now (tiered-store.ts), e.g. outage-short-ttl through a long Redis outage.
     const l1 = deps.cacheMode?.() ?? null;
     res.json({
       status: notReady ? 'degraded' : 'ready',
-      checks: { redis, upstream, cache: deps.store.kind, ...(l1 ? { l1 } : {}) },
+      checks: { redis, ...(sessions ? { sessions } : {}), upstream, cache: deps.store.kind, ...(l1 ? { l1 } : {}) },
       content: deps.content,
     });
   });

@@ -303,6 +303,7 @@ export function createPortal(options: PortalOptions): Portal {
         outageLog(redactRedisUrl(config.SESSION_REDIS_URL), 'sign-in fails until it returns'),
       )
     : (redis?.client ?? null);
+  const sessionHealth = config.SESSION_REDIS_URL && sessionClient ? new RedisHealth(sessionClient) : null;
   const secretStore = (namespace: string): SecretStore =>
     sessionClient ? new RedisSecretStore(sessionClient, `${config.CACHE_PREFIX}:${namespace}`) : new MemorySecretStore();
   const settings = authSettings(config, options.embeddedUpstream ? options.upstreamUrl : undefined);
@@ -324,6 +325,7 @@ export function createPortal(options: PortalOptions): Portal {
   const readiness: ReadinessDeps = {
     store,
     redisState: health ? () => health.state() : null,
+    sessionsState: sessionHealth ? () => sessionHealth.state() : null,
     isDraining: () => draining,
     cacheMode: () => tiered?.mode() ?? null,
     content: options.embeddedUpstream ? 'reference-dataset' : 'upstream',

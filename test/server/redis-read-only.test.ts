@@ -176,11 +176,13 @@ describe.each(topologies)('%s demoted to a read-only replica', (_name, topology)
       expect(setCookieLine(out.headers['set-cookie'], 'portal_session')).toMatch(/Expires=Thu, 01 Jan 1970/);
     });
 
-    it('readiness says the cache is read-only (200, degraded: hits still served), and so do the metrics', async () => {
+    it('readiness says which Redis is read-only (200, degraded: hits still served, sign-in refused), and so do the metrics', async () => {
       const ready = await request(t.url).get('/readyz');
       // The session Redis is not the cache's: the cache's own is still a master there.
       const cache = announcesThere ? 'read-only' : 'up';
-      expect([ready.status, ready.body.status, ready.body.checks.redis]).toEqual([200, announcesThere ? 'degraded' : 'ready', cache]);
+      // A session Redis of its own is named beside it; demoted, sign-in is refused: degraded too, still 200.
+      const sessions = announcesThere ? undefined : 'read-only';
+      expect([ready.status, ready.body.status, ready.body.checks.redis, ready.body.checks.sessions]).toEqual([200, 'degraded', cache, sessions]);
       const metrics = await request(t.url).get('/metrics');
       expect(metrics.text).toMatch(new RegExp(`^portal_redis_read_only ${announcesThere ? 1 : 0}$`, 'm'));
       expect(metrics.text).toMatch(/^portal_redis_up 1$/m);
