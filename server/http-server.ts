@@ -8,11 +8,10 @@
  * the kernel's accept queue when the listener closes would be reset. For the same reason the listener closes only
  * once the kernel holds no connection for it that the process has not accepted (accept-queue.ts): under CPU load
  * Node accepts slowly, and connections opened seconds earlier were measured still queued. Once the listener is
- * closed, every answer
- * says `Connection: close`, which ends its connection cleanly after the response. A connection between two
- * requests may have the next one already on the wire, so it is not closed the moment the listener stops
- * (Node's `server.close()` would): the portal closes a connection only after it has been silent for
- * IDLE_CLOSE_MS.
+ * closed, every answer says `Connection: close`, which ends its connection cleanly after the response. A
+ * connection between two requests may have the next one already on the wire, so it is not closed the moment the
+ * listener stops (Node's `server.close()` would): the portal closes a connection only after it has been silent
+ * for IDLE_CLOSE_MS.
  */
 import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
