@@ -47,7 +47,8 @@ export const NewspaperIssueSchema: z.ZodType<NewspaperIssue, unknown> = RawNewsp
   issue_date: z.string().refine((value) => cmsIssueDate(value) === value, 'not a usable issue date'),
 });
 
-export const ArticleSummarySchema: z.ZodType<ArticleSummary, unknown> = z.object({
+/** What every article shape has: a summary is these, the whole article these and more. */
+const articleSummaryFields = {
   id: z.number(),
   catid: z.number(),
   title: z.string(),
@@ -56,7 +57,9 @@ export const ArticleSummarySchema: z.ZodType<ArticleSummary, unknown> = z.object
   thumb: z.string(),
   adddate: unixSeconds,
   source: z.string(),
-});
+};
+
+export const ArticleSummarySchema: z.ZodType<ArticleSummary, unknown> = z.object(articleSummaryFields);
 
 export const ArticlePageSchema: z.ZodType<ArticlePage, unknown> = z.object({
   items: z.array(ArticleSummarySchema),
@@ -68,14 +71,7 @@ export const ArticlePageSchema: z.ZodType<ArticlePage, unknown> = z.object({
 export const TagSchema: z.ZodType<Tag, unknown> = z.object({ id: z.number(), name: z.string() });
 
 export const ArticleSchema: z.ZodType<Article, unknown> = z.object({
-  id: z.number(),
-  catid: z.number(),
-  title: z.string(),
-  fullTitle: z.string(),
-  description: z.string(),
-  thumb: z.string(),
-  adddate: unixSeconds,
-  source: z.string(),
+  ...articleSummaryFields,
   catname: z.string(),
   author: z.string(),
   keywords: z.string(),
