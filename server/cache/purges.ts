@@ -94,6 +94,25 @@ export interface PurgeOrderInput {
   soft: boolean;
 }
 
+/**
+ * The acknowledgements of purge `id` (instance id → L1 copies it dropped), polled until each of `expected` has
+ * answered or the time is up: an instance killed without withdrawing its announcement never answers.
+ */
+export async function acknowledgementsOf(
+  client: RedisClient,
+  prefix: string,
+  id: string,
+  expected: readonly string[],
+  timeoutMs = ACK_TIMEOUT_MS,
+): Promise<Record<string, string>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const acks = await client.hgetall(ackKey(prefix, id));
+    if (expected.every((instanceId) => instanceId in acks) || Date.now() >= deadline) return acks;
+    await new Promise((resolve) => setTimeout(resolve, ACK_POLL_MS));
+  }
+}
+
 export class Purges {
   private readonly localHistory: PurgeRecord[] = [];
   /** Without Redis: signatures seen, until when they are kept. */
@@ -218,13 +237,7 @@ export class Purges {
     const { client, prefix, self } = this.options;
     if (!client) return { acknowledged: [], missing: [] };
     const expected = (await announcedInstances(client, prefix)).map((instance) => instance.id).filter((instanceId) => instanceId !== self?.id);
-    const deadline = Date.now() + (this.options.ackTimeoutMs ?? ACK_TIMEOUT_MS);
-    let acks: Record<string, string> = {};
-    for (;;) {
-      acks = await client.hgetall(ackKey(prefix, id));
-      if (expected.every((instanceId) => instanceId in acks) || Date.now() >= deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, ACK_POLL_MS));
-    }
+    const acks = await acknowledgementsOf(client, prefix, id, expected, this.options.ackTimeoutMs);
     return {
       acknowledged: Object.entries(acks)
         .filter(([instanceId]) => instanceId !== self?.id)

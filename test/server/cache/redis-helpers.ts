@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { announce } from '../../../server/cache/coherence';
 import { announcedInstances } from '../../../server/cache/instances';
 import type { PurgeSelector } from '../../../server/cache/invalidation';
-import { ACK_TIMEOUT_MS, ackKey, Purges, type PurgeRecord } from '../../../server/cache/purges';
+import { acknowledgementsOf, ackKey, Purges, type PurgeRecord } from '../../../server/cache/purges';
 import { RedisStore } from '../../../server/cache/redis-store';
 import { decodeEntry, encodeEntry } from '../../../server/cache/entry-codec';
 import { testRedisUrl } from '../../support/requirements';
@@ -96,11 +96,11 @@ export async function dropL1Copies(url: string, prefix: string): Promise<void> {
 async function dropInProcessCopies(client: Redis, prefix: string, instances: readonly { id: string }[]): Promise<void> {
   const id = `test-${randomBytes(6).toString('hex')}`;
   await announce(client, prefix, { kind: 'purge', purge: { id, selectors: [{ by: 'all' }], build: '*' } });
-  // An instance killed without withdrawing its announcement never answers: the wait ends with the purgers' own.
-  await eventually(
-    () => client.hgetall(ackKey(prefix, id)),
-    (answered) => instances.every((instance) => instance.id in answered),
-    ACK_TIMEOUT_MS,
+  await acknowledgementsOf(
+    client,
+    prefix,
+    id,
+    instances.map((instance) => instance.id),
   );
   await client.del(ackKey(prefix, id));
 }
