@@ -245,9 +245,10 @@ export class HeldHeads {
     const headers = ['X-Request-Id', ''];
     this.security.appendShared(headers, lookup.page.scripts);
     if (varyUserAgent) headers.push('Vary', 'User-Agent, Accept-Encoding');
-    // appendHeldHeaders starts X-Cache, ETag, Age: Age's value is the sixth item it writes.
-    const ageAt = headers.length + 5;
+    const heldAt = headers.length;
     appendHeldHeaders(headers, 'HIT', lookup, form, 0, policy);
+    // Where appendHeldHeaders put Age's value (found, not counted, so its order may change).
+    const ageAt = headers.indexOf('Age', heldAt) + 1;
     if (!varyUserAgent) headers.push('Vary', 'Accept-Encoding');
     const bodyAt = headers.length;
     headers.push('Content-Type', HTML);
