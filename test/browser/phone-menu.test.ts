@@ -4,7 +4,7 @@
  * it; without script there is no button and the menu is in the page's flow; the search field is on screen. From
  * 768px up there is no button and the menu shows as before.
  */
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 
@@ -123,6 +123,41 @@ describeWithBrowser()('the menu and search on a phone', () => {
       await page.context().close();
     }
   });
+
+  // The head script set `js` (the button shows, the menu folds) expecting the bundle; when the bundle cannot load it
+  // takes the class back, so the page is the no-script page: the menu in the flow, the search field open.
+  for (const [how, refuse] of [
+    ['blocked', (route: Route) => route.abort('blockedbyclient')],
+    ['a 404', (route: Route) => route.fulfill({ status: 404, contentType: 'text/html', body: 'not here' })],
+  ] as const) {
+    it(`with the bundle's entry ${how}, shows the menu in the flow and no dead 菜单 button`, async () => {
+      const { page } = await watchedPage(suite.browser, { viewport: PHONE, userAgent: DESKTOP_UA });
+      try {
+        let refusals = 0;
+        await page.route('**/assets/entry-*.js', (route) => {
+          refusals += 1;
+          return refuse(route);
+        });
+        await page.goto(`${suite.portal.url}/`, { waitUntil: 'load' });
+        expect(refusals).toBeGreaterThan(0);
+        await page.waitForFunction(() => !document.documentElement.classList.contains('js'));
+        expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+        expect(await page.locator('button.menu-toggle').isVisible()).toBe(false);
+        expect(await page.locator('#site-menu').isVisible()).toBe(true);
+        const boxes = await entryBoxes(page);
+        expect(boxes.length).toBeGreaterThan(3);
+        expect(boxes.filter((box) => box.height < 44)).toEqual([]);
+        // The search field is there to type in, and its form searches without the bundle.
+        const input = page.locator('.site-header .search__input');
+        expect(((await input.boundingBox())?.width ?? 0) >= 200).toBe(true);
+        await input.fill('青年');
+        await input.press('Enter');
+        await page.waitForURL(/\/search/);
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
 
   it('keeps the search field on screen on a phone: typing a word and Enter searches', async () => {
     const { page, problems } = await watchedPage(suite.browser, { viewport: PHONE, userAgent: DESKTOP_UA });
