@@ -127,7 +127,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));
   app.use(publicFiles(PUBLIC_DIR));
   // Per-client limits where scripts and bots hammer: navigation data, the API proxy, the sign-in flow.
-  for (const prefix of ['/_data', '/api', '/login']) app.use(prefix, dataRateLimit(deps.config.DATA_RATE_LIMIT_PER_MINUTE));
+  for (const prefix of ['/_data', '/api', '/login']) app.use(prefix, dataRateLimit(deps.config.DATA_RATE_LIMIT_PER_MINUTE, logger));
   // Sessions are looked up only past static files: an asset request never costs a Redis round trip.
   app.use(attachSession(deps.auth.sessions, logger));
   // The main site's callback origin is the portal's own even when it is not PUBLIC_ORIGIN_PROTOCOL://www.….
