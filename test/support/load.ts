@@ -77,6 +77,26 @@ export async function untilAnswered(load: RunningLoad, enough: number, timeoutMs
   }
 }
 
+/**
+ * Asks each URL until it answers a HIT (stored, so held by the cache): warm-up by condition, since a timed load
+ * on a busy machine may not reach every URL at all. Rejects, naming the URL and its last answer, after `timeoutMs`.
+ */
+export async function warmUntilHit(urls: readonly string[], timeoutMs = 30_000): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true });
+  try {
+    for (const url of urls) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const answer = await once(url, agent);
+        if (answer?.cache === 'HIT') break;
+        if (Date.now() > deadline) throw new Error(`${url} was not a HIT within ${timeoutMs} ms (last answer: ${JSON.stringify(answer)})`);
+      }
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
 export function printFigures(label: string, figures: LoadFigures): void {
   console.log(`${label}: ${JSON.stringify(figures)}`);
 }

@@ -8,7 +8,7 @@
  */
 import request from 'supertest';
 import { HOME_CATID } from '../../../shared/constants';
-import { runLoad, printFigures, type LoadFigures } from '../../support/load';
+import { runLoad, printFigures, warmUntilHit, type LoadFigures } from '../../support/load';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { OwnRedis } from '../../support/redis-server';
 import { describeWithRedisServers } from '../../support/requirements';
@@ -22,13 +22,8 @@ async function pagePaths(t: TestPortal): Promise<string[]> {
 }
 
 /** Asks each page until it is a HIT (stored in Redis and in L1). */
-async function warm(t: TestPortal, paths: readonly string[]): Promise<void> {
-  for (const path of paths)
-    await eventually(
-      () => request(t.url).get(path),
-      (res) => res.headers['x-cache'] === 'HIT',
-      10_000,
-    );
+function warm(t: TestPortal, paths: readonly string[]): Promise<void> {
+  return warmUntilHit(paths.map((path) => t.url + path));
 }
 
 /** The round with the most answers, every round's answers checked by the caller through the one returned. */
