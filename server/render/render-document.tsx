@@ -74,8 +74,32 @@ const QUERY_ORIGIN = 'http://portal.invalid';
  * queried at the page's address, inside the portal shell. No hydration script of the router's own: the browser
  * builds its hydration data from the portal's state script (client/entry.tsx).
  */
+function decodes(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The address as React Router reads it: a path segment whose escapes are not UTF-8 (`/%C0%AF`, a not-found page)
+ * gets its `%` escaped, so the router matches the same literal text it would fall back to anyway, without a
+ * console.warn on stderr (outside the JSON log) for every such request a reader sends.
+ */
+function routerAddress(address: string): string {
+  const queryAt = address.indexOf('?');
+  const path = queryAt < 0 ? address : address.slice(0, queryAt);
+  const safe = path
+    .split('/')
+    .map((segment) => (decodes(segment) ? segment : segment.replaceAll('%', '%25')))
+    .join('/');
+  return queryAt < 0 ? safe : safe + address.slice(queryAt);
+}
+
 export async function documentTree(state: AppState, nonce: string, resources: ResourceStore): Promise<ReactElement> {
-  const request = new Request(QUERY_ORIGIN + state.page.path);
+  const request = new Request(QUERY_ORIGIN + routerAddress(state.page.path));
   pageOfRequest.set(request, state.page);
   const context = await staticHandler.query(request);
   if (context instanceof Response) throw new Error(`router answered ${state.page.path} with a ${context.status} response`);
