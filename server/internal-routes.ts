@@ -69,7 +69,13 @@ function copyOf(l1: L1View, key: string, now: number): L1Copy {
 export function internalRoutes(deps: InternalDeps): Router {
   const router = Router();
   // The CMS calls the hook from its own machine: a valid signature is its credential, not the loopback rule below.
-  router.post('/_internal/purge', express.raw({ type: () => true, limit: MAX_PURGE_BODY_BYTES }), purgeHook(deps.purge), hookBodyError);
+  router.post(
+    '/_internal/purge',
+    hookBodyDeadline(HOOK_BODY_DEADLINE_MS),
+    express.raw({ type: () => true, limit: MAX_PURGE_BODY_BYTES }),
+    purgeHook(deps.purge),
+    hookBodyError,
+  );
   router.use('/_internal', (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     const header = req.headers[INTERNAL_TOKEN_HEADER];
@@ -95,6 +101,44 @@ export function internalRoutes(deps: InternalDeps): Router {
   return router;
 }
 
+/**
+ * How long the hook waits for a whole body. A CMS sends at most 256 KiB in one go; a client that announces more
+ * than the limit or trickles its body (slowloris) would otherwise hold the connection for Node's requestTimeout
+ * (5 min): body-parser reads an over-limit or failed body to its end before answering.
+ */
+export const HOOK_BODY_DEADLINE_MS = 10_000;
+
+/**
+ * Answers the hook's caller at once when its body cannot be taken (a Content-Length over the limit: 413), or
+ * when the body has not all arrived within `deadlineMs` (408), and closes the connection instead of reading on.
+ */
+export function hookBodyDeadline(deadlineMs: number) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const announced = Number(req.headers['content-length']);
+    if (Number.isFinite(announced) && announced > MAX_PURGE_BODY_BYTES) {
+      refuseAndClose(req, res, 413, `body: larger than ${MAX_PURGE_BODY_BYTES} bytes`);
+      return;
+    }
+    const timer = setTimeout(() => {
+      if (!req.complete) refuseAndClose(req, res, 408, `body: not received within ${deadlineMs / 1000} s`);
+    }, deadlineMs);
+    timer.unref();
+    const done = () => clearTimeout(timer);
+    res.once('close', done);
+    res.once('finish', done);
+    next();
+  };
+}
+
+/** A JSON refusal with `Connection: close`; the socket goes once it is written, the rest of the body unread. */
+function refuseAndClose(req: Request, res: Response, status: 408 | 413, error: string): void {
+  if (res.headersSent) return;
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Connection', 'close');
+  res.status(status).json({ error });
+  res.once('finish', () => req.socket.destroy());
+}
+
 /** What the hook answers: 200 once every instance and edge has the purge; 202 when some did not say so (named). */
 function hookAnswer(record: PurgeRecord): { status: 200 | 202; body: Record<string, unknown> } {
   const complete = record.instances.missing.length === 0 && record.edges.every((edge) => edge.ok);
@@ -114,6 +158,8 @@ function hookAnswer(record: PurgeRecord): { status: 200 | 202; body: Record<stri
 
 function purgeHook(hook: InternalDeps['purge']) {
   return async (req: Request, res: Response): Promise<void> => {
+    // Refused while the body was read (hookBodyDeadline): nothing more to say, nothing to purge.
+    if (res.headersSent) return;
     res.setHeader('Cache-Control', 'no-store');
     if (!hook.secret) {
       res.status(404).json({ error: 'the publish hook is off: set PURGE_SECRET to turn it on (docs/publish-hook.md)' });
@@ -154,6 +200,8 @@ function purgeHook(hook: InternalDeps['purge']) {
 
 /** The body parser's refusals (too large, unreadable) as the hook's JSON errors, never the 500 page. */
 function hookBodyError(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  // Already answered (408/413 by hookBodyDeadline): the parser's own error about the cut body is not news.
+  if (res.headersSent) return;
   res.setHeader('Cache-Control', 'no-store');
   const status = typeof error === 'object' && error !== null && 'status' in error ? Number((error as { status: unknown }).status) : 0;
   if (status === 413) {

@@ -63,6 +63,10 @@ export function orderOf(rawBody: Buffer): PurgeOrder {
   } catch {
     throw new PurgeRequestError(400, 'body: not JSON');
   }
+  // JSON.parse keeps the last of two equal keys where another reader keeps the first: `"soft":false,"soft":true`
+  // would be a takedown to the CMS's own log and an update here. A signed body says one thing or is refused.
+  const repeated = repeatedKeyOf(rawBody.toString('utf8'));
+  if (repeated !== null) throw new PurgeRequestError(400, `body: key ${JSON.stringify(repeated)} appears twice in one object`);
   const checked = purgeBody.safeParse(parsed);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
@@ -123,6 +127,42 @@ export function verifySignature(secret: string, signature: Signature, rawBody: B
     );
   }
   return matching;
+}
+
+/**
+ * The first key given twice in one object of a JSON text that JSON.parse accepted, or null. A scan of the text:
+ * strings are skipped whole (escapes included), and only a string where an object expects a key is a key.
+ */
+export function repeatedKeyOf(json: string): string | null {
+  const objects: Array<Set<string> | null> = [];
+  let expectKey = false;
+  for (let at = 0; at < json.length; at += 1) {
+    const char = json[at];
+    if (char === '"') {
+      let end = at + 1;
+      while (json[end] !== '"') end += json[end] === '\\' ? 2 : 1;
+      const keys = objects[objects.length - 1];
+      if (keys && expectKey) {
+        const key = JSON.parse(json.slice(at, end + 1)) as string;
+        if (keys.has(key)) return key;
+        keys.add(key);
+        expectKey = false;
+      }
+      at = end;
+    } else if (char === '{') {
+      objects.push(new Set());
+      expectKey = true;
+    } else if (char === '[') {
+      objects.push(null);
+      expectKey = false;
+    } else if (char === '}' || char === ']') {
+      objects.pop();
+      expectKey = false;
+    } else if (char === ',') {
+      expectKey = objects[objects.length - 1] instanceof Set;
+    }
+  }
+  return null;
 }
 
 function unique(values: readonly string[]): string[] {

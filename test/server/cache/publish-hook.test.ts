@@ -3,9 +3,12 @@
  * signed call purges every page showing an article, on every instance, whether or not Redis still holds the page;
  * a call that is not exactly right changes nothing.
  */
+import net from 'node:net';
 import Redis from 'ioredis';
 import request from 'supertest';
+import { MAX_PURGE_BODY_BYTES } from '../../../server/cache/purge-request';
 import { historyKey, purgeRecord } from '../../../server/cache/purges';
+import { HOOK_BODY_DEADLINE_MS } from '../../../server/internal-routes';
 import { ALL_SITES, MAIN_SITE } from '../../../shared/sites';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { pageKeyOf, startTestPortal, type TestPortal } from '../../support/portal';
@@ -231,6 +234,20 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
       ['a URL without its host', () => hook(a, JSON.stringify({ urls: ['/about'] })), 400, /whole address/],
       ['a URL that is not one', () => hook(a, JSON.stringify({ urls: ['javascript:alert(1)'] })), 400, /not a page URL/],
       ['a body over 256 KiB', () => hook(a, JSON.stringify({ tags: ['grey'], pad: 'x'.repeat(300 * 1024) })), 413, /larger than/],
+      // JSON.parse keeps the last of two equal keys, another reader the first: a signed body must say one thing.
+      [
+        'a key twice (a takedown read as an update)',
+        () => hook(a, `{"urls":["https://${MAIN_SITE.domain}${path}"],"soft":true,"soft":false}`),
+        400,
+        /"soft" appears twice/,
+      ],
+      [
+        'a key twice, once spelt with an escape',
+        () => hook(a, `{"tags":["grey"],"urls":["https://${MAIN_SITE.domain}${path}"],"ta\\u0067s":["grey"]}`),
+        400,
+        /"tags" appears twice/,
+      ],
+      ['the event id twice', () => hook(a, `{"tags":["grey"],"event":"x","event":"y"}`), 400, /"event" appears twice/],
     ];
     it.each(cases)('%s', async (_name, send, status, message) => {
       await held();
@@ -238,6 +255,48 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
       expect(answer.status).toBe(status);
       expect(answer.body.error).toMatch(message);
       expect(answer.headers['cache-control']).toBe('no-store');
+      expect((await page(a, MAIN_SITE.domain, path)).headers['x-cache']).toBe('HIT');
+    });
+
+    /** A hook call over a raw socket: the head and `first` of the body now, `rest` then (or never); its answer. */
+    function trickled(announced: number, first: string, rest: string | null): Promise<{ head: string; ms: number }> {
+      const body = first + (rest ?? '');
+      return new Promise((resolve, reject) => {
+        const started = Date.now();
+        const socket = net.connect(Number(new URL(a.url).port), '127.0.0.1');
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+        socket.on('close', () => resolve({ head: answer.split('\r\n\r\n')[0] ?? '', ms: Date.now() - started }));
+        socket.on('error', reject);
+        socket.write(
+          `POST /_internal/purge HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+            `X-Portal-Signature: ${signed(body)}\r\nContent-Length: ${announced}\r\n\r\n${first}`,
+        );
+        // The rest a byte at a time, slower than the deadline allows (a slowloris), until the portal closes.
+        const drip = setInterval(() => {
+          if (rest === null || socket.destroyed || rest.length === 0) return;
+          socket.write(rest.slice(0, 1));
+          rest = rest.slice(1);
+        }, 1000);
+        socket.on('close', () => clearInterval(drip));
+      });
+    }
+
+    it('a body that trickles in (slowloris) is refused with 408 at the deadline, the connection closed, nothing purged', async () => {
+      await held();
+      const order = JSON.stringify({ urls: [`https://${MAIN_SITE.domain}${path}`], soft: false, event: 'slowloris' });
+      const answer = await trickled(Buffer.byteLength(order), order.slice(0, 5), order.slice(5));
+      expect(answer.head).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer.ms).toBeGreaterThanOrEqual(HOOK_BODY_DEADLINE_MS - 1000);
+      expect(answer.ms).toBeLessThan(HOOK_BODY_DEADLINE_MS + 10_000);
+      expect((await page(a, MAIN_SITE.domain, path)).headers['x-cache']).toBe('HIT');
+    });
+
+    it('a body announced over the limit is refused with 413 at once, without waiting for it', async () => {
+      await held();
+      const answer = await trickled(MAX_PURGE_BODY_BYTES + 1, '{"tags":', null);
+      expect(answer.head).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer.ms).toBeLessThan(HOOK_BODY_DEADLINE_MS);
       expect((await page(a, MAIN_SITE.domain, path)).headers['x-cache']).toBe('HIT');
     });
 
