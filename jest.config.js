@@ -10,6 +10,8 @@ module.exports = {
   // Limits are for hangs, not speed: a busy machine (stress-ng beside the run, see the README) must not fail a test.
   testTimeout: 120_000,
   globalSetup: '<rootDir>/test/support/global-setup.js',
+  // Anything the code under test prints on the console (outside the JSON log) fails the test (console-guard.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/console-guard.ts'],
   // Browser and multi-process suites share loopback ports and two cores; run files one at a time per worker pool.
   maxWorkers: 2,
 };
