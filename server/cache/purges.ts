@@ -159,7 +159,9 @@ export class Purges {
     // The edges after the portal: an edge refetching before the portal had dropped its copy would store it again.
     // With the URLs of the pages the portal found: a page whose Surrogate-Key had no room for an item's key
     // (tags.ts MAX_SURROGATE_KEY_BYTES) is reached by its address.
-    const urls = [...new Set([...order.urls, ...pageUrls])].slice(0, MAX_EDGE_URLS);
+    // Each URL as the edge files it (`path:` + the reader's Host + the path): the site's own domain and the path's
+    // canonical spelling, not the text the caller typed (`https://www.qnnews.cn:8443/a/../about`, `…cn./about`).
+    const urls = [...new Set([...selectors.flatMap(edgeUrlOf), ...pageUrls])].slice(0, MAX_EDGE_URLS);
     const edges = this.options.edges ? await this.options.edges.purge({ tags: order.tags, urls, soft: order.soft }) : [];
     const record: PurgeRecord = {
       id,
@@ -256,6 +258,13 @@ export class Purges {
     await client.lpush(historyKey(prefix), JSON.stringify(record));
     await client.ltrim(historyKey(prefix), 0, HISTORY_LENGTH - 1);
   }
+}
+
+/** A URL selector as the address readers reach its page by (every query variant: the edge keys a path). */
+function edgeUrlOf(selector: PurgeSelector): string[] {
+  if (selector.by !== 'url') return [];
+  const site = siteById(selector.siteId);
+  return site ? [`https://${site.domain}${selector.pathname}`] : [];
 }
 
 /** `{prefix}:{build}:page:{site}:{path}` → the page's address without its query (the edge keys a path). */

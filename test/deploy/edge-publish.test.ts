@@ -5,11 +5,11 @@
  * edge serves the old page only until its refetch has the new one; an edge that does not acknowledge is named.
  */
 import { ALL_SITES, MAIN_SITE } from '../../shared/sites';
-import { eventually } from '../server/cache/redis-helpers';
+import { eventually, withRedis } from '../server/cache/redis-helpers';
 import { rawRequest, type RawResponse } from '../support/http';
-import type { TestPortal } from '../support/portal';
+import { pageKeyOf, type TestPortal } from '../support/portal';
 import { callHook } from '../support/publish-hook';
-import { describeWithRedis, describeWithVarnish } from '../support/requirements';
+import { describeWithRedis, describeWithVarnish, testRedisUrl } from '../support/requirements';
 import { homeListEntry } from '../support/upstream-data';
 import { portalsBehindVarnish } from '../support/varnish';
 
@@ -94,6 +94,26 @@ describeWithVarnish()('the publish hook purges the edge', () => {
         10_000,
       );
       expect([later.status, later.body.includes(revised)]).toEqual([200, true]);
+    });
+
+    // The edge files a page under `path:` + the reader's Host + the path: a URL the portal reads as that page, however
+    // the CMS spelt it, must reach that key too. The page is gone from Redis first (evicted, or its TTL ran out while
+    // the edge keeps it in grace): the portal then finds no page of its own to name, and only the URL reaches the edge
+    // (it was sent as typed, and missed the key).
+    it.each([
+      ['the default https form', `https://${MAIN_SITE.domain}/about`],
+      ['a port', `https://${MAIN_SITE.domain}:8443/about`],
+      ['http and capitals in the host', `http://${MAIN_SITE.domain.toUpperCase()}/about`],
+      ['a trailing dot on the host', `https://${MAIN_SITE.domain}./about`],
+      ['dot segments, a query and a fragment', `https://${MAIN_SITE.domain}/news/../about?from=cms#top`],
+    ])('a URL with %s purges the edge’s copy of the page', async (_name, url) => {
+      const held = await edgeHit(MAIN_SITE.domain, '/about');
+      expect(held.status).toBe(200);
+      await withRedis(testRedisUrl(), (client) => client.del(pageKeyOf(suite.a, MAIN_SITE.id, '/about')));
+      const answer = await hook(suite.a, { urls: [url], soft: false, event: `edge-url ${url}` });
+      expect([answer.status, answer.body.complete]).toEqual([200, true]);
+      expect(answer.body.edges[0].purged).toBeGreaterThanOrEqual(1);
+      expect((await viaEdge(MAIN_SITE.domain, '/about')).headers['x-edge-cache']).toBe('MISS');
     });
 
     // Last: it stops the edge.
