@@ -6,8 +6,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { layoutFaults } from '../support/layout';
 import { phoneReaderPages } from '../support/page-kinds';
 import { describeWithBrowser } from '../support/requirements';
 
@@ -15,36 +15,6 @@ const WIDTHS = [360, 390, 768, 1296, 1920];
 // A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not.
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SCREENSHOTS = path.join(__dirname, '..', '..', 'test-results', 'every-width');
-
-interface LayoutFaults {
-  scrollWidth: number;
-  innerWidth: number;
-  /** Visible elements holding text whose box is narrower than two of their characters. */
-  squeezed: string[];
-}
-
-/** Runs in the page: sideways overflow and text boxes too narrow to read. */
-function layoutFaults(page: Page): Promise<LayoutFaults> {
-  return page.evaluate(() => {
-    const squeezed: string[] = [];
-    for (const element of document.body.querySelectorAll<HTMLElement>('*')) {
-      const ownText = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim().length > 1);
-      if (!ownText) continue;
-      const style = getComputedStyle(element);
-      if (style.visibility === 'hidden' || style.display === 'none' || style.display === 'contents') continue;
-      const box = element.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
-      // Visually hidden text (a screen reader's label) is clipped to a pixel on purpose.
-      if (style.clipPath !== 'none' || style.clip !== 'auto' || box.width <= 1) continue;
-      const fontSize = parseFloat(style.fontSize);
-      if (box.width < 2 * fontSize) {
-        const text = (element.textContent ?? '').trim().slice(0, 12);
-        squeezed.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${text}" ${Math.round(box.width)}px < 2×${fontSize}px`);
-      }
-    }
-    return { scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth, squeezed };
-  });
-}
 
 describeWithBrowser()('every page kind from 360 to 1920 px', () => {
   const suite = browserPortalSuite();

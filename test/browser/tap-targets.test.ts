@@ -8,8 +8,8 @@
  * listed by page, element, text and size. The personal center is measured for a visitor and, signed in, in each
  * of its sections with a second page of collected articles.
  */
-import type { Page } from 'playwright-core';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { MIN_TARGET_PX, smallTargets } from '../support/layout';
 import { phoneReaderPages } from '../support/page-kinds';
 import { describeWithBrowser } from '../support/requirements';
 import { signInBrowserSuite, signInInBrowser } from '../support/sign-in';
@@ -17,42 +17,6 @@ import { PERSONAL_PAGE_SIZE, PERSONAL_TABS } from '../../shared/personal-center'
 
 /** A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not. */
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const MIN_TARGET_PX = 44;
-
-/** Runs in the page: every tap target smaller than `min` either way, as `tag.class "text" W×H`. */
-function smallTargets(page: Page, min: number): Promise<string[]> {
-  return page.evaluate((minimum) => {
-    const TARGETS = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="link"], [role="tab"]';
-    /** WCAG 2.5.5's inline exception: a link in a sentence, its size set by the line-height of the text around it. */
-    const inRunningText = (element: Element): boolean => {
-      if (element.closest('.article__body')) return true;
-      if (getComputedStyle(element).display !== 'inline') return false;
-      const parent = element.parentElement;
-      return parent !== null && [...parent.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '');
-    };
-    const faults: string[] = [];
-    for (const element of document.body.querySelectorAll<HTMLElement>(TARGETS)) {
-      if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
-      const box = element.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
-      // Off to the side until it is wanted: the skip link before focus, a carousel's slides not shown.
-      if (box.right <= 0 || box.left >= window.innerWidth) continue;
-      if (inRunningText(element)) continue;
-      // A finger's tap passes through it (a carousel's dots on a phone: an indicator, still a button for keys).
-      if (getComputedStyle(element).pointerEvents === 'none') continue;
-      if (box.width >= minimum && box.height >= minimum) continue;
-      const name = (element.getAttribute('aria-label') ?? element.textContent ?? element.getAttribute('placeholder') ?? '')
-        .trim()
-        .replace(/\s+/g, ' ')
-        .slice(0, 12);
-      const classes = typeof element.className === 'string' && element.className ? `.${element.className.trim().split(/\s+/).join('.')}` : '';
-      // Where it is: the nearest ancestor with a class (a list, a bar, a block).
-      const within = element.parentElement?.closest('[class]')?.classList[0] ?? 'body';
-      faults.push(`${element.tagName.toLowerCase()}${classes} in .${within} "${name}" ${Math.round(box.width)}×${Math.round(box.height)}`);
-    }
-    return faults;
-  }, min);
-}
 
 describeWithBrowser()('tap targets on a phone', () => {
   const suite = browserPortalSuite();

