@@ -6,15 +6,33 @@
  */
 import type { Page } from 'playwright-core';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
-import { firstLink } from '../support/page-kinds';
+import { firstLink, pagesOfEveryKind } from '../support/page-kinds';
 import { describeWithBrowser } from '../support/requirements';
 
 /** A desktop user agent: a phone's is sent to the mobile site for an article. */
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SCRIPT_ONLY_LABELS = ['夜间', '字号', '点赞', '收藏', '微信', '换一换'];
 
-function visibleButtons(page: Page) {
-  return page.locator('button:visible');
+/** Visible buttons; outside the header, top bar and footer when `chromeSeen` (they are the same on every page). */
+function visibleButtons(page: Page, chromeSeen = false) {
+  const buttons = page.locator('button:visible');
+  return chromeSeen ? buttons.filter({ hasNot: page.locator('xpath=ancestor::*[self::header or self::footer or contains(@class, "top-bar")]') }) : buttons;
+}
+
+/**
+ * Visible controls styled as links or buttons that do nothing without script by their markup: a link without an
+ * address (or to '#' or 'javascript:'), an element given the role of a button or link, an inline handler.
+ */
+function deadByMarkup(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [
+      ...document.body.querySelectorAll<HTMLElement>(
+        'a:not([href]), a[href="#"], a[href^="javascript:"], [role="button"]:not(button), [role="link"]:not(a), [onclick]',
+      ),
+    ]
+      .filter((element) => element.checkVisibility({ visibilityProperty: true }))
+      .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${(element.textContent ?? '').trim().slice(0, 12)}"`),
+  );
 }
 
 function visibleElementCount(page: Page): Promise<number> {
@@ -30,9 +48,9 @@ async function loadStyled(page: Page, url: string): Promise<void> {
 }
 
 /** What clicking the `index`th visible button of `path` did, on a fresh load. */
-async function clickOutcome(page: Page, url: string, index: number): Promise<string> {
+async function clickOutcome(page: Page, url: string, index: number, chromeSeen = false): Promise<string> {
   await loadStyled(page, url);
-  const button = visibleButtons(page).nth(index);
+  const button = visibleButtons(page, chromeSeen).nth(index);
   const label = `${(await button.getAttribute('aria-label')) ?? (await button.innerText()).trim()}`;
   const submits = await button.evaluate((element) => (element as HTMLButtonElement).type === 'submit' && (element as HTMLButtonElement).form !== null);
   if (submits) {
@@ -72,6 +90,30 @@ describeWithBrowser()('without JavaScript', () => {
       await page.context().close();
     }
   });
+
+  it('on every page kind at 390px, no control is dead by its markup and every visible button outside the shared chrome navigates or opens something', async () => {
+    const { page } = await watchedPage(suite.browser, { javaScriptEnabled: false, userAgent: DESKTOP_UA, viewport: { width: 390, height: 844 } });
+    try {
+      const paths = await pagesOfEveryKind(suite.portal.url);
+      const outcomes: string[] = [];
+      const dead: string[] = [];
+      for (const [position, path] of paths.entries()) {
+        const url = `${suite.portal.url}${path}`;
+        await loadStyled(page, url);
+        dead.push(...(await deadByMarkup(page)).map((control) => `${path} ${control}`));
+        // The header's and footer's buttons are clicked on the first page (home), and are the same on the others.
+        const chromeSeen = position > 0;
+        const count = await visibleButtons(page, chromeSeen).count();
+        for (let index = 0; index < count; index += 1) outcomes.push(`${path} ${await clickOutcome(page, url, index, chromeSeen)}`);
+      }
+      expect(dead).toEqual([]);
+      expect(outcomes.filter((outcome) => outcome.endsWith('does nothing'))).toEqual([]);
+      // Home's header, top bar and footer at least: the sweep clicked what a reader would.
+      expect(outcomes.filter((outcome) => outcome.startsWith('/ ')).length).toBeGreaterThan(3);
+    } finally {
+      await page.context().close();
+    }
+  }, 600_000);
 
   it('leaves out the controls that need script, and script renders them', async () => {
     const detail = (await pagesToTry())[1]!;
