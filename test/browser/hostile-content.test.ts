@@ -75,4 +75,8 @@ describeWithBrowser()('every page kind with hostile CMS content, from 360 to 192
   it('has one visible h1 on every page', () => {
     expect(found.headings).toEqual([]);
   });
+
+  it('makes every tap target outside running text 44×44 px at 360 and 390 px', () => {
+    expect(found.targets).toEqual([]);
+  });
 });
