@@ -1,4 +1,5 @@
 /** Wire shapes (shared/types/upstream) → entities (shared/types/entities). Pure, so tested without HTTP. */
+import type { HomeAdSlot } from '../../shared/content-api';
 import type {
   Advertisement,
   AdGroups,
@@ -15,6 +16,7 @@ import type {
 } from '../../shared/types/entities';
 import type {
   RawAdGroups,
+  RawAdSlot,
   RawAdvertisement,
   RawArticleList,
   RawArticleListItem,
@@ -95,6 +97,16 @@ export function adGroups(raw: RawAdGroups): AdGroups {
     hotTopicBot: raw.hotTopicBot.map(advertisement),
     specialColBot: raw.specialColBot.map(advertisement),
   };
+}
+
+/**
+ * A column's ad slots, one per position (the first the CMS lists): home has one place per position, so a repeated
+ * position would only add carousels (100 slots of one position were 100 carousels in a row).
+ */
+export function homeAdSlots(raw: readonly RawAdSlot[]): HomeAdSlot[] {
+  const byPosition = new Map<number, HomeAdSlot>();
+  for (const slot of raw) if (!byPosition.has(slot.position)) byPosition.set(slot.position, { position: slot.position, ads: slot.list.map(advertisement) });
+  return [...byPosition.values()];
 }
 
 export const EMPTY_AD_GROUPS: AdGroups = { detailTop: [], hotNewsTop: [], hotNewsBot: [], hotTopicBot: [], specialColBot: [] };

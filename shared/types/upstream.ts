@@ -66,6 +66,29 @@ export function cmsIssueDate(value: unknown): string | null {
 export const CMS_LIST_MAX = 100;
 /** The most children of one category read: the largest real one (the menu's) has 18. */
 export const CATEGORY_CHILDREN_MAX = 50;
+/**
+ * The most ads one carousel reads (a detail-layout group, a home slot): every ad is a slide in the page, so 100
+ * of them in five groups made a 345 KB article page. Real groups hold 1-3.
+ */
+export const AD_CAROUSEL_MAX = 10;
+/**
+ * Lists whose every entry costs an upstream call of its own when a page renders: 视刻 categories (the pages sitemap
+ * reads one page of videos per category; the reference has 6) and a newspaper page's article areas (one article
+ * read per area; a real broadsheet page has a dozen or two). Cut where they enter, so the calls of one render
+ * stay bounded whatever the CMS sends.
+ */
+export const SHIKE_CATEGORIES_MAX = 16;
+export const NEWSPAPER_AREAS_MAX = 32;
+/**
+ * Lists inside the entries of another list, which a page shows for every entry: their bounds multiply (12 picture
+ * stories of 100 images each made a 1.3 MB gallery page). Each is a few times the largest real one: a picture
+ * story's images (4-8), an issue's pages (a broadsheet has 8-24), an album's videos (4-8) and the albums one video
+ * belongs to (0-2).
+ */
+export const GALLERY_IMAGES_MAX = 16;
+export const NEWSPAPER_PAGES_MAX = 32;
+export const ALBUM_VIDEOS_MAX = 50;
+export const VIDEO_ALBUMS_MAX = 8;
 
 /** A list from the CMS, cut to its first `max` entries where it enters. */
 export function cmsList<Item extends z.ZodType>(item: Item, max: number = CMS_LIST_MAX) {
@@ -175,16 +198,16 @@ export type RawAdvertisement = z.infer<typeof RawAdvertisementSchema>;
 
 /** GET /api/ad/top?catid → data: the ad groups of the detail layout (docs/product.md §3). */
 export const RawAdGroupsSchema = z.object({
-  detailTop: cmsList(RawAdvertisementSchema),
-  hotNewsTop: cmsList(RawAdvertisementSchema),
-  hotNewsBot: cmsList(RawAdvertisementSchema),
-  hotTopicBot: cmsList(RawAdvertisementSchema),
-  specialColBot: cmsList(RawAdvertisementSchema),
+  detailTop: cmsList(RawAdvertisementSchema, AD_CAROUSEL_MAX),
+  hotNewsTop: cmsList(RawAdvertisementSchema, AD_CAROUSEL_MAX),
+  hotNewsBot: cmsList(RawAdvertisementSchema, AD_CAROUSEL_MAX),
+  hotTopicBot: cmsList(RawAdvertisementSchema, AD_CAROUSEL_MAX),
+  specialColBot: cmsList(RawAdvertisementSchema, AD_CAROUSEL_MAX),
 });
 export type RawAdGroups = z.infer<typeof RawAdGroupsSchema>;
 
 /** Homepage slot by position 1–6 and 8–16 (docs/product.md §3). */
-export const RawAdSlotSchema = z.object({ position: z.number().int(), list: cmsList(RawAdvertisementSchema) });
+export const RawAdSlotSchema = z.object({ position: z.number().int(), list: cmsList(RawAdvertisementSchema, AD_CAROUSEL_MAX) });
 export type RawAdSlot = z.infer<typeof RawAdSlotSchema>;
 
 /** GET /api/ad/list_by_column_id?catid → data */
@@ -316,7 +339,7 @@ export const RawBoutiqueItemSchema = z.object({
   title: z.string(),
   description: z.string(),
   cover: z.string(),
-  images: cmsList(RawImageSchema),
+  images: cmsList(RawImageSchema, GALLERY_IMAGES_MAX),
   adddate: unixSeconds,
 });
 export type RawBoutiqueItem = z.infer<typeof RawBoutiqueItemSchema>;
@@ -336,7 +359,7 @@ export const RawShikeCategorySchema = z.object({
 export type RawShikeCategory = z.infer<typeof RawShikeCategorySchema>;
 
 /** GET /api/video_album/shike_video_category → data */
-export const RawShikeCategoriesSchema = cmsList(RawShikeCategorySchema);
+export const RawShikeCategoriesSchema = cmsList(RawShikeCategorySchema, SHIKE_CATEGORIES_MAX);
 
 /** GET /api/video/detail?id and GET /api/video_album/shike_video_item?id → data */
 export const RawVideoSchema = z.object({
@@ -356,7 +379,7 @@ export const RawVideoSchema = z.object({
   views: count,
   source: z.string(),
   /** The albums the video belongs to (a CMS without albums sends none). */
-  albums: cmsList(z.object({ id, title: z.string() })).default([]),
+  albums: cmsList(z.object({ id, title: z.string() }), VIDEO_ALBUMS_MAX).default([]),
 });
 export type RawVideo = z.infer<typeof RawVideoSchema>;
 
@@ -371,7 +394,7 @@ export const RawVideoAlbumSchema = z.object({
   cover: z.string(),
   description: z.string(),
   adddate: unixSeconds,
-  videos: cmsList(RawVideoSchema),
+  videos: cmsList(RawVideoSchema, ALBUM_VIDEOS_MAX),
 });
 export type RawVideoAlbum = z.infer<typeof RawVideoAlbumSchema>;
 
@@ -435,7 +458,7 @@ export const RawNewspaperPageSchema = z.object({
   image: z.string(),
   width: z.number(),
   height: z.number(),
-  areas: cmsList(RawNewspaperAreaSchema),
+  areas: cmsList(RawNewspaperAreaSchema, NEWSPAPER_AREAS_MAX),
 });
 export type RawNewspaperPage = z.infer<typeof RawNewspaperPageSchema>;
 
@@ -449,7 +472,7 @@ export const RawNewspaperIssueSchema = z.object({
   /** Running issue number of the paper. */
   issue_no: z.number().int(),
   adddate: unixSeconds,
-  pages: cmsList(RawNewspaperPageSchema),
+  pages: cmsList(RawNewspaperPageSchema, NEWSPAPER_PAGES_MAX),
 });
 export type RawNewspaperIssue = z.infer<typeof RawNewspaperIssueSchema>;
 

@@ -36,7 +36,7 @@ export function decorationCalls(call: Call): DecorationApi {
         request: { method: 'GET', path: `/api/ad/list_by_column_id?catid=${catid}`, call: 'ad_list_by_column' },
         schema: RawAdSlotsSchema,
         stored: STORED.homeAdSlots,
-        normalise: (raw) => raw.map((slot) => ({ position: slot.position, ads: slot.list.map(normalise.advertisement) })),
+        normalise: normalise.homeAdSlots,
         empty: [],
         decoration: true,
       }),
