@@ -17,12 +17,18 @@ export interface PageAddress {
   path: string;
 }
 
-/** Only the names a page reads are kept, sorted, and re-encoded one way. */
+/**
+ * A value every page reads as if the parameter were absent: `?page=1` is the first page, the address without it
+ * (the path the site links to, shared/routes.ts href.withPage), so it is not a second cache entry or canonical link.
+ */
+const DEFAULT_VALUES: Readonly<Record<string, string>> = { page: '1' };
+
+/** Only the names a page reads are kept (the first value of each, a default value left out), sorted, re-encoded one way. */
 export function normaliseQuery(search: URLSearchParams, allowed: readonly string[]): string {
   const kept: Array<[string, string]> = [];
   for (const name of [...allowed].sort()) {
     const value = search.get(name);
-    if (value !== null) kept.push([name, value]);
+    if (value !== null && value !== DEFAULT_VALUES[name]) kept.push([name, value]);
   }
   return kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
 }

@@ -86,9 +86,12 @@ export function resourceLoads(content: ContentApi): ResourceLoads {
   return new ResourceLoads((name) => RESOURCES[name](content));
 }
 
-/** The site's own domain and the page's address (only the query parameters the page reads: ?page=2 stays, utm_* go). */
+/**
+ * The site's own domain and the page's address (only the query parameters the page reads: ?page=2 stays, utm_*
+ * go), or the one path the page names for itself when another answers it too (home at /home).
+ */
 function canonicalUrlOf(request: DocumentRequest, state: AppState, protocol: string): string {
-  return `${protocol}://${request.page.site.domain}${state.page.path}`;
+  return `${protocol}://${request.page.site.domain}${state.page.head.canonicalPath ?? state.page.path}`;
 }
 
 export function renderOptions(context: PageContext, state: AppState, request: DocumentRequest, loads: ResourceLoads): RenderOptions {

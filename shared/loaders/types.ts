@@ -28,6 +28,11 @@ export interface PageHead {
   feedCatid?: number;
   /** schema.org structured data (NewsArticle, VideoObject, …), written as JSON-LD. */
   jsonLd?: Record<string, unknown> | ReadonlyArray<Record<string, unknown>>;
+  /**
+   * The page's one path, when a second one of the site's own answers it too (home at `/home`): the canonical link
+   * and og:url name it. Absent: the page's own address.
+   */
+  canonicalPath?: string;
 }
 
 /** A redirect is a 302 unless `permanent` (a 301: another path of the same page, docs/security.md "One path per page"). */

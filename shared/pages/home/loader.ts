@@ -2,6 +2,7 @@
 import { HOME_CATEGORY_LIST_SIZE, HOME_MAX_BLOCKS } from '../../constants';
 import { placedHomeSlots } from '../../home-ad-slots';
 import { homeCatidOf } from '../../sites';
+import { href } from '../../routes';
 import type { ContentApi } from '../../content-api';
 import { articleLink } from '../../types/entities';
 import type { Loader } from '../../loaders/types';
@@ -40,7 +41,8 @@ export const loadHome: Loader<HomeData> = async ({ site, content }) => {
   return {
     kind: 'ok',
     data: { blocks, adSlots: placedHomeSlots(adSlots), lives, newsTracks },
-    head: { title: site.seo_title, description: site.seo_description, keywords: site.seo_keywords },
+    // `/home` answers too (home's second spelling): its canonical link is `/`, the path the site links to.
+    head: { title: site.seo_title, description: site.seo_description, keywords: site.seo_keywords, canonicalPath: href.home() },
   };
 };
 

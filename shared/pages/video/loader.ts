@@ -1,5 +1,6 @@
 /** /video/{catid}/{id} and /video/{id}: one video and its category's other videos. */
 import { entityInCategory, mediaHead } from '../../loaders/helpers';
+import { href } from '../../routes';
 import type { Loader } from '../../loaders/types';
 import { definePageLoaders } from '../../loaders/define';
 import { videoJsonLd } from '../../loaders/video-json-ld';
@@ -25,4 +26,13 @@ export const loadVideo: Loader<VideoData> = async ({ params, site, content }) =>
   };
 };
 
-export default definePageLoaders(route, { video: loadVideo, 'video-id': loadVideo });
+/**
+ * /video/{id}: another path of the page every link of the site names with its category (href.video), so a 301 to
+ * it (docs/security.md, "One path per page"): never a second cache entry or canonical link of the same video.
+ */
+export const loadVideoById: Loader<VideoData> = async ({ params, content }) => {
+  const video = await entityInCategory(params, (id) => content.video(id));
+  return video ? { kind: 'redirect', location: href.video(video.catid, video.id), permanent: true } : { kind: 'not-found' };
+};
+
+export default definePageLoaders(route, { video: loadVideo, 'video-id': loadVideoById });
