@@ -5,6 +5,10 @@
  * (scripts/reference-api/media.ts). The content spec names no size field or resize parameter for the CMS's own
  * media, so any other address gets no candidates and the browser loads it as it is
  * (docs/decisions/0072-image-sizes-from-the-path.md).
+ *
+ * A picture the CMS left empty is drawn with no `src` at all (`src={path || undefined}` where one is drawn): an
+ * empty `src` is a request for the page itself in some browsers, and React reports it on every render. The
+ * element stays, so its width and height still hold the slot (test/browser/hostile-content.test.ts).
  */
 
 const SIZED_IMAGE = /^((?:https?:\/\/[^/?#]+)?\/media\/img\/[a-z][a-z0-9]{0,39})-(\d{1,4})x(\d{1,4})\.jpg$/;

@@ -17,7 +17,7 @@ export default function GalleryPage({ data }: { data: GalleryData }) {
             <details>
               <summary>
                 <img
-                  src={item.cover}
+                  src={item.cover || undefined}
                   srcSet={widthSrcSet(item.cover)}
                   sizes={SLOT_SIZES.galleryCover}
                   alt=""
@@ -32,7 +32,7 @@ export default function GalleryPage({ data }: { data: GalleryData }) {
               {item.images.map((image) => (
                 <figure key={image.url}>
                   <img
-                    src={image.url}
+                    src={image.url || undefined}
                     srcSet={widthSrcSet(image.url)}
                     sizes={SLOT_SIZES.galleryCover}
                     alt={image.caption}

@@ -18,7 +18,7 @@ export default function LivePage({ data }: { data: LiveData }) {
       {live.status === 1 && live.hls_url && <VideoPlayer src={live.hls_url} poster={live.cover} title={live.title} />}
       {live.status === 2 && (
         <figure className="player">
-          <img src={live.cover} srcSet={widthSrcSet(live.cover)} sizes={SLOT_SIZES.mainColumn} alt="" width={960} height={540} />
+          <img src={live.cover || undefined} srcSet={widthSrcSet(live.cover)} sizes={SLOT_SIZES.mainColumn} alt="" width={960} height={540} />
           {live.start_time !== null && (
             <figcaption>
               开播时间：

@@ -10,7 +10,15 @@ export default function NewsTrackPage({ data }: { data: NewsTrackData }) {
     <article className="news-track" aria-labelledby="track-title">
       <header>
         {data.cover && (
-          <img src={data.cover} srcSet={widthSrcSet(data.cover)} sizes={SLOT_SIZES.mainColumn} alt="" width={1264} height={320} className="topic__cover" />
+          <img
+            src={data.cover || undefined}
+            srcSet={widthSrcSet(data.cover)}
+            sizes={SLOT_SIZES.mainColumn}
+            alt=""
+            width={1264}
+            height={320}
+            className="topic__cover"
+          />
         )}
         <h1 id="track-title" className="page-title">
           {data.title}

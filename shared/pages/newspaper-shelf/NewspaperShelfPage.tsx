@@ -20,7 +20,7 @@ export default function NewspaperShelfPage({ data }: { data: NewspaperShelfData 
             {issue.pages.map((page) => (
               <li key={page.page_no}>
                 <Link to={href.newspaper(issue.catid, issue.issue_date, page.page_no)}>
-                  <img src={page.image} alt="" width={240} height={340} loading="lazy" decoding="async" />
+                  <img src={page.image || undefined} alt="" width={240} height={340} loading="lazy" decoding="async" />
                   <span>
                     第{page.page_no}版 {page.name}
                   </span>

@@ -23,7 +23,7 @@ export default function NewspaperPage({ data }: { data: NewspaperData }) {
       </header>
       <div className="newspaper__body">
         <div className="newspaper__sheet" style={{ aspectRatio: `${page.width} / ${page.height}` }}>
-          <img src={page.image} alt={`${issue.paper_name}第${page.page_no}版`} width={page.width} height={page.height} />
+          <img src={page.image || undefined} alt={`${issue.paper_name}第${page.page_no}版`} width={page.width} height={page.height} />
           {page.areas.map((area) => {
             const articleCatid = catidOf.get(area.article_id);
             if (articleCatid === undefined) return null;

@@ -64,7 +64,7 @@ function ProfileCard({ user }: { user: PublicUser }) {
 
   return (
     <div className="profile-card">
-      <img className="profile-card__avatar" src={user.avatar} srcSet={densitySrcSet(user.avatar, 72)} alt="" width={72} height={72} />
+      <img className="profile-card__avatar" src={user.avatar || undefined} srcSet={densitySrcSet(user.avatar, 72)} alt="" width={72} height={72} />
       <div className="profile-card__text">
         <p className="profile-card__name">{user.nickname}</p>
         <p className="profile-card__id">{`用户ID：${user.user_id}`}</p>
@@ -113,7 +113,7 @@ function AuthorList({ authors }: { authors: readonly ColumnAuthor[] }) {
     <ul className="personal-authors">
       {authors.map((author) => (
         <li key={author.id} className="columnist">
-          <img src={author.avatar} srcSet={densitySrcSet(author.avatar, 64)} alt="" width={64} height={64} loading="lazy" decoding="async" />
+          <img src={author.avatar || undefined} srcSet={densitySrcSet(author.avatar, 64)} alt="" width={64} height={64} loading="lazy" decoding="async" />
           <div>
             <Link className="columnist__name" to={href.specialColumnDetail(author.id)}>
               {author.name}

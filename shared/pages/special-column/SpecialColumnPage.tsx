@@ -22,7 +22,7 @@ export default function SpecialColumnPage({ data }: { data: SpecialColumnData })
       <ul className="columnist-grid">
         {data.authors.map((author) => (
           <li key={author.id} className="columnist">
-            <img src={author.avatar} srcSet={densitySrcSet(author.avatar, 96)} alt="" width={96} height={96} loading="lazy" decoding="async" />
+            <img src={author.avatar || undefined} srcSet={densitySrcSet(author.avatar, 96)} alt="" width={96} height={96} loading="lazy" decoding="async" />
             <div className="columnist__text">
               <h2 className="columnist__name">
                 <Link to={href.specialColumnDetail(author.id)}>{author.name}</Link>

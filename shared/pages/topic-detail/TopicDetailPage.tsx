@@ -8,7 +8,15 @@ export default function TopicDetailPage({ data }: { data: TopicDetailData }) {
     <article className="topic" aria-labelledby="topic-title">
       <header className="topic__header">
         {data.cover && (
-          <img src={data.cover} srcSet={widthSrcSet(data.cover)} sizes={SLOT_SIZES.mainColumn} alt="" width={1264} height={360} className="topic__cover" />
+          <img
+            src={data.cover || undefined}
+            srcSet={widthSrcSet(data.cover)}
+            sizes={SLOT_SIZES.mainColumn}
+            alt=""
+            width={1264}
+            height={360}
+            className="topic__cover"
+          />
         )}
         <h1 id="topic-title" className="page-title">
           {data.title}

@@ -18,7 +18,7 @@ export default function TopicListPage({ data }: { data: TopicListData }) {
           <li key={topic.id} className="topic-card">
             <Link to={href.topicDetail(topic.id)}>
               <img
-                src={topic.thumb}
+                src={topic.thumb || undefined}
                 srcSet={widthSrcSet(topic.thumb)}
                 sizes={SLOT_SIZES.card}
                 alt=""

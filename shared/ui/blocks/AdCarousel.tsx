@@ -51,7 +51,11 @@ function AdVideo({ ad, height }: { ad: Advertisement; height: number }) {
 
 function AdMedia({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {
   // Unlabelled: the title beside it names the ad (the link's text), so a screen reader hears it once.
-  return ad.type === 2 && ad.video ? <AdVideo ad={ad} height={height} /> : <img src={ad.image} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />;
+  return ad.type === 2 && ad.video ? (
+    <AdVideo ad={ad} height={height} />
+  ) : (
+    <img src={ad.image || undefined} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />
+  );
 }
 
 function Slide({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {

@@ -21,7 +21,7 @@ function Banner() {
     <div className="page-width">
       <div className="banner" style={{ height: BANNER_HEIGHT_PX }}>
         <Link to={href.detail(first.catid, first.id)}>
-          <img src={first.thumb} alt={first.title} width={PAGE_WIDTH_PX} height={BANNER_HEIGHT_PX} fetchPriority="high" />
+          <img src={first.thumb || undefined} alt={first.title} width={PAGE_WIDTH_PX} height={BANNER_HEIGHT_PX} fetchPriority="high" />
         </Link>
       </div>
     </div>

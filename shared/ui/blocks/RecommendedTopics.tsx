@@ -35,7 +35,15 @@ export function RecommendedTopics({ title = TEXT.recommendedTopicsTitle, adsBelo
               {topics.map((topic) => (
                 <li key={topic.id}>
                   <a href={topicHref(topic)}>
-                    <img src={topic.thumb} srcSet={widthSrcSet(topic.thumb)} sizes={SLOT_SIZES.sideTopic} alt="" width={150} height={84} loading="lazy" />
+                    <img
+                      src={topic.thumb || undefined}
+                      srcSet={widthSrcSet(topic.thumb)}
+                      sizes={SLOT_SIZES.sideTopic}
+                      alt=""
+                      width={150}
+                      height={84}
+                      loading="lazy"
+                    />
                     <span>{topic.title}</span>
                   </a>
                 </li>

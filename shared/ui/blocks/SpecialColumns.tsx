@@ -25,7 +25,7 @@ function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
         {shown.map((author) => (
           <li key={author.id}>
             <a href={href.specialColumnDetail(author.id)}>
-              <img src={author.avatar} srcSet={densitySrcSet(author.avatar, 48)} alt="" width={48} height={48} loading="lazy" />
+              <img src={author.avatar || undefined} srcSet={densitySrcSet(author.avatar, 48)} alt="" width={48} height={48} loading="lazy" />
               <span className="column-list__name">{author.name}</span>
               <span className="column-list__desc">{author.description}</span>
             </a>

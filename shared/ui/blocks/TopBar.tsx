@@ -59,7 +59,7 @@ function UserMenu({ user }: { user: SignedInUser }) {
   return (
     <div className="tooltip user-menu">
       <button type="button" className="top-bar__link user-menu__trigger" aria-haspopup="true">
-        <img src={user.avatar} alt="" width={24} height={24} className="user-menu__avatar" />
+        <img src={user.avatar || undefined} alt="" width={24} height={24} className="user-menu__avatar" />
         {user.nickname}
       </button>
       <UserMenuLinks />

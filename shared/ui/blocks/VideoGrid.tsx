@@ -20,7 +20,7 @@ export function VideoGrid<V extends VideoCard>({ videos, linkFor }: { videos: re
           <Link to={linkFor ? linkFor(video) : href.video(video.catid, video.id)}>
             <span className="video-card__cover">
               <img
-                src={video.cover}
+                src={video.cover || undefined}
                 srcSet={widthSrcSet(video.cover)}
                 sizes={SLOT_SIZES.card}
                 alt=""
