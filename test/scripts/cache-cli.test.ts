@@ -280,7 +280,8 @@ describeWithRedis()('portal-cache', () => {
     const summary = JSON.parse(warmed.stdout) as { version: number; urls: number; ok: number; failed: number; failures: Array<{ status: number }> };
     expect(summary).toMatchObject({ version: 1, urls: 3, ok: 2, failed: 1 });
     expect(summary.failures[0]?.status).toBe(404);
-    expect((await request(t.url).get('/').set('Host', 'bj.qnnews.cn')).headers['x-cache']).toBe('HIT');
+    // Held by the cache: a HIT, or STALE when an earlier test stored it more than home's 30 s TTL ago on a slow machine.
+    expect((await request(t.url).get('/').set('Host', 'bj.qnnews.cn')).headers['x-cache']).toMatch(/^(HIT|STALE)$/);
 
     const index = (await request(t.url).get('/sitemap.xml')).text;
     expect(index).toContain('<sitemapindex');
