@@ -94,13 +94,18 @@ export class Cache {
     return this.inflight.size;
   }
 
-  /** `revalidate`: a stale entry is reloaded before answering (the held one served only if that fails), not after. */
+  /**
+   * `revalidate`: a stale entry is reloaded before answering (the held one served only if that fails), not after.
+   * `waitFrom`: when the caller's waits on other instances' locks start counting (a page render's start, Date.now()):
+   * all of them together end the lock's `maxWaitMs` after it, so a render of twenty keys, each held by a holder
+   * that renews for ever, waits that long once, not twenty times in a row.
+   */
   async getOrLoad<T>(
     key: string,
     policy: CachePolicy,
     load: () => Promise<Loaded<T>>,
     codec: Codec<T> = jsonCodec as Codec<T>,
-    options: { revalidate?: boolean } = {},
+    options: { revalidate?: boolean; waitFrom?: number } = {},
   ): Promise<Served<T>> {
     const held = await this.store.get(key);
     const freshness = held ? freshnessOf(held) : 'gone';
@@ -111,7 +116,7 @@ export class Cache {
       return this.served(key, entry, 'STALE');
     }
     try {
-      const loaded = await this.loadOnce(key, policy, load, codec);
+      const loaded = await this.loadOnce(key, policy, load, codec, options.waitFrom);
       this.events.onResult?.(key, 'MISS');
       return { value: loaded.value, state: 'MISS', tags: loaded.tags };
     } catch (error) {
@@ -174,7 +179,7 @@ export class Cache {
   }
 
   /** One load per key at a time; the entry is written before waiters are released, so none races past it. */
-  private loadOnce<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
+  private loadOnce<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>, waitFrom?: number): Promise<Loaded<T>> {
     const running = this.inflight.get(key);
     if (running) {
       this.events.onCoalesced?.(key, 'process');
@@ -182,7 +187,7 @@ export class Cache {
     }
     const started = (async () => {
       try {
-        return await this.loadAcrossInstances(key, policy, load, codec);
+        return await this.loadAcrossInstances(key, policy, load, codec, waitFrom);
       } finally {
         this.inflight.delete(key);
       }
@@ -200,19 +205,26 @@ export class Cache {
 
   /**
    * With a lock: the holder loads, renewing its lock while it does; others wait for its entry as long as the lock
-   * is there (a live holder keeps it, however slow its load), up to the lock's `maxWaitMs` in all. If the lock goes
+   * is there (a live holder keeps it, however slow its load), up to the lock's `maxWaitMs` in all (counted from `waitFrom`). If the lock goes
    * (released without a storable result, or expired because its holder died), a waiter takes it and loads itself;
    * what no holder could have made in the lock's place is taken over at once (redis-lock.ts). If Redis is down,
    * this instance loads on its own (coalescing is an optimisation, never a reason to fail a reader); a command
    * that merely timed out while connected is retried for up to the lock timeout, so a slow moment of Redis or of
    * this process does not turn into a second upstream call.
    */
-  private async loadAcrossInstances<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
+  private async loadAcrossInstances<T>(
+    key: string,
+    policy: CachePolicy,
+    load: () => Promise<Loaded<T>>,
+    codec: Codec<T>,
+    waitFrom = Date.now(),
+  ): Promise<Loaded<T>> {
     if (!this.lock) return this.loadAndStore(key, policy, load, codec);
     const lock = this.lock;
     // Until when this caller waits without seeing the lock held: pushed on each time it is seen held, never past
-    // `giveUpAt`, whatever the lock's holder (or whatever Redis holds) does.
-    const giveUpAt = Date.now() + lock.maxWaitMs;
+    // `giveUpAt`, whatever the lock's holder (or whatever Redis holds) does; counted from the caller's render, so
+    // the waits of one page end together (getOrLoad's waitFrom).
+    const giveUpAt = Math.min(Date.now(), waitFrom) + lock.maxWaitMs;
     const patience = { until: Date.now() + lock.timeoutMs, giveUpAt };
     let coalesced = false;
     for (;;) {

@@ -104,6 +104,8 @@ export class ContentService {
       const policy = this.options.policy?.data(spec.family) ?? DATA_POLICY[spec.family];
       const served = await this.options.cache.getOrLoad<T>(key, policy, () => this.load(spec, recorder), codecOf(spec.stored), {
         revalidate: recorder.revalidateStale,
+        // Every wait of this render on another instance's lock counts from its start: one budget for the page.
+        waitFrom: recorder.startedAt,
       });
       recorder.record(served.state, served.tags);
       // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.

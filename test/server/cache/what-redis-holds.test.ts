@@ -311,6 +311,78 @@ describeWithRedis()('a lock kept alive for ever', () => {
   });
 });
 
+describeWithRedis()('locks kept alive for ever on every key of a page', () => {
+  const suite = suiteRedis();
+  /** Keeps a well-formed lock on each key alive (holders whose loads never end) until the returned stop is called. */
+  function renewForEver(keys: readonly string[], timeoutMs: number): () => void {
+    const renew = () => Promise.all(keys.map((key) => suite.client.set(lockKey(key), randomBytes(12).toString('base64url'), 'PX', timeoutMs)));
+    void renew();
+    const renewing = setInterval(() => void renew(), timeoutMs / 4);
+    return () => clearInterval(renewing);
+  }
+
+  it('keys loaded one after another for one render wait the lock’s maxWaitMs once in all, not once each', async () => {
+    const timeoutMs = 300;
+    const maxWaitMs = 1200;
+    const lock = new RedisLock(suite.client, timeoutMs, 25, undefined, maxWaitMs);
+    const cache = new Cache(new RedisStore({ client: suite.client }), {}, lock);
+    const keys = ['menu', 'site', 'category', 'list'].map((name) => `${suite.prefix}:b:data:_:${name}`);
+    await Promise.all(keys.map((key) => suite.client.set(lockKey(key), 'x', 'PX', timeoutMs)));
+    const stop = renewForEver(keys, timeoutMs);
+    try {
+      const renderStarted = Date.now();
+      // A render's calls that depend on each other: each asked for once the one before is answered.
+      for (const key of keys) {
+        const served = await cache.getOrLoad(key, { ttl: 60, grace: 0, staleIfError: 0 }, async () => ({ value: key, cacheable: true, tags: [] }), undefined, {
+          waitFrom: renderStarted,
+        });
+        expect(served).toEqual(expect.objectContaining({ value: key, state: 'MISS' }));
+      }
+      const elapsed = Date.now() - renderStarted;
+      expect(elapsed).toBeGreaterThanOrEqual(maxWaitMs);
+      // One wait, not four in a row (4 × 1200 ms).
+      expect(elapsed).toBeLessThan(2 * maxWaitMs);
+    } finally {
+      stop();
+    }
+  });
+
+  it('a page whose every data key is held that way answers within one maxWaitMs and a render', async () => {
+    // maxWaitMs is CACHE_LOCK_TIMEOUT_MS + 2 × UPSTREAM_TIMEOUT_MS (server/portal.ts): 300 + 2 × 2000 ms.
+    const maxWaitMs = 300 + 2 * 2000;
+    const t = await startTestPortal({
+      redisUrl: testRedisUrl(),
+      cachePrefix: suite.prefix,
+      // No L1: every call of the render reads Redis and meets the locks.
+      env: { CACHE_LOCK_TIMEOUT_MS: '300', UPSTREAM_TIMEOUT_MS: '2000', L1_CACHE_MAX_MB: '0' },
+    });
+    try {
+      // The data keys a home render reads, learnt from one render, then emptied.
+      expect((await request(t.url).get('/')).status).toBe(200);
+      const dataKeys = await eventually(
+        async () => (await suite.client.keys(`${suite.prefix}:*:data:*`)).filter((key) => !key.includes(':lock:')),
+        (keys) => keys.length >= 5,
+      );
+      await suite.client.del(...dataKeys, ...(await suite.client.keys(`${suite.prefix}:*:page:*`)));
+      const stop = renewForEver(dataKeys, 300);
+      try {
+        const started = Date.now();
+        const page = await request(t.url)
+          .get('/')
+          .timeout({ response: 4 * maxWaitMs });
+        const elapsed = Date.now() - started;
+        expect(page.status).toBe(200);
+        // The render's calls come in a few rounds, each of which waited up to maxWaitMs before (3 rounds: over 12 s).
+        expect(elapsed).toBeLessThan(1.6 * maxWaitMs);
+      } finally {
+        stop();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
