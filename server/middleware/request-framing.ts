@@ -9,7 +9,8 @@
  * - `Transfer-Encoding` (§6.1): only `chunked`, once, in an HTTP/1.1 request. A coding the portal does not
  *   implement (`gzip, chunked`, `identity`, `xchunked`) is a 501; `chunked` twice, an empty value, or any
  *   transfer coding in an HTTP/1.0 request is a 400.
- * - `Content-Length` (§6.3): one field line of digits, never beside `Transfer-Encoding`.
+ * - `Content-Length` (§6.3): one field line of digits, never beside `Transfer-Encoding`; neither spelt with an
+  underscore (`Transfer_Encoding`), which Node ignores but a gateway mapping `_` to `-` would frame by.
  * - The version: HTTP/1.0 or HTTP/1.1. llhttp reads `HTTP/2.0` (or 0.9, 3.0) in a request line as if it were 1.1;
  *   this framing is not theirs, so it is a 505 (RFC 9110 §15.6.6), not a page read by 1.1's rules.
  *
@@ -48,6 +49,20 @@ function fieldLines(req: IncomingMessage, name: string): string[] {
   return values;
 }
 
+/**
+ * `Transfer_Encoding`, `content_length`: not framing headers to Node, but a proxy or CGI-style gateway that maps `_`
+ * to `-` (as CGI's HTTP_* variables do) would frame the request by them, so two hops would disagree on its end.
+ */
+function hasUnderscoredFraming(req: IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index]!;
+    if (name.includes('_') && UNDERSCORED_FRAMING.has(name.toLowerCase())) return true;
+  }
+  return false;
+}
+const UNDERSCORED_FRAMING = new Set(['transfer_encoding', 'content_length']);
+
 export function judgeFraming(req: IncomingMessage): FramingVerdict {
   if (req.httpVersionMajor !== 1 || req.httpVersionMinor > 1)
     return { ok: false, status: 505, reason: `HTTP/${req.httpVersion} is not spoken here: HTTP/1.1 or HTTP/1.0` };
@@ -58,6 +73,7 @@ export function judgeFraming(req: IncomingMessage): FramingVerdict {
   const hosts = fieldLines(req, 'host');
   if (hosts.length > 1) return { ok: false, status: 400, reason: 'more than one Host header' };
   if (hosts.length === 1 && !HOST_VALUE.test(hosts[0]!)) return { ok: false, status: 400, reason: 'malformed Host header' };
+  if (hasUnderscoredFraming(req)) return { ok: false, status: 400, reason: 'a framing header spelt with an underscore' };
   const lengths = fieldLines(req, 'content-length');
   const encodings = fieldLines(req, 'transfer-encoding');
   if (encodings.length > 0) return judgeTransferEncoding(req, encodings, lengths.length > 0);
