@@ -60,6 +60,9 @@ export async function httpGet(url: string, timeoutSeconds: number): Promise<Http
   }
 }
 
+/** The gauge every portal's /metrics has (server/metrics.ts), always 1. */
+const PORTAL_MARK = 'portal_build_info';
+
 /** /metrics of each portal, side by side. */
 export async function scrape(portals: readonly string[], timeoutSeconds: number): Promise<Scrape> {
   const answers = await Promise.all(
@@ -68,7 +71,11 @@ export async function scrape(portals: readonly string[], timeoutSeconds: number)
       try {
         const answer = await httpGet(url, timeoutSeconds);
         if (answer.status !== 200) return { url: portal, error: `${url} answered HTTP ${answer.status}` };
-        return { url: portal, samples: parsePrometheus(answer.text) };
+        const samples = parsePrometheus(answer.text);
+        // A 200 from something else (another service on that port, a proxy's page) is not an instance with no
+        // traffic: counted, it would make a dead portal look idle and the ratios look complete.
+        if (!samples.some((sample) => sample.name === PORTAL_MARK)) return { url: portal, error: `${url}: not a portal's /metrics (no ${PORTAL_MARK})` };
+        return { url: portal, samples };
       } catch (error) {
         return { url: portal, error: `${url}: ${errorText(error)}` };
       }

@@ -19,7 +19,7 @@ interface Answer {
 }
 
 export async function warmCommand(globals: Globals, source: string, options: { portal: string; concurrency: number }): Promise<void> {
-  const urls = await pageUrls(readSource(source), options.portal);
+  const urls = await pageUrls(readSource(source), options.portal, globals.timeout);
   const results: Answer[] = [];
   let next = 0;
   const started = performance.now();
@@ -32,7 +32,7 @@ export async function warmCommand(globals: Globals, source: string, options: { p
   const worker = async (): Promise<void> => {
     while (next < urls.length) {
       const url = urls[next++]!;
-      results.push(await get(options.portal, url, false));
+      results.push(await get(options.portal, url, false, globals.timeout));
       progress();
     }
   };
@@ -80,12 +80,12 @@ function readSource(source: string): string {
 const LOC = /<loc>\s*([^<\s]+)\s*<\/loc>/g;
 
 /** The page URLs of a sitemap, of a sitemap index (each sub-sitemap fetched from the portal), or of a plain list. */
-async function pageUrls(text: string, portal: string): Promise<string[]> {
+async function pageUrls(text: string, portal: string, timeoutSeconds: number): Promise<string[]> {
   const locs = [...text.matchAll(LOC)].map((match) => unescapeXml(match[1]!));
   if (/<sitemapindex[\s>]/.test(text)) {
     const pages: string[] = [];
     for (const sitemap of locs) {
-      const answer = await get(portal, sitemap, true);
+      const answer = await get(portal, sitemap, true, timeoutSeconds);
       if (answer.status !== 200)
         throw new CliError(
           `sub-sitemap ${sitemap}: ${answer.status === 0 ? `no answer from ${portal} (${answer.error})` : `HTTP ${answer.status}`}`,
@@ -128,15 +128,20 @@ function unescapeXml(text: string): string {
     .replace(/&apos;/g, "'");
 }
 
-/** GETs one URL from the portal with the URL's host as Host. node:http, because fetch() may not set Host. */
-function get(portal: string, url: string, keepBody: boolean): Promise<Answer> {
+/**
+ * GETs one URL from the portal with the URL's host as Host (node:http, because fetch() may not set Host), within
+ * `timeoutSeconds` for the whole answer, head and body: a socket's idle timeout never fires on a portal that
+ * sends a byte a second, and warm waited on one for ever.
+ */
+function get(portal: string, url: string, keepBody: boolean, timeoutSeconds: number): Promise<Answer> {
   const target = new URL(url, 'http://portal.invalid');
   const base = new URL(portal);
   const started = performance.now();
   const request = base.protocol === 'https:' ? https.get : http.get;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const done = (status: number, cache: string, error: string) =>
+    const done = (status: number, cache: string, error: string) => {
+      clearTimeout(deadline);
       resolve({
         url,
         status,
@@ -145,9 +150,10 @@ function get(portal: string, url: string, keepBody: boolean): Promise<Answer> {
         ms: Math.round(performance.now() - started),
         ...(keepBody ? { body: Buffer.concat(chunks).toString('utf8') } : {}),
       });
+    };
     const req = request(
       new URL(`${target.pathname}${target.search}`, base),
-      { headers: target.host === 'portal.invalid' ? {} : { host: target.host }, timeout: 30_000 },
+      { headers: target.host === 'portal.invalid' ? {} : { host: target.host } },
       (res) => {
         res.on('data', (chunk: Buffer) => {
           if (keepBody) chunks.push(chunk);
@@ -156,7 +162,11 @@ function get(portal: string, url: string, keepBody: boolean): Promise<Answer> {
         res.on('error', (error) => done(0, '-', error.message));
       },
     );
-    req.on('timeout', () => req.destroy(new Error('no answer within 30 s')));
+    // Said first (the promise keeps the first word), then the request goes: its own error would only say "aborted".
+    const deadline = setTimeout(() => {
+      done(0, '-', `no answer within ${timeoutSeconds} s`);
+      req.destroy();
+    }, timeoutSeconds * 1000);
     req.on('error', (error: Error) => done(0, '-', error.message));
   });
 }

@@ -4,7 +4,11 @@
  * on). stats, watch and instances find the announced portals without --portal, answer for the live ones, name
  * the hung and the dead ones with why, and end with exit code 5 (partial) instead of waiting or aborting.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { buildCacheCli, type CacheCli, type CliRun } from '../support/cache-cli';
 import { redisPortalSuite } from '../support/redis-portal';
@@ -51,6 +55,41 @@ async function startHungServer(): Promise<{ url: string; accepted: () => number;
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A server that answers every request with a valid head and then a byte a second, for ever: a portal stuck
+ * half-way through a page, or a tarpit. A socket's idle timeout never fires on it.
+ */
+async function startDrippingServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    socket.once('data', () => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n');
+      const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write('1\r\n#\r\n')), 1000);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Another service on a port: 200 to everything, with a body that is no portal's answer. */
+async function startOtherService(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((_req, res) => res.end('# HELP up Something else.\nup 1\n<html>not a portal</html>\n'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** A loopback port nobody listens on: taken from the kernel, then released. */
@@ -182,10 +221,45 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     expect(lines.some((line) => line.lookups > 0)).toBe(true);
   });
 
+  it('warm gives up on a portal that sends its answer a byte a second, within --timeout, naming why (exit 1)', async () => {
+    const drip = await startDrippingServer();
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), 'warm-drip-'));
+      const list = path.join(dir, 'urls.txt');
+      writeFileSync(list, '/about\nhttps://www.qnnews.cn/\n');
+      const started = Date.now();
+      const result = await cli.run('--json', '--timeout', '3', 'warm', list, '--portal', drip.url);
+      expect(result.code).toBe(1);
+      const doc = parsed<{ ok: number; failed: number; failures: Array<{ url: string; status: number; error: string }> }>(result);
+      expect(doc).toMatchObject({ ok: 0, failed: 2 });
+      for (const failure of doc.failures) expect(failure).toMatchObject({ status: 0, error: 'no answer within 3 s' });
+      // A sitemap index: its sub-sitemap is read through the same portal, under the same bound.
+      const index = path.join(dir, 'index.xml');
+      writeFileSync(index, '<sitemapindex><sitemap><loc>https://www.qnnews.cn/sitemaps/pages.xml</loc></sitemap></sitemapindex>');
+      const followed = await cli.run('--json', '--timeout', '3', 'warm', index, '--portal', drip.url);
+      expect(followed.code).toBe(1);
+      expect(parsed<{ error: string }>(followed).error).toContain('no answer within 3 s');
+      expect(Date.now() - started).toBeLessThan(60_000);
+    } finally {
+      await drip.close();
+    }
+  });
+
+  it('stats and watch name a --portal that answers 200 but is no portal, instead of counting it as an idle instance (exit 5)', async () => {
+    const other = await startOtherService();
+    try {
+      for (const args of [['stats'], ['watch', '--interval', '1', '--count', '1']]) {
+        const result = await cli.run('--json', '--timeout', '4', ...args, '--portal', other.url);
+        expect([args[0], result.code]).toEqual([args[0], 5]);
+        const doc = parsed<{ failed: Failed[] }>(result);
+        expect(doc.failed).toEqual([{ url: other.url, error: expect.stringContaining("not a portal's /metrics") }]);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('warm refuses a list naming a host that is not one of the sites (exit 2), before requesting anything', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const path = await import('node:path');
     const list = path.join(mkdtempSync(path.join(tmpdir(), 'warm-hosts-')), 'urls.txt');
     writeFileSync(list, `/about\nhttps://www.qnnews.cn/\nhttps://evil.example.com/detail/1/1\n`);
     const before = hung.accepted();
