@@ -24,15 +24,40 @@ const MAX_REFERER = 256;
 const MAX_AGENT = 256;
 
 /**
- * Query parameters whose value is a secret or a credential (a sign-in callback's code and state, a reset token, an
- * API key): the line keeps the name, never the value. Matched by name, case-insensitive, anywhere in the query.
+ * Query parameter names whose value is a secret or a credential (a sign-in callback's code and state, a reset token,
+ * an API key): the line keeps the name, never the value. Short generic names count only whole (`code`, not
+ * `codex`; `key`, not `keyword`); names that say what they hold count anywhere in the name (`auth_token`,
+ * `accessToken`, `sessionid`, `client_secret`, `X-Amz-Signature`). Read as the server reads them: case-insensitive
+ * and percent-decoded (`%74oken` is `token`).
  */
-const SECRET_PARAM = /(^|[?&;])((?:access_|refresh_|id_)?token|code|state|ticket|password|passwd|pwd|secret|api_?key|key|sig|signature|session|auth)=[^&;#]*/gi;
+const SECRET_NAME = /^(?:code|state|ticket|key|sig|auth|pwd)$|token|secret|passw|signature|session|api_?key|jwt|credential/i;
 
-/** A path or URL with the values of its secret query parameters replaced, then cut to `max` characters. */
+function isSecretName(name: string): boolean {
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    // A malformed escape: the name as written.
+  }
+  return SECRET_NAME.test(decoded.trim());
+}
+
+/** `name=value` pairs of a query (`&` or `;` between them) with each secret value replaced; the fragment kept. */
+function redactQuery(query: string): string {
+  const hash = query.indexOf('#');
+  const params = hash < 0 ? query : query.slice(0, hash);
+  const fragment = hash < 0 ? '' : query.slice(hash);
+  return params.replace(/([^&;=]*)=([^&;]*)/g, (pair: string, name: string) => (isSecretName(name) ? `${name}=[redacted]` : pair)) + fragment;
+}
+
+/**
+ * A path or URL with the values of its secret query parameters replaced (and a URL's user:password@, which a
+ * crafted Referer may carry), then cut to `max` characters.
+ */
 export function loggableTarget(target: string, max: number): string {
-  const query = target.indexOf('?');
-  const redacted = query < 0 ? target : target.slice(0, query) + target.slice(query).replace(SECRET_PARAM, '$1$2=[redacted]');
+  const withoutUser = target.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1[redacted]@');
+  const query = withoutUser.indexOf('?');
+  const redacted = query < 0 ? withoutUser : withoutUser.slice(0, query + 1) + redactQuery(withoutUser.slice(query + 1));
   return redacted.length > max ? `${redacted.slice(0, max - 1)}…` : redacted;
 }
 

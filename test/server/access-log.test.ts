@@ -128,6 +128,14 @@ describe('loggableTarget', () => {
     ['/token=not-a-query', '/token=not-a-query'],
     ['/a?codex=1&mystate=2', '/a?codex=1&mystate=2'],
     ['/a?password=p&api_key=k&sig=s', '/a?password=[redacted]&api_key=[redacted]&sig=[redacted]'],
+    // Secret names in other spellings: within a longer name, camelCase, percent-encoded, another prefix.
+    ['/a?auth_token=1&accessToken=2&sessionid=3', '/a?auth_token=[redacted]&accessToken=[redacted]&sessionid=[redacted]'],
+    ['/a?%74oken=1&client_secret=2&X-Amz-Signature=3&jwt=4', '/a?%74oken=[redacted]&client_secret=[redacted]&X-Amz-Signature=[redacted]&jwt=[redacted]'],
+    ['/a?user_password=1&apiKey=2&refresh%5Ftoken=3', '/a?user_password=[redacted]&apiKey=[redacted]&refresh%5Ftoken=[redacted]'],
+    // What a page shows is kept: a search keyword, an author, a page number, a value with = in it.
+    ['/search?keyword=%E6%96%B0&author=li&page=2&x=a==', '/search?keyword=%E6%96%B0&author=li&page=2&x=a=='],
+    // A Referer may carry user:password@ (browsers drop it; a crafted one need not).
+    ['https://ops:hunter2@www.qnnews.cn/?from=home', 'https://[redacted]@www.qnnews.cn/?from=home'],
   ])('%s → %s', (target, logged) => {
     expect(loggableTarget(target, 512)).toBe(logged);
   });
