@@ -218,6 +218,10 @@ function crossProblems(config: Config): string[] {
   if (config.SESSION_REDIS_URL && !config.REDIS_URL) {
     problems.push('SESSION_REDIS_URL: needs REDIS_URL too (without it every instance keeps sessions in process)');
   }
+  if (config.INTERNAL_PORT !== undefined && config.INTERNAL_PORT === config.PORT) {
+    // Said as a setting, not as the "port in use" the second listen() would meet (naming the wrong remedy).
+    problems.push(`INTERNAL_PORT="${config.INTERNAL_PORT}": the same as PORT; /metrics and /_internal need a port of their own (or unset INTERNAL_PORT)`);
+  }
   if (config.EDGE_PURGE_URLS.length > 0 && !config.EDGE_PURGE_TOKEN) {
     problems.push('EDGE_PURGE_URLS: needs EDGE_PURGE_TOKEN too (the edge refuses every PURGE without the token)');
   }

@@ -19,11 +19,11 @@ import { createPortal } from './portal';
 const EXIT = { config: 78, unavailable: 69, failed: 1 } as const;
 
 /** Why listen() failed, for people: the errno says it, the stack does not. */
-function listenProblem(error: unknown, host: string, port: number): string | null {
+function listenProblem(error: unknown, host: string, port: number, setting: 'PORT' | 'INTERNAL_PORT'): string | null {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const where = `${host}:${port}`;
-  if (code === 'EADDRINUSE') return `cannot listen on ${where}: the port is already in use (another process listens there; stop it or set PORT)`;
-  if (code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges; set PORT to 1024 or above)`;
+  if (code === 'EADDRINUSE') return `cannot listen on ${where}: the port is already in use (another process listens there; stop it or set ${setting})`;
+  if (code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges; set ${setting} to 1024 or above)`;
   if (code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: ${host} is not an address of this machine (set HOST, e.g. 0.0.0.0)`;
   return null;
 }
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
 
   const portal = createPortal({ config, logger, upstreamUrl, embeddedUpstream: reference !== null });
   const running = await listen(portal, config.PORT, config.HOST, logger, config.SHUTDOWN_TIMEOUT_MS, config.SHUTDOWN_DELAY_MS).catch((error: unknown) => {
-    const problem = listenProblem(error, config.HOST, config.PORT);
+    const problem = listenProblem(error, config.HOST, config.PORT, 'PORT');
     if (problem === null) throw error;
     logStartupFailure(problem, EXIT.unavailable, { host: config.HOST, port: config.PORT, code: (error as NodeJS.ErrnoException).code });
     process.exit(EXIT.unavailable);
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     config.INTERNAL_PORT === undefined
       ? null
       : await listenInternal(portal, config.INTERNAL_PORT, config.HOST).catch((error: unknown) => {
-          const problem = listenProblem(error, config.HOST, config.INTERNAL_PORT!);
+          const problem = listenProblem(error, config.HOST, config.INTERNAL_PORT!, 'INTERNAL_PORT');
           if (problem === null) throw error;
           logStartupFailure(`INTERNAL_PORT: ${problem}`, EXIT.unavailable, {
             host: config.HOST,

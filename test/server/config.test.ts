@@ -85,6 +85,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ VISIT_STATS_SCRIPT_URL: 'https://hm.baidu.com/hm.js' })).toThrow(/VISIT_STATS_SCRIPT_URL.*\{id\}/);
   });
 
+  it('refuses an INTERNAL_PORT that is PORT (the second listen would fail as "port in use", naming the wrong remedy)', () => {
+    expect(() => loadConfig({ PORT: '3000', INTERNAL_PORT: '3000' })).toThrow(/INTERNAL_PORT="3000": the same as PORT/);
+    expect(loadConfig({ PORT: '3000', INTERNAL_PORT: '9100' }).INTERNAL_PORT).toBe(9100);
+  });
+
   it('takes edge caches to purge as origins, only with their token, which no error shows', () => {
     expect(loadConfig({}).EDGE_PURGE_URLS).toEqual([]);
     // docker-compose.yml passes both through as empty strings when the edge is not used.

@@ -119,6 +119,14 @@ describe('server process', () => {
         code: 'EADDRINUSE',
         msg: `cannot listen on 127.0.0.1:${port}: the port is already in use (another process listens there; stop it or set PORT)`,
       });
+      // The internal port taken: the line names INTERNAL_PORT as what to change, not PORT.
+      const internalInUse = await stderrOf({ UPSTREAM_URL: upstream.url, HOST: '127.0.0.1', PORT: '0', INTERNAL_PORT: String(port) });
+      expect(internalInUse.code).toBe(69);
+      expect(failureLine(internalInUse.stderr)).toMatchObject({
+        exitCode: 69,
+        code: 'EADDRINUSE',
+        msg: `INTERNAL_PORT: cannot listen on 127.0.0.1:${port}: the port is already in use (another process listens there; stop it or set INTERNAL_PORT)`,
+      });
       // 192.0.2.1 (TEST-NET-1) is never an address of this machine.
       const notHere = await stderrOf({ UPSTREAM_URL: upstream.url, HOST: '192.0.2.1', PORT: '0' });
       expect(notHere.code).toBe(69);
