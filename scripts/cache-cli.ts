@@ -203,7 +203,7 @@ async function main(argv: string[]): Promise<number> {
       // --help and --version end here too, with exit code 0; commander has printed its message.
       if (error.exitCode === 0) return EXIT.ok;
       // Its own messages (unknown option, missing argument…) went to stderr; with --json the document says it too.
-      if (json) printError(argv, error.message.replace(/^error: /, ''), EXIT.usage);
+      if (json) printError(argv, usageMessage(argv, error), EXIT.usage);
       return EXIT.usage;
     }
     const code = error instanceof CliError ? error.code : EXIT.failed;
@@ -212,6 +212,20 @@ async function main(argv: string[]): Promise<number> {
     if (json) printError(argv, message, code, error instanceof CliError ? error.document : {});
     return code;
   }
+}
+
+/** Policy's own sub-commands, for the message when none is given. */
+const POLICY_COMMANDS = ['get', 'set', 'unset', 'reset'];
+
+/**
+ * Commander's message for a usage error, as the --json document says it. With no (sub-)command it shows the help
+ * and its message is only '(outputHelp)', an internal word: the document names what was missing instead.
+ */
+function usageMessage(argv: string[], error: CommanderError): string {
+  if (error.code !== 'commander.help') return error.message.replace(/^error: /, '');
+  return commandOf(argv).startsWith('policy')
+    ? `no policy sub-command given: one of ${POLICY_COMMANDS.join(', ')} (portal-cache policy --help)`
+    : `no command given: one of ${COMMANDS.join(', ')} (portal-cache --help)`;
 }
 
 /** The --json document of a command that failed: what was found (if anything), the message and the exit code. */

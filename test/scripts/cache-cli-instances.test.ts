@@ -280,13 +280,29 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
       [['--json', 'nosuchcommand'], 'portal-cache', /unknown command/],
       [['--json', 'stats', '--top', '0'], 'stats', /--top must be a whole number/],
       [['--json', '--timeout', 'x', 'stats'], 'stats', /--timeout must be a whole number/],
+      // No command at all (commander shows the help; its own message is the internal '(outputHelp)').
+      [['--json'], 'portal-cache', /^no command given: one of stats, instances, inspect, purge, purges, warm, policy, watch/],
+      [['--json', 'policy'], 'policy', /^no policy sub-command given: one of get, set, unset, reset/],
     ];
     const results = await Promise.all(cases.map(([args]) => cli.run(...args)));
     cases.forEach(([, command, message], index) => {
       expect(results[index]!.code).toBe(2);
       expect(parsed(results[index]!)).toEqual({ version: 1, command, exitCode: 2, error: expect.stringMatching(message) });
     });
-    const commands = ['stats', 'instances', 'inspect', 'purge', 'warm', 'watch', 'policy', 'policy set'];
+    const commands = [
+      'stats',
+      'instances',
+      'inspect',
+      'purge',
+      'purges',
+      'warm',
+      'watch',
+      'policy',
+      'policy get',
+      'policy set',
+      'policy unset',
+      'policy reset',
+    ];
     const helps = await Promise.all(commands.map((command) => cli.run(...command.split(' '), '--help')));
     helps.forEach((help, index) => {
       expect(help.code).toBe(0);
