@@ -10,7 +10,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
-import { makeHostile } from '../support/hostile-content';
+import { emptyLists, makeHostile } from '../support/hostile-content';
+import { startTestPortal, type TestPortal } from '../support/portal';
+import { treeProblems, walkPage } from '../support/focus-walk';
 import { layoutFaults, MIN_TARGET_PX, smallTargets, visibleH1s } from '../support/layout';
 import { firstLink, pagesOfEveryKind } from '../support/page-kinds';
 import { describeWithBrowser } from '../support/requirements';
@@ -79,4 +81,73 @@ describeWithBrowser()('every page kind with hostile CMS content, from 360 to 192
   it('makes every tap target outside running text 44×44 px at 360 and 390 px', () => {
     expect(found.targets).toEqual([]);
   });
+
+  it('at 390 px, Tab through every page kind opening every popup: focus never on a hidden element, landmarks named once', async () => {
+    const { page } = await watchedPage(suite.browser, { viewport: { width: 390, height: 844 }, userAgent: DESKTOP_UA });
+    const cdp = await page.context().newCDPSession(page);
+    const report: string[] = [];
+    try {
+      for (const pagePath of pages) {
+        await gotoHydrated(page, `${suite.portal.url}${pagePath}`);
+        report.push(...(await treeProblems(page, cdp, pagePath.startsWith('/detailReading/'))).map((problem) => `${pagePath}: ${problem}`));
+        const walk = await walkPage(page);
+        expect({ pagePath, walked: walk.stops > 5 }).toEqual({ pagePath, walked: true });
+        report.push(...walk.problems.map((problem) => `${pagePath}: ${problem}`));
+      }
+    } finally {
+      await page.context().close();
+    }
+    expect(report).toEqual([]);
+  }, 900_000);
+});
+
+describeWithBrowser()('every page kind with every list empty, at 390 and 1296 px', () => {
+  // Two portals on one reference API: the first finds a page of each kind while the lists still have entries, the
+  // second (a cache of its own) serves them once every list is empty.
+  const suite = browserPortalSuite();
+  let empty: TestPortal;
+  const pages: string[] = [];
+
+  beforeAll(async () => {
+    const base = suite.portal.url;
+    const article = await firstLink(base, '/', /^\/detail\/\d+\/\d+$/);
+    pages.push(
+      ...(await pagesOfEveryKind(base)),
+      `/tagDetail/${suite.portal.upstream.api.dataset.tags[0]!.id}`,
+      article.replace('/detail/', '/detailReading/'),
+    );
+    emptyLists(suite.portal.upstream);
+    empty = await startTestPortal({ upstream: suite.portal.upstream });
+  });
+  afterAll(async () => {
+    await empty?.close();
+  });
+
+  it('scrolls no page sideways, squeezes no text, keeps one h1 and says something in main', async () => {
+    const faults: string[] = [];
+    for (const width of [390, 1296]) {
+      const { page } = await watchedPage(suite.browser, { viewport: { width, height: 900 }, userAgent: DESKTOP_UA });
+      try {
+        for (const pagePath of pages) {
+          await gotoHydrated(page, `${empty.url}${pagePath}`);
+          const where = `${pagePath} at ${width}px`;
+          const layout = await layoutFaults(page);
+          if (layout.scrollWidth > layout.innerWidth) faults.push(`${where}: ${layout.scrollWidth} > ${layout.innerWidth}`);
+          faults.push(...layout.squeezed.map((text) => `${where}: ${text}`));
+          const h1s = await visibleH1s(page);
+          if (h1s.length !== 1) faults.push(`${where}: ${h1s.length} h1 ${JSON.stringify(h1s)}`);
+          // An empty list is said, not left as a blank column: main holds more text than its heading.
+          const said = await page
+            .locator('main')
+            .evaluate((main) => (main.textContent ?? '').replace(/\s+/g, '').length - (main.querySelector('h1')?.textContent ?? '').replace(/\s+/g, '').length);
+          if (said < 4) faults.push(`${where}: main says nothing beyond its heading`);
+          if (width < 768) faults.push(...(await smallTargets(page, MIN_TARGET_PX)).map((target) => `${where}: ${target}`));
+          await page.screenshot({ path: path.join(SCREENSHOTS, `empty${pagePath.replace(/[^a-zA-Z0-9]+/g, '_')}-${width}.png`), fullPage: true });
+        }
+      } finally {
+        await page.context().close();
+      }
+    }
+    expect(faults).toEqual([]);
+  }, 900_000);
 });

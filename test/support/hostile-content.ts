@@ -2,10 +2,12 @@
  * CMS content written to break a layout, put into a reference API's dataset before the portal has read any of
  * it (the portal caches what it reads): headlines that are one unbroken Latin word, a long URL, or a Chinese
  * sentence of 120 characters; summaries, sources and author names without a break; articles with thirty tags;
- * tag, column-author, topic, video and live names as long; every third picture missing. The dataset's records
+ * tag, column-author, topic, video, live and sub-category names as long; forty friendly links in the footer;
+ * every third picture missing. The dataset's records
  * are plain objects the reference API presents on each request, so changing them changes every answer at once
  * (article overrides through the control plane reach articles only).
  */
+import type { RawCategory } from '../../shared/types/upstream';
 import type { ReferenceServer } from './portal';
 
 export const LONG_WORD = 'Pneumonoultramicroscopicsilicovolcanoconiosis'.repeat(4);
@@ -25,6 +27,28 @@ function mutable<T>(records: readonly T[]): Array<Mutable<T>> {
 
 export function makeHostile(upstream: ReferenceServer): void {
   const { dataset } = upstream.api;
+  // Sub-categories (the menu's panels, a list's tabs and breadcrumb) by turns a long word or a long Chinese name;
+  // the ten level-1 entries stay, the desktop's one row being the editors' to keep short.
+  const renamed = (catid: number, index: number) => (index % 2 === 0 ? `${LONG_WORD.slice(0, 50)}${catid}` : `${LONG_CHINESE.slice(0, 22)}${catid}`);
+  const subCategories = dataset.categories.filter((category) => category.parentid !== 0);
+  subCategories.forEach((category, index) => {
+    (category as Mutable<typeof category>).catname = renamed(category.catid, index);
+  });
+  const names = new Map(subCategories.map((category) => [category.catid, category.catname]));
+  const renameTree = (nodes: readonly RawCategory[]) => {
+    for (const node of nodes) {
+      node.catname = names.get(node.catid) ?? node.catname;
+      renameTree(node.children);
+    }
+  };
+  renameTree(dataset.menu);
+  // Forty friendly links in every site's footer, named by a long word or a URL.
+  for (const info of dataset.siteInfo.values()) {
+    (info as Mutable<typeof info>).friendly_link_list = Array.from({ length: 40 }, (_, index) => ({
+      name: index % 2 === 0 ? `${LONG_WORD.slice(0, 40)}${index}` : LONG_URL,
+      link: `https://example.com.cn/${index}`,
+    }));
+  }
   const tags = mutable(dataset.tags);
   tags.forEach((tag, index) => {
     if (index % 2 === 0) tag.name = `${LONG_WORD.slice(0, 60)}${index}`;
@@ -72,4 +96,19 @@ export function makeHostile(upstream: ReferenceServer): void {
     author.description = `${LONG_URL}${LONG_WORD}`;
     if (index % 3 === 0) author.avatar = '';
   });
+}
+
+/**
+ * Every list the CMS answers empty: each category's articles (home's blocks, lists, search), each topic's, tag's
+ * and column author's. Paths to pages are best found before (home links no article after).
+ */
+export function emptyLists(upstream: ReferenceServer): void {
+  const { dataset } = upstream.api;
+  const empty = <K>(map: ReadonlyMap<K, readonly number[]>) => {
+    for (const key of map.keys()) (map as Map<K, readonly number[]>).set(key, []);
+  };
+  empty(dataset.listByCatid);
+  empty(dataset.articlesByTag);
+  empty(dataset.articlesByColumnist);
+  for (const topic of mutable(dataset.topics)) topic.articleIds = [];
 }

@@ -1,0 +1,138 @@
+/**
+ * A page as a screen reader and a keyboard reader meet it (landmarks-and-focus.test.ts, hostile-content.test.ts):
+ * its landmarks and headings in Chromium's accessibility tree, and a walk with Tab through the whole page that
+ * opens every popup on the way, checking focus is never on an element a reader cannot see.
+ */
+import type { CDPSession, Page } from 'playwright-core';
+
+interface AXNode {
+  ignored: boolean;
+  role?: { value: string };
+  name?: { value: string };
+}
+
+const LANDMARKS = new Set(['banner', 'main', 'contentinfo', 'navigation', 'region', 'complementary', 'search', 'form']);
+const ONCE = new Set(['banner', 'main', 'contentinfo']);
+
+/**
+ * What is wrong with the page's landmarks and headings in the accessibility tree; empty when nothing is. `bare`:
+ * a page drawn without the site's header and footer (reading mode), which has no banner or contentinfo at all.
+ */
+export async function treeProblems(page: Page, cdp: CDPSession, bare = false): Promise<string[]> {
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AXNode[] };
+  const exposed = nodes.filter((node) => !node.ignored);
+  const landmarks = exposed
+    .filter((node) => LANDMARKS.has(node.role?.value ?? ''))
+    .map((node) => ({ role: node.role!.value, name: node.name?.value?.trim() ?? '' }));
+  const problems: string[] = [];
+  for (const role of ONCE) {
+    const count = landmarks.filter((landmark) => landmark.role === role).length;
+    if (count !== (bare && role !== 'main' ? 0 : 1)) problems.push(`${count} ${role} landmarks`);
+  }
+  const seen = new Set<string>();
+  for (const { role, name } of landmarks) {
+    if (ONCE.has(role)) continue;
+    if (!name) problems.push(`a ${role} landmark without a name`);
+    else if (seen.has(`${role}:${name}`)) problems.push(`two ${role} landmarks named ${name}`);
+    seen.add(`${role}:${name}`);
+  }
+  const treeHeadings = exposed.filter((node) => node.role?.value === 'heading').map((node) => node.name?.value?.trim() ?? '');
+  const pageHeadings = await page.$$eval('h1, h2, h3, h4, h5, h6', (elements) =>
+    elements
+      .filter((element) => element.checkVisibility({ visibilityProperty: true }) && !element.closest('[aria-hidden="true"], [hidden]'))
+      .map((element) => element.textContent!.replace(/\s+/g, ' ').trim()),
+  );
+  const missing = pageHeadings.filter((heading) => !treeHeadings.some((name) => name.replace(/\s+/g, ' ') === heading));
+  if (missing.length > 0) problems.push(`headings not in the accessibility tree: ${missing.join(', ')}`);
+  return problems;
+}
+
+/**
+ * Why the focused element is not one a reader can see, or null when it is (or only the page has focus). Asked on
+ * every frame for up to 3 s, since a control may move focus, or bring it into view, a frame or two after the key
+ * (a carousel sliding its focused slide in, a panel closing).
+ */
+function hiddenFocus(page: Page): Promise<string | null> {
+  return page.evaluate(async () => {
+    const reason = (): string | null => {
+      const focused = document.activeElement;
+      if (!focused || focused === document.body) return null;
+      const what = `${focused.tagName.toLowerCase()}${focused.className ? `.${String(focused.className).trim().split(/\s+/).join('.')}` : ''} "${(focused.getAttribute('aria-label') ?? focused.textContent ?? '').trim().slice(0, 20)}"`;
+      const box = focused.getBoundingClientRect();
+      if (box.width < 1 || box.height < 1) return `${what}: ${box.width}×${box.height} px`;
+      if (!focused.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return `${what}: display:none, visibility:hidden or transparent`;
+      if (focused.closest('[aria-hidden="true"]')) return `${what}: inside aria-hidden`;
+      // Clipped away by a box it sits in (a carousel's slide swiped out of view); a modal dialog or an open
+      // popover is drawn in the top layer, out of reach of its ancestors' clipping.
+      for (let node: Element = focused; node.parentElement && !node.matches(':modal, :popover-open'); node = node.parentElement) {
+        const style = getComputedStyle(node.parentElement);
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+        const clip = node.parentElement.getBoundingClientRect();
+        if (box.right <= clip.left + 1 || box.left >= clip.right - 1 || box.bottom <= clip.top + 1 || box.top >= clip.bottom - 1)
+          return `${what}: clipped out of view`;
+      }
+      return null;
+    };
+    const deadline = performance.now() + 3_000;
+    let why = reason();
+    while (why !== null && performance.now() < deadline) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      why = reason();
+    }
+    return why;
+  });
+}
+
+/** The focused element opens a popup or a panel (and is a button, so Enter does not follow a link). */
+function isPopupTrigger(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const focused = document.activeElement;
+    return !!focused && focused.tagName === 'BUTTON' && (focused.hasAttribute('aria-expanded') || focused.hasAttribute('aria-haspopup'));
+  });
+}
+
+function focusKey(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const focused = document.activeElement;
+    if (!focused || focused === document.body) return 'body';
+    const path: number[] = [];
+    for (let node: Element | null = focused; node && node.parentElement; node = node.parentElement) path.push([...node.parentElement.children].indexOf(node));
+    return path.join('/');
+  });
+}
+
+/**
+ * Tabs through the whole page (until focus comes back round); at every stop focus is visible, and at every popup
+ * trigger Enter, a Tab into what opened and Escape each leave focus visible too. Returns what went wrong.
+ */
+export async function walkPage(page: Page): Promise<{ stops: number; triggers: number; problems: string[] }> {
+  const problems: string[] = [];
+  const check = async (step: string) => {
+    const why = await hiddenFocus(page);
+    if (why) problems.push(`${step}: ${why}`);
+  };
+  let triggers = 0;
+  const visited = new Set<string>();
+  let stops = 0;
+  for (; stops < 600; stops += 1) {
+    await page.keyboard.press('Tab');
+    const key = await focusKey(page);
+    if (key === 'body' || visited.has(key)) break;
+    visited.add(key);
+    await check(`Tab ${stops}`);
+    if (!(await isPopupTrigger(page))) continue;
+    triggers += 1;
+    await page.keyboard.press('Enter');
+    await check(`Enter on trigger ${triggers}`);
+    await page.keyboard.press('Tab');
+    await check(`Tab after opening trigger ${triggers}`);
+    await page.keyboard.press('Escape');
+    await check(`Escape after trigger ${triggers}`);
+    // Back to the trigger (Escape may have put focus there already), and Escape once more to close what it opened.
+    if (!(await isPopupTrigger(page))) await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Escape');
+    await check(`Escape on trigger ${triggers}`);
+    visited.add(await focusKey(page));
+  }
+  return { stops, triggers, problems };
+}
