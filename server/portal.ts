@@ -45,6 +45,7 @@ import { canonicalTargets } from './middleware/canonical-target';
 import { withFramingPolicy } from './middleware/request-framing';
 import { ContentService } from './upstream/content-service';
 import { UpstreamClient } from './upstream/http-client';
+import { UpstreamFailureLog } from './upstream/failure-log';
 
 export interface Portal {
   app: Express;
@@ -77,7 +78,7 @@ export interface PortalOptions {
   pageHits?: boolean;
   /** How often the instance's announcement is refreshed (server/cache/instances.ts); tests shorten it. */
   announceEveryMs?: number;
-  /** How often a line says a Redis outage goes on (server/redis/outage-log.ts; a minute); tests shorten it. */
+  /** How often a line says a Redis outage or a failing content call goes on (outage-log.ts, failure-log.ts; a minute); tests shorten it. */
   outageLogEveryMs?: number;
 }
 
@@ -286,12 +287,15 @@ export function createPortal(options: PortalOptions): Portal {
     lock,
     purgeClock,
   );
+  const upstreamFailures = new UpstreamFailureLog(logger, options.outageLogEveryMs ? { everyMs: options.outageLogEveryMs } : {});
   const content = new ContentService({
     upstream,
     cache,
     keys,
     policy,
-    onUpstreamError: (call, error) => logger.warn({ call, err: error }, 'upstream call failed'),
+    // One line when a call family starts failing, one a minute while it does, one when it answers again.
+    onUpstreamError: (call, error) => upstreamFailures.failed(call, error),
+    onUpstreamAnswer: (call) => upstreamFailures.answered(call),
   });
   let draining = false;
   // Sessions must not be evicted with cache entries: SESSION_REDIS_URL names a Redis without eviction for them.

@@ -72,6 +72,8 @@ export interface ContentServiceOptions {
   /** TTL/grace per call family; the run-time policy (operators can change it), or the defaults in code. */
   policy?: PolicySource;
   onUpstreamError?: (call: string, error: unknown) => void;
+  /** The upstream answered a call (a success or the CMS's not-found): the call family works (again). */
+  onUpstreamAnswer?: (call: string) => void;
 }
 
 /** One codec per stored shape, so a value held in L1 is decoded and checked once (cache.ts keeps them per codec). */
@@ -133,6 +135,8 @@ export class ContentService {
     // The call family is a tag too, so an operator can purge e.g. every list answer and the pages built on them.
     const tags = [...spec.tags, `data:${spec.family}`];
     recorder.upstreamMs += result.durationMs;
+    const answered = result.outcome === 'ok' || (result.outcome !== 'unavailable' && result.envelope.code === UPSTREAM_NOT_FOUND_CODE);
+    if (answered) this.options.onUpstreamAnswer?.(spec.request.call);
     if (result.outcome === 'ok') {
       const value = await spec.normalise(result.envelope.data);
       return { value, cacheable: true, tags: spec.shows ? [...tags, ...spec.shows(value)] : tags };
