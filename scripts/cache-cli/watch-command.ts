@@ -2,11 +2,11 @@
  * `watch`: the live hit ratio of running portals, one line per interval. The portals are found again every round
  * (instances announced in Redis come and go) plus any named with --portal; an instance that does not answer within
  * --timeout is named in that line's `failed` and left out of its ratio, and the watch goes on (exit code 5 at the
- * end if any round missed one, 1 if a round had no answer at all).
+ * end if any round missed one or could not read Redis, 1 if a round had no answer at all).
  */
 import { hitRatios } from '../../server/cache/stats';
 import type { RedisClient } from '../../server/redis/client';
-import { CliError, EXIT, jsonDocument, type Globals } from './output';
+import { CliError, EXIT, errorText, jsonDocument, type Globals } from './output';
 import { connect } from './redis';
 import { portalTargets, scrape, sleep, windowed, type Scrape } from './portals';
 
@@ -36,9 +36,21 @@ async function rounds(globals: Globals, client: RedisClient | null, options: { p
   if (first.length === 0)
     throw new CliError(`no instance announced in Redis under prefix ${globals.prefix}; name a running portal with --portal URL`, EXIT.failed);
   let before: Scrape = await scrape(first, globals.timeout);
+  // Redis lost during the watch (it restarts, the network drops) is not the portals' fault: each round then asks
+  // the instances last found, and its line says why the list may be out of date.
+  let known = first;
+  const current = async (): Promise<{ urls: string[]; redis: string | null }> => {
+    try {
+      known = await portals();
+      return { urls: known, redis: null };
+    } catch (error) {
+      return { urls: known, redis: `${errorText(error)} (asking the instances last found)` };
+    }
+  };
   for (let round = 1; options.count === undefined || round <= options.count; round += 1) {
     await sleep(options.interval * 1000);
-    const after = await scrape(await portals(), globals.timeout);
+    const found = await current();
+    const after = await scrape(found.urls, globals.timeout);
     const { after: now, before: then } = windowed(after, before);
     const ratios = hitRatios(now, then);
     before = after;
@@ -55,15 +67,16 @@ async function rounds(globals: Globals, client: RedisClient | null, options: { p
       upstreamErrors: ratios.upstreamErrors,
       instances: answered,
       failed: after.failed,
+      ...(found.redis === null ? {} : { redis: found.redis }),
       rows: ratios.rows,
     };
-    const missing = after.failed.map((failed) => `  no answer: ${failed.error}`).join('');
+    const missing = after.failed.map((failed) => `  no answer: ${failed.error}`).join('') + (found.redis === null ? '' : `  redis: ${found.redis}`);
     process.stdout.write(
       globals.json
         ? `${JSON.stringify(jsonDocument('watch', line))}\n`
         : `${line.at}  hit ${ratio === null ? '-' : `${(ratio * 100).toFixed(1)}%`}  lookups ${totals.looked}  upstream errors ${ratios.upstreamErrors}  instances ${answered}${missing}\n`,
     );
     if (answered === 0) process.exitCode = EXIT.failed;
-    else if (after.failed.length > 0 && process.exitCode !== EXIT.failed) process.exitCode = EXIT.partial;
+    else if ((after.failed.length > 0 || found.redis !== null) && process.exitCode !== EXIT.failed) process.exitCode = EXIT.partial;
   }
 }

@@ -16,6 +16,8 @@ export interface CliRun {
 }
 
 export interface CacheCli {
+  /** The bundle (for a test that must read the child's output as it comes). */
+  file: string;
   run(...args: string[]): Promise<CliRun>;
   /** Runs with --json and parses stdout; throws with stderr when the exit code is not 0. */
   json<T>(...args: string[]): Promise<T>;
@@ -43,6 +45,7 @@ export async function buildCacheCli(env: Record<string, string>): Promise<CacheC
       });
     });
   return {
+    file: outfile,
     run,
     json: async <T>(...args: string[]): Promise<T> => {
       const result = await run('--json', ...args);
