@@ -18,6 +18,7 @@ import client from 'prom-client';
 import { siteById } from '../shared/sites';
 import type { RedisMemory } from './redis/memory-info';
 import { CACHE_MODES, type CacheMode } from './cache/tiered-store';
+import { areaOf } from './route-area';
 
 export type CacheKind = 'page' | 'data';
 export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
@@ -362,12 +363,6 @@ function isCacheResult(value: unknown): value is CacheResult {
 }
 
 /** Requests the page handler did not name: grouped by area, so odd paths cannot create new series. */
-function areaOf(path: string): string {
-  if (path === '/healthz' || path === '/readyz' || path === '/metrics') return path.slice(1);
-  for (const area of ['assets', '_data', 'api', 'media']) if (path.startsWith(`/${area}/`)) return area;
-  return 'other';
-}
-
 /** The site segment of a cache key (`{prefix}:{build}:{kind}:{site}:…`), for the site label. */
 export function siteOfKey(key: string): string {
   return key.split(':', 4)[3] ?? '_';

@@ -5,6 +5,7 @@ import type { Request, RequestHandler } from 'express';
 import proxyaddr from 'proxy-addr';
 import { resolveSite } from '../../shared/sites';
 import type { Logger } from '../logger';
+import { areaOf } from '../route-area';
 import type { TrustsPeer } from './forwarded-check';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -121,7 +122,8 @@ export function logRequest(
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
       cache: sent ? sent.cache : res.getHeader('X-Cache'),
-      ...(typeof route === 'string' ? { route } : {}),
+      // Every line names its route: a page's id, or the area the metrics count it under (`_data`, `api`…).
+      route: typeof route === 'string' ? route : areaOf(query < 0 ? target : target.slice(0, query)),
       site: site.domain,
       siteId: site.id,
       host: (req.headers.host ?? '').slice(0, 100),

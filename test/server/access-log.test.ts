@@ -68,6 +68,21 @@ describe('access log', () => {
     expect(line!.ms).toBeGreaterThanOrEqual(0);
   });
 
+  it('names a route on every line: the data a client navigation reads, the API, an unknown path', async () => {
+    const asked: Array<[string, string, string]> = [
+      ['GET', '/_data/page?path=%2Fabout', '_data'],
+      ['GET', '/_data/resource/menu', '_data'],
+      ['POST', '/api/nothing', 'api'],
+      ['GET', '/no/such/page', 'not-found'],
+    ];
+    for (const [index, [method, path]] of asked.entries()) {
+      const id = `access-log-route-${index}`;
+      await (method === 'POST' ? request(direct.url).post(path) : request(direct.url).get(path)).set('X-Request-Id', id);
+    }
+    const routes = asked.map((_, index) => lineOf(direct, `access-log-route-${index}`)?.route);
+    expect(routes).toEqual(asked.map(([, , route]) => route));
+  });
+
   it('names the peer, not a forwarded claim, when TRUST_PROXY trusts no proxy', async () => {
     await request(direct.url).get('/about?x=1').set('X-Forwarded-For', '203.0.113.50').set('X-Request-Id', 'access-log-direct-1');
     expect(lineOf(direct, 'access-log-direct-1')).toMatchObject({ path: '/about?x=1', client: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/) });

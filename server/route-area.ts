@@ -1,0 +1,9 @@
+/**
+ * The route label of a request no page handler named (res.locals.metricsRoute): the metrics' `route` label and the
+ * access log's `route` field say the same, so a line and its series can be matched (`_data`, `api`, `assets`…).
+ */
+export function areaOf(path: string): string {
+  if (path === '/healthz' || path === '/readyz' || path === '/metrics') return path.slice(1);
+  for (const area of ['assets', '_data', 'api', 'media', '_internal']) if (path.startsWith(`/${area}/`)) return area;
+  return 'other';
+}
