@@ -82,7 +82,7 @@ export async function crawl(
 
 /**
  * Pages the crawl may not reach through links within its bounds, read from the reference API itself (clean ids
- * whatever the portal is fed): a 视刻 category, its videos (both routes), the tag page of an article's tag, a
+ * whatever the portal is fed): a 视刻 category, one of its videos, the tag page of an article's tag, a
  * live and a news track.
  */
 export async function seedPaths(referenceUrl: string): Promise<string[]> {
@@ -101,7 +101,8 @@ export async function seedPaths(referenceUrl: string): Promise<string[]> {
   for (const entry of entries) {
     const detail = await article(referenceUrl, entry.catid, entry.id);
     const tag = detail.tags[0];
-    if (tag) return [`/shike/${category.id}`, `/video/${video.catid}/${video.id}`, `/video/${video.id}`, href.tag(tag.id), ...timely];
+    // One path per video: /video/{id} is a 301 to this one (shared/pages/video/loader.ts).
+    if (tag) return [`/shike/${category.id}`, href.video(video.catid, video.id), href.tag(tag.id), ...timely];
   }
   throw new Error('no article of the first home category has a tag');
 }
