@@ -90,6 +90,29 @@ export const NEWSPAPER_PAGES_MAX = 32;
 export const ALBUM_VIDEOS_MAX = 50;
 export const VIDEO_ALBUMS_MAX = 8;
 
+/**
+ * The most characters read from any one text the CMS sends (a title, a summary, a name, a picture's URL), an
+ * article's body (`content`, HTML with a sanitiser of its own) aside: each is written into a page several times (the
+ * heading, the document title, Open Graph and Twitter tags, JSON-LD, the hydration state, a share link; a URL once
+ * per `srcset` width), so a 1.9 MB title made a 10.8 MB article page. Real ones are a few hundred at most; the
+ * rest is dropped where the answer enters, and a cut never leaves half a surrogate pair.
+ */
+export const CMS_TEXT_MAX = 2048;
+/** A title or a name (a headline, a category, a tag, a source, an author, a caption, SEO keywords): real ones under 100. */
+export const CMS_NAME_MAX = 200;
+/** A summary or a description (a list item's, a topic's, a video's, the site's SEO one): real ones a few hundred. */
+export const CMS_SUMMARY_MAX = 600;
+
+/** A text from the CMS, cut to its first `max` characters where it enters (CMS_TEXT_MAX), never inside a pair. */
+export function cmsText(max: number = CMS_TEXT_MAX) {
+  return z.string().transform((text) => (text.length > max ? cutAt(text, max) : text));
+}
+
+function cutAt(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 /** A list from the CMS, cut to its first `max` entries where it enters. */
 export function cmsList<Item extends z.ZodType>(item: Item, max: number = CMS_LIST_MAX) {
   return z.preprocess((value) => (Array.isArray(value) && value.length > max ? value.slice(0, max) : value), z.array(item));
@@ -111,14 +134,14 @@ export function rawPagedListSchema<Item extends z.ZodType>(item: Item) {
 export const RawArticleListItemSchema = z.object({
   id,
   catid: id,
-  title: z.string(),
+  title: cmsText(CMS_NAME_MAX),
   /** Editors' shorter headline for lists; replaces title when not empty (docs/product.md §3). */
-  list_title: z.string(),
-  description: z.string(),
-  thumb: z.string(),
+  list_title: cmsText(CMS_NAME_MAX),
+  description: cmsText(CMS_SUMMARY_MAX),
+  thumb: cmsText(),
   /** Unix seconds. */
   adddate: unixSeconds,
-  source: z.string(),
+  source: cmsText(CMS_NAME_MAX),
 });
 export type RawArticleListItem = z.infer<typeof RawArticleListItemSchema>;
 
@@ -131,24 +154,24 @@ export const RawArticleListSchema = z.object({
 });
 export type RawArticleList = z.infer<typeof RawArticleListSchema>;
 
-export const RawTagSchema = z.object({ id, name: z.string() });
+export const RawTagSchema = z.object({ id, name: cmsText(CMS_NAME_MAX) });
 export type RawTag = z.infer<typeof RawTagSchema>;
 
 /** GET /show/{catid}-{id}.html and GET /api/article/detail?id → data (code 40004 when the article does not exist). */
 export const RawArticleDetailSchema = RawArticleListItemSchema.extend({
-  catname: z.string(),
-  author: z.string(),
-  keywords: z.string(),
+  catname: cmsText(CMS_NAME_MAX),
+  author: cmsText(CMS_NAME_MAX),
+  keywords: cmsText(CMS_NAME_MAX),
   /** Body HTML as the CMS stores it: untrusted, sanitised by the portal before rendering. */
   content: z.string(),
   views: count,
   tags: cmsList(RawTagSchema),
   /** 责任编辑: the editor responsible for the article. Optional: older CMS answers leave it out. */
-  editor: z.string().optional(),
+  editor: cmsText(CMS_NAME_MAX).optional(),
 });
 export type RawArticleDetail = z.infer<typeof RawArticleDetailSchema>;
 
-export const RawMenuFieldSchema = z.object({ name: z.string(), desc: z.string() });
+export const RawMenuFieldSchema = z.object({ name: cmsText(CMS_NAME_MAX), desc: cmsText(CMS_NAME_MAX) });
 export type RawMenuField = z.infer<typeof RawMenuFieldSchema>;
 
 /** Menu node: GET /api/common/get_menu_list → data: RawCategory[]; POST /mobile/index/category_index {catid} → data.children. */
@@ -166,9 +189,9 @@ export interface RawCategory {
 export const RawCategorySchema: z.ZodType<RawCategory, unknown> = z.lazy(() =>
   z.object({
     catid: id,
-    catname: z.string(),
+    catname: cmsText(CMS_NAME_MAX),
     parentid: id,
-    categoryDirectory: z.string(),
+    categoryDirectory: cmsText(CMS_NAME_MAX),
     newfield: cmsList(RawMenuFieldSchema),
     // A leaf may come without the field: it has no children.
     children: cmsList(RawCategorySchema, CATEGORY_CHILDREN_MAX).default([]),
@@ -189,10 +212,10 @@ export type AdType = z.infer<typeof AdTypeSchema>;
 export const RawAdvertisementSchema = z.object({
   id,
   ad_type: AdTypeSchema,
-  title: z.string(),
-  image: z.string(),
-  video: z.string(),
-  jump_url: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  image: cmsText(),
+  video: cmsText(),
+  jump_url: cmsText(),
 });
 export type RawAdvertisement = z.infer<typeof RawAdvertisementSchema>;
 
@@ -215,11 +238,11 @@ export const RawAdSlotsSchema = cmsList(RawAdSlotSchema);
 
 export const RawTopicSchema = z.object({
   id,
-  title: z.string(),
-  description: z.string(),
-  cover_image: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  description: cmsText(CMS_SUMMARY_MAX),
+  cover_image: cmsText(),
   /** JSON text, e.g. '{"switch_value_android":"https://…"}' (docs/product.md §3: jump.switch_value_android from extend). */
-  extend: z.string(),
+  extend: cmsText(),
   adddate: unixSeconds,
 });
 export type RawTopic = z.infer<typeof RawTopicSchema>;
@@ -234,9 +257,9 @@ export type RawTopicDetail = z.infer<typeof RawTopicDetailSchema>;
 
 export const RawColumnAuthorSchema = z.object({
   id,
-  name: z.string(),
-  avatar: z.string(),
-  description: z.string(),
+  name: cmsText(CMS_NAME_MAX),
+  avatar: cmsText(),
+  description: cmsText(CMS_SUMMARY_MAX),
   subscribe_status: z.union([z.literal(0), z.literal(1)]),
 });
 export type RawColumnAuthor = z.infer<typeof RawColumnAuthorSchema>;
@@ -245,7 +268,7 @@ export type RawColumnAuthor = z.infer<typeof RawColumnAuthorSchema>;
 export const RawColumnAuthorListSchema = z.object({ list: cmsList(RawColumnAuthorSchema), count });
 export type RawColumnAuthorList = z.infer<typeof RawColumnAuthorListSchema>;
 
-export const RawFriendlyLinkSchema = z.object({ name: z.string(), link: z.string() });
+export const RawFriendlyLinkSchema = z.object({ name: cmsText(CMS_NAME_MAX), link: cmsText() });
 export type RawFriendlyLink = z.infer<typeof RawFriendlyLinkSchema>;
 
 /**
@@ -253,7 +276,7 @@ export type RawFriendlyLink = z.infer<typeof RawFriendlyLinkSchema>;
  * The path is not given in docs/product.md §7; this is the reference API's and the portal's agreed one.
  */
 export const RawSiteInfoSchema = z.object({
-  seo: z.object({ seo_title: z.string(), seo_keywords: z.string(), seo_description: z.string() }),
+  seo: z.object({ seo_title: cmsText(CMS_NAME_MAX), seo_keywords: cmsText(CMS_NAME_MAX), seo_description: cmsText(CMS_SUMMARY_MAX) }),
   friendly_link_list: cmsList(RawFriendlyLinkSchema),
 });
 export type RawSiteInfo = z.infer<typeof RawSiteInfoSchema>;
@@ -267,7 +290,7 @@ export type RawGreyMode = z.infer<typeof RawGreyModeSchema>;
 /** GET /api/rmt/search_all?q&type&page&page_size → data (type 1 last 30 days, 2 all; newest first; empty q → empty list). */
 export const RawSearchResultSchema = rawPagedListSchema(RawArticleListItemSchema).extend({
   /** The keyword as the server understood it (trimmed). */
-  q: z.string(),
+  q: cmsText(CMS_NAME_MAX),
   type: z.union([z.literal(1), z.literal(2)]),
 });
 export type RawSearchResult = z.infer<typeof RawSearchResultSchema>;
@@ -298,14 +321,14 @@ export type RawParentCategory = z.infer<typeof RawParentCategorySchema>;
 export const RawColumnAuthorInfoSchema = RawColumnAuthorSchema.extend({
   /** Articles the author has published in the columns (news_search_init?columnist_id lists them). */
   article_count: count,
-  title: z.string(),
+  title: cmsText(CMS_NAME_MAX),
 });
 export type RawColumnAuthorInfo = z.infer<typeof RawColumnAuthorInfoSchema>;
 
 /** One update on a news-tracking timeline: the article plus its place in the story. */
 export const RawSpecialTimelineItemSchema = RawArticleListItemSchema.extend({
   /** Editor's label of the stage, e.g. '最新进展'. */
-  stage: z.string(),
+  stage: cmsText(CMS_NAME_MAX),
 });
 export type RawSpecialTimelineItem = z.infer<typeof RawSpecialTimelineItemSchema>;
 
@@ -313,9 +336,9 @@ export type RawSpecialTimelineItem = z.infer<typeof RawSpecialTimelineItemSchema
 export const RawSpecialReportSchema = z.object({
   id,
   catid: id,
-  title: z.string(),
-  cover: z.string(),
-  description: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  cover: cmsText(),
+  description: cmsText(CMS_SUMMARY_MAX),
   /** Unix seconds of the latest update. */
   adddate: unixSeconds,
   /** 1 still being updated, 2 concluded. */
@@ -329,16 +352,16 @@ export type RawSpecialReport = z.infer<typeof RawSpecialReportSchema>;
 /** GET /api/special/list_by_catid?catid(&id) → data: the reports of the category and its descendants. */
 export const RawSpecialReportsSchema = cmsList(RawSpecialReportSchema);
 
-export const RawImageSchema = z.object({ url: z.string(), width: z.number(), height: z.number(), caption: z.string() });
+export const RawImageSchema = z.object({ url: cmsText(), width: z.number(), height: z.number(), caption: cmsText(CMS_NAME_MAX) });
 export type RawImage = z.infer<typeof RawImageSchema>;
 
 /** 精品: type 1 picture story for /hd, 2 poster for /poster. */
 export const RawBoutiqueItemSchema = z.object({
   id,
   type: z.union([z.literal(1), z.literal(2)]),
-  title: z.string(),
-  description: z.string(),
-  cover: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  description: cmsText(CMS_SUMMARY_MAX),
+  cover: cmsText(),
   images: cmsList(RawImageSchema, GALLERY_IMAGES_MAX),
   adddate: unixSeconds,
 });
@@ -351,9 +374,9 @@ export type RawBoutiqueList = z.infer<typeof RawBoutiqueListSchema>;
 /** 视刻 short-video category. */
 export const RawShikeCategorySchema = z.object({
   id,
-  name: z.string(),
-  cover: z.string(),
-  description: z.string(),
+  name: cmsText(CMS_NAME_MAX),
+  cover: cmsText(),
+  description: cmsText(CMS_SUMMARY_MAX),
   video_count: count,
 });
 export type RawShikeCategory = z.infer<typeof RawShikeCategorySchema>;
@@ -368,18 +391,18 @@ export const RawVideoSchema = z.object({
   catid: id,
   /** 视刻 category id. */
   category_id: id,
-  title: z.string(),
-  cover: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  cover: cmsText(),
   /** HLS media playlist (fMP4 segments). */
-  hls_url: z.string(),
+  hls_url: cmsText(),
   /** Seconds; equals the stream's real length. */
   duration: z.number().nonnegative(),
-  description: z.string(),
+  description: cmsText(CMS_SUMMARY_MAX),
   adddate: unixSeconds,
   views: count,
-  source: z.string(),
+  source: cmsText(CMS_NAME_MAX),
   /** The albums the video belongs to (a CMS without albums sends none). */
-  albums: cmsList(z.object({ id, title: z.string() }), VIDEO_ALBUMS_MAX).default([]),
+  albums: cmsList(z.object({ id, title: cmsText(CMS_NAME_MAX) }), VIDEO_ALBUMS_MAX).default([]),
 });
 export type RawVideo = z.infer<typeof RawVideoSchema>;
 
@@ -390,9 +413,9 @@ export type RawShikeCategoryItems = z.infer<typeof RawShikeCategoryItemsSchema>;
 /** GET /api/video_album/detail?id → data */
 export const RawVideoAlbumSchema = z.object({
   id,
-  title: z.string(),
-  cover: z.string(),
-  description: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  cover: cmsText(),
+  description: cmsText(CMS_SUMMARY_MAX),
   adddate: unixSeconds,
   videos: cmsList(RawVideoSchema, ALBUM_VIDEOS_MAX),
 });
@@ -406,15 +429,15 @@ export type LiveStatus = z.infer<typeof LiveStatusSchema>;
 export const RawLiveSchema = z.object({
   id,
   catid: id,
-  title: z.string(),
-  cover: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  cover: cmsText(),
   status: LiveStatusSchema,
   /** Unix seconds. */
   start_time: unixSeconds,
   end_time: unixSeconds,
   /** The live stream while status is 1, else ''. */
-  hls_url: z.string(),
-  description: z.string(),
+  hls_url: cmsText(),
+  description: cmsText(CMS_SUMMARY_MAX),
   /** Readers watching (live) or who watched (ended); 0 for upcoming. */
   views: count,
 });
@@ -427,9 +450,9 @@ export const RawLiveListSchema = rawPagedListSchema(RawLiveSchema);
 export const RawLivePlaybackSchema = z.object({
   id,
   live_id: id,
-  title: z.string(),
-  cover: z.string(),
-  hls_url: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  cover: cmsText(),
+  hls_url: cmsText(),
   duration: z.number().nonnegative(),
   adddate: unixSeconds,
 });
@@ -441,7 +464,7 @@ export const RawLivePlaybackListSchema = rawPagedListSchema(RawLivePlaybackSchem
 /** An article's clickable area on a newspaper page, in page-image pixels. */
 export const RawNewspaperAreaSchema = z.object({
   article_id: id,
-  title: z.string(),
+  title: cmsText(CMS_NAME_MAX),
   x: z.number(),
   y: z.number(),
   width: z.number(),
@@ -453,9 +476,9 @@ export type RawNewspaperArea = z.infer<typeof RawNewspaperAreaSchema>;
 export const RawNewspaperPageSchema = z.object({
   page_no: z.number().int(),
   /** E.g. '要闻'. */
-  name: z.string(),
+  name: cmsText(CMS_NAME_MAX),
   /** 1200×1700 SVG. */
-  image: z.string(),
+  image: cmsText(),
   width: z.number(),
   height: z.number(),
   areas: cmsList(RawNewspaperAreaSchema, NEWSPAPER_AREAS_MAX),
@@ -466,7 +489,7 @@ export const RawNewspaperIssueSchema = z.object({
   id,
   /** The paper's category (template 3): 2761 中国青年报, 2762 青年参考. */
   catid: id,
-  paper_name: z.string(),
+  paper_name: cmsText(CMS_NAME_MAX),
   /** 'YYYY-MM-DD' in Asia/Shanghai; null when the CMS sent no usable date (cmsIssueDate). */
   issue_date: z.unknown().optional().transform(cmsIssueDate),
   /** Running issue number of the paper. */
