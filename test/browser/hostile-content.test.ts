@@ -3,10 +3,11 @@
  * page kind, from 360 to 1920 px, with headlines, summaries, sources, authors and tag names that are one unbroken
  * word, a URL or a 120-character Chinese sentence, articles with thirty tags, pictures missing, and empty lists.
  * At each width no page scrolls sideways, no text box is narrower than two of its characters and there is one h1;
- * at 360 and 390 px every tap target outside running text is 44×44 px. Screenshots go to
- * test-results/hostile-content/.
+ * at 360 and 390 px every tap target outside running text is 44×44 px. The menu is measured open (its last
+ * panel of sub-categories too). Screenshots go to test-results/hostile-content/.
  */
 import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import path from 'node:path';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
@@ -21,6 +22,26 @@ const WIDTHS = [360, 390, 768, 1296, 1920];
 // A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not.
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SCREENSHOTS = path.join(__dirname, '..', '..', 'test-results', 'hostile-content');
+
+/**
+ * The menu as a reader opens it, so its long names are measured too: on a phone the 菜单 button, then (at every
+ * width) the last entry's panel of sub-categories, the one nearest the right edge on a desktop.
+ */
+async function openMenu(page: Page): Promise<void> {
+  const toggle = page.locator('button.menu-toggle');
+  if (await toggle.isVisible()) {
+    await toggle.click();
+    await page.waitForFunction(() => document.querySelector('.menu-toggle')?.getAttribute('aria-expanded') === 'true');
+  }
+  const trigger = page.locator('#site-menu button.menu__label[aria-expanded]').last();
+  if ((await trigger.count()) === 0) return;
+  // Focus may open it already (a desktop's panels open on focus); Enter then would close it again.
+  await trigger.focus();
+  if ((await trigger.getAttribute('aria-expanded')) === 'false') await page.keyboard.press('Enter');
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('#site-menu button.menu__label[aria-expanded]')].at(-1)?.getAttribute('aria-expanded') === 'true',
+  );
+}
 
 describeWithBrowser()('every page kind with hostile CMS content, from 360 to 1920 px', () => {
   const suite = browserPortalSuite();
@@ -51,6 +72,7 @@ describeWithBrowser()('every page kind with hostile CMS content, from 360 to 192
       try {
         for (const pagePath of pages) {
           await gotoHydrated(page, `${suite.portal.url}${pagePath}`);
+          await openMenu(page);
           const where = `${pagePath} at ${width}px`;
           const layout = await layoutFaults(page);
           if (layout.scrollWidth > layout.innerWidth) found.sideways.push(`${where}: ${layout.scrollWidth} > ${layout.innerWidth}`);
