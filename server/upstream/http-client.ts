@@ -242,10 +242,13 @@ function readsOnly(req: UpstreamRequest): boolean {
 }
 
 /**
- * A `\uD800`–`\uDFFF` escape: only JSON holding one can decode to a lone surrogate (raw bytes cannot: the UTF-8
- * decoder already made any broken sequence U+FFFD). Upper- or lower-case hex, as JSON allows.
+ * What only an answer holding a text to mend can contain: a `\uD800`–`\uDFFF` escape (only JSON holding one can
+ * decode to a lone surrogate: raw bytes cannot, the UTF-8 decoder already made any broken sequence U+FFFD), an
+ * escape of a C0 control (JSON must escape them: `\u0000`–`\u001F`, `\b`, `\f`; `\t`, `\n` and `\r` mend
+ * nothing but are matched too), or a noncharacter U+FFFE/U+FFFF, raw or escaped. Upper- or lower-case hex, as
+ * JSON allows.
  */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const MENDABLE = /\\u[dD][89a-fA-F]|\\u00[01][0-9a-fA-F]|\\[bf]|\\u[fF]{3}[eEfF]|[\ufffe\uffff]/;
 
 /**
  * The answer's JSON, every string in it (keys too) well-formed: a lone surrogate from the CMS would make
@@ -254,19 +257,28 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
  */
 function parseJson(text: string): unknown {
   try {
-    return SURROGATE_ESCAPE.test(text) ? JSON.parse(text, toWellFormed) : JSON.parse(text);
+    return MENDABLE.test(text) ? JSON.parse(text, toWellFormed) : JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
-function toWellFormed(_key: string, value: unknown): unknown {
-  if (typeof value === 'string') return wellFormed(value);
+/**
+ * Every text of the answer well-formed and without characters no page, feed or XML 1.0 may carry (C0 controls
+ * but tab, line feed and carriage return; U+FFFE, U+FFFF): a NUL in a title reached the HTML as it was. A session
+ * token is no text: it is kept as sent, and one that cannot stand in a header is a failed sign-in (auth).
+ */
+function toWellFormed(key: string, value: unknown): unknown {
+  if (typeof value === 'string') return key === 'token' ? value : wellFormed(value).replace(UNWRITABLE, '');
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const keys = Object.keys(value);
   if (keys.every(isWellFormed)) return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormed(key), item]));
 }
+
+/** C0 controls but tab, LF and CR, and the noncharacters U+FFFE and U+FFFF. */
+// eslint-disable-next-line no-control-regex
+const UNWRITABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
 /** The first problem zod found, with where it is (e.g. `lists.0.title: expected string`), for the log line. */
 function describeIssue(error: z.ZodError): string {

@@ -92,6 +92,45 @@ describe.each(VARIANTS.map((variant) => [JSON.stringify(variant), variant]))('CM
   });
 });
 
+describe('CMS texts holding C0 controls and noncharacters', () => {
+  /** What no HTML text, XML 1.0 document or JSON-LD block may carry; tab, LF and CR are text. */
+  // eslint-disable-next-line no-control-regex
+  const UNWRITABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+  let reference: ReferenceServer;
+  let rewriting: RewritingUpstream;
+  let t: TestPortal;
+
+  beforeAll(async () => {
+    reference = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+    rewriting = await startRewritingUpstream(reference, withSurrogates('\u0000\u0001\u0008\u000b\u000c\u001b\u001f\ufffe\uffff'));
+    t = await startTestPortal({ upstream: rewriting.asUpstream });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rewriting.close();
+    await reference.close();
+  });
+
+  it('reach no page, feed or sitemap: every page kind answers without a 5xx and without them', async () => {
+    const start = ['/', '/sitemap.xml', '/sitemaps/pages.xml', '/sitemaps/news.xml', `/search/${encodeKeyword('新闻')}/1`, ...(await seedPaths(reference.url))];
+    const pages = await crawl(t.url, { host: MAIN_DOMAIN, origin: ORIGIN, start, perKind: 2 });
+    const kinds = new Set(pages.map((page) => page.kind));
+    for (const kind of ['home', 'detail', 'categoryList', 'search', 'video', 'rss', '/sitemaps/news.xml'])
+      expect([kind, kinds.has(kind)]).toEqual([kind, true]);
+    expect(pages.filter((page) => page.status >= 500).map((page) => `${page.path}: ${page.status}`)).toEqual([]);
+    expect(pages.filter((page) => UNWRITABLE.test(page.body)).map((page) => page.path)).toEqual([]);
+    // The texts around them did arrive: an article's heading is the CMS's title without them.
+    const entry = reference.api.dataset.articles.find((item) => pages.some((page) => page.path === `/detail/${item.catid}/${item.id}`));
+    const detail = pages.find((page) => entry && page.path === `/detail/${entry.catid}/${entry.id}`);
+    expect(detail?.body).toContain(`>${escapeText(entry!.title)}<`);
+  });
+});
+
+/** The CMS's title as the page writes a heading's text. */
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 describe('a session token from the CMS that cannot stand in a header', () => {
   let reference: ReferenceServer;
   let rewriting: RewritingUpstream;
