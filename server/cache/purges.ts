@@ -11,6 +11,7 @@ import { siteById, siteOfKnownHost } from '../../shared/sites';
 import type { RedisClient } from '../redis/client';
 import type { EdgeAck, EdgePurgeOrder } from './edge-purge';
 import { announcedInstances } from './instances';
+import { edgeTagsOf } from './tags';
 import type { PurgeClock } from './purge-clock';
 import { Invalidator, PurgeInputError, urlSelector, validate, type PurgeSelector, type PurgeSpace } from './invalidation';
 import type { CacheStore } from './store';
@@ -162,7 +163,8 @@ export class Purges {
     // Each URL as the edge files it (`path:` + the reader's Host + the path): the site's own domain and the path's
     // canonical spelling, not the text the caller typed (`https://www.qnnews.cn:8443/a/../about`, `…cn./about`).
     const urls = [...new Set([...selectors.flatMap(edgeUrlOf), ...pageUrls])].slice(0, MAX_EDGE_URLS);
-    const edges = this.options.edges ? await this.options.edges.purge({ tags: order.tags, urls, soft: order.soft }) : [];
+    // An item's purge reaches too the pages whose Surrogate-Key had no room for its key (tags.ts edgeTagsOf).
+    const edges = this.options.edges ? await this.options.edges.purge({ tags: edgeTagsOf(order.tags), urls, soft: order.soft }) : [];
     const record: PurgeRecord = {
       id,
       at: new Date(started).toISOString(),

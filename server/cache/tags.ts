@@ -27,7 +27,7 @@ export function prefixOfKey(key: string): string {
  * in front (nginx's proxy_buffer_size is one 4 KiB page by default, Fastly keeps 16 KiB of keys, Node reads 16 KiB
  * of headers), and the CSP and the other headers take about 1.5 KiB. Article, list and topic pages fit whole (a
  * detail page sends about 35 keys, 400 bytes); a home page shows more items than fit (the reference dataset's home:
- * 127 article keys sent in 2 KiB), and the edges reach it for the rest by its URL (purges.ts).
+ * 127 article keys sent in 2 KiB), and carries ITEMS_LEFT_OUT_TAG for the rest.
  */
 export const MAX_SURROGATE_KEY_BYTES = 2048;
 
@@ -35,22 +35,39 @@ export const MAX_SURROGATE_KEY_BYTES = 2048;
 const ITEM_KEY = /^(article|video|live|topic|boutique):/;
 
 /**
+ * The key of a page whose `Surrogate-Key` had no room for all its items' keys (docs/decisions/0096): every purge
+ * of an item purges it at the edges too. The portal's own index keeps every tag, and a purge also sends the edges
+ * the URLs of the pages that index finds, but a page the portal no longer holds (evicted from Redis, or expired
+ * while the edge keeps it in grace) is found by nothing else.
+ */
+export const ITEMS_LEFT_OUT_TAG = 'items:left-out';
+
+/**
  * `Surrogate-Key` header value: the tags, space-separated, as Fastly and Varnish xkey read them, within
- * MAX_SURROGATE_KEY_BYTES. Past it, item keys are left out and the page's other keys (its lists' `cat:`,
- * `headline`, `topics`…, its site and kind) cover it; the portal's own index keeps every tag, and a purge sends
- * the edges the URLs of the pages it found besides the tags (purges.ts), so a purged item still reaches a page
- * whose header had no room for its key.
+ * MAX_SURROGATE_KEY_BYTES. Past it, item keys are left out, the page's other keys (its lists' `cat:`, `headline`,
+ * `topics`…, its site and kind) are all kept, and ITEMS_LEFT_OUT_TAG says that some item is not named.
  */
 export function surrogateKeyHeader(tags: Iterable<string>): string {
   const valid = [...new Set(tags)].filter(isValidTag).sort();
   const lists = valid.filter((tag) => !ITEM_KEY.test(tag));
   const items = valid.filter((tag) => ITEM_KEY.test(tag));
   const kept: string[] = [];
-  let bytes = -1;
+  // Room kept for ITEMS_LEFT_OUT_TAG, in case an item does not fit.
+  let bytes = ITEMS_LEFT_OUT_TAG.length;
+  let leftOut = false;
   for (const tag of [...lists, ...items]) {
-    if (bytes + 1 + tag.length > MAX_SURROGATE_KEY_BYTES) continue;
+    if (bytes + 1 + tag.length > MAX_SURROGATE_KEY_BYTES) {
+      leftOut = true;
+      continue;
+    }
     kept.push(tag);
     bytes += 1 + tag.length;
   }
+  if (leftOut) kept.push(ITEMS_LEFT_OUT_TAG);
   return kept.sort().join(' ');
+}
+
+/** The keys an edge purges for a purge of `tags`: with ITEMS_LEFT_OUT_TAG when an item is purged. */
+export function edgeTagsOf(tags: readonly string[]): string[] {
+  return tags.some((tag) => ITEM_KEY.test(tag)) ? [...new Set([...tags, ITEMS_LEFT_OUT_TAG])] : [...tags];
 }

@@ -4,6 +4,7 @@
  * corrected headline to every page that showed it through the edge, home teaser included, on two sites; soft, the
  * edge serves the old page only until its refetch has the new one; an edge that does not acknowledge is named.
  */
+import { ITEMS_LEFT_OUT_TAG } from '../../server/cache/tags';
 import { ALL_SITES, MAIN_SITE } from '../../shared/sites';
 import { eventually, withRedis } from '../server/cache/redis-helpers';
 import { rawRequest, type RawResponse } from '../support/http';
@@ -114,6 +115,28 @@ describeWithVarnish()('the publish hook purges the edge', () => {
       expect([answer.status, answer.body.complete]).toEqual([200, true]);
       expect(answer.body.edges[0].purged).toBeGreaterThanOrEqual(1);
       expect((await viaEdge(MAIN_SITE.domain, '/about')).headers['x-edge-cache']).toBe('MISS');
+    });
+
+    // A home shows more items than its Surrogate-Key has room for (tags.ts): the edge must still drop it when one of
+    // the items left out is purged, after the page has gone from Redis (evicted, or expired while the edge keeps it in
+    // grace), when the portal's own index no longer finds it to name by URL.
+    it('an item left out of a full Surrogate-Key still purges the edge’s copy of the page that shows it', async () => {
+      const held = await edgeHit(MAIN_SITE.domain, '/');
+      const header = String((await rawRequest(suite.a.url, 'GET', '/', { host: MAIN_SITE.domain })).headers['surrogate-key']);
+      const keys = new Set(header.split(' '));
+      expect(keys.has(ITEMS_LEFT_OUT_TAG)).toBe(true);
+      const shown = [...held.body.matchAll(/href="\/detail\/\d+\/(\d+)"/g)].map((match) => `article:${match[1]}`);
+      const leftOut = shown.find((key) => !keys.has(key));
+      expect(leftOut).toBeDefined();
+      // Gone from Redis with its place in the tag index (evicted both, or expired): the portal cannot name it by URL.
+      const pageKey = pageKeyOf(suite.a, MAIN_SITE.id, '/');
+      await withRedis(testRedisUrl(), async (client) => {
+        await client.del(pageKey);
+        for (const tagSet of await client.keys(`${suite.a.cachePrefix}:tag:*`)) await client.srem(tagSet, pageKey);
+      });
+      const answer = await hook(suite.a, { tags: [leftOut!], soft: false, event: `left-out ${leftOut}` });
+      expect([answer.status, answer.body.complete]).toEqual([200, true]);
+      expect((await viaEdge(MAIN_SITE.domain, '/')).headers['x-edge-cache']).toBe('MISS');
     });
 
     // Last: it stops the edge.

@@ -2,7 +2,7 @@
 import request from 'supertest';
 import { sharedCacheControl, surrogateKey } from '../../../server/cache/headers';
 import { PAGE_POLICY } from '../../../server/cache/policy';
-import { MAX_SURROGATE_KEY_BYTES } from '../../../server/cache/tags';
+import { edgeTagsOf, ITEMS_LEFT_OUT_TAG, MAX_SURROGATE_KEY_BYTES } from '../../../server/cache/tags';
 import { HOME_CATID, HOT_NEWS_ID } from '../../../shared/constants';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { startTestPortal, type TestPortal } from '../../support/portal';
@@ -35,7 +35,19 @@ describe('CDN headers', () => {
       const fitsWhole = [...items, ...lists].join(' ').length <= MAX_SURROGATE_KEY_BYTES;
       if (fitsWhole) expect(keys).toHaveLength(items.length + lists.length);
       else expect(keys.length).toBeGreaterThan(MAX_SURROGATE_KEY_BYTES / 20);
+      // A page that could not name every item says so, and only then: an item's purge reaches it at the edge.
+      expect(keys.includes(ITEMS_LEFT_OUT_TAG)).toBe(!fitsWhole);
     }
+  });
+});
+
+describe('edge tags of a purge', () => {
+  it('add the left-out key to a purge of any item, and only of an item', () => {
+    for (const item of ['article:1', 'video:2', 'live:3', 'topic:4', 'boutique:5']) {
+      expect(edgeTagsOf(['grey', item])).toEqual(['grey', item, ITEMS_LEFT_OUT_TAG]);
+    }
+    expect(edgeTagsOf(['grey', 'cat:2728', 'site:3'])).toEqual(['grey', 'cat:2728', 'site:3']);
+    expect(edgeTagsOf([])).toEqual([]);
   });
 });
 
