@@ -104,6 +104,27 @@ describeWithBrowser()('every page kind with hostile CMS content, from 360 to 192
     expect(found.targets).toEqual([]);
   });
 
+  it('without script at 360 and 1296 px (menu in the flow, no folded controls): no sideways scroll, no squeezed text, 44px targets on the phone', async () => {
+    const faults: string[] = [];
+    for (const width of [360, 1296]) {
+      const { page } = await watchedPage(suite.browser, { viewport: { width, height: 900 }, userAgent: DESKTOP_UA, javaScriptEnabled: false });
+      try {
+        for (const pagePath of pages) {
+          // 'load': without a script to wait for, the document can be parsed before the stylesheet has come.
+          await page.goto(`${suite.portal.url}${pagePath}`, { waitUntil: 'load' });
+          const where = `${pagePath} at ${width}px without script`;
+          const layout = await layoutFaults(page);
+          if (layout.scrollWidth > layout.innerWidth) faults.push(`${where}: ${layout.scrollWidth} > ${layout.innerWidth}`);
+          faults.push(...layout.squeezed.map((text) => `${where}: ${text}`));
+          if (width < 768) faults.push(...(await smallTargets(page, MIN_TARGET_PX)).map((target) => `${where}: ${target}`));
+        }
+      } finally {
+        await page.context().close();
+      }
+    }
+    expect(faults).toEqual([]);
+  }, 900_000);
+
   it('at 390 px, Tab through every page kind opening every popup: focus never on a hidden element, landmarks named once', async () => {
     const { page } = await watchedPage(suite.browser, { viewport: { width: 390, height: 844 }, userAgent: DESKTOP_UA });
     const cdp = await page.context().newCDPSession(page);
