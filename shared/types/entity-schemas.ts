@@ -2,7 +2,9 @@
  * The shapes of ./entities.ts as zod schemas: what a cached content answer must be to be read (server/cache
  * cache.ts checkedJsonCodec). An answer is checked where it enters (./upstream.ts) and stored normalised; what
  * Redis hands back is checked again against these, once per decode, so an entry of another shape is a miss, never
- * a page that fails on it. Each schema is typed by its entity, so the two cannot drift apart.
+ * a page that fails on it. Redis may hold anything, so its texts and lists are cut again by the bounds they had
+ * where they entered (each bound here at least the entry's, so what the portal stored reads back unchanged): an
+ * entry inflated in Redis sizes no page. Each schema is typed by its entity, so the two cannot drift apart.
  */
 import { z } from 'zod';
 import type { HomeAdSlot, SiteInfo } from '../content-api';
@@ -26,13 +28,21 @@ import type {
   VideoAlbum,
 } from './entities';
 import {
+  AD_CAROUSEL_MAX,
   AdTypeSchema,
+  ALBUM_VIDEOS_MAX,
+  CATEGORY_CHILDREN_MAX,
+  CMS_NAME_MAX,
+  CMS_SUMMARY_MAX,
   cmsIssueDate,
+  cmsList,
+  cmsText,
   RawBoutiqueItemSchema,
   RawLivePlaybackSchema,
   RawLiveSchema,
   RawNewspaperIssueSchema,
   RawShikeCategorySchema,
+  SHIKE_CATEGORIES_MAX,
   RawVideoSchema,
   unixSeconds,
 } from './upstream';
@@ -51,34 +61,34 @@ export const NewspaperIssueSchema: z.ZodType<NewspaperIssue, unknown> = RawNewsp
 const articleSummaryFields = {
   id: z.number(),
   catid: z.number(),
-  title: z.string(),
-  fullTitle: z.string(),
-  description: z.string(),
-  thumb: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  fullTitle: cmsText(CMS_NAME_MAX),
+  description: cmsText(CMS_SUMMARY_MAX),
+  thumb: cmsText(),
   adddate: unixSeconds,
-  source: z.string(),
+  source: cmsText(CMS_NAME_MAX),
 };
 
 export const ArticleSummarySchema: z.ZodType<ArticleSummary, unknown> = z.object(articleSummaryFields);
 
 export const ArticlePageSchema: z.ZodType<ArticlePage, unknown> = z.object({
-  items: z.array(ArticleSummarySchema),
+  items: cmsList(ArticleSummarySchema),
   total: z.number(),
   page: z.number(),
   pageSize: z.number(),
 });
 
-export const TagSchema: z.ZodType<Tag, unknown> = z.object({ id: z.number(), name: z.string() });
+export const TagSchema: z.ZodType<Tag, unknown> = z.object({ id: z.number(), name: cmsText(CMS_NAME_MAX) });
 
 export const ArticleSchema: z.ZodType<Article, unknown> = z.object({
   ...articleSummaryFields,
-  catname: z.string(),
-  author: z.string(),
-  keywords: z.string(),
+  catname: cmsText(CMS_NAME_MAX),
+  author: cmsText(CMS_NAME_MAX),
+  keywords: cmsText(CMS_NAME_MAX),
   contentHtml: z.string(),
   views: z.number(),
-  tags: z.array(TagSchema),
-  editor: z.string(),
+  tags: cmsList(TagSchema),
+  editor: cmsText(CMS_NAME_MAX),
 });
 
 const TemplateCodeSchema: z.ZodType<TemplateCode, unknown> = z.union([1, 2, 3, 4, 5, 6, 7, 8].map((code) => z.literal(code as TemplateCode)));
@@ -86,117 +96,117 @@ const TemplateCodeSchema: z.ZodType<TemplateCode, unknown> = z.union([1, 2, 3, 4
 export const CategorySchema: z.ZodType<Category, unknown> = z.lazy(() =>
   z.object({
     catid: z.number(),
-    catname: z.string(),
+    catname: cmsText(CMS_NAME_MAX),
     parentid: z.number(),
-    categoryDirectory: z.string(),
+    categoryDirectory: cmsText(),
     template: TemplateCodeSchema.nullable(),
     templateField: z.boolean(),
-    children: z.array(CategorySchema),
+    children: cmsList(CategorySchema, CATEGORY_CHILDREN_MAX),
   }),
 );
 
 export const AdvertisementSchema: z.ZodType<Advertisement, unknown> = z.object({
   id: z.number(),
   type: AdTypeSchema,
-  title: z.string(),
-  image: z.string(),
-  video: z.string(),
-  href: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  image: cmsText(),
+  video: cmsText(),
+  href: cmsText(),
 });
 
 export const AdGroupsSchema: z.ZodType<AdGroups, unknown> = z.object({
-  detailTop: z.array(AdvertisementSchema),
-  hotNewsTop: z.array(AdvertisementSchema),
-  hotNewsBot: z.array(AdvertisementSchema),
-  hotTopicBot: z.array(AdvertisementSchema),
-  specialColBot: z.array(AdvertisementSchema),
+  detailTop: cmsList(AdvertisementSchema, AD_CAROUSEL_MAX),
+  hotNewsTop: cmsList(AdvertisementSchema, AD_CAROUSEL_MAX),
+  hotNewsBot: cmsList(AdvertisementSchema, AD_CAROUSEL_MAX),
+  hotTopicBot: cmsList(AdvertisementSchema, AD_CAROUSEL_MAX),
+  specialColBot: cmsList(AdvertisementSchema, AD_CAROUSEL_MAX),
 });
 
-export const HomeAdSlotSchema: z.ZodType<HomeAdSlot, unknown> = z.object({ position: z.number(), ads: z.array(AdvertisementSchema) });
+export const HomeAdSlotSchema: z.ZodType<HomeAdSlot, unknown> = z.object({ position: z.number(), ads: cmsList(AdvertisementSchema, AD_CAROUSEL_MAX) });
 
 export const SiteInfoSchema: z.ZodType<SiteInfo, unknown> = z.object({
-  seo: z.object({ title: z.string(), keywords: z.string(), description: z.string() }),
-  friendlyLinks: z.array(z.object({ name: z.string(), link: z.string() })),
+  seo: z.object({ title: cmsText(CMS_NAME_MAX), keywords: cmsText(CMS_NAME_MAX), description: cmsText(CMS_SUMMARY_MAX) }),
+  friendlyLinks: cmsList(z.object({ name: cmsText(CMS_NAME_MAX), link: cmsText() })),
 });
 
 export const GreyModeSchema: z.ZodType<GreyMode, unknown> = z.enum(['off', 'layout', 'home']);
 
 export const TopicSchema: z.ZodType<Topic, unknown> = z.object({
   id: z.number(),
-  title: z.string(),
-  description: z.string(),
-  thumb: z.string(),
-  jump: z.object({ switch_value_android: z.string() }),
+  title: cmsText(CMS_NAME_MAX),
+  description: cmsText(CMS_SUMMARY_MAX),
+  thumb: cmsText(),
+  jump: z.object({ switch_value_android: cmsText() }),
 });
 
-export const TopicDetailSchema: z.ZodType<TopicDetail, unknown> = z.object({ topic: TopicSchema, articles: z.array(ArticleSummarySchema) });
+export const TopicDetailSchema: z.ZodType<TopicDetail, unknown> = z.object({ topic: TopicSchema, articles: cmsList(ArticleSummarySchema) });
 
 export const ColumnAuthorSchema: z.ZodType<ColumnAuthor, unknown> = z.object({
   id: z.number(),
-  name: z.string(),
-  avatar: z.string(),
-  description: z.string(),
+  name: cmsText(CMS_NAME_MAX),
+  avatar: cmsText(),
+  description: cmsText(CMS_SUMMARY_MAX),
   subscribed: z.boolean(),
 });
 
 export const ColumnAuthorInfoSchema: z.ZodType<ColumnAuthorInfo, unknown> = z.object({
   id: z.number(),
-  name: z.string(),
-  avatar: z.string(),
-  description: z.string(),
+  name: cmsText(CMS_NAME_MAX),
+  avatar: cmsText(),
+  description: cmsText(CMS_SUMMARY_MAX),
   subscribed: z.boolean(),
-  title: z.string(),
+  title: cmsText(CMS_NAME_MAX),
   articleCount: z.number(),
 });
 
 export const VideoAlbumSchema: z.ZodType<VideoAlbum, unknown> = z.object({
   id: z.number(),
-  title: z.string(),
-  cover: z.string(),
-  description: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  cover: cmsText(),
+  description: cmsText(CMS_SUMMARY_MAX),
   adddate: unixSeconds,
-  videos: z.array(RawVideoSchema),
+  videos: cmsList(RawVideoSchema, ALBUM_VIDEOS_MAX),
 });
 
 export const SpecialReportSchema: z.ZodType<SpecialReport, unknown> = z.object({
   id: z.number(),
   catid: z.number(),
-  title: z.string(),
-  cover: z.string(),
-  description: z.string(),
+  title: cmsText(CMS_NAME_MAX),
+  cover: cmsText(),
+  description: cmsText(CMS_SUMMARY_MAX),
   adddate: unixSeconds,
   ongoing: z.boolean(),
-  timeline: z.array(z.object({ stage: z.string(), article: ArticleSummarySchema })),
+  timeline: cmsList(z.object({ stage: cmsText(CMS_NAME_MAX), article: ArticleSummarySchema })),
 });
 
 /** A page of `item`s as pages read it. */
 export function pagedSchema<T>(item: z.ZodType<T, unknown>): z.ZodType<Paged<T>, unknown> {
-  return z.object({ list: z.array(item), total: z.number(), page: z.number(), pageSize: z.number() });
+  return z.object({ list: cmsList(item), total: z.number(), page: z.number(), pageSize: z.number() });
 }
 
 /** What each content call stores (server/upstream/content-calls/): its normalised value, null where 'not found' is one. */
 export const STORED = {
-  categories: z.array(CategorySchema),
+  categories: cmsList(CategorySchema),
   articlePage: ArticlePageSchema,
   article: ArticleSchema.nullable(),
   newsSearch: z.object({ articles: ArticlePageSchema, tag: TagSchema.nullable(), columnist: ColumnAuthorSchema.nullable() }),
   adGroups: AdGroupsSchema,
-  homeAdSlots: z.array(HomeAdSlotSchema),
+  homeAdSlots: cmsList(HomeAdSlotSchema),
   siteInfo: SiteInfoSchema.nullable(),
   greyMode: GreyModeSchema,
   boutiquePage: pagedSchema(RawBoutiqueItemSchema),
   video: RawVideoSchema.nullable(),
   videoAlbum: VideoAlbumSchema.nullable(),
-  shikeCategories: z.array(RawShikeCategorySchema),
+  shikeCategories: cmsList(RawShikeCategorySchema, SHIKE_CATEGORIES_MAX),
   shikeCategoryVideos: z.intersection(pagedSchema(RawVideoSchema), z.object({ category: RawShikeCategorySchema })).nullable(),
   live: RawLiveSchema.nullable(),
   livePage: pagedSchema(RawLiveSchema),
   playbackPage: pagedSchema(RawLivePlaybackSchema),
   newspaperPage: pagedSchema(NewspaperIssueSchema),
-  topicList: z.object({ list: z.array(TopicSchema), total: z.number() }),
+  topicList: z.object({ list: cmsList(TopicSchema), total: z.number() }),
   topicDetail: TopicDetailSchema.nullable(),
   specialReport: SpecialReportSchema.nullable(),
-  specialReports: z.array(SpecialReportSchema),
-  columnAuthors: z.object({ list: z.array(ColumnAuthorSchema), count: z.number() }),
+  specialReports: cmsList(SpecialReportSchema),
+  columnAuthors: z.object({ list: cmsList(ColumnAuthorSchema), count: z.number() }),
   columnAuthorInfo: ColumnAuthorInfoSchema.nullable(),
 };

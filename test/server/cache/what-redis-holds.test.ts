@@ -18,7 +18,7 @@ import { RedisStore } from '../../../server/cache/redis-store';
 import { HOME_CATID } from '../../../shared/constants';
 import { STORED } from '../../../shared/types/entity-schemas';
 import { MAIN_SITE } from '../../../shared/sites';
-import type { RawArticleListItem, RawCategory } from '../../../shared/types/upstream';
+import { CMS_LIST_MAX, CMS_SUMMARY_MAX, type RawArticleListItem, type RawCategory } from '../../../shared/types/upstream';
 import { pageKeyOf, startTestPortal, type TestPortal } from '../../support/portal';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { articleList, homeCategories, upstreamData } from '../../support/upstream-data';
@@ -220,6 +220,39 @@ describeWithRedis()('whatever Redis holds in a lock\u2019s or an entry\u2019s pl
       expect(res.text).toContain(`/detail/${first.catid}/${first.id}`);
     },
   );
+
+  it('a well-formed list entry inflated in Redis (3000 items, 100 000-character texts) sizes no page: cut as it is read', async () => {
+    const catid = nextCategory();
+    const key = cacheKey({ prefix: t.cachePrefix, buildId: t.portal.assets.buildId }, 'data', '_', `list:${catid}:1:20`);
+    const first = (await articleList(t.upstream.url, catid, 1, 20)).lists[0]!;
+    // The first ten items' texts are long (3000 such would not fit in one JavaScript string to plant).
+    const text = (index: number) => (index < 10 ? '长'.repeat(100_000) : `条目${index}`);
+    const item = (index: number) => ({
+      id: first.id + index,
+      catid,
+      title: `${first.title}${text(index)}`,
+      fullTitle: text(index),
+      description: text(index),
+      thumb: '',
+      adddate: first.adddate,
+      source: text(index),
+    });
+    const inflated = { items: Array.from({ length: 3000 }, (_, index) => item(index)), total: 3000, page: 1, pageSize: 20 };
+    await plantValue(key, JSON.stringify(inflated));
+    await dropL1Copies(testRedisUrl(), t.cachePrefix);
+    t.upstream.api.control.reset();
+    const res = await request(t.url)
+      .get(`/V1/${catid}`)
+      .timeout({ response: LOCK_TIMEOUT_MS + RENDER_ALLOWANCE_MS });
+    expect(res.status).toBe(200);
+    // Read from Redis, not fetched again: the entry is well-formed, and what it holds is cut to the bounds.
+    expect(t.upstream.api.control.stats().byPath[`GET /list/${catid}/1.html?pagesize=20`]).toBeUndefined();
+    // Booleans and a size, so that a failure does not print a page of megabytes.
+    const shows = (id: number) => res.text.includes(`/detail/${catid}/${id}"`);
+    expect([shows(first.id + CMS_LIST_MAX - 1), shows(first.id + CMS_LIST_MAX)]).toEqual([true, false]);
+    expect(res.text.includes('长'.repeat(CMS_SUMMARY_MAX + 1))).toBe(false);
+    expect(Buffer.byteLength(res.text)).toBeLessThan(1024 * 1024);
+  });
 
   it.each(Object.entries(WRONG_SHAPES))(
     'the menu entry every page reads holding %s (Redis and L1): pages answer with the menu fetched again',
