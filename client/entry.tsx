@@ -13,6 +13,7 @@ import type { ResourceName } from '../shared/resources';
 import { RESOURCE_ATTRIBUTE } from '../shared/ui/data/Resource';
 import { createResourceStore } from '../shared/ui/data/resource-store';
 import { isChunkLoadError } from '../shared/chunk-reload';
+import { SCRIPT_CLASS } from '../shared/preferences';
 import { reloadAfterError } from './navigation/error-reload';
 import { ClientShell } from './navigation/ClientShell';
 import { pageLoader, watchHistoryNavigations } from './navigation/page-loader';
@@ -71,6 +72,9 @@ async function start(): Promise<void> {
 
 start().catch((error: unknown) => {
   // The server-rendered page stays readable; a missing page chunk gets one guarded reload.
-  if (isChunkLoadError(error)) reloadAfterError(window.location.pathname + window.location.search);
-  else throw error;
+  if (isChunkLoadError(error) && reloadAfterError(window.location.pathname + window.location.search)) return;
+  // No hydration is coming: the head script's class goes, so the page is the no-script page, whose menu and search
+  // work without the bundle, instead of a folded menu behind a dead 菜单 button (decision 0070).
+  document.documentElement.classList.remove(SCRIPT_CLASS);
+  if (!isChunkLoadError(error)) throw error;
 });

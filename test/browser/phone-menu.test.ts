@@ -159,6 +159,27 @@ describeWithBrowser()('the menu and search on a phone', () => {
     });
   }
 
+  it('when the bundle loads but cannot start (its state unreadable), shows the menu in the flow and no dead 菜单 button', async () => {
+    const { page } = await watchedPage(suite.browser, { viewport: PHONE, userAgent: DESKTOP_UA });
+    try {
+      // The document as served, with the state the entry reads before hydrating cut short: start() throws.
+      await page.route(`${suite.portal.url}/`, async (route) => {
+        const response = await route.fetch();
+        const body = (await response.text()).replace(/(<script type="application\/json" id="[^"]+">)[^<]*/, '$1{"cut');
+        await route.fulfill({ response, body });
+      });
+      const thrown = page.waitForEvent('pageerror');
+      await page.goto(`${suite.portal.url}/`, { waitUntil: 'load' });
+      await thrown;
+      await page.waitForFunction(() => !document.documentElement.classList.contains('js'));
+      expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+      expect(await page.locator('button.menu-toggle').isVisible()).toBe(false);
+      expect(await page.locator('#site-menu').isVisible()).toBe(true);
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('keeps the search field on screen on a phone: typing a word and Enter searches', async () => {
     const { page, problems } = await watchedPage(suite.browser, { viewport: PHONE, userAgent: DESKTOP_UA });
     try {
