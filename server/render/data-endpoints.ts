@@ -17,7 +17,7 @@ import type { Logger } from '../logger';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
 import { addressOf } from '../../shared/page-address';
 import { mobileDetailTarget, variesByUserAgent } from './mobile-redirect';
-import { preparePage, unixNow } from './prepare-page';
+import { pageDataFailure, preparePage, unixNow } from './prepare-page';
 
 const MAX_PATH_LENGTH = 2048;
 
@@ -90,7 +90,7 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
         content: content.forRequest(recorder, 'throw'),
         now: unixNow(),
         account,
-        onLoaderError: (error) => logger.error({ err: error, path: target.pathname }, 'loader failed'),
+        onLoaderError: pageDataFailure(logger, 'loader failed', target.pathname),
       });
       // A signed-in reader's navigation may carry their own lists, and an answer built on a failed call or an
       // error is not one to reuse: neither is kept by any cache.

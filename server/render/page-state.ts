@@ -12,7 +12,7 @@ import type { Logger } from '../logger';
 import type { AccountSession } from '../upstream/account-service';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
 import type { PageRequest } from './page-request';
-import { preparePage, statusPage, UNAVAILABLE_MESSAGE, unixNow } from './prepare-page';
+import { pageDataFailure, preparePage, statusPage, UNAVAILABLE_MESSAGE, unixNow } from './prepare-page';
 
 export interface PageStateDeps {
   content: ContentService;
@@ -59,8 +59,9 @@ export function createStateBuilder(deps: PageStateDeps): (input: StateInput) => 
   const { logger } = deps;
 
   function layoutOf(site: SiteConfig, content: ContentApi): Promise<LayoutData> {
+    const logFailure = pageDataFailure(logger, 'layout data failed');
     return loadLayout(site, content).catch((error: unknown) => {
-      logger.error({ err: error }, 'layout data failed');
+      logFailure(error);
       return EMPTY_LAYOUT(site);
     });
   }
@@ -77,7 +78,7 @@ export function createStateBuilder(deps: PageStateDeps): (input: StateInput) => 
         content: deps.content.forRequest(pageCalls, 'throw'),
         now: unixNow(),
         account,
-        onLoaderError: (error) => logger.error({ err: error, path: address.pathname }, 'loader failed'),
+        onLoaderError: pageDataFailure(logger, 'loader failed', address.pathname),
       }),
       layoutOf(site, input.content),
     ]);

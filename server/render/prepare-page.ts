@@ -13,9 +13,22 @@ import type { PageAddress } from '../../shared/page-address';
 import type { PageId, PageRouteIdOf } from '../../shared/page-data';
 import type { PageRoute, RouteParams } from '../../shared/routes';
 import type { SiteConfig } from '../../shared/sites';
+import type { Logger } from '../logger';
 import { loaderOf } from './page-loaders';
 
 export const UNAVAILABLE_MESSAGE = '服务暂时不可用，请稍后再试';
+
+/**
+ * How a page's failed data is logged, once per page asked: a content call that could not be answered (the content
+ * API down or refusing, which server/upstream/failure-log.ts tells per call family at its start, each minute and
+ * its end) is a warning naming the call, with no stack; anything else is an error with its stack, a bug to read.
+ */
+export function pageDataFailure(logger: Logger, what: string, path?: string): (error: unknown) => void {
+  return (error) => {
+    if (error instanceof ContentUnavailableError) logger.warn({ call: error.call, path }, `${what}: a content call failed`);
+    else logger.error({ err: error, path }, what);
+  };
+}
 
 export function unixNow(): number {
   return Math.floor(Date.now() / 1000);

@@ -30,6 +30,11 @@ describe('failing content calls in the log', () => {
     expect(calls.length).toBeGreaterThan(1);
     expect(new Set(calls).size).toBe(calls.length);
     expect(failedLines()[0]!.err).toMatchObject({ message: expect.stringContaining('500') });
+    // A page that failed for it says which call, as a warning with no stack: the family's line has the error.
+    const pageLines = t.logs.filter((line) => /a content call failed/.test(String(line.msg)));
+    expect(pageLines.length).toBeGreaterThan(0);
+    for (const line of pageLines) expect(line).toMatchObject({ level: 40, call: expect.any(String) });
+    expect(t.logs.filter((line) => Number(line.level) >= 50)).toEqual([]);
 
     // Asked on, a family says it goes on once a period has passed since its first line, with the count since then.
     let goesOn: Record<string, unknown> | undefined;
