@@ -2,7 +2,7 @@
 import { useLocation } from 'react-router-dom';
 import type { GalleryData } from './route';
 import { Pagination } from '../../ui/blocks/Pagination';
-import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
+import { SlotImage } from '../../ui/blocks/SlotImage';
 
 export default function GalleryPage({ data }: { data: GalleryData }) {
   const { pathname } = useLocation();
@@ -16,31 +16,13 @@ export default function GalleryPage({ data }: { data: GalleryData }) {
           <li key={item.id} className="gallery__item">
             <details>
               <summary>
-                <img
-                  src={item.cover || undefined}
-                  srcSet={widthSrcSet(item.cover)}
-                  sizes={SLOT_SIZES.galleryCover}
-                  alt=""
-                  width={data.kind === 'poster' ? 375 : 400}
-                  height={data.kind === 'poster' ? 667 : 267}
-                  loading="lazy"
-                  decoding="async"
-                />
+                <SlotImage src={item.cover} slot="galleryCover" width={data.kind === 'poster' ? 375 : 400} height={data.kind === 'poster' ? 667 : 267} lazy />
                 <span className="gallery__title">{item.title}</span>
               </summary>
               <p>{item.description}</p>
               {item.images.map((image) => (
                 <figure key={image.url}>
-                  <img
-                    src={image.url || undefined}
-                    srcSet={widthSrcSet(image.url)}
-                    sizes={SLOT_SIZES.galleryCover}
-                    alt={image.caption}
-                    width={image.width}
-                    height={image.height}
-                    loading="lazy"
-                    decoding="async"
-                  />
+                  <SlotImage src={image.url} slot="galleryCover" alt={image.caption} width={image.width} height={image.height} lazy />
                   <figcaption>{image.caption}</figcaption>
                 </figure>
               ))}

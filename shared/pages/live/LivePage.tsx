@@ -2,7 +2,7 @@
 import type { LiveData } from './route';
 import { DateTime } from '../../ui/blocks/DateTime';
 import { VideoPlayer } from '../../ui/blocks/VideoPlayer';
-import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
+import { SlotImage } from '../../ui/blocks/SlotImage';
 
 const STATUS_TEXT = { 1: '直播中', 2: '即将开始', 3: '已结束' } as const;
 
@@ -18,7 +18,7 @@ export default function LivePage({ data }: { data: LiveData }) {
       {live.status === 1 && live.hls_url && <VideoPlayer src={live.hls_url} poster={live.cover} title={live.title} />}
       {live.status === 2 && (
         <figure className="player">
-          <img src={live.cover || undefined} srcSet={widthSrcSet(live.cover)} sizes={SLOT_SIZES.mainColumn} alt="" width={960} height={540} />
+          <SlotImage src={live.cover} slot="mainColumn" width={960} height={540} />
           {live.start_time !== null && (
             <figcaption>
               开播时间：

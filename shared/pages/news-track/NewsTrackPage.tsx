@@ -3,23 +3,13 @@ import { Link } from '../../ui/link';
 import { href } from '../../routes';
 import { DateTime } from '../../ui/blocks/DateTime';
 import type { NewsTrackData } from './route';
-import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
+import { SlotImage } from '../../ui/blocks/SlotImage';
 
 export default function NewsTrackPage({ data }: { data: NewsTrackData }) {
   return (
     <article className="news-track" aria-labelledby="track-title">
       <header>
-        {data.cover && (
-          <img
-            src={data.cover || undefined}
-            srcSet={widthSrcSet(data.cover)}
-            sizes={SLOT_SIZES.mainColumn}
-            alt=""
-            width={1264}
-            height={320}
-            className="topic__cover"
-          />
-        )}
+        {data.cover && <SlotImage src={data.cover} slot="mainColumn" width={1264} height={320} className="topic__cover" />}
         <h1 id="track-title" className="page-title">
           {data.title}
         </h1>

@@ -4,7 +4,7 @@ import { useLocation } from 'react-router-dom';
 import type { TopicListData } from './route';
 import { href } from '../../routes';
 import { Pagination } from '../../ui/blocks/Pagination';
-import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
+import { SlotImage } from '../../ui/blocks/SlotImage';
 
 export default function TopicListPage({ data }: { data: TopicListData }) {
   const { pathname } = useLocation();
@@ -17,16 +17,7 @@ export default function TopicListPage({ data }: { data: TopicListData }) {
         {data.topics.map((topic) => (
           <li key={topic.id} className="topic-card">
             <Link to={href.topicDetail(topic.id)}>
-              <img
-                src={topic.thumb || undefined}
-                srcSet={widthSrcSet(topic.thumb)}
-                sizes={SLOT_SIZES.card}
-                alt=""
-                width={400}
-                height={225}
-                loading="lazy"
-                decoding="async"
-              />
+              <SlotImage src={topic.thumb} slot="card" width={400} height={225} lazy />
               <span className="topic-card__title">{topic.title}</span>
             </Link>
             <p className="topic-card__description">{topic.description}</p>

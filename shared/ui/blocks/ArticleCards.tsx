@@ -6,16 +6,14 @@ import { Link } from '../link';
 import { href } from '../../routes';
 import type { ArticleSummary } from '../../types/entities';
 import { RelativeTime } from './RelativeTime';
-import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
+import { SlotImage } from './SlotImage';
 
 function ArticleCard({ item }: { item: ArticleSummary }) {
   const pictured = item.thumb !== '';
   return (
     <li className={pictured ? 'article-card' : 'article-card article-card--text'}>
       <Link to={href.detail(item.catid, item.id)}>
-        {pictured && (
-          <img src={item.thumb} srcSet={widthSrcSet(item.thumb)} sizes={SLOT_SIZES.card} alt="" width={400} height={225} loading="lazy" decoding="async" />
-        )}
+        {pictured && <SlotImage src={item.thumb} slot="card" width={400} height={225} lazy />}
         <span className="article-card__title">{item.title}</span>
       </Link>
       {!pictured && item.description && <p className="article-card__summary">{item.description}</p>}

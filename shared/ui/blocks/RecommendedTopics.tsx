@@ -4,7 +4,7 @@ import { RECOMMENDED_TOPICS_SHOWN, TEXT } from '../../constants';
 import type { Advertisement, TopicCover } from '../../types/entities';
 import { Resource } from '../data/Resource';
 import { AdCarousel } from './AdCarousel';
-import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
+import { SlotImage } from './SlotImage';
 
 /** The CMS's jump target when it is a link, else the portal's topic page. */
 function topicHref(topic: TopicCover): string {
@@ -35,15 +35,7 @@ export function RecommendedTopics({ title = TEXT.recommendedTopicsTitle, adsBelo
               {topics.map((topic) => (
                 <li key={topic.id}>
                   <a href={topicHref(topic)}>
-                    <img
-                      src={topic.thumb || undefined}
-                      srcSet={widthSrcSet(topic.thumb)}
-                      sizes={SLOT_SIZES.sideTopic}
-                      alt=""
-                      width={150}
-                      height={84}
-                      loading="lazy"
-                    />
+                    <SlotImage src={topic.thumb} slot="sideTopic" width={150} height={84} lazy />
                     <span>{topic.title}</span>
                   </a>
                 </li>

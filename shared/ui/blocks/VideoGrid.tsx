@@ -2,7 +2,7 @@
 import { Link } from '../link';
 import { href } from '../../routes';
 import type { Video } from '../../types/entities';
-import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
+import { SlotImage } from './SlotImage';
 
 function duration(seconds: number): string {
   const whole = Math.round(seconds);
@@ -19,16 +19,7 @@ export function VideoGrid<V extends VideoCard>({ videos, linkFor }: { videos: re
         <li key={video.id} className="video-card">
           <Link to={linkFor ? linkFor(video) : href.video(video.catid, video.id)}>
             <span className="video-card__cover">
-              <img
-                src={video.cover || undefined}
-                srcSet={widthSrcSet(video.cover)}
-                sizes={SLOT_SIZES.card}
-                alt=""
-                width={320}
-                height={180}
-                loading="lazy"
-                decoding="async"
-              />
+              <SlotImage src={video.cover} slot="card" width={320} height={180} lazy />
               <span className="video-card__duration">{duration(video.duration)}</span>
             </span>
             <span className="video-card__title">{video.title}</span>
