@@ -44,6 +44,10 @@ class RedisPair {
 
   /** The first server becomes a read-only replica of the second, holding what the second holds. */
   async failOver(): Promise<void> {
+    // A planned failover, as Redis's own FAILOVER makes it: every write so far reaches the replica first (under load
+    // the sign-in's session had not yet, and the promoted replica did not have it).
+    const acknowledged = await this.command(this.first, (client) => client.wait(1, 30_000));
+    if (acknowledged < 1) throw new Error('the replica did not acknowledge the writes before the failover');
     await this.command(this.second, (client) => client.replicaof('NO', 'ONE'));
     await this.command(this.first, (client) => client.replicaof('127.0.0.1', this.second.port));
     await this.linked(this.first);
