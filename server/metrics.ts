@@ -362,7 +362,6 @@ function isCacheResult(value: unknown): value is CacheResult {
   return value === 'HIT' || value === 'MISS' || value === 'STALE' || value === 'PASS';
 }
 
-/** Requests the page handler did not name: grouped by area, so odd paths cannot create new series. */
 /** The site segment of a cache key (`{prefix}:{build}:{kind}:{site}:…`), for the site label. */
 export function siteOfKey(key: string): string {
   return key.split(':', 4)[3] ?? '_';

@@ -1,6 +1,7 @@
 /**
  * The route label of a request no page handler named (res.locals.metricsRoute): the metrics' `route` label and the
  * access log's `route` field say the same, so a line and its series can be matched (`_data`, `api`, `assets`…).
+ * Grouped by area, so odd paths cannot create new series.
  */
 export function areaOf(path: string): string {
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') return path.slice(1);

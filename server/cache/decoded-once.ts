@@ -2,8 +2,9 @@
  * JSON values of cache entries, decoded (and checked against the shape their readers expect) once per entry
  * object. The in-process tier (memory-store.ts, L1 of tiered-store.ts) hands back the very entry it holds on
  * every hit, so an upstream answer every page reads (the menu, the home lists) is parsed once, not on every
- * render; an entry read from Redis is a new object each time and is decoded as before. Shared between requests, a value is frozen, deeply: code that tried to change
- * it would throw instead of changing it for every later reader (coalesced loads already share theirs).
+ * render; an entry read from Redis is a new object each time and is decoded as before. Shared between requests,
+ * a value is frozen, deeply: code that tried to change it would throw instead of changing it for every later
+ * reader (coalesced loads already share theirs).
  */
 import type { CacheEntry } from './entry';
 
