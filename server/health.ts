@@ -19,6 +19,8 @@ export interface ReadinessDeps {
   cacheMode?: () => string | null;
   /** Where pages come from: 'reference-dataset' only when the generated dataset runs in-process (never in production). */
   content: ContentKind;
+  /** Whether the publish hook answers (PURGE_SECRET set): 'off' does not fail readiness, corrections just wait for TTLs. */
+  publishHook: 'on' | 'off';
 }
 
 export type ContentKind = 'upstream' | 'reference-dataset';
@@ -64,6 +66,7 @@ export function healthRoutes(deps: ReadinessDeps): Router {
       status: notReady ? 'degraded' : 'ready',
       checks: { redis, ...(sessions ? { sessions } : {}), upstream, cache: deps.store.kind, ...(l1 ? { l1 } : {}) },
       content: deps.content,
+      publishHook: deps.publishHook,
     });
   });
 

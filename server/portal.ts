@@ -186,6 +186,14 @@ export function createPortal(options: PortalOptions): Portal {
   const assets = options.assets ?? loadAssets();
   // Every line of this instance names the build it runs: an error or a slow request is matched to a deploy.
   const logger = options.logger.child({ build: assets.buildId });
+  // A shared Redis is a deployment with instances behind a balancer: there, a CMS publish that gets a 404 is
+  // missed silently, so say it once (a single local portal without Redis has no CMS to hear).
+  if (config.REDIS_URL && !config.PURGE_SECRET) {
+    logger.warn(
+      { publishHook: 'off' },
+      'publish hook off: PURGE_SECRET is not set, so CMS publishes are refused (404) and corrections wait for the cache TTLs (docs/publish-hook.md)',
+    );
+  }
   let policy: RuntimePolicy | null = null;
   let metrics: Metrics | null = null;
   const onCommand: CommandObserver = (op, ms, outcome) => metrics?.redisCommand(op, ms / 1000, outcome);
@@ -333,6 +341,7 @@ export function createPortal(options: PortalOptions): Portal {
     isDraining: () => draining,
     cacheMode: () => tiered?.mode() ?? null,
     content: options.embeddedUpstream ? 'reference-dataset' : 'upstream',
+    publishHook: config.PURGE_SECRET ? 'on' : 'off',
     upstreamAnswers: async () => (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !== 'unavailable',
   };
   const app = createApp({

@@ -29,8 +29,15 @@ interface Service {
   ports?: string[];
 }
 
-/** The two secrets compose requires (`${NAME:?…}`), as an operator sets them (docs/operations.md). */
-const SECRETS = { REDIS_PASSWORD: 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718', INTERNAL_TOKEN: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978' };
+/** The three secrets compose requires (`${NAME:?…}`), as an operator sets them (docs/operations.md). */
+const SECRETS = {
+  REDIS_PASSWORD: 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718',
+  INTERNAL_TOKEN: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978',
+  PURGE_SECRET: '5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5',
+};
+
+/** The edge's settings as docs/operations.md "Edge cache" has them in .env. */
+const EDGE = { COMPOSE_PROFILES: 'edge', EDGE_PURGE_URLS: 'http://varnish:6081', EDGE_PURGE_TOKEN: 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00' };
 
 /** The environment as Compose sees it with only SECRETS set: `${NAME:-default}` is the default, `${NAME:?…}` the secret. */
 function withComposeDefaults(env: Record<string, string>): Record<string, string> {
@@ -131,11 +138,14 @@ describe('docker-compose.yml', () => {
         SESSION_REDIS_URL: `redis://:${SECRETS.REDIS_PASSWORD}@redis-sessions:6379/0`,
         UPSTREAM_URL: 'http://upstream:3100',
         INTERNAL_TOKEN: SECRETS.INTERNAL_TOKEN,
+        PURGE_SECRET: SECRETS.PURGE_SECRET,
       });
       // Required, with no default anyone could know: Compose refuses to start without them (below).
       expect(env.REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD:\?[^}]+\}@redis:6379\/0$/);
       expect(env.INTERNAL_TOKEN).toMatch(/^\$\{INTERNAL_TOKEN:\?[^}]+\}$/);
-      expect(() => loadConfig(withComposeDefaults(env))).not.toThrow();
+      // The publish hook is on in every deployment of this file (docs/publish-hook.md).
+      expect(env.PURGE_SECRET).toMatch(/^\$\{PURGE_SECRET:\?[^}]+\}$/);
+      expect(loadConfig(withComposeDefaults(env))).toMatchObject({ PURGE_SECRET: SECRETS.PURGE_SECRET });
       // With the edge's purge settings given (docs/operations.md "Edge cache"), the portal accepts them too.
       const edge = { ...withComposeDefaults(env), EDGE_PURGE_URLS: 'http://varnish:6081', EDGE_PURGE_TOKEN: 'a-token-of-24-characters' };
       expect(loadConfig(edge)).toMatchObject({ EDGE_PURGE_URLS: ['http://varnish:6081'] });
@@ -188,21 +198,57 @@ describe('docker-compose.yml', () => {
     expect(services['redis-sessions']!.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
   });
 
-  it('runs the shipped VCL in an image with varnish-modules, in front of both portals, with the portals’ purge token', () => {
+  it('runs the shipped VCL in an image with varnish-modules, in front of both portals, with the portals’ purge settings', () => {
     const varnish = services.varnish!;
     expect(varnish.volumes).toContain('./deploy/varnish/default.vcl:/etc/varnish/default.vcl:ro');
     // The official image carries varnish-modules (xkey) from 7.1 on.
     const [major, minor] = (varnish.image!.match(/^varnish:(\d+)\.(\d+)\./) ?? []).slice(1).map(Number);
     expect(major! > 7 || (major === 7 && minor! >= 1)).toBe(true);
-    expect(varnish.command!.slice(0, 7)).toEqual(['varnishd', '-F', '-f', '/etc/varnish/default.vcl', '-a', ':6081', '-s']);
+    // The guard (below), then varnishd with exactly these arguments.
+    const varnishd = varnish.command!.slice(varnish.command!.indexOf('varnishd'));
+    expect(varnishd.slice(0, 7)).toEqual(['varnishd', '-F', '-f', '/etc/varnish/default.vcl', '-a', ':6081', '-s']);
     // The same header limits the edge suite runs varnishd with (test/support/varnish.ts).
-    expect(varnish.command!.slice(8)).toEqual([...VARNISHD_HEADER_LIMITS]);
-    expect(varnish.environment).toEqual({ EDGE_PURGE_TOKEN: '${EDGE_PURGE_TOKEN:-}' });
+    expect(varnishd.slice(8)).toEqual([...VARNISHD_HEADER_LIMITS]);
+    // The same two variables the portals read, so one .env sets both sides.
+    expect(varnish.environment).toEqual({ EDGE_PURGE_URLS: '${EDGE_PURGE_URLS:-}', EDGE_PURGE_TOKEN: '${EDGE_PURGE_TOKEN:-}' });
+    for (const name of ['portal-1', 'portal-2']) expect(services[name]!.environment).toMatchObject(varnish.environment!);
     expect(varnish.depends_on).toEqual({ 'portal-1': { condition: 'service_healthy' }, 'portal-2': { condition: 'service_healthy' } });
     const vcl = read('deploy/varnish/default.vcl');
     expect(vcl).toMatch(/\.host = "portal-1"; \.port = "3000";/);
     expect(vcl).toMatch(/\.host = "portal-2"; \.port = "3000";/);
     expect(vcl).toMatch(/import xkey;/);
+  });
+
+  it('starts Varnish only when the portals purge it: the guard refuses without the settings, naming them', async () => {
+    // The command as the container runs it (Compose turns `$$` into `$`), with a stand-in for varnishd.
+    const command = services.varnish!.command!.map((arg) => arg.replace(/\$\$/g, '$'));
+    const guard = command.slice(0, command.indexOf('varnishd'));
+    expect(guard.slice(0, 2)).toEqual(['sh', '-c']);
+    const run = (env: Record<string, string>) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile('sh', [...guard.slice(1), 'echo', 'varnishd', 'started'], { env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+        });
+      });
+    const cases: Array<[string, Record<string, string>, RegExp]> = [
+      ['nothing set (`--profile edge` alone)', {}, /EDGE_PURGE_URLS=http:\/\/varnish:6081/],
+      ['the token without the portals’ URL', { EDGE_PURGE_TOKEN: EDGE.EDGE_PURGE_TOKEN }, /EDGE_PURGE_URLS/],
+      ['URLs that name another edge', { EDGE_PURGE_URLS: 'http://varnish-2:6081', EDGE_PURGE_TOKEN: EDGE.EDGE_PURGE_TOKEN }, /EDGE_PURGE_URLS/],
+      ['the URL without a token', { EDGE_PURGE_URLS: EDGE.EDGE_PURGE_URLS }, /EDGE_PURGE_TOKEN \(at least 16/],
+      ['a token the portals refuse (too short)', { EDGE_PURGE_URLS: EDGE.EDGE_PURGE_URLS, EDGE_PURGE_TOKEN: 'short' }, /EDGE_PURGE_TOKEN/],
+    ];
+    for (const [label, env, message] of cases) {
+      const result = await run(env);
+      expect([label, result.code, result.stdout]).toEqual([label, 78, '']);
+      expect(result.stderr).toMatch(message);
+    }
+    const ok = await run({ EDGE_PURGE_URLS: `http://other:6081,${EDGE.EDGE_PURGE_URLS}`, EDGE_PURGE_TOKEN: EDGE.EDGE_PURGE_TOKEN });
+    expect(ok).toEqual({ code: 0, stdout: 'varnishd started\n', stderr: '' });
+    // What the guard lets through, the portals accept as their edge settings.
+    const portal = withComposeDefaults(services['portal-1']!.environment!);
+    expect(loadConfig({ ...portal, EDGE_PURGE_URLS: EDGE.EDGE_PURGE_URLS, EDGE_PURGE_TOKEN: EDGE.EDGE_PURGE_TOKEN })).toMatchObject({
+      EDGE_PURGE_URLS: ['http://varnish:6081'],
+    });
   });
 
   it('puts nginx in front of both portals without buffering the stream', () => {
@@ -233,19 +279,47 @@ describeWithCompose()('Compose accepts docker-compose.yml', () => {
       expect(resolved.services[name]!.environment).toMatchObject({
         REDIS_URL: `redis://:${SECRETS.REDIS_PASSWORD}@redis:6379/0`,
         INTERNAL_TOKEN: SECRETS.INTERNAL_TOKEN,
+        PURGE_SECRET: SECRETS.PURGE_SECRET,
       });
     }
   }, 60_000);
 
-  it('refuses to resolve without the secrets, naming the one missing', async () => {
-    const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(name in SECRETS)));
-      execFile(program, [...leading, '-f', 'docker-compose.yml', 'config', '-q'], { cwd: ROOT, env }, (error, _stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr });
+  it('refuses to resolve without each secret, naming the one missing', async () => {
+    for (const missing of Object.keys(SECRETS)) {
+      const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
+        const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !(name in SECRETS))), ...SECRETS };
+        delete env[missing as keyof typeof SECRETS];
+        execFile(program, [...leading, '-f', 'docker-compose.yml', 'config', '-q'], { cwd: ROOT, env }, (error, _stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr });
+        });
+      });
+      expect([missing, result.code]).toEqual([missing, 1]);
+      expect(result.stderr).toMatch(new RegExp(`set ${missing}`));
+    }
+  }, 120_000);
+
+  it('turns the edge on from .env as documented: Varnish in, and the portals purge it with Varnish’s token', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'compose-edge-'));
+    writeFileSync(path.join(dir, 'docker-compose.yml'), read('docker-compose.yml'));
+    const dotenv = { ...SECRETS, ...EDGE };
+    writeFileSync(
+      path.join(dir, '.env'),
+      Object.entries(dotenv)
+        .map(([name, value]) => `${name}=${value}\n`)
+        .join(''),
+    );
+    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !(name in dotenv)));
+      execFile(program, [...leading, '-f', 'docker-compose.yml', 'config'], { cwd: dir, env }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
       });
     });
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(/REDIS_PASSWORD|INTERNAL_TOKEN/);
+    expect(result.code).toBe(0);
+    const resolved = parse(result.stdout) as { services: Record<string, Service> };
+    expect(Object.keys(resolved.services)).toContain('varnish');
+    const edgeSettings = { EDGE_PURGE_URLS: EDGE.EDGE_PURGE_URLS, EDGE_PURGE_TOKEN: EDGE.EDGE_PURGE_TOKEN };
+    expect(resolved.services.varnish!.environment).toEqual(edgeSettings);
+    for (const name of ['portal-1', 'portal-2']) expect([name, resolved.services[name]!.environment]).toEqual([name, expect.objectContaining(edgeSettings)]);
   }, 60_000);
 
   it('rejects a file with a misspelt option (so the check above can fail)', async () => {

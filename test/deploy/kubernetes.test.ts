@@ -73,7 +73,12 @@ describe('deploy/k8s/portal.yaml', () => {
     const good = await validate(MANIFEST);
     expect(good.stderr).toBe('');
     expect(good.code).toBe(0);
-    expect(good.stdout.trim().split('\n')).toHaveLength(objects.length);
+    expect(
+      good.stdout
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('ok ')),
+    ).toHaveLength(objects.length);
     const dir = mkdtempSync(path.join(tmpdir(), 'k8s-'));
     const cases: Array<[string, (text: string) => string, RegExp]> = [
       [
@@ -162,10 +167,50 @@ describe('deploy/k8s/portal.yaml', () => {
       REDIS_URL: 'redis://:a1b2c3d4e5f60718@redis:6379/0',
       SESSION_REDIS_URL: 'redis://:a1b2c3d4e5f60718@redis-sessions:6379/0',
       INTERNAL_TOKEN: 'an-internal-token-of-the-cluster',
+      PURGE_SECRET: 'a-publish-hook-secret-shared-with-the-cms',
       INTERNAL_URL: 'http://10.1.2.3:9090',
     };
     const loaded = loadConfig({ ...config, ...secret });
-    expect(loaded).toMatchObject({ INTERNAL_PORT: 9090, TRUST_PROXY: 1, SHUTDOWN_DELAY_MS: 5000 });
-    expect(container.envFrom).toEqual([{ configMapRef: { name: 'portal' } }, { secretRef: { name: 'portal-secrets' } }]);
+    expect(loaded).toMatchObject({ INTERNAL_PORT: 9090, TRUST_PROXY: 1, SHUTDOWN_DELAY_MS: 5000, PURGE_SECRET: secret.PURGE_SECRET });
+    expect(container.envFrom).toEqual([{ configMapRef: { name: 'portal' } }]);
+    // With an edge, its two settings as well.
+    const edge = { EDGE_PURGE_URLS: 'http://varnish:6081', EDGE_PURGE_TOKEN: 'an-edge-purge-token-0123' };
+    expect(loadConfig({ ...config, ...secret, ...edge })).toMatchObject({ EDGE_PURGE_URLS: ['http://varnish:6081'] });
   });
+
+  it('reads the Secret key by key: the publish hook’s required, the edge’s optional, the keys the docs create', async () => {
+    const validated = await validate(MANIFEST);
+    const required = ['INTERNAL_TOKEN', 'PURGE_SECRET', 'REDIS_URL', 'SESSION_REDIS_URL'];
+    const optional = ['EDGE_PURGE_TOKEN', 'EDGE_PURGE_URLS'];
+    expect(validated.stdout).toContain(`secret portal-secrets: required ${required.join(', ')}; optional ${optional.join(', ')}\n`);
+    // Each one under its own name, so the variable is the key.
+    const fromSecret = container.env.filter((variable: any) => variable.valueFrom?.secretKeyRef);
+    const refs = Object.fromEntries(fromSecret.map((variable: any) => [variable.name, variable.valueFrom.secretKeyRef]));
+    const expected = [...required, ...optional].map((key) => [key, { name: 'portal-secrets', key, ...(optional.includes(key) ? { optional: true } : {}) }]);
+    expect(refs).toEqual(Object.fromEntries(expected));
+    // docs/operations.md's `kubectl create secret` creates exactly these keys.
+    const lines = readFileSync(path.join(ROOT, 'docs/operations.md'), 'utf8').split('\n');
+    const start = lines.findIndex((line) => line.startsWith('kubectl -n news create secret generic portal-secrets'));
+    expect(start).toBeGreaterThan(0);
+    let end = start;
+    while (lines[end]!.endsWith('\\')) end += 1;
+    const created = [
+      ...lines
+        .slice(start, end + 1)
+        .join('\n')
+        .matchAll(/--from-literal=(\w+)=/g),
+    ].map((match) => match[1]!);
+    expect(created.sort()).toEqual([...required, ...optional].sort());
+    // A copy of the manifest without the publish hook's key is named by the check (so it can fail).
+    const dir = mkdtempSync(path.join(tmpdir(), 'k8s-'));
+    const without = path.join(dir, 'without-purge-secret.yaml');
+    writeFileSync(
+      without,
+      readFileSync(MANIFEST, 'utf8').replace(
+        /\n {12}- name: PURGE_SECRET\n {14}valueFrom: \{ secretKeyRef: \{ name: portal-secrets, key: PURGE_SECRET \} \}/,
+        '',
+      ),
+    );
+    expect((await validate(without)).stdout).toContain('secret portal-secrets: required INTERNAL_TOKEN, REDIS_URL, SESSION_REDIS_URL; optional');
+  }, 60_000);
 });

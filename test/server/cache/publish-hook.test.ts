@@ -356,4 +356,23 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
       await off.close();
     }
   });
+
+  it('says so when it is off on a shared Redis: one warning at start, /readyz reports it, still ready', async () => {
+    const warnings = (t: TestPortal) => t.logs.filter((line) => line.level === 40 && /publish hook off/.test(String(line.msg)));
+    const off = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix });
+    try {
+      expect(warnings(off)).toHaveLength(1);
+      expect(warnings(off)[0]!.msg).toMatch(/PURGE_SECRET.*corrections wait for the cache TTLs/);
+      const ready = await request(off.url).get('/readyz');
+      expect(ready.status).toBe(200);
+      expect(ready.body).toMatchObject({ status: 'ready', publishHook: 'off' });
+      // A second probe logs nothing more: the warning is the start's.
+      await request(off.url).get('/readyz');
+      expect(warnings(off)).toHaveLength(1);
+    } finally {
+      await off.close();
+    }
+    expect(warnings(a)).toEqual([]);
+    expect((await request(a.url).get('/readyz')).body).toMatchObject({ status: 'ready', publishHook: 'on' });
+  });
 });
