@@ -11,6 +11,8 @@
 # - Objects are keyed by the portal's `Surrogate-Key` (xkey from varnish-modules) plus one `path:{host}{path}` key,
 #   so the portal purges them by tag or by URL (every query variant): `PURGE` with `X-Purge-Keys`, soft (stale,
 #   refetched on the next request) or hard, from the `purgers` ACL and with the shared token only.
+# - One object per page: a shared page's Host is brought to its site's domain (any case, port or trailing dot), and
+#   a Host that is no site to the main site's, as the portal reads it (decision 0105), before hashing and keying.
 # - /_internal, /metrics and /readyz are not reachable through the edge, in any spelling.
 #
 # Backends: the two compose services, health-checked on /readyz (a draining instance leaves the rotation). The
@@ -107,7 +109,20 @@ sub vcl_recv {
     }
     # Other cookies stay on the request (the portal ignores them) but never split the cache: the portal marks
     # public only what is the same for every reader.
+    call portal_site_host;
     return (hash);
+}
+
+# A shared page is the same for every spelling of its site's Host (shared/sites.ts resolveSite: case, port and a
+# trailing dot do not count, an unknown or missing Host is the main site), so it is asked for, hashed and keyed
+# under the site's domain: one object per page, which a purge by URL reaches, and no object per made-up Host.
+# Requests passed to the portal (signed-in readers, writes) keep the Host as sent: cookies and the same-origin
+# check read it. test/deploy/varnish.test.ts holds the list of sites to shared/sites.ts.
+sub portal_site_host {
+    set req.http.Host = regsub(req.http.Host, "\.?(:[0-9]*)?$", "");
+    if (req.http.Host == "qnnews.cn" || req.http.Host !~ "^(www|bj|tj|hebei|shanxi|nmg|ln|jl|hlj|sh|js|zj|ah|fj|jx|sd|henan|hubei|hunan|gd|cq|sc|sz)\.qnnews\.cn$") {
+        set req.http.Host = "www.qnnews.cn";
+    }
 }
 
 sub portal_purge {
@@ -130,16 +145,35 @@ sub portal_purge {
     return (synth(200, "Purged"));
 }
 
-# The portal's operations endpoints are for the internal network. The path is URL-decoded and lower-cased
-# before the test, so /%5Finternal, /METRICS, //readyz and /x/../_internal are all refused; a path that does not
-# decode (a stray %) is a 400. The query is not read here and passes as sent.
+# The portal's operations endpoints are for the internal network. The portal routes them in any letter case
+# (Express), and what it routes is only ever a canonical path (server/middleware/canonical-target.ts 404s every
+# other spelling); this refusal is wider, so that no layer that reads a path more loosely reaches them either.
+# The path is URL-decoded three times over (`%255F` is `%5F` is `_`), lower-cased, and refused when any segment
+# is the endpoint's name, alone or followed by a `;` parameter or a backslash (read as `/` by browsers and the
+# portal): /%5Finternal, /METRICS, /metrics;x, /_internal%2Fpurge, //readyz, /x/../_internal. A path that does
+# not decode (a stray %) is a 400, and so is one still holding an escape after three rounds (escaped four times
+# over: no link of the site's is). The query is not read here and passes as sent.
 sub portal_refuse_operations {
-    if (regsub(req.url, "\?.*$", "") ~ "%(?![0-9A-Fa-f]{2})") {
+    set req.http.X-Edge-Path = regsub(req.url, "\?.*$", "");
+    if (req.http.X-Edge-Path ~ "%(?![0-9A-Fa-f]{2})") {
         return (synth(400, "Bad Request"));
     }
-    if (std.tolower(blob.transcode(decoding=URL, encoded=regsub(req.url, "\?.*$", ""))) ~ "(^|/)(_internal|metrics|readyz)(/|$)") {
+    call portal_decode_path;
+    call portal_decode_path;
+    call portal_decode_path;
+    if (req.http.X-Edge-Path ~ "%[0-9A-Fa-f]{2}") {
+        return (synth(400, "Bad Request"));
+    }
+    if (std.tolower(req.http.X-Edge-Path) ~ "(^|[/\\])(_internal|metrics|readyz)([/\\;]|$)") {
         return (synth(404, "Not Found"));
     }
+    unset req.http.X-Edge-Path;
+}
+
+# One round of URL-decoding of X-Edge-Path. A % that a round left without two hex digits after it (`%2525zz`) is
+# no escape: it is escaped itself first, so the decoding cannot fail.
+sub portal_decode_path {
+    set req.http.X-Edge-Path = blob.transcode(decoding=URL, encoded=regsuball(req.http.X-Edge-Path, "%(?![0-9A-Fa-f]{2})", "%25"));
 }
 
 # One object for the variants of an address that differ only by tracking parameters no page reads (campaigns'

@@ -11,6 +11,7 @@
  * stale, served while one refetch runs; hard: gone. Purge the portal first (its L1 and Redis), then the edges:
  * an edge refetching before the portal has dropped its copy would store the old page again.
  */
+import { siteOfKnownHost } from '../../shared/sites';
 import type { Config } from '../config';
 import { isValidTag } from './tags';
 
@@ -54,9 +55,11 @@ export function pathKeyOf(url: string): string {
     throw new EdgePurgeInputError(`url: ${JSON.stringify(url)} is not an absolute URL`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new EdgePurgeInputError(`url: ${JSON.stringify(url)} is not http(s)`);
-  // The VCL writes the request's Host (lower-cased) and path as sent; the portal serves pages at their canonical
-  // path, which is what URL parsing produces. A comma would split the key in xkey's list: the VCL writes %2C.
-  return `path:${parsed.host}${parsed.pathname.replace(/,/g, '%2C')}`;
+  // The VCL files a page under its site's domain, whatever the Host was spelt (another case, a port, a trailing
+  // dot, the bare base domain), and the path as sent; the portal serves pages at their canonical path, which is
+  // what URL parsing produces. A comma would split the key in xkey's list: the VCL writes %2C.
+  const host = siteOfKnownHost(parsed.host)?.domain ?? parsed.host;
+  return `path:${host}${parsed.pathname.replace(/,/g, '%2C')}`;
 }
 
 /** The xkeys of an order: its tags, then its URLs' path keys; refused whole if any is unusable. */
