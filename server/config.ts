@@ -126,6 +126,9 @@ const schema = z.object({
   EDGE_PURGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   // The publish hook's shared secret with the CMS (docs/publish-hook.md): POST /_internal/purge is off without it.
   PURGE_SECRET: z.string().trim().min(32, 'at least 32 characters').max(256).optional(),
+  // How often each instance asks the CMS for its flags (grey mode) past every cache, purging the pages built on
+  // them when one changed: a flag switched without the publish hook shows within this and a re-render. 0: off.
+  FLAG_WATCH_S: z.coerce.number().int().min(0).max(300).default(10),
   RENDER_TIMEOUT_MS: positiveMs.default(10_000),
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
   /** After SIGTERM, keep serving this long with /readyz at 503, so the load balancer stops sending first. */

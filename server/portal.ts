@@ -46,6 +46,8 @@ import { withFramingPolicy } from './middleware/request-framing';
 import { ContentService } from './upstream/content-service';
 import { UpstreamClient } from './upstream/http-client';
 import { UpstreamFailureLog } from './upstream/failure-log';
+import { FlagWatch } from './upstream/flag-watch';
+import { GREY_MODE_CALL } from './upstream/content-calls/decoration';
 
 export interface Portal {
   app: Express;
@@ -305,6 +307,23 @@ export function createPortal(options: PortalOptions): Portal {
     onUpstreamError: (call, error) => upstreamFailures.failed(call, error),
     onUpstreamAnswer: (call) => upstreamFailures.answered(call),
   });
+  const greyWatch = new FlagWatch({
+    name: 'grey',
+    reload: () => content.reload(GREY_MODE_CALL),
+    purge: async ({ was, now }) => {
+      await purges.run([{ by: 'tag', tag: 'grey' }], {
+        tags: ['grey'],
+        urls: [],
+        soft: true,
+        who: `portal ${instance.id}`,
+        source: 'watch',
+        what: `grey mode ${was} → ${now} (flag watch)`,
+      });
+    },
+    everyMs: config.FLAG_WATCH_S * 1000,
+    logger,
+  });
+  greyWatch.start();
   let draining = false;
   // Sessions must not be evicted with cache entries: SESSION_REDIS_URL names a Redis without eviction for them.
   const sessionClient = config.SESSION_REDIS_URL
@@ -411,6 +430,7 @@ export function createPortal(options: PortalOptions): Portal {
     },
     close: async () => {
       for (const log of outageLogs) log.stop();
+      await greyWatch.stop();
       await announcer?.stop();
       upstream.close();
       policy?.stop();

@@ -7,6 +7,7 @@ import type { LayoutData } from './loaders/layout';
 import type { PageHead } from './loaders/types';
 import type { PageData, PageId } from './page-data';
 import type { RouteParams } from './route-params';
+import type { GreyMode } from './types/entities';
 
 /** A page id, or one of the two pages every route can end on. */
 export type RenderedPage = PageId | 'not-found' | 'error';
@@ -21,6 +22,11 @@ interface PageStateBase {
   now: number;
   /** For the error page: what to tell the reader. */
   message?: string;
+  /**
+   * Grey mode when a client navigation's data was read: an open tab follows a flag switched since its document
+   * was made. Absent from documents, whose layout carries it.
+   */
+  greyMode?: GreyMode;
 }
 
 /**

@@ -38,6 +38,9 @@ export function ClientShell({ initial, resources, router }: { initial: AppState;
       shown = path;
       const page = Object.values(routerState.loaderData).filter(isPageState).at(-1);
       if (page) document.title = page.head.title;
+      // A flag switched since the document was made (grey mode) holds from this page on, back and forward too.
+      const greyMode = page?.greyMode;
+      if (greyMode) setState((previous) => (previous.layout.greyMode === greyMode ? previous : { ...previous, layout: { ...previous.layout, greyMode } }));
       trackPageView(path);
     });
   }, [router]);

@@ -35,9 +35,10 @@ export const purgeRecord = z.object({
   id: z.string(),
   /** ISO time the purge started. */
   at: z.string(),
-  /** `cms (10.0.0.7)` for the hook, `user@host` for the CLI. */
+  /** `cms (10.0.0.7)` for the hook, `user@host` for the CLI, `portal <instance>` for the flag watch. */
   who: z.string(),
-  source: z.enum(['hook', 'cli']),
+  /** `watch`: a flag the CMS switched without the hook, found by an instance (server/upstream/flag-watch.ts). */
+  source: z.enum(['hook', 'cli', 'watch']),
   /** What was asked, as its author wrote it: the hook's tags and URLs, or the CLI's command line. */
   what: z.string(),
   tags: z.array(z.string()),

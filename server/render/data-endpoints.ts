@@ -84,14 +84,20 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
       }
       const recorder = new CallRecorder();
       const account = accountFor(req, res);
-      const answer = await preparePage({
-        site: resolveSite(req.headers.host),
-        address,
-        content: content.forRequest(recorder, 'throw'),
-        now: unixNow(),
-        account,
-        onLoaderError: pageDataFailure(logger, 'loader failed', target.pathname),
-      });
+      const api = content.forRequest(recorder, 'throw');
+      // The flag an open tab follows (its document's layout is not sent again): read beside the page's loaders.
+      const [prepared, greyMode] = await Promise.all([
+        preparePage({
+          site: resolveSite(req.headers.host),
+          address,
+          content: api,
+          now: unixNow(),
+          account,
+          onLoaderError: pageDataFailure(logger, 'loader failed', target.pathname),
+        }),
+        api.greyMode(),
+      ]);
+      const answer = prepared.kind === 'page' ? { ...prepared, page: { ...prepared.page, greyMode } } : prepared;
       // A signed-in reader's navigation may carry their own lists, and an answer built on a failed call or an
       // error is not one to reuse: neither is kept by any cache.
       const status = answer.kind === 'page' ? answer.page.status : 200;

@@ -8,6 +8,7 @@ import { ContentUnavailableError } from '../../shared/content-api';
 import type { z } from 'zod';
 import type { Cache, CacheState, Codec, Loaded } from '../cache/cache';
 import { checkedJsonCodec } from '../cache/cache';
+import type { CachePolicy, EntryValue } from '../cache/entry';
 import type { KeySpace } from '../cache/keys';
 import { ALL_SITES_SEGMENT, cacheKey } from '../cache/keys';
 import { DATA_POLICY, NOT_FOUND_POLICY, UPSTREAM_NOT_FOUND_CODE } from '../cache/policy';
@@ -100,10 +101,38 @@ export class ContentService {
     return Object.assign(Object.assign(navigationCalls(call), articleCalls(call), decorationCalls(call)), topicCalls(call), mediaCalls(call));
   }
 
-  private async call<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder, onFailure: OnCallFailure): Promise<T> {
-    const key = cacheKey(this.options.keys, 'data', ALL_SITES_SEGMENT, spec.key);
+  /**
+   * A call's answer read from the upstream now, past the data cache, and stored there; with the value the cache
+   * held before (null: none it could read). The flag watch (flag-watch.ts) compares the two.
+   */
+  async reload<Raw, T>(spec: CallSpec<Raw, T>): Promise<{ held: T | null; now: T }> {
+    const key = this.keyOf(spec);
+    const codec = codecOf(spec.stored);
+    const entry = await this.options.cache.peek(key);
+    const held = entry ? decodedOrNull(codec, entry.value) : null;
+    let loaded: Loaded<T>;
     try {
-      const policy = this.options.policy?.data(spec.family) ?? DATA_POLICY[spec.family];
+      loaded = await this.load(spec, new CallRecorder());
+    } catch (error) {
+      this.options.onUpstreamError?.(spec.request.call, error);
+      throw error;
+    }
+    await this.options.cache.put(key, this.policyOf(spec), loaded, codec);
+    return { held, now: loaded.value };
+  }
+
+  private keyOf(spec: Pick<CallSpec<unknown, unknown>, 'key'>): string {
+    return cacheKey(this.options.keys, 'data', ALL_SITES_SEGMENT, spec.key);
+  }
+
+  private policyOf(spec: Pick<CallSpec<unknown, unknown>, 'family'>): CachePolicy {
+    return this.options.policy?.data(spec.family) ?? DATA_POLICY[spec.family];
+  }
+
+  private async call<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder, onFailure: OnCallFailure): Promise<T> {
+    const key = this.keyOf(spec);
+    try {
+      const policy = this.policyOf(spec);
       const served = await this.options.cache.getOrLoad<T>(key, policy, () => this.load(spec, recorder), codecOf(spec.stored), {
         revalidate: recorder.revalidateStale,
         // Every wait of this render on another instance's lock counts from its start: one budget for the page.
@@ -146,6 +175,14 @@ export class ContentService {
     if (code !== UPSTREAM_NOT_FOUND_CODE) throw new UpstreamUnavailable(spec.request.call, `code ${code}: ${msg}`);
     // Negative caching: kept for NOT_FOUND_POLICY's short ttl only (an editor may be about to publish it).
     return { value: spec.empty, cacheable: true, tags: [...tags, 'not-found'], policy: NOT_FOUND_POLICY };
+  }
+}
+
+function decodedOrNull<T>(codec: Codec<T>, value: EntryValue): T | null {
+  try {
+    return codec.decode(value);
+  } catch {
+    return null;
   }
 }
 

@@ -2,12 +2,13 @@
  * Client navigation a reader can trust, in a real browser against a real portal: a page that fails to render
  * leaves the error page inside the layout (and the server's log is told), the new page is announced and focused,
  * a phone following a link to an article goes to the mobile site as a typed URL would, and back returns to
- * where the reader was on a long page.
+ * where the reader was on a long page, and an open tab follows grey mode switched since its document was made.
  */
 import type { Page } from 'playwright-core';
 import { HOME_CATID } from '../../shared/constants';
 import { browserPortalSuite, gotoHydrated, scrollAndSettle, watchedPage } from '../support/browser';
 import { waitForLog } from '../support/portal';
+import { eventually } from '../server/cache/redis-helpers';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
 
@@ -16,7 +17,8 @@ const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleW
 const MOBILE_DETAIL_URL = 'https://m.qnnews.cn/detail';
 
 describeWithBrowser()('client navigation', () => {
-  const suite = browserPortalSuite();
+  // The flag watch on (test portals run without it): an open tab follows grey mode switched in the CMS.
+  const suite = browserPortalSuite({ env: { FLAG_WATCH_S: '1' } });
 
   async function firstArticle(): Promise<{ catid: number; id: number; title: string }> {
     const [category] = await homeCategories(suite.portal.upstream.url, HOME_CATID);
@@ -151,6 +153,29 @@ describeWithBrowser()('client navigation', () => {
       expect(problems).toEqual([]);
     } finally {
       await page.context().close();
+    }
+  });
+
+  it('turns an open tab grey at its next navigation once grey mode is switched on, and keeps it on back', async () => {
+    const { page } = await watchedPage(suite.browser);
+    const control = suite.portal.upstream.api.control;
+    try {
+      await homeWithLinkTo(page, '/about');
+      expect(await page.locator('.app--grey').count()).toBe(0);
+      control.setGreyMode('1');
+      // The portal has found the flag (its watch reloads it every second here).
+      const flag = async () =>
+        ((await (await fetch(`${suite.portal.url}/_data/page?path=%2FsiteMap`)).json()) as { page: { greyMode?: string } }).page.greyMode;
+      expect(await eventually(flag, (mode) => mode === 'layout', 30_000)).toBe('layout');
+      await page.click('a[href="/about"]');
+      await page.waitForURL('**/about');
+      await page.waitForSelector('.app.app--grey');
+      await page.goBack();
+      await page.waitForURL(`${suite.portal.url}/`);
+      expect(await page.locator('.app.app--grey').count()).toBe(1);
+    } finally {
+      control.setGreyMode('0');
+      await page.close();
     }
   });
 });

@@ -67,6 +67,9 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
     // outage. Suites that test timeouts set their own.
     UPSTREAM_TIMEOUT_MS: '10000',
     REDIS_COMMAND_TIMEOUT_MS: '5000',
+    // Suites count the CMS calls a page makes: the flag watch's own call every few seconds would land among them.
+    // flags.test.ts runs it; the built-server suites run the shipped default.
+    FLAG_WATCH_S: '0',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...env,
   });

@@ -10,9 +10,22 @@ import type { RawAdGroups, RawAdSlot, RawGreyMode, RawSiteInfo } from '../../../
 import { RawAdGroupsSchema, RawAdSlotsSchema, RawGreyModeSchema, RawSiteInfoSchema } from '../../../shared/types/upstream';
 import { STORED } from '../../../shared/types/entity-schemas';
 import * as normalise from '../normalise';
-import type { Call } from './call';
+import type { Call, CallSpec } from './call';
 
 export type DecorationApi = Pick<ContentApi, 'adGroups' | 'homeAdSlots' | 'siteInfo' | 'greyMode'>;
+
+/** The grey-mode flag: a call of its own, since the flag watch (server/upstream/flag-watch.ts) reloads it too. */
+export const GREY_MODE_CALL: CallSpec<RawGreyMode, GreyMode> = {
+  family: 'greyMode',
+  key: 'grey_mode',
+  tags: ['grey'],
+  request: { method: 'GET', path: '/api/common/grey_mode', call: 'grey_mode' },
+  schema: RawGreyModeSchema,
+  stored: STORED.greyMode,
+  normalise: normalise.greyMode,
+  empty: 'off',
+  decoration: true,
+};
 
 export function decorationCalls(call: Call): DecorationApi {
   return {
@@ -55,17 +68,6 @@ export function decorationCalls(call: Call): DecorationApi {
         empty: null,
         decoration: true,
       }),
-    greyMode: () =>
-      call<RawGreyMode, GreyMode>({
-        family: 'greyMode',
-        key: 'grey_mode',
-        tags: ['grey'],
-        request: { method: 'GET', path: '/api/common/grey_mode', call: 'grey_mode' },
-        schema: RawGreyModeSchema,
-        stored: STORED.greyMode,
-        normalise: normalise.greyMode,
-        empty: 'off',
-        decoration: true,
-      }),
+    greyMode: () => call(GREY_MODE_CALL),
   };
 }
