@@ -14,6 +14,7 @@ import { PurgeInputError } from './cache/invalidation';
 import { MAX_PURGE_BODY_BYTES, orderOf, PurgeRequestError, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S, signatureOf, verifySignature } from './cache/purge-request';
 import type { PurgeRecord, Purges } from './cache/purges';
 import type { Logger } from './logger';
+import type { Metrics } from './metrics';
 
 /** What /_internal/l1 reads of the store: null when this instance has no L1 (L1_CACHE_MAX_MB=0 with Redis). */
 export interface L1View {
@@ -28,7 +29,7 @@ export interface InternalDeps {
   token: string | undefined;
   instance: { id: string; build: string };
   /** The publish hook (docs/publish-hook.md): off (404) without PURGE_SECRET. */
-  purge: { secret: string | undefined; purges: Purges; logger: Logger };
+  purge: { secret: string | undefined; purges: Purges; logger: Logger; metrics?: Pick<Metrics, 'purgeFinished' | 'purgeNotDone'> | null };
 }
 
 const l1Copy = z.object({
@@ -71,6 +72,7 @@ export function internalRoutes(deps: InternalDeps): Router {
   // The CMS calls the hook from its own machine: a valid signature is its credential, not the loopback rule below.
   router.post(
     '/_internal/purge',
+    countRefusals(deps.purge.metrics ?? null),
     hookBodyDeadline(HOOK_BODY_DEADLINE_MS),
     express.raw({ type: () => true, limit: MAX_PURGE_BODY_BYTES }),
     purgeHook(deps.purge),
@@ -139,6 +141,37 @@ function refuseAndClose(req: Request, res: Response, status: 408 | 413, error: s
   res.once('finish', () => req.socket.destroy());
 }
 
+/**
+ * Counts the hook's calls that purged nothing, by the status they got: 4xx refused (signature, body, tag, the hook
+ * off), 5xx failed (the store did not answer). Whichever step answered (the body deadline, the parser, the hook).
+ */
+function countRefusals(metrics: Pick<Metrics, 'purgeNotDone'> | null) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    if (metrics) {
+      res.once('finish', () => {
+        if (res.statusCode >= 500) metrics.purgeNotDone('hook', 'failed');
+        else if (res.statusCode >= 400) metrics.purgeNotDone('hook', 'refused');
+      });
+    }
+    next();
+  };
+}
+
+/** The hook's log line: a warning naming every instance and edge that did not acknowledge, else info. */
+function logPurge(logger: Logger, record: PurgeRecord): void {
+  const what = `publish hook: ${record.soft ? 'soft' : 'hard'} purge of ${[...record.tags, ...record.urls].join(' ')} (${record.entries} entries)`;
+  const edgesMissing = record.edges.some((edge) => !edge.ok);
+  if (record.instances.missing.length === 0 && !edgesMissing) {
+    logger.info({ purge: record }, what);
+    return;
+  }
+  const missing = [
+    ...(record.instances.missing.length > 0 ? [`instances not acknowledged: ${record.instances.missing.join(', ')}`] : []),
+    ...record.edges.flatMap((edge) => (edge.ok ? [] : [`edge ${edge.edge} not acknowledged (${edge.reason ?? 'no answer'})`])),
+  ];
+  logger.warn({ purge: record }, `${what}: partial; ${missing.join('; ')}`);
+}
+
 /** What the hook answers: 200 once every instance and edge has the purge; 202 when some did not say so (named). */
 function hookAnswer(record: PurgeRecord): { status: 200 | 202; body: Record<string, unknown> } {
   const complete = record.instances.missing.length === 0 && record.edges.every((edge) => edge.ok);
@@ -176,10 +209,8 @@ function purgeHook(hook: InternalDeps['purge']) {
         throw new PurgeRequestError(409, `${SIGNATURE_HEADER}: this signature was used already (sign each call anew, with its own t)`);
       }
       const record = await hook.purges.purge(order, `cms (${req.ip ?? 'unknown'})`, 'hook');
-      hook.logger.info(
-        { purge: record },
-        `publish hook: ${record.soft ? 'soft' : 'hard'} purge of ${[...record.tags, ...record.urls].join(' ')} (${record.entries} entries)`,
-      );
+      hook.metrics?.purgeFinished('hook', record);
+      logPurge(hook.logger, record);
       const answer = hookAnswer(record);
       res.status(answer.status).json(answer.body);
     } catch (error) {

@@ -26,6 +26,23 @@ export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
 export type RenderOutcome = 'clean' | 'error' | 'aborted' | 'shell-error';
 export type RedisOutcome = 'ok' | 'error' | 'timeout';
 
+/** Who asked for a purge: the CMS's publish hook, or an operator's `portal-cache purge`. */
+export const PURGE_SOURCES = ['hook', 'cli'] as const;
+export type PurgeSource = (typeof PURGE_SOURCES)[number];
+/**
+ * complete: every instance and edge acknowledged; partial: carried out, some did not (named in the answer and
+ * the log); refused: a bad request (signature, body, tag), nothing purged; failed: the store did not answer.
+ */
+export const PURGE_OUTCOMES = ['complete', 'partial', 'refused', 'failed'] as const;
+export type PurgeOutcome = (typeof PURGE_OUTCOMES)[number];
+
+/** A carried-out purge as the counters read it (purges.ts's PurgeRecord has these and more). */
+export interface PurgeSummary {
+  ms: number;
+  instances: { missing: readonly string[] };
+  edges: readonly { edge: string; ok: boolean }[];
+}
+
 export interface MetricsSources {
   l1Bytes: () => number;
   /** Null without Redis. */
@@ -44,10 +61,13 @@ export interface MetricsSources {
   l1Capacity?: () => { maxBytes: number; evictions: number } | null;
   /** The cache Redis's own memory figures; null without Redis or while it does not answer. */
   redisMemory?: () => Promise<RedisMemory | null>;
+  /** The edges purges go to (EDGE_PURGE_URLS's origins): their series start at 0. */
+  edges?: readonly string[];
 }
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const REDIS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+const PURGE_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10];
 const SIZE_BUCKETS = [256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304];
 /** The site label of shared data entries (answered the same for every site). */
 export const SHARED_SITE = 'shared';
@@ -144,7 +164,34 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly purges = new client.Counter({
+    name: 'portal_purges_total',
+    help: 'Purges by source (hook: the publish hook of this instance; cli: portal-cache purge, counted by one instance) and outcome (complete, partial: some instance or edge did not acknowledge, refused: bad request, failed: the store did not answer)',
+    labelNames: ['source', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly purgeDuration = new client.Histogram({
+    name: 'portal_purge_duration_seconds',
+    help: 'Purges carried out (complete or partial), from the order to the last acknowledgement or its timeout, by source',
+    labelNames: ['source'] as const,
+    buckets: PURGE_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly purgeInstancesMissing = new client.Counter({
+    name: 'portal_purge_instances_unacknowledged_total',
+    help: 'Instances that did not acknowledge a purge within its timeout (their L1 may still serve the old page), by source; summed over purges',
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+  private readonly purgeEdgesMissing = new client.Counter({
+    name: 'portal_purge_edge_unacknowledged_total',
+    help: 'Purges an edge (EDGE_PURGE_URLS origin) did not acknowledge (refused, failed or no answer in time): it may still serve the old page; by source and edge',
+    labelNames: ['source', 'edge'] as const,
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricsSources) {
+    this.startPurgeSeries(sources.edges ?? []);
     new client.Gauge({
       name: 'portal_cache_l1_bytes',
       help: 'Bytes held by the in-process cache tier',
@@ -302,6 +349,21 @@ export class Metrics {
     this.coalesced.inc({ where });
   }
 
+  /** A purge carried out: complete when every instance and edge acknowledged, else partial (and who did not). */
+  purgeFinished(source: PurgeSource, purge: PurgeSummary): void {
+    const missingEdges = purge.edges.filter((edge) => !edge.ok);
+    const complete = purge.instances.missing.length === 0 && missingEdges.length === 0;
+    this.purges.inc({ source, outcome: complete ? 'complete' : 'partial' });
+    this.purgeDuration.observe({ source }, purge.ms / 1000);
+    if (purge.instances.missing.length > 0) this.purgeInstancesMissing.inc({ source }, purge.instances.missing.length);
+    for (const { edge } of missingEdges) this.purgeEdgesMissing.inc({ source, edge });
+  }
+
+  /** A purge not carried out: refused (a bad request) or failed (the store did not answer). */
+  purgeNotDone(source: PurgeSource, outcome: 'refused' | 'failed'): void {
+    this.purges.inc({ source, outcome });
+  }
+
   /**
    * A finished response: counted by route and status, timed, and (a page, saying how it was served in X-Cache,
    * with its site id) counted as a cache result. `started`: performance.now() when the request came in.
@@ -330,6 +392,16 @@ export class Metrics {
       });
       next();
     };
+  }
+
+  /** Every purge series at 0 from the start: rate() and increase() then see the first partial purge. */
+  private startPurgeSeries(edges: readonly string[]): void {
+    for (const source of PURGE_SOURCES) {
+      for (const outcome of PURGE_OUTCOMES) this.purges.inc({ source, outcome }, 0);
+      this.purgeDuration.zero({ source });
+      this.purgeInstancesMissing.inc({ source }, 0);
+      for (const edge of edges) this.purgeEdgesMissing.inc({ source, edge }, 0);
+    }
   }
 
   routes(): Router {

@@ -12,10 +12,10 @@ import { MemoryStore } from './cache/memory-store';
 import { PageCache } from './cache/page-cache';
 import { RedisStore, type CommandObserver } from './cache/redis-store';
 import type { CacheStore } from './cache/store';
-import { CacheBus } from './cache/coherence';
+import { CacheBus, type OperatorPurge } from './cache/coherence';
 import { InstanceAnnouncer, internalUrlOf } from './cache/instances';
 import { TieredStore, type OutagePolicy } from './cache/tiered-store';
-import { Purges, type PurgeAnnouncement } from './cache/purges';
+import { claimCount, Purges, type PurgeAnnouncement } from './cache/purges';
 import { PurgeClock } from './cache/purge-clock';
 import { edgePurgerOf } from './cache/edge-purge';
 import { RuntimePolicy } from './cache/runtime-policy';
@@ -98,6 +98,8 @@ interface StoreObservers {
   onInvalidation: (kind: 'evict' | 'policy' | 'audit' | 'purge', keys: number) => void;
   /** Another instance (or the CLI) purged: drop this instance's L1 copies and acknowledge. */
   onPurge: (announcement: PurgeAnnouncement) => void;
+  /** The CLI says how its purge went: counted by the one instance that claims it. */
+  onOperatorPurge: (purge: OperatorPurge, client: RedisClient) => void;
   /** The outage policy in force (the run-time policy, once it exists). */
   outage: () => OutagePolicy;
   /** Logs of Redis outages: one per client, stopped with the portal. */
@@ -123,8 +125,9 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
       if (event.kind === 'evict') void tiered?.evictLocal(event.keys);
       if (event.kind === 'policy') onPolicyChange();
       if (event.kind === 'purge') observers.onPurge(event.purge);
-      if (event.kind === 'audit')
-        logger.info({ audit: event.action }, `cache operator ${event.action.who}: ${event.action.what} (${event.action.entries} entries)`);
+      if (event.kind !== 'audit') return;
+      logger.info({ audit: event.action }, `cache operator ${event.action.who}: ${event.action.what} (${event.action.entries} entries)`);
+      if (event.action.purge) observers.onOperatorPurge(event.action.purge, redis.client);
     },
     // Announcements sent while unsubscribed were missed: start L1 again from empty.
     onResubscribed: () => void tiered?.clearLocal(),
@@ -221,8 +224,14 @@ export function createPortal(options: PortalOptions): Portal {
     outageLog,
     onPurge: (announcement) =>
       void purges?.acknowledge(announcement).catch((error: unknown) => logger.warn({ err: error, purge: announcement.id }, 'purge not acknowledged')),
+    onOperatorPurge: (purge, client) =>
+      void claimCount(client, config.CACHE_PREFIX, purge.id).then(
+        (mine) => mine && metrics?.purgeFinished('cli', purge),
+        () => undefined,
+      ),
   });
   const instance = { id: bus?.instanceId ?? randomUUID(), build: assets.buildId };
+  const edgePurger = edgePurgerOf(config);
   purges = new Purges({
     store,
     prefix: config.CACHE_PREFIX,
@@ -232,7 +241,7 @@ export function createPortal(options: PortalOptions): Portal {
       purgeLocal: (selectors, build) => (tiered ? tiered.purgeLocal(selectors, { prefix: config.CACHE_PREFIX, buildId: build }) : Promise.resolve(0)),
     },
     announce: async (purge) => bus?.publish({ kind: 'purge', purge }),
-    edges: edgePurgerOf(config),
+    edges: edgePurger,
     clock: purgeClock,
   });
   const health = redis ? new RedisHealth(redis.client) : null;
@@ -249,6 +258,7 @@ export function createPortal(options: PortalOptions): Portal {
       return l1 ? { maxBytes: l1.maxBytes, evictions: l1.evictions } : null;
     },
     redisMemory: async () => (redis ? redisMemory(redis.client) : null),
+    edges: edgePurger?.edges ?? [],
   });
   policy = new RuntimePolicy(
     redis?.client ?? null,
@@ -351,7 +361,7 @@ export function createPortal(options: PortalOptions): Portal {
     },
     token: config.INTERNAL_TOKEN,
     instance,
-    purge: { secret: config.PURGE_SECRET, purges, logger },
+    purge: { secret: config.PURGE_SECRET, purges, logger, metrics },
   };
   const readiness: ReadinessDeps = {
     store,

@@ -1,6 +1,6 @@
 /** The audit line every portal logs for an operator action, sent on the invalidation channel. */
 import { userInfo, hostname } from 'node:os';
-import { announce } from '../../server/cache/coherence';
+import { announce, type OperatorPurge } from '../../server/cache/coherence';
 import type { RedisClient } from '../../server/redis/client';
 
 export function operator(): string {
@@ -13,6 +13,7 @@ export function operator(): string {
   return `${user}@${hostname()}`;
 }
 
-export async function audit(client: RedisClient, prefix: string, what: string, entries: number): Promise<void> {
-  await announce(client, prefix, { kind: 'audit', action: { who: operator(), what, entries } });
+/** `purge`: a purge's outcome, which one portal counts in its purge metrics. */
+export async function audit(client: RedisClient, prefix: string, what: string, entries: number, purge?: OperatorPurge): Promise<void> {
+  await announce(client, prefix, { kind: 'audit', action: { who: operator(), what, entries, ...(purge ? { purge } : {}) } });
 }

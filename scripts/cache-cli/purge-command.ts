@@ -129,7 +129,12 @@ export async function purgeCommand(globals: Globals, options: PurgeOptions): Pro
       source: 'cli',
       what: describe(options),
     });
-    await audit(client, globals.prefix, describe(options), record.entries);
+    await audit(client, globals.prefix, describe(options), record.entries, {
+      id: record.id,
+      ms: record.ms,
+      instances: { missing: record.instances.missing },
+      edges: record.edges.map(({ edge, ok }) => ({ edge, ok })),
+    });
     const fromL1 = record.instances.acknowledged.reduce((sum, ack) => sum + ack.entries, 0);
     const document = {
       selector,

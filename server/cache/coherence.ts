@@ -19,6 +19,16 @@ export interface OperatorAction {
   /** `purge --tag article:1`, `policy set page detail ttl=600`… */
   what: string;
   entries: number;
+  /** A purge's outcome (`portal-cache purge`): counted once in the portals' purge metrics (purges.ts countOnce). */
+  purge?: OperatorPurge;
+}
+
+/** What a purge run outside the portals (the CLI) tells them of its outcome, for the purge counters. */
+export interface OperatorPurge {
+  id: string;
+  ms: number;
+  instances: { missing: string[] };
+  edges: { edge: string; ok: boolean }[];
 }
 
 /** `purge`: every instance resolves the selectors against its own L1 and acknowledges (purges.ts). */
@@ -40,7 +50,19 @@ const wireEvent = z.object({
     z.object({ kind: z.literal('policy') }),
     z.object({
       kind: z.literal('audit'),
-      action: z.object({ who: z.string().max(200), what: z.string().max(2000), entries: z.number().int().nonnegative() }),
+      action: z.object({
+        who: z.string().max(200),
+        what: z.string().max(2000),
+        entries: z.number().int().nonnegative(),
+        purge: z
+          .object({
+            id: z.string().max(100),
+            ms: z.number().nonnegative(),
+            instances: z.object({ missing: z.array(z.string().max(100)).max(10_000) }),
+            edges: z.array(z.object({ edge: z.string().max(300), ok: z.boolean() })).max(100),
+          })
+          .optional(),
+      }),
     }),
     z.object({
       kind: z.literal('purge'),

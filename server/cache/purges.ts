@@ -66,6 +66,14 @@ export function historyKey(prefix: string): string {
   return `${prefix}:purges`;
 }
 
+/**
+ * True for the one instance that claims purge `id` for the purge counters: a purge run outside the portals (the
+ * CLI) reaches every instance on the bus, and counted by each it would read as one per instance.
+ */
+export async function claimCount(client: RedisClient, prefix: string, id: string): Promise<boolean> {
+  return (await client.set(`${prefix}:purge:${id}:counted`, '1', 'EX', 3600, 'NX')) === 'OK';
+}
+
 export function ackKey(prefix: string, id: string): string {
   return `${prefix}:purge:${id}:acks`;
 }

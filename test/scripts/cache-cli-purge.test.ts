@@ -5,6 +5,7 @@
 import Redis from 'ioredis';
 import request from 'supertest';
 import { buildCacheCli, type CacheCli } from '../support/cache-cli';
+import { sampleOf, scrape } from '../support/metrics';
 import { pageKeyOf } from '../support/portal';
 import { callHook } from '../support/publish-hook';
 import { redisPortalSuite } from '../support/redis-portal';
@@ -93,5 +94,14 @@ describeWithRedis()('portal-cache purge and purges', () => {
     expect(lines[1]).toMatch(/cms \(.*hard\s+grey/);
     expect(lines[2]).toMatch(/soft\s+purge --tag site:0/);
     expect((await cli.run('purges', '--limit', '0')).code).toBe(2);
+    // Each operator purge reaches both instances and is counted by one of them (the one that claims it), complete.
+    const operatorPurges = (await cli.json<History>('purges', '--limit', '100')).purges.filter((purge) => purge.source === 'cli').length;
+    const counted = async () => {
+      let total = 0;
+      for (const t of [suite.portal, suite.peer]) total += sampleOf(await scrape(t.url), 'portal_purges_total', { source: 'cli', outcome: 'complete' }) ?? 0;
+      return total;
+    };
+    expect(operatorPurges).toBeGreaterThan(0);
+    expect(await eventually(counted, (total) => total >= operatorPurges)).toBe(operatorPurges);
   });
 });
