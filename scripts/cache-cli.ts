@@ -131,7 +131,7 @@ function program(): Command {
     .option('--key <key>', 'one exact cache key')
     .option('--url <url>', 'a page URL, any spelling of its path; the host picks the site')
     .option('--every-query', 'with --url: every query variant of that page', false)
-    .option('--tag <tag>', 'every entry holding the tag (article:123, cat:2728, site:3, page:detail, data:list)')
+    .option('--tag <tag>', 'every entry holding the tag (article:123, cat:2728, site:3, page:detail, data:list; the families of docs/publish-hook.md)')
     .option('--site <domain|id>', 'every page of a site and the data tagged with it (bj.qnnews.cn or its id, below)')
     .option('--all', 'every page and data entry')
     .option('--build <id>', 'only this build (default: every build of the prefix)', '*')

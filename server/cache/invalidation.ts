@@ -10,7 +10,7 @@ import { escapeGlob } from './keys';
 import { canonicalPathOf } from '../../shared/canonical-path';
 import { routeSpelling } from '../../shared/routes';
 import type { CacheStore } from './store';
-import { isValidTag } from './tags';
+import { purgeTagProblem } from './tags';
 import { freshnessOf } from './entry';
 
 export type PurgeSelector =
@@ -58,9 +58,12 @@ export function validate(selector: PurgeSelector, space: PurgeSpace): void {
       }
       checkSite(selector.siteId);
       return;
-    case 'tag':
-      if (!isValidTag(selector.tag)) throw new PurgeInputError(`tag "${selector.tag}" is not a tag (e.g. article:123, cat:2728, site:3)`);
+    case 'tag': {
+      // The contract's one list (tags.ts), for the hook and the CLI alike.
+      const problem = purgeTagProblem(selector.tag);
+      if (problem !== null) throw new PurgeInputError(`tag ${problem}`);
       return;
+    }
     case 'site':
       checkSite(selector.siteId);
       return;

@@ -6,7 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { isValidTag, MAX_TAG_LENGTH } from './tags';
+import { MAX_TAG_LENGTH, purgeTagProblem } from './tags';
 
 export const SIGNATURE_HEADER = 'x-portal-signature';
 
@@ -21,8 +21,17 @@ const MAX_URL_LENGTH = 2048;
 
 const purgeBody = z
   .object({
+    // Of a family the contract lists (tags.ts), or the whole call is refused: nothing of it is purged.
     tags: z
-      .array(z.string().max(MAX_TAG_LENGTH).refine(isValidTag, { message: 'is not a tag (e.g. article:33727, cat:2728, grey)' }))
+      .array(
+        z
+          .string()
+          .max(MAX_TAG_LENGTH)
+          .superRefine((tag, ctx) => {
+            const problem = purgeTagProblem(tag);
+            if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+      )
       .max(MAX_PURGE_TAGS)
       .optional(),
     urls: z.array(z.string().max(MAX_URL_LENGTH)).max(MAX_PURGE_URLS).optional(),

@@ -12,6 +12,63 @@ export function isValidTag(tag: string): boolean {
   return tag.length <= MAX_TAG_LENGTH && TAG_PATTERN.test(tag);
 }
 
+/**
+ * The purge contract's tags (docs/publish-hook.md "Tags"): the one list the publish hook and `portal-cache purge`
+ * check a tag against. A family is followed by a value (`article:33727`, `cat:2728`, `page:detail`); a word stands
+ * alone (`grey`, `topics`). Both in lower case, as the portal files entries: a typo (`artcle:33727`) or another
+ * case (`ARTICLE:33727`) would match nothing and look like a purge that found nothing to do, so it is refused.
+ */
+export const TAG_FAMILIES = [
+  'article',
+  'video',
+  'live',
+  'topic',
+  'boutique',
+  'album',
+  'special',
+  'columnist',
+  'tag',
+  'cat',
+  'shike',
+  'site',
+  'page',
+  'data',
+  'items',
+] as const;
+export const TAG_WORDS = [
+  'grey',
+  'menu',
+  'ads',
+  'headline',
+  'topics',
+  'specials',
+  'columns',
+  'search',
+  'boutique',
+  'shike',
+  'lives',
+  'newspaper',
+  'not-found',
+] as const;
+
+const FAMILIES: ReadonlySet<string> = new Set(TAG_FAMILIES);
+const WORDS: ReadonlySet<string> = new Set(TAG_WORDS);
+
+/** Why a purge cannot take `tag` (naming it), or null: a tag as Surrogate-Key writes it, of a family the contract lists. */
+export function purgeTagProblem(tag: string): string | null {
+  if (!isValidTag(tag)) return `${JSON.stringify(tag)} is not a tag (e.g. article:33727, cat:2728, grey)`;
+  const colon = tag.indexOf(':');
+  const family = colon < 0 ? tag : tag.slice(0, colon);
+  const known = colon < 0 ? WORDS : FAMILIES;
+  if (known.has(family)) return null;
+  if (known.has(family.toLowerCase())) {
+    return `${JSON.stringify(tag)}: tags are lower case, as the portal files them (${JSON.stringify(family.toLowerCase() + tag.slice(family.length))})`;
+  }
+  return colon < 0
+    ? `${JSON.stringify(tag)} is not a tag of the contract: a word alone is one of ${TAG_WORDS.join(', ')} (docs/publish-hook.md)`
+    : `${JSON.stringify(tag)} is not a tag of the contract: "${family}" is not a family (${TAG_FAMILIES.join(', ')}; docs/publish-hook.md)`;
+}
+
 export function tagSetKey(prefix: string, tag: string): string {
   return `${prefix}:tag:${tag}`;
 }

@@ -139,6 +139,28 @@ describeWithVarnish()('the publish hook purges the edge', () => {
       expect((await viaEdge(MAIN_SITE.domain, '/')).headers['x-edge-cache']).toBe('MISS');
     });
 
+    // A typo or another case would match nothing and look like success: the whole call is refused, so the good tag
+    // beside it purges nothing anywhere (issue 34, item 6).
+    it.each([
+      ['a family the contract does not list', 'artcle'],
+      ['a known family in capitals', 'ARTICLE'],
+    ])('a tag of %s is a 400 naming it, and nothing of the call is purged: not at the edge, not on either portal', async (_name, family) => {
+      const entry = await homeListEntry(suite.a.upstream.url, 2);
+      const path = `/detail/${entry.catid}/${entry.id}`;
+      const viaPortal = (t: TestPortal) => rawRequest(t.url, 'GET', path, { host: MAIN_SITE.domain });
+      await edgeHit(MAIN_SITE.domain, path);
+      for (const t of [suite.a, suite.b])
+        await eventually(
+          () => viaPortal(t),
+          (res) => res.headers['x-cache'] === 'HIT',
+        );
+      const bad = `${family}:${entry.id}`;
+      const answer = await hook(suite.a, { tags: [`article:${entry.id}`, bad], soft: false, event: `typo ${bad}` });
+      expect([answer.status, answer.body.error]).toEqual([400, expect.stringContaining(`tags.1: "${bad}"`)]);
+      expect((await viaEdge(MAIN_SITE.domain, path)).headers['x-edge-cache']).toBe('HIT');
+      for (const t of [suite.a, suite.b]) expect((await viaPortal(t)).headers['x-cache']).toBe('HIT');
+    });
+
     // Last: it stops the edge.
     it('names an edge that did not acknowledge: 202, with the reason', async () => {
       await suite.varnish.stop();

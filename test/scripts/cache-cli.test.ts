@@ -184,7 +184,11 @@ describeWithRedis()('portal-cache', () => {
       [['purge', '--tag', 'cat:1', '--site', '2'], 2, /exactly one of/],
       [['purge', '--site', 'nosuch.example'], 2, /--site: "nosuch\.example" is not one of the portal's sites/],
       [['purge', '--site', '99'], 2, /--site 99 is not a site id \(0–22/],
-      [['purge', '--tag', 'nosuchtag'], 4, /nothing to purge: no entry of prefix \S+ matches purge --tag nosuchtag/],
+      // The hook's one list of families (server/cache/tags.ts): a typo or another case is refused, not a purge of nothing.
+      [['purge', '--tag', 'artcle:33727'], 2, /--tag: tag "artcle:33727" is not a tag of the contract: "artcle" is not a family/],
+      [['purge', '--tag', 'ARTICLE:33727'], 2, /--tag: tag "ARTICLE:33727": tags are lower case/],
+      [['purge', '--tag', 'nosuchtag', '--dry-run'], 2, /--tag: tag "nosuchtag" is not a tag of the contract/],
+      [['purge', '--tag', 'article:999999999'], 4, /nothing to purge: no entry of prefix \S+ matches purge --tag article:999999999/],
       [['purge', '--url', 'https://www.qnnews.cn/detail/1/1'], 4, /nothing to purge/],
       [['purge', '--all', '--build', 'nosuchbuild'], 4, new RegExp(`build "nosuchbuild" holds no entries \\(builds of prefix ${t.cachePrefix}: [0-9a-f]+`)],
     ];

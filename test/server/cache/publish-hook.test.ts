@@ -3,18 +3,22 @@
  * signed call purges every page showing an article, on every instance, whether or not Redis still holds the page;
  * a call that is not exactly right changes nothing.
  */
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import Redis from 'ioredis';
 import request from 'supertest';
 import { MAX_PURGE_BODY_BYTES } from '../../../server/cache/purge-request';
+import { purgeTagProblem, TAG_FAMILIES, TAG_WORDS } from '../../../server/cache/tags';
 import { historyKey, purgeRecord } from '../../../server/cache/purges';
 import { HOOK_BODY_DEADLINE_MS } from '../../../server/internal-routes';
 import { ALL_SITES, MAIN_SITE } from '../../../shared/sites';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { pageKeyOf, startTestPortal, type TestPortal } from '../../support/portal';
 import { callHook, signatureOf } from '../../support/publish-hook';
+import { pagesOfEveryKind } from '../../support/page-kinds';
 import { homeListEntry } from '../../support/upstream-data';
-import { deleteKeys, eventually } from './redis-helpers';
+import { deleteKeys, eventually, keysOf } from './redis-helpers';
 
 const SECRET = 'a-publish-hook-secret-of-the-newsroom-cms-0123456789';
 
@@ -44,6 +48,34 @@ async function heldInRedis(t: TestPortal, siteId: number, path: string): Promise
     client.disconnect();
   }
 }
+
+describe('the contract’s tags (docs/publish-hook.md)', () => {
+  it('lists in the docs the families and words the hook and the CLI take, from one list', () => {
+    const docs = readFileSync(path.join(__dirname, '../../../docs/publish-hook.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('- `tags` (optional)'), docs.indexOf('- `urls` (optional)'));
+    const families = [...section.matchAll(/`([a-z]+):\{[a-z]+\}`/g)].map((match) => match[1]!);
+    const words = [...section.slice(section.indexOf('words alone')).matchAll(/`([a-z-]+)`/g)].map((match) => match[1]!);
+    expect([...new Set(families)].sort()).toEqual([...TAG_FAMILIES].sort());
+    expect(words.sort()).toEqual([...TAG_WORDS].sort());
+  });
+
+  it.each([
+    ['article:33727', null],
+    ['data:greyMode', null],
+    ['items:left-out', null],
+    ['not-found', null],
+    ['artcle:33727', /"artcle" is not a family/],
+    ['ARTICLE:33727', /lower case.*\("article:33727"\)/],
+    ['Article:33727', /lower case/],
+    ['GREY', /lower case.*\("grey"\)/],
+    ['article', /a word alone is one of/],
+    ['grey:1', /"grey" is not a family/],
+    ['x y', /is not a tag/],
+  ])('%s', (tag, problem) => {
+    if (problem === null) expect(purgeTagProblem(tag)).toBeNull();
+    else expect(purgeTagProblem(tag)).toMatch(problem);
+  });
+});
 
 describeWithRedis()('publish hook: POST /_internal/purge', () => {
   let a: TestPortal;
@@ -229,6 +261,26 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
       ['nothing named', () => hook(a, '{}'), 400, /at least one tag or url/],
       ['an unknown field', () => hook(a, JSON.stringify({ tags: ['grey'], purgeAll: true })), 400, /purgeAll/],
       ['a tag that is not one', () => hook(a, JSON.stringify({ tags: ['article:1', 'x y*'] })), 400, /tags\.1/],
+      // A typo or another case would match nothing: refused whole, so the good tag beside it purges nothing either.
+      [
+        'a tag of a family the contract does not list, beside a good one',
+        () => hook(a, JSON.stringify({ tags: ['page:about', 'artcle:33727'], soft: false })),
+        400,
+        /tags\.1: "artcle:33727" is not a tag of the contract: "artcle" is not a family/,
+      ],
+      [
+        'a known family in capitals, beside a good one',
+        () => hook(a, JSON.stringify({ tags: ['page:about', 'ARTICLE:33727'], soft: false })),
+        400,
+        /tags\.1: "ARTICLE:33727": tags are lower case.*"article:33727"/,
+      ],
+      ['a flag in capitals', () => hook(a, JSON.stringify({ tags: ['Grey', 'page:about'], soft: false })), 400, /tags\.0: "Grey": tags are lower case/],
+      [
+        'a word that is no flag',
+        () => hook(a, JSON.stringify({ tags: ['page:about', 'gray'], soft: false })),
+        400,
+        /tags\.1: "gray" is not a tag of the contract/,
+      ],
       ['soft that is not a boolean', () => hook(a, JSON.stringify({ tags: ['grey'], soft: 'yes' })), 400, /soft/],
       ['a URL of another host', () => hook(a, JSON.stringify({ urls: ['https://evil.example.com/about'] })), 400, /not one of the portal's sites/],
       ['a URL without its host', () => hook(a, JSON.stringify({ urls: ['/about'] })), 400, /whole address/],
@@ -343,6 +395,13 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
       const answer = await hook(a, body, spelling(body));
       expect(answer.status).toBe(200);
     }
+  });
+
+  it('takes every tag the portal files entries under: one page of every kind leaves no tag outside the contract', async () => {
+    for (const pagePath of await pagesOfEveryKind(a.url)) await request(a.url).get(pagePath);
+    const tags = (await keysOf(testRedisUrl(), `${a.cachePrefix}:tag`)).map((key) => key.slice(`${a.cachePrefix}:tag:`.length));
+    expect(tags.length).toBeGreaterThan(50);
+    expect(tags.filter((tag) => purgeTagProblem(tag) !== null)).toEqual([]);
   });
 
   it('is off without PURGE_SECRET: 404, saying how to turn it on', async () => {
