@@ -10,7 +10,8 @@
  * second of the same load (warm-up). BENCH_ONLY=hits runs and prints only
  * the cached-hit rows (bare, nginx, the L1, Redis and gzip hits) and HTML sizes; BENCH_ONLY=miss only the
  * anonymous MISS row (to compare two trees, each run in turn); BENCH_ONLY=publish only the
- * publish-to-visible row (bench/publish-to-visible.ts); unset, every row.
+ * publish-to-visible row (bench/publish-to-visible.ts); BENCH_ONLY=outage only the Redis outage rows (the rate past
+ * the outage window, and capacity second by second across it: bench/outage-expiry.ts); unset, every row.
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -33,6 +34,7 @@ import { loadFrom, startBareServer, startNginx, startPortalProcess, startRedisSe
 import { renderFloor, type Floor } from './bench/render-floor';
 import { articlePaths, DETAIL } from './bench/render-portals';
 import { publishToVisibleRows } from './bench/publish-to-visible';
+import { outageExpiryRows } from './bench/outage-expiry';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -45,8 +47,9 @@ const MISS_PAGES = Number(process.env.BENCH_MISS_PAGES ?? 300);
 const HITS_ONLY = process.env.BENCH_ONLY === 'hits';
 const MISS_ONLY = process.env.BENCH_ONLY === 'miss';
 const PUBLISH_ONLY = process.env.BENCH_ONLY === 'publish';
-if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY && !PUBLISH_ONLY)
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits", "miss" and "publish" are known`);
+const OUTAGE_ONLY = process.env.BENCH_ONLY === 'outage';
+if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY && !PUBLISH_ONLY && !OUTAGE_ONLY)
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits", "miss", "publish" and "outage" are known`);
 const KB = 1024;
 const HTML_TARGETS = { home: 75 * KB, detail: 55 * KB, gzipped: 20 * KB };
 
@@ -169,6 +172,11 @@ async function main(): Promise<void> {
   const running: Array<{ stop(): Promise<void> }> = [];
   const rows: Row[] = [];
   try {
+    if (OUTAGE_ONLY) {
+      rows.push(...(await redisOutageRows(common)), ...(await outageExpiryRows(common, upstream.url)));
+      printTable(rows);
+      return;
+    }
     const withL1 = await startPortalProcess(common);
     running.push(withL1);
     const redisOnly = await startPortalProcess({ ...common, L1_CACHE_MAX_MB: '0' });
@@ -305,7 +313,8 @@ async function main(): Promise<void> {
       ),
     );
     rows.push(htmlSizeRow('/home', home, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail, HTML_TARGETS.detail));
-    rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)), ...(await publishToVisibleRows(REDIS_URL)));
+    rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)));
+    rows.push(...(await outageExpiryRows(common, upstream.url)), ...(await publishToVisibleRows(REDIS_URL)));
   } finally {
     for (const server of running.reverse()) await server.stop();
     await upstream.close();

@@ -222,6 +222,10 @@ export interface LoadSpec {
   headers?: Record<string, string>;
   /** Request each once, in turn, instead of `url`'s path for `seconds`. */
   paths?: string[];
+  /** With `paths`: request them in turn for `seconds` instead of once each. */
+  cycle?: boolean;
+  /** Count the answers of each whole second of the run as well (LoadResult.perSecond). */
+  perSecond?: boolean;
 }
 
 export interface LoadResult {
@@ -230,22 +234,45 @@ export interface LoadResult {
   p99: number;
   /** The server's CPU time over the load, µs. */
   serverMicros: number;
+  /** With spec.perSecond: answers in each whole second since the load started (startedAt, Date.now()). */
+  perSecond?: number[];
+  startedAt?: number;
 }
 
-/** One autocannon run in a child process, with the server's CPU time read around it. */
-export async function loadFrom(spec: LoadSpec, serverPid: number): Promise<LoadResult> {
+/**
+ * One autocannon run in a child process, with the server's CPU time read around it; `onStart` (with
+ * spec.perSecond) is called once the load has started.
+ */
+export async function loadFrom(spec: LoadSpec, serverPid: number, onStart?: () => void): Promise<LoadResult> {
   const before = cpuMicrosOf(serverPid);
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/bench/load.mjs'), JSON.stringify(spec)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let text = '';
-    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (onStart && text === '' && chunk.includes('\n')) onStart();
+      text += chunk.toString();
+    });
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`load generator exited with ${code}`))));
   });
   const serverMicros = cpuMicrosOf(serverPid) - before;
-  const result = JSON.parse(output) as { requests: number; seconds: number; p99: number; non2xx: number; errors: number };
+  const result = JSON.parse(output.trim().split('\n').at(-1)!) as {
+    requests: number;
+    seconds: number;
+    p99: number;
+    non2xx: number;
+    errors: number;
+    perSecond?: number[];
+    startedAt?: number;
+  };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${spec.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { requests: result.requests, seconds: result.seconds, p99: result.p99, serverMicros };
+  return {
+    requests: result.requests,
+    seconds: result.seconds,
+    p99: result.p99,
+    serverMicros,
+    ...(result.perSecond ? { perSecond: result.perSecond, startedAt: result.startedAt ?? 0 } : {}),
+  };
 }

@@ -8,9 +8,12 @@
  *   'outage': L1 keeps answering what it holds, and keeps what this instance renders, as usual. Purges are made
  *   through Redis, so while nobody reaches it none can be missed; only an instance cut off alone can miss one.
  * - Past the window: 'outage-short-ttl': L1 still answers (rendering every request would cut capacity about
- *   thirtyfold), but every entry counts fresh for at most the outage TTL and in grace for as long again (run-time
- *   policy, default L1_OUTAGE_TTL_S): an entry older than that is loaded again, so what a reader gets is at most
- *   twice that old, and a purge this instance missed is outlived by at most that much.
+ *   thirtyfold), but every entry counts fresh for at most the outage TTL and is served (stale) for at most twice
+ *   that (run-time policy, default L1_OUTAGE_TTL_S): an entry older than that is loaded again, so a purge this
+ *   instance missed past the window is outlived by at most twice the outage TTL. An entry held from before the
+ *   window's end counts its short TTL from a moment of its own within one outage TTL before that end (by a hash
+ *   of its key, `restartOf`), not from when it was stored: otherwise every entry older than twice the TTL would
+ *   expire in the window's last second, and every reader would wait for a render at once (issue 35).
  * - Redis reachable but not (yet) subscribed, e.g. in the moment between a reconnect and the new SUBSCRIBE:
  *   'bypass': L1 is bypassed and Redis answers, since Redis has every purge made meanwhile.
  * Once subscribed again the portal empties L1 (coherence.ts's onResubscribed), so nothing held across the gap
@@ -94,14 +97,32 @@ export class TieredStore implements CacheStore {
     return mode === 'outage' || mode === 'outage-short-ttl';
   }
 
-  /** The entry as L1 may serve it now: past the outage window, with its ttl and grace cut to the outage TTL. */
-  private served(entry: CacheEntry, mode: CacheMode): CacheEntry {
+  /** When the outage window ends (Date.now() terms), or null while there is no outage. */
+  private windowEnd(): number | null {
+    const since = this.options.unsubscribedSince();
+    return since === null ? null : since + this.options.outage().window * 1000;
+  }
+
+  /**
+   * The entry as L1 may serve it now: past the outage window, fresh until min(its own end of freshness, restart +
+   * TTL) and served stale until min(its own end of grace, restart + 2 × TTL), where restart is when it was
+   * stored, or, for an entry stored before the window ended, no earlier than restartOf(key): so held entries go
+   * stale spread over the TTL after the window's end instead of all expiring in its last second. The moments stay
+   * whole seconds (they are sent as s-maxage and stale-while-revalidate) and the storedAt true (Age is honest).
+   */
+  private served(key: string, entry: CacheEntry, mode: CacheMode): CacheEntry {
     if (mode !== 'outage-short-ttl') return entry;
     const { ttl } = this.options.outage();
-    if (entry.ttl <= ttl && entry.grace <= ttl) return entry;
+    const end = this.windowEnd() ?? entry.storedAt;
+    const restart = Math.max(entry.storedAt, restartOf(key, end, ttl));
+    const credit = Math.floor((restart - entry.storedAt) / 1000);
+    const fresh = Math.min(entry.ttl, credit + ttl);
+    const grace = Math.min(entry.ttl + entry.grace, credit + 2 * ttl) - fresh;
+    if (entry.ttl === fresh && entry.grace === grace) return entry;
     let short = this.shortened.get(entry);
-    if (!short || short.ttl !== Math.min(entry.ttl, ttl) || short.grace !== Math.min(entry.grace, ttl)) {
-      short = { ...entry, ttl: Math.min(entry.ttl, ttl), grace: Math.min(entry.grace, ttl) };
+    // Made once per entry object and window (decoded-once.ts decodes once per object).
+    if (!short || short.ttl !== fresh || short.grace !== grace) {
+      short = { ...entry, ttl: fresh, grace };
       this.shortened.set(entry, short);
     }
     return short;
@@ -113,7 +134,7 @@ export class TieredStore implements CacheStore {
     const coherent = mode !== 'bypass';
     if (coherent) {
       const local = await l1.get(key);
-      if (local) return this.served(local, mode);
+      if (local) return this.served(key, local, mode);
     }
     const shared = await l2.get(key);
     if (shared) {
@@ -124,7 +145,7 @@ export class TieredStore implements CacheStore {
     }
     // A load may have finished while Redis answered this miss: its entry is in L1 before Redis has it.
     const loaded = coherent ? await l1.get(key) : null;
-    return loaded ? this.served(loaded, mode) : null;
+    return loaded ? this.served(key, loaded, mode) : null;
   }
 
   /** L1's entry when L1 may answer and holds the key; anything else is Redis's to answer (undefined). */
@@ -132,7 +153,7 @@ export class TieredStore implements CacheStore {
     const mode = this.mode();
     if (mode === 'bypass') return undefined;
     const local = this.options.l1.getNow(key);
-    return local ? this.served(local, mode) : undefined;
+    return local ? this.served(key, local, mode) : undefined;
   }
 
   /** Redis's when L1 may not answer; otherwise a whole read (get), which fills L1 for the hits after it. */
@@ -143,7 +164,7 @@ export class TieredStore implements CacheStore {
   async set(key: string, entry: CacheEntry): Promise<void> {
     const mode = this.mode();
     // Past the outage window the short form is what L1 keeps: it is served as it is, and expires as it says.
-    if (mode !== 'bypass') await this.options.l1.set(key, this.served(entry, mode));
+    if (mode !== 'bypass') await this.options.l1.set(key, this.served(key, entry, mode));
     await this.options.l2.set(key, entry);
     this.options.announceEvict([key]);
   }
@@ -192,4 +213,17 @@ export class TieredStore implements CacheStore {
     await this.options.l1.close();
     await this.options.l2.close();
   }
+}
+
+/**
+ * Where an entry held across the outage window's end starts its short TTL: a whole second within the `ttl`
+ * seconds before `windowEnd`, the same for the key in every instance and every read (FNV-1a of the key), spread evenly
+ * over keys, so held entries go stale one by one over the TTL after the window instead of in one second.
+ */
+export function restartOf(key: string, windowEnd: number, ttl: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index += 1) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  // Whole seconds before the end, at most ttl - 1: with served's whole-second credit, each restarted entry stays
+  // fresh past the window's end and is past grace within 2 × ttl of it.
+  return windowEnd - Math.floor(((hash >>> 0) / 0x1_0000_0000) * ttl) * 1000;
 }

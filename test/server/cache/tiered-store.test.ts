@@ -1,5 +1,5 @@
 /** The in-process tier in front of Redis: what it keeps of an entry read from the shared tier. */
-import type { CacheEntry } from '../../../server/cache/entry';
+import { freshnessOf, type CacheEntry } from '../../../server/cache/entry';
 import { MemoryStore } from '../../../server/cache/memory-store';
 import { TieredStore } from '../../../server/cache/tiered-store';
 
@@ -100,5 +100,43 @@ describe('TieredStore', () => {
     // What it stores now is kept in its short form.
     await tiered.set('n', { ...META, value: 'rendered in the outage', ttl: 600, grace: 3600 });
     expect(await l1.get('n')).toMatchObject({ ttl: 30, grace: 30 });
+  });
+
+  it('past the outage window, lets the entries it held expire spread over the outage TTL, not all in its last second', async () => {
+    const l1 = new MemoryStore(16 * 1024 * 1024);
+    const l2 = new MemoryStore(1024 * 1024);
+    l2.isAvailable = () => false;
+    const window = 300;
+    const ttl = 30;
+    const windowEnd = Date.now() - 1;
+    const tiered = new TieredStore({
+      l1,
+      l2,
+      unsubscribedSince: () => windowEnd - window * 1000,
+      outage: () => ({ window, ttl }),
+      announceEvict: () => undefined,
+    });
+    // A thousand pages stored five minutes before the window's end, fresh for ten minutes by their own policy:
+    // with short TTLs counted from when they were stored, every one of them would be past grace at once.
+    const keys = Array.from({ length: 1000 }, (_, index) => `portal:b:page:1:/detail/2728/${30000 + index}`);
+    for (const key of keys) await l1.set(key, { ...META, value: key, storedAt: windowEnd - 300_000, ttl: 600, grace: 1200 });
+    expect(tiered.mode()).toBe('outage-short-ttl');
+    const served = keys.map((key) => tiered.getNow(key)!);
+    const at = (seconds: number) => served.map((entry) => freshnessOf(entry, windowEnd + seconds * 1000));
+
+    // At the window's end every one is still served without a render; each goes stale in a second of its own
+    // within the outage TTL (no second holds more than twice its share), and is past grace within twice the TTL
+    // of the window's end: a purge missed then is outlived by at most twice the outage TTL, as before.
+    expect(at(0.001).filter((state) => state !== 'fresh')).toHaveLength(0);
+    const staleBySecond = Array.from({ length: ttl }, (_, second) => at(second + 1).filter((state) => state !== 'fresh').length);
+    const perSecond = staleBySecond.map((count, second) => count - (second === 0 ? 0 : staleBySecond[second - 1]!));
+    expect(Math.max(...perSecond)).toBeLessThanOrEqual((2 * keys.length) / ttl);
+    expect(staleBySecond[ttl - 1]).toBe(keys.length);
+    const servable = (state: string) => state === 'fresh' || state === 'stale';
+    expect(at(ttl).filter(servable)).toHaveLength(keys.length);
+    expect(at(2 * ttl).filter(servable)).toHaveLength(0);
+    // Each is the same object on every read (decoded once), and keeps its true age (Age is honest).
+    expect(tiered.getNow(keys[0]!)).toBe(served[0]);
+    expect(served[0]!.storedAt).toBe(windowEnd - 300_000);
   });
 });
