@@ -3,21 +3,19 @@
 //   1. one direction: nothing in shared/ imports from client/ or server/ (type-only imports included: shared/ is
 //      what both sides and the tools build on, so it may not even name a type of one side);
 //   2. no import cycle: the modules of client/, server/, shared/ and scripts/ form no circle, however long.
-// Rule 1 reads each file's import specifiers with the TypeScript compiler's own pre-processor; rule 2 takes the
-// module graph esbuild builds when it bundles every source as an entry (static, dynamic and `require` imports, as
-// the bundles see them; type-only imports vanish there, and a circle of types alone loads nothing).
+//   3. floors: client/, server/ and shared/ import nothing from scripts/ (the tools build on the product, not
+//      the other way round).
+// Every rule reads each file's import specifiers with the TypeScript compiler's own pre-processor: static,
+// dynamic, `require` and type-only imports alike.
 //   node scripts/import-check.mjs [root]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import ts from 'typescript';
 
 const SOURCE_DIRS = ['client', 'server', 'shared', 'scripts'];
 const SOURCE_FILE = /\.(ts|tsx|mjs)$/;
 const NOT_SOURCE = /\.test\.tsx?$|\.d\.ts$/;
-/** What shared/ may not import, with why. */
-const FORBIDDEN_FROM_SHARED = [/^client\//, /^server\//];
 
 /** Every source file under the root's source folders, as root-relative paths with forward slashes. */
 export function sourceFiles(root) {
@@ -44,42 +42,36 @@ function resolveRelative(root, from, specifier) {
   return file ?? base;
 }
 
-/** Imports of shared/ files that reach into client/ or server/: `{ from, to }`, type-only imports included. */
-export function directionViolations(root, files) {
+/** What each floor may not import: shared/ neither side; no product code the tools in scripts/. */
+const FORBIDDEN = [
+  { from: /^shared\//, to: [/^client\//, /^server\//], why: 'shared/ imports nothing from client/ or server/' },
+  { from: /^(client|server|shared)\//, to: [/^scripts\//], why: 'the product imports nothing from scripts/' },
+];
+
+/** Imports that go up a floor: `{ from, to, why }`, type-only imports included. */
+export function directionViolations(root, files, graph = importGraph(root, files)) {
   const violations = [];
-  for (const from of files.filter((file) => file.startsWith('shared/'))) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(path.join(root, from), 'utf8'), true, true);
-    for (const { fileName } of importedFiles) {
-      if (!fileName.startsWith('.')) continue;
-      const to = resolveRelative(root, from, fileName);
-      if (FORBIDDEN_FROM_SHARED.some((pattern) => pattern.test(to))) violations.push({ from, to });
+  for (const [from, targets] of graph) {
+    for (const rule of FORBIDDEN.filter((candidate) => candidate.from.test(from))) {
+      for (const to of targets) if (rule.to.some((pattern) => pattern.test(to))) violations.push({ from, to, why: rule.why });
     }
   }
   return violations;
 }
 
-/** The module graph of the given entries as esbuild resolves it: root-relative path → imported paths. */
-export async function importGraph(root, entries) {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: entries,
-    bundle: true,
-    write: false,
-    metafile: true,
-    outdir: 'import-check-out',
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    jsx: 'automatic',
-    loader: { '.css': 'empty' },
-    logLevel: 'silent',
-  });
+/**
+ * The module graph of the given files as their import lines name it: root-relative path → imported paths. Static,
+ * dynamic, `require` and type-only imports alike (the TypeScript pre-processor): a circle of types alone loads
+ * nothing, but it ties the modules together as tightly for whoever reads or moves them.
+ */
+export function importGraph(root, files) {
   const graph = new Map();
-  for (const [input, { imports }] of Object.entries(result.metafile.inputs)) {
-    if (input.includes('node_modules/')) continue;
+  for (const from of files) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(path.join(root, from), 'utf8'), true, true);
+    const targets = importedFiles.filter(({ fileName }) => fileName.startsWith('.')).map(({ fileName }) => resolveRelative(root, from, fileName));
     graph.set(
-      input,
-      imports.filter((imported) => !imported.external && !imported.path.includes('node_modules/')).map((imported) => imported.path),
+      from,
+      [...new Set(targets)].filter((target) => SOURCE_FILE.test(target) && !target.endsWith('.d.ts')),
     );
   }
   return graph;
@@ -162,8 +154,8 @@ export function oneCircle(graph, component) {
 /** Every finding of both rules, as lines; empty when the tree keeps them. */
 export async function importFindings(root) {
   const files = sourceFiles(root);
-  const lines = directionViolations(root, files).map(({ from, to }) => `${from} imports ${to}: shared/ imports nothing from client/ or server/`);
-  const graph = await importGraph(root, files);
+  const graph = importGraph(root, files);
+  const lines = directionViolations(root, files, graph).map(({ from, to, why }) => `${from} imports ${to}: ${why}`);
   for (const component of cycles(graph)) lines.push(`import cycle of ${component.length} modules: ${oneCircle(graph, component)}`);
   return lines;
 }

@@ -5,14 +5,19 @@
  * pointed at a real CMS never loads the fake one (its generated dataset, its MP4 writer).
  */
 import path from 'node:path';
-import type { startReferenceApi } from '../scripts/reference-api/server';
 import { PROJECT_ROOT } from './render/assets';
 
-export type EmbeddedUpstream = Awaited<ReturnType<typeof startReferenceApi>>;
+/** What the portal uses of the running reference API (scripts/reference-api/server.ts startReferenceApi). */
+export interface EmbeddedUpstream {
+  url: string;
+  close(): Promise<void>;
+}
+
+type StartReferenceApi = (options: { port: number; host: string; publicUrl: string }) => Promise<EmbeddedUpstream>;
 
 export const EMBEDDED_UPSTREAM_BUNDLE = path.join(PROJECT_ROOT, 'dist/reference-api/server.cjs');
 
-function isReferenceApiModule(value: unknown): value is { startReferenceApi: typeof startReferenceApi } {
+function isReferenceApiModule(value: unknown): value is { startReferenceApi: StartReferenceApi } {
   return typeof value === 'object' && value !== null && typeof (value as { startReferenceApi?: unknown }).startReferenceApi === 'function';
 }
 

@@ -30,7 +30,7 @@ import { presentLive, presentPlayback } from './lives';
 import { issueMatches, NEWSPAPER_CATIDS, presentIssue } from './newspapers';
 import { paginate, ParamError, parseId, parseOptionalId, parsePage, parsePageSize } from './params';
 import { CODE_NOT_FOUND, fail, MSG, ok } from './reply';
-import type { ApiRequest, Route, RouteContext } from './routes';
+import type { ApiRequest, Route, RouteContext } from './route-types';
 import { RECENT_DAYS, searchArticles, searchTerms } from './search';
 import { stageOf } from './specials';
 import { presentShikeCategory, presentVideo } from './videos';

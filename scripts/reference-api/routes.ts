@@ -3,42 +3,18 @@
  * CMS it stands in for: 0 success, 40004 not found, 40000 bad parameters.
  */
 import type { RawArticleList, RawColumnAuthorList, RawTopicList } from '../../shared/types/upstream';
-import type { ControlState } from './control';
-import type { Dataset } from './dataset';
 import type { BodyFields, Reply } from './http';
 import { CONTENT_ROUTES } from './content-routes';
 import { CODE_BAD_PARAMS, CODE_NOT_FOUND, fail, MSG, ok } from './reply';
 import { paginate, ParamError, parseId, parseOptionalId, parsePage, parsePageSize } from './params';
-import type { Presenter } from './present';
+import type { ApiRequest, Route, RouteContext } from './route-types';
 
+export type { ApiRequest, Handler, Route, RouteContext } from './route-types';
 export { CODE_BAD_PARAMS, CODE_NOT_FOUND, CODE_OK, fail, MSG, ok } from './reply';
 
 const LIST_PAGE_SIZE = 20;
 const TOPIC_PAGE_SIZE = 10;
 const AUTHOR_PAGE_SIZE = 10;
-
-export interface RouteContext {
-  dataset: Dataset;
-  control: ControlState;
-  present: Presenter;
-  /** Current unix seconds on the dataset's clock (its `now` plus time elapsed since creation). */
-  clock(): number;
-}
-
-export interface ApiRequest {
-  query: URLSearchParams;
-  body: BodyFields;
-  /** Capture groups of the route pattern. */
-  params: readonly string[];
-}
-
-export type Handler = (ctx: RouteContext, req: ApiRequest) => Reply;
-
-export interface Route {
-  method: 'GET' | 'POST';
-  pattern: RegExp;
-  handler: Handler;
-}
 
 /** query.get() gives null for a missing key; the parsers treat null like undefined. */
 function q(req: ApiRequest, name: string): string | undefined {

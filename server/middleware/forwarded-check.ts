@@ -6,13 +6,10 @@
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Logger } from '../logger';
-import { rememberTrust } from './request-context';
+import { rememberTrust, type TrustsPeer } from './request-context';
 
 /** Headers in which a proxy names the client it forwards for. */
 const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
-
-/** Express's compiled `trust proxy` (`app.get('trust proxy fn')`): whether the hop at `addr` may be believed. */
-export type TrustsPeer = (addr: string, hop: number) => boolean;
 
 /** Express's `trust proxy fn` setting as a typed function (Express types every setting as any). */
 export function compiledTrust(setting: unknown): TrustsPeer {

@@ -6,7 +6,6 @@ import proxyaddr from 'proxy-addr';
 import { resolveSite } from '../../shared/sites';
 import type { Logger } from '../logger';
 import { areaOf } from '../route-area';
-import type { TrustsPeer } from './forwarded-check';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -63,6 +62,9 @@ export function loggableTarget(target: string, max: number): string {
 }
 
 const TRUST = Symbol('trust proxy');
+
+/** Express's compiled `trust proxy` (`app.get('trust proxy fn')`): whether the hop at `addr` may be believed. */
+export type TrustsPeer = (addr: string, hop: number) => boolean;
 
 /** Remembers the portal's TRUST_PROXY reading on the request, for its log line's client address (forwarded-check.ts). */
 export function rememberTrust(req: IncomingMessage, trusts: TrustsPeer): void {

@@ -1,6 +1,6 @@
 /**
- * scripts/import-check.mjs, the CI rule that shared/ imports nothing from client/ or server/ and that no module
- * imports itself round a circle: on small trees written for the case, then on the project itself.
+ * scripts/import-check.mjs, the CI rule that shared/ imports nothing from client/ or server/, the product nothing
+ * from scripts/, and that no module imports itself round a circle (type-only imports included): on small trees written for the case, then on the project itself.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,6 +76,14 @@ describe('the import check', () => {
       2,
     ],
     [
+      'types alone (a circle a bundle drops, which still ties the two together)',
+      {
+        'server/a.ts': "import type { B } from './b';\nexport type A = { b: B };\nexport const one = 1;\n",
+        'server/b.ts': "import { one } from './a';\nexport type B = number;\nexport const two = one + 1;\n",
+      },
+      2,
+    ],
+    [
       'a long circle across folders, through a dynamic import',
       {
         'shared/a.ts': "import { b } from './ui/b';\nexport const a = () => b;\n",
@@ -88,6 +96,14 @@ describe('the import check', () => {
     const findings = await findingsOf(files);
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatch(new RegExp(`^import cycle of ${size} modules: (\\S+) → .* → \\1$`));
+  });
+
+  it('fails the product importing from scripts/, a type included', async () => {
+    const findings = await findingsOf({
+      'scripts/tool.ts': 'export type Tool = number;\n',
+      'server/main.ts': "import type { Tool } from '../scripts/tool';\nexport type Main = Tool;\n",
+    });
+    expect(findings).toEqual(['server/main.ts imports scripts/tool.ts: the product imports nothing from scripts/']);
   });
 
   it('finds nothing in the project', async () => {
