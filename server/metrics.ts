@@ -36,6 +36,11 @@ export type PurgeSource = (typeof PURGE_SOURCES)[number];
 export const PURGE_OUTCOMES = ['complete', 'partial', 'refused', 'failed'] as const;
 export type PurgeOutcome = (typeof PURGE_OUTCOMES)[number];
 
+/** Which Redis an outage is of: the cache's (REDIS_URL) or the sessions' own (SESSION_REDIS_URL). */
+export const REDIS_ROLES = ['cache', 'session'] as const;
+export type RedisRole = (typeof REDIS_ROLES)[number];
+const OUTAGE_BUCKETS = [1, 5, 15, 30, 60, 300, 1800];
+
 /** A carried-out purge as the counters read it (purges.ts's PurgeRecord has these and more). */
 export interface PurgeSummary {
   ms: number;
@@ -190,8 +195,44 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly redisOutages = new client.Counter({
+    name: 'portal_redis_outages_total',
+    help: 'Redis outages begun (the first error after being connected, or at start), by redis (cache, session)',
+    labelNames: ['redis'] as const,
+    registers: [this.registry],
+  });
+  private readonly redisReconnects = new client.Counter({
+    name: 'portal_redis_reconnects_total',
+    help: 'Times the Redis client connected again after having been connected, by redis (cache, session)',
+    labelNames: ['redis'] as const,
+    registers: [this.registry],
+  });
+  private readonly redisOutageDuration = new client.Histogram({
+    name: 'portal_redis_outage_duration_seconds',
+    help: 'Redis outages that ended, by how long they lasted, by redis (cache, session)',
+    labelNames: ['redis'] as const,
+    buckets: OUTAGE_BUCKETS,
+    registers: [this.registry],
+  });
+  /** When the outage of each Redis now going on began (performance.now()). */
+  private readonly outageSince = new Map<RedisRole, number>();
+
   constructor(sources: MetricsSources) {
     this.startPurgeSeries(sources.edges ?? []);
+    this.startFixedSeries();
+    const outageSince = this.outageSince;
+    new client.Gauge({
+      name: 'portal_redis_outage_seconds',
+      help: 'How long the Redis outage going on has lasted (0: none), by redis (cache, session)',
+      labelNames: ['redis'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const redis of REDIS_ROLES) {
+          const since = outageSince.get(redis);
+          this.set({ redis }, since === undefined ? 0 : (performance.now() - since) / 1000);
+        }
+      },
+    });
     new client.Gauge({
       name: 'portal_cache_l1_bytes',
       help: 'Bytes held by the in-process cache tier',
@@ -392,6 +433,37 @@ export class Metrics {
       });
       next();
     };
+  }
+
+  redisOutageStarted(redis: RedisRole): void {
+    this.redisOutages.inc({ redis });
+    this.outageSince.set(redis, performance.now());
+  }
+
+  redisOutageEnded(redis: RedisRole, seconds: number): void {
+    this.redisOutageDuration.observe({ redis }, seconds);
+    this.outageSince.delete(redis);
+  }
+
+  redisReconnected(redis: RedisRole): void {
+    this.redisReconnects.inc({ redis });
+  }
+
+  /**
+   * Counters whose label values are a fixed set start at 0 for each: a series born at its first event has no
+   * earlier sample, so rate() and increase() would not see that event.
+   */
+  private startFixedSeries(): void {
+    for (const redis of REDIS_ROLES) {
+      this.redisOutages.inc({ redis }, 0);
+      this.redisReconnects.inc({ redis }, 0);
+      this.redisOutageDuration.zero({ redis });
+    }
+    for (const kind of ['evict', 'policy', 'audit', 'purge'] as const) this.invalidations.inc({ kind }, 0);
+    this.evictedKeys.inc(0);
+    for (const kind of ['page', 'data'] as const)
+      for (const error of ['stale-if-error', 'refresh-failed', 'unreadable'] as const) this.cacheErrors.inc({ kind, error }, 0);
+    for (const where of ['process', 'cluster'] as const) this.coalesced.inc({ where }, 0);
   }
 
   /** Every purge series at 0 from the start: rate() and increase() then see the first partial purge. */

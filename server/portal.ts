@@ -21,7 +21,7 @@ import { edgePurgerOf } from './cache/edge-purge';
 import { RuntimePolicy } from './cache/runtime-policy';
 import { recordRefreshError } from './cache/refresh-errors';
 import { RedisLock } from './cache/redis-lock';
-import { Metrics, siteOfKey } from './metrics';
+import { Metrics, siteOfKey, type RedisRole } from './metrics';
 import { createRedisClient, type RedisClient } from './redis/client';
 import { RedisHealth } from './redis/health';
 import { parseRedisTarget, redactRedisUrl } from './redis/target';
@@ -204,11 +204,14 @@ export function createPortal(options: PortalOptions): Portal {
   const onCommand: CommandObserver = (op, ms, outcome) => metrics?.redisCommand(op, ms / 1000, outcome);
   const outageDefaults: OutagePolicy = { window: config.L1_OUTAGE_SERVE_S, ttl: config.L1_OUTAGE_TTL_S };
   const outageLogs: OutageLog[] = [];
-  const outageLog = (redisName: string, consequence: string, describe?: () => Record<string, unknown>): OutageLog => {
+  const outageLog = (redisName: string, consequence: string, describe?: () => Record<string, unknown>, role: RedisRole = 'cache'): OutageLog => {
     const log = new OutageLog({
       logger,
       redis: redisName,
       consequence,
+      onStarted: () => metrics?.redisOutageStarted(role),
+      onEnded: (seconds) => metrics?.redisOutageEnded(role, seconds),
+      onReconnected: () => metrics?.redisReconnected(role),
       ...(describe ? { describe } : {}),
       ...(options.outageLogEveryMs ? { everyMs: options.outageLogEveryMs } : {}),
     });
@@ -341,7 +344,7 @@ export function createPortal(options: PortalOptions): Portal {
         config.SESSION_REDIS_URL,
         config.REDIS_COMMAND_TIMEOUT_MS,
         logger,
-        outageLog(redactRedisUrl(config.SESSION_REDIS_URL), 'sign-in fails until it returns'),
+        outageLog(redactRedisUrl(config.SESSION_REDIS_URL), 'sign-in fails until it returns', undefined, 'session'),
       )
     : (redis?.client ?? null);
   const sessionHealth = config.SESSION_REDIS_URL && sessionClient ? new RedisHealth(sessionClient) : null;

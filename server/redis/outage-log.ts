@@ -18,6 +18,10 @@ export interface OutageLogOptions {
   describe?: () => Record<string, unknown>;
   /** How often a line says the outage goes on (default a minute; tests shorten it). */
   everyMs?: number;
+  /** For the metrics: an outage opens, ends (after `seconds`), the client connects again after having been connected. */
+  onStarted?: () => void;
+  onEnded?: (seconds: number) => void;
+  onReconnected?: () => void;
 }
 
 export class OutageLog {
@@ -32,7 +36,12 @@ export class OutageLog {
   watch(client: RedisClient): void {
     // Without an 'error' listener ioredis reports every failed reconnect as an unhandled 'error' event.
     client.on('error', (error: Error) => this.failed(error.message));
-    client.on('ready', () => this.recovered());
+    let connectedBefore = false;
+    client.on('ready', () => {
+      if (connectedBefore) this.options.onReconnected?.();
+      connectedBefore = true;
+      this.recovered();
+    });
   }
 
   /** A connection or command error: opens the outage, or notes a new error within it. */
@@ -44,6 +53,7 @@ export class OutageLog {
       this.options.logger.warn({ ...this.fields(), err: message }, `redis unavailable: outage started; ${this.options.consequence}`);
       this.timer = setInterval(() => this.tick(), this.options.everyMs ?? 60_000);
       this.timer.unref();
+      this.options.onStarted?.();
       return;
     }
     if (message === this.lastError) return;
@@ -55,8 +65,10 @@ export class OutageLog {
   recovered(): void {
     if (this.since === null) return;
     const seconds = this.seconds();
+    const exact = (Date.now() - this.since) / 1000;
     this.stopTimer();
     this.since = null;
+    this.options.onEnded?.(exact);
     this.lastError = '';
     this.options.logger.info({ redis: this.options.redis, outageSeconds: seconds }, `redis back after ${seconds} s: outage ended`);
   }

@@ -25,7 +25,7 @@ describeWithRedis()('purge metrics', () => {
     env: () => ({ PURGE_SECRET: SECRET, EDGE_PURGE_URLS: deadEdge, EDGE_PURGE_TOKEN: 'edge-token-of-the-purge-metrics-suite', EDGE_PURGE_TIMEOUT_MS: '1000' }),
   });
 
-  it('lists every purge series at 0 before the first purge, for each source, outcome and configured edge', async () => {
+  it('lists every purge series at 0 before the first purge (each source, outcome, configured edge), and every fixed-label counter', async () => {
     const text = await scrape(suite.portal.url);
     for (const source of ['hook', 'cli'])
       for (const outcome of ['complete', 'partial', 'refused', 'failed'])
@@ -33,6 +33,15 @@ describeWithRedis()('purge metrics', () => {
     expect(sampleOf(text, 'portal_purge_edge_unacknowledged_total', { source: 'hook', edge: deadEdge })).toBe(0);
     expect(sampleOf(text, 'portal_purge_instances_unacknowledged_total', { source: 'hook' })).toBe(0);
     expect(sampleOf(text, 'portal_purge_duration_seconds_count', { source: 'hook' })).toBe(0);
+    // And the other counters of a fixed label set (issue 35): Redis outages and reconnects, cache errors.
+    for (const redis of ['cache', 'session']) {
+      expect([redis, sampleOf(text, 'portal_redis_outages_total', { redis })]).toEqual([redis, 0]);
+      expect([redis, sampleOf(text, 'portal_redis_reconnects_total', { redis })]).toEqual([redis, 0]);
+      expect([redis, sampleOf(text, 'portal_redis_outage_seconds', { redis })]).toEqual([redis, 0]);
+    }
+    expect(sampleOf(text, 'portal_cache_errors_total', { kind: 'data', error: 'stale-if-error' })).toBe(0);
+    expect(sampleOf(text, 'portal_cache_coalesced_waiters_total', { where: 'cluster' })).toBe(0);
+    expect(sampleOf(text, 'portal_cache_invalidations_received_total', { kind: 'policy' })).toBe(0);
   });
 
   it('counts a purge the edge and an instance did not acknowledge as partial, and warns naming both', async () => {
