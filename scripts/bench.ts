@@ -35,6 +35,8 @@ import { renderFloor, type Floor } from './bench/render-floor';
 import { articlePaths, DETAIL } from './bench/render-portals';
 import { publishToVisibleRows } from './bench/publish-to-visible';
 import { outageExpiryRows } from './bench/outage-expiry';
+import { runStoppingChildren } from './bench/children';
+import { redisServerMissing, varnishMissing } from './bench/requirements';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -163,7 +165,7 @@ async function main(): Promise<void> {
   // The portal as deployed: the production bundle, built now so it is this tree's.
   execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   if (PUBLISH_ONLY) {
-    printTable(await publishToVisibleRows(REDIS_URL));
+    printTable(await publishRows());
     return;
   }
   const prefix = `bench${randomBytes(4).toString('hex')}`;
@@ -314,7 +316,7 @@ async function main(): Promise<void> {
     );
     rows.push(htmlSizeRow('/home', home, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail, HTML_TARGETS.detail));
     rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)));
-    rows.push(...(await outageExpiryRows(common, upstream.url)), ...(await publishToVisibleRows(REDIS_URL)));
+    rows.push(...(await outageExpiryRows(common, upstream.url)), ...(await publishRows()));
   } finally {
     for (const server of running.reverse()) await server.stop();
     await upstream.close();
@@ -370,6 +372,8 @@ function readerCookieOf(page: Fetched): string {
  * any non-2xx or error.
  */
 async function redisOutageRows(common: Record<string, string>): Promise<Row[]> {
+  const missing = redisServerMissing();
+  if (missing) return [['page from L1, own Redis stopped past the outage window', `skipped: ${missing}`, '']];
   const redis = await startRedisServer();
   let portal: Running | null = null;
   try {
@@ -398,6 +402,13 @@ async function redisOutageRows(common: Record<string, string>): Promise<Row[]> {
     await portal?.stop();
     await redis.stop();
   }
+}
+
+/** The publish-to-visible row, or one line saying what to install when varnishd (with xkey) cannot be had. */
+async function publishRows(): Promise<Row[]> {
+  const missing = varnishMissing();
+  if (missing) return [['publish to visible (2 instances + Varnish)', `skipped: ${missing}`, '']];
+  return publishToVisibleRows(REDIS_URL);
 }
 
 /** Until /readyz says degraded with L1 past the outage window (tiered-store.ts's mode outage-short-ttl). */
@@ -491,7 +502,4 @@ function printTable(rows: Row[]): void {
   for (const row of rows) process.stdout.write(`${line(row)}\n`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-});
+void runStoppingChildren('bench', main);

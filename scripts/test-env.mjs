@@ -1,17 +1,19 @@
 // What the test suites need besides node_modules: a Redis server, Debian's Chromium, Compose, nginx (the deploy
 // suite checks deploy/nginx.conf with it), promtool (Debian's prometheus package: the alert and recording rules),
 // varnishd with varnish-modules' xkey (the edge suite runs deploy/varnish/default.vcl) and stress-ng (the drain
-// suite sends SIGTERM beside it). Provides them when this
+// suite sends SIGTERM beside it). The benchmarks (scripts/bench/requirements.ts) ask it for varnishd and redis-server. Provides them when this
 // machine can (apt-get as root, a redis-server binary), and otherwise says in one line what to install. Under
 // CI=true a missing piece is an error, because nothing may skip there.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-// The one PING probe (CommonJS, shared with jest's global setup and the test helpers).
-const { redisAnswers: ping } = createRequire(import.meta.url)('./redis-ping.cjs');
+// The one PING probe (CommonJS, shared with jest's global setup and the test helpers). Imported, not required
+// through import.meta: the benchmarks bundle this module to CommonJS (scripts/bench/requirements.ts).
+import redisPing from './redis-ping.cjs';
+
+const { redisAnswers: ping } = redisPing;
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const REDIS_HOST = '127.0.0.1';
@@ -108,7 +110,7 @@ function ensureCompose() {
 }
 
 /** A Debian package providing `binary`: present, or installed with apt-get when this process may. */
-function ensureBinary(binary, pkg, why) {
+export function ensureBinary(binary, pkg, why) {
   if (commandExists(binary)) return { ok: true };
   if (aptInstall(pkg) && commandExists(binary)) return { ok: true };
   return { ok: false, why: `${why} needs ${binary}: apt-get install -y ${pkg}` };
@@ -129,7 +131,7 @@ function xkeyCompiles() {
 }
 
 /** varnishd (Debian's varnish) and the xkey vmod (varnish-modules), which the VCL imports. */
-function ensureVarnish() {
+export function ensureVarnish() {
   if (!commandExists('varnishd')) aptInstall('varnish');
   if (commandExists('varnishd') && !xkeyCompiles()) aptInstall('varnish-modules');
   if (commandExists('varnishd') && xkeyCompiles()) return { ok: true };

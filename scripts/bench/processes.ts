@@ -3,13 +3,14 @@
  * time (from /proc/<pid>/stat, the process and its children) and not its client's: the portal as deployed
  * (dist/server/main.cjs), a bare node:http server and nginx sending the same bytes, and autocannon.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../server/render/assets';
 import { freePort } from '../free-port';
 import { redisAnswers } from '../redis-ping.cjs';
+import { spawnChild } from './children';
 
 export interface Running {
   url: string;
@@ -31,19 +32,6 @@ async function waitUntilAnswering(url: string, child: ChildProcess, what: string
   throw new Error(`${what} did not answer ${url} within 60 s`);
 }
 
-/** Ends one child this bench started, by its PID: `signal`, then SIGKILL if it is still there after 10 s. */
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill(signal);
-  });
-}
-
 /**
  * The portal's production bundle with `env` (UPSTREAM_URL, REDIS_URL, CACHE_PREFIX, …), node run with `nodeArgs`
  * (--cpu-prof); `main`: another bundle of the same tree (a variant beside dist/server/main.cjs, to compare two).
@@ -54,30 +42,33 @@ export async function startPortalProcess(
   main = path.join(PROJECT_ROOT, 'dist/server/main.cjs'),
 ): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, main], {
+  const child = spawnChild('portal', process.execPath, [...nodeArgs, main], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(`${url}/healthz`, child, 'the portal');
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
+  await waitUntilAnswering(`${url}/healthz`, child.process, 'the portal');
+  return { url, pid: child.process.pid!, stop: () => child.stop() };
 }
 
 /**
- * A redis-server of the bench's own on a free loopback port, no persistence: a Redis the outage row may stop
- * without touching the one at REDIS_URL. `stop` ends it by its PID.
+ * A redis-server of the bench's own on a loopback port (a free one unless `port` is given: a restart on the same
+ * address), no persistence: a Redis the outage row and the day's restart may stop without touching the one at
+ * REDIS_URL. `stop` ends it by its PID.
  */
-export async function startRedisServer(): Promise<Running> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const url = `redis://127.0.0.1:${port}`;
+export async function startRedisServer(port?: number): Promise<Running> {
+  const on = port ?? (await freePort());
+  const child = spawnChild('redis-server', 'redis-server', ['--port', String(on), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${on}`;
   const deadline = Date.now() + 30_000;
-  while (!(await redisAnswers({ port, timeoutMs: 300 }))) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${port} within 30 s`);
+  while (!(await redisAnswers({ port: on, timeoutMs: 300 }))) {
+    if (child.process.exitCode !== null) throw new Error(`redis-server exited with code ${child.process.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${on} within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
+  return { url, pid: child.process.pid!, stop: () => child.stop() };
 }
 
 /**
@@ -96,16 +87,19 @@ export async function startBareServer(
   const port = await freePort();
   const script = path.join(PROJECT_ROOT, 'scripts/bench/bare-server.mjs');
   const redisArgs = fromRedis ? [fromRedis.url, fromRedis.key] : [];
-  const child = spawn(process.execPath, [...nodeArgs, script, String(port), path.join(directory, 'body'), path.join(directory, 'headers.json'), ...redisArgs], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawnChild(
+    'bare server',
+    process.execPath,
+    [...nodeArgs, script, String(port), path.join(directory, 'body'), path.join(directory, 'headers.json'), ...redisArgs],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(url, child, 'the bare server');
+  await waitUntilAnswering(url, child.process, 'the bare server');
   return {
     url,
-    pid: child.pid!,
+    pid: child.process.pid!,
     stop: async () => {
-      await stopChild(child);
+      await child.stop();
       rmSync(directory, { recursive: true, force: true });
     },
   };
@@ -175,16 +169,16 @@ http {
 }
 `,
   );
-  const child = spawn(binary.path, ['-p', directory, '-c', path.join(directory, 'nginx.conf'), '-e', path.join(directory, 'error.log')], {
+  const child = spawnChild('nginx', binary.path, ['-p', directory, '-c', path.join(directory, 'nginx.conf'), '-e', path.join(directory, 'error.log')], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(`${url}/${Object.keys(files)[0]}`, child, 'nginx');
+  await waitUntilAnswering(`${url}/${Object.keys(files)[0]}`, child.process, 'nginx');
   return {
     url,
-    pid: child.pid!,
+    pid: child.process.pid!,
     stop: async () => {
-      await stopChild(child, 'SIGQUIT');
+      await child.stop('SIGQUIT');
       rmSync(directory, { recursive: true, force: true });
     },
   };
@@ -198,6 +192,19 @@ function childrenOf(pid: number): number[] {
   } catch {
     return [];
   }
+}
+
+/** Resident memory of a process and its children (varnishd's cache process, nginx's worker), KiB. */
+export function rssKiBOf(pid: number): number {
+  let kib = 0;
+  for (const id of [pid, ...childrenOf(pid)]) {
+    try {
+      kib += Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${id}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // a child that ended meanwhile
+    }
+  }
+  return kib;
 }
 
 /** User + system CPU time of a process and its children (nginx's worker), in µs, from /proc/<pid>/stat. */
@@ -246,11 +253,15 @@ export interface LoadResult {
 export async function loadFrom(spec: LoadSpec, serverPid: number, onStart?: () => void): Promise<LoadResult> {
   const before = cpuMicrosOf(serverPid);
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/bench/load.mjs'), JSON.stringify(spec)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { process: child } = spawnChild(
+      'load generator',
+      process.execPath,
+      [path.join(PROJECT_ROOT, 'scripts/bench/load.mjs'), JSON.stringify(spec)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+      true,
+    );
     let text = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       if (onStart && text === '' && chunk.includes('\n')) onStart();
       text += chunk.toString();
     });

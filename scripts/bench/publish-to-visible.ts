@@ -18,7 +18,8 @@ import { scanAll, unlinkAll } from '../../server/redis/commands';
 import { parseRedisTarget } from '../../server/redis/target';
 import { MAIN_SITE } from '../../shared/sites';
 import type { RawArticleList } from '../../shared/types/upstream';
-import { startVarnish } from '../../test/support/varnish';
+import { startVarnish } from './varnish';
+import { varnishBinary } from './requirements';
 import { freePort } from '../free-port';
 import { startReferenceApi } from '../reference-api/server';
 
@@ -113,7 +114,12 @@ export async function publishToVisibleRows(redisUrl: string): Promise<Row[]> {
   const edgePort = await freePort();
   const edge = `http://127.0.0.1:${edgePort}`;
   const instances = [await startInstance(upstream.url, prefix, edge, redisUrl), await startInstance(upstream.url, prefix, edge, redisUrl)];
-  const varnish = await startVarnish({ backends: instances.map((instance) => new URL(instance.url).host), purgeToken: EDGE_TOKEN, port: edgePort });
+  const varnish = await startVarnish({
+    backends: instances.map((instance) => new URL(instance.url).host),
+    purgeToken: EDGE_TOKEN,
+    port: edgePort,
+    binary: varnishBinary(),
+  });
   try {
     const list = (await (await fetch(`${upstream.url}/list/2728/1.html?pagesize=8`)).json()) as { data: RawArticleList };
     const article = list.data.lists[0]!;

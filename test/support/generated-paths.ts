@@ -1,4 +1,5 @@
 /** Generated paths for the path-handling properties: plain segments mixed with everything a URL parser rewrites or refuses. */
+import { seeded } from '../../scripts/seeded-random';
 
 // Pieces a path is made of: mostly what may stand in a segment as it is, plus every character and escape the
 // full parse rewrites or refuses, and dot segments in every spelling.
@@ -34,16 +35,7 @@ export const TRICKY = [
   '?',
 ];
 
-/** A seeded generator (mulberry32), so a failure names a path that fails again. */
-export function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded } from '../../scripts/seeded-random';
 
 export function generatedPaths(count: number, seed: number): string[] {
   const random = seeded(seed);

@@ -1,0 +1,134 @@
+/**
+ * The portal as deployed, for the benchmarks that drive it whole (`npm run day`): the reference content API (in
+ * this process, its control plane at hand), a redis-server of the run's own, portals from the production bundle
+ * (dist/server/main.cjs) each in its own process, and varnishd with the shipped VCL in front of them. The portals
+ * are configured as a deployment would be: the publish hook on (PURGE_SECRET), the edge purged by them
+ * (EDGE_PURGE_URLS, EDGE_PURGE_TOKEN), sign-in through the reference API's WeChat stand-in. Every process is
+ * tracked by children.ts, so a failure anywhere stops them all.
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { sign } from '../../server/cache/purge-request';
+import { freePort } from '../free-port';
+import { startReferenceApi, type RunningReferenceApi } from '../reference-api/server';
+import { startPortalProcess, startRedisServer, type Running } from './processes';
+import { redisServerMissing, varnishBinary, varnishMissing } from './requirements';
+import { startVarnish, type TestVarnish } from './varnish';
+
+export interface EdgeStackOptions {
+  /** Portal instances behind the edge (default 2). */
+  portals?: number;
+  /** Varnish's cache size (default 1g: every page of the dataset fits, as on a real edge). */
+  varnishStorage?: string;
+  /** More environment for every portal. */
+  env?: Record<string, string>;
+}
+
+export interface HookAnswer {
+  status: number;
+  body: string;
+}
+
+export interface EdgeStack {
+  upstream: RunningReferenceApi;
+  redis: Running;
+  portals: Running[];
+  varnish: TestVarnish;
+  /** The WeChat app id the portals sign readers in with (the reference API's stand-in accepts any). */
+  wechatAppId: string;
+  /** The CMS's publish hook call (docs/publish-hook.md): `body` signed now, sent to one portal. */
+  hook(body: object, portal?: number): Promise<HookAnswer>;
+  /** Stops the run's Redis and starts it again on the same port, empty (no persistence, as a cache Redis runs). */
+  restartRedis(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Throws with what to install when a binary the stack needs is missing (installing it first where it may). */
+export function checkEdgeStackRequirements(): void {
+  const missing = [varnishMissing(), redisServerMissing()].filter((why): why is string => why !== null);
+  if (missing.length > 0) throw new Error(`cannot start the stack: ${missing.join('; ')}`);
+}
+
+function post(url: string, headers: Record<string, string>, body: string): Promise<HookAnswer> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export async function startEdgeStack(options: EdgeStackOptions = {}): Promise<EdgeStack> {
+  checkEdgeStackRequirements();
+  const secret = `day-${randomBytes(24).toString('hex')}`;
+  const edgeToken = `edge-${randomBytes(12).toString('hex')}`;
+  const wechatAppId = 'wxbenchapp';
+  const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+  const started: Array<{ stop(): Promise<void> }> = [];
+  let redis: Running | null = null;
+  try {
+    redis = await startRedisServer();
+    const edgePort = await freePort();
+    const edgeUrl = `http://127.0.0.1:${edgePort}`;
+    const env = {
+      UPSTREAM_URL: upstream.url,
+      REDIS_URL: redis.url,
+      CACHE_PREFIX: `day${randomBytes(3).toString('hex')}`,
+      PURGE_SECRET: secret,
+      EDGE_PURGE_URLS: edgeUrl,
+      EDGE_PURGE_TOKEN: edgeToken,
+      WECHAT_APP_ID: wechatAppId,
+      WECHAT_QRCONNECT_URL: `${upstream.url}/__wechat/qrconnect`,
+      ...options.env,
+    };
+    const portals: Running[] = [];
+    for (let index = 0; index < (options.portals ?? 2); index += 1) {
+      const portal = await startPortalProcess(env);
+      started.push(portal);
+      portals.push(portal);
+    }
+    const varnish = await startVarnish({
+      backends: portals.map((portal) => new URL(portal.url).host),
+      purgeToken: edgeToken,
+      port: edgePort,
+      storage: options.varnishStorage ?? '1g',
+      binary: varnishBinary(),
+    });
+    started.push(varnish);
+    const stack: EdgeStack = {
+      upstream,
+      redis,
+      portals,
+      varnish,
+      wechatAppId,
+      hook: (body, portal = 0) => {
+        const text = JSON.stringify(body);
+        const at = Math.floor(Date.now() / 1000);
+        const headers = { 'content-type': 'application/json', 'x-portal-signature': `t=${at},v1=${sign(secret, at, text)}` };
+        return post(`${portals[portal % portals.length]!.url}/_internal/purge`, headers, text);
+      },
+      restartRedis: async () => {
+        const port = Number(new URL(stack.redis.url).port);
+        await stack.redis.stop();
+        stack.redis = await startRedisServer(port);
+      },
+      stop: async () => {
+        for (const running of started.reverse()) await running.stop();
+        await stack.redis.stop();
+        await upstream.close();
+      },
+    };
+    return stack;
+  } catch (error) {
+    for (const running of started.reverse()) await running.stop();
+    await redis?.stop();
+    await upstream.close();
+    throw error;
+  }
+}

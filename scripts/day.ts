@@ -1,0 +1,372 @@
+/**
+ * `npm run day`: a newspaper's day in ten minutes (issue 39). The portal as deployed (bench/edge-stack.ts: the
+ * reference content API, a Redis of its own, two portals from the production bundle, varnishd with the shipped VCL
+ * in front) driven through the edge by the traffic of a national news site (day/traffic.ts) while the newsroom
+ * corrects a headline every 2 s, takes articles down, switches grey mode and has Redis restarted half way
+ * (day/newsroom.ts); every view's body is checked for corrected headlines and taken-down articles (day/truth.ts).
+ * Writes bench-results/day-<time>.{json,md,svg} and exits 1 when a target is missed: 0 errors, 0 stale views,
+ * 0 leaks, each portal's RSS ≤ 5 % more at the end than in the middle, and views/s through the Redis restart never
+ * below half the run's median for more than 5 s.
+ *
+ *   npm run day -- [--minutes 10] [--rate 120] [--concurrency 24] [--readers 20] [--seed 1] [--out bench-results]
+ */
+import http from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { MAIN_DOMAIN } from '../shared/sites';
+import { PROJECT_ROOT } from '../server/render/assets';
+import { runStoppingChildren } from './bench/children';
+import { startEdgeStack, type EdgeStack } from './bench/edge-stack';
+import { cpuMicrosOf, rssKiBOf } from './bench/processes';
+import { get, signIn } from './day/client';
+import { runNewsroom, type Newsroom } from './day/newsroom';
+import { chartSvg, classRows, longestDip, median, minutesOf, PERIOD_HEADER, periodOf, periodRow, type Second } from './day/report';
+import { catalogueOf, headShare, HEAD_SIZE, traffic, type View } from './day/traffic';
+import { Ledger, type ViewFacts } from './day/truth';
+
+const { values: args } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '10' },
+    rate: { type: 'string', default: '120' },
+    concurrency: { type: 'string', default: '24' },
+    readers: { type: 'string', default: '20' },
+    seed: { type: 'string', default: '1' },
+    out: { type: 'string', default: path.join(PROJECT_ROOT, 'bench-results') },
+  },
+});
+const MINUTES = Number(args.minutes);
+const RATE = Number(args.rate);
+const CONCURRENCY = Number(args.concurrency);
+const READERS = Number(args.readers);
+const SEED = Number(args.seed);
+/** Views may fall this far behind the schedule before the ones missed are given up (counted as behind). */
+const MOST_BEHIND_S = 2;
+const RSS_GROWTH_TARGET = 0.05;
+const RSS_JUDGED_FROM_MINUTES = 5;
+const DIP_MOST_S = 5;
+/** After the restart, the seconds within which views/s must have come back. */
+const RESTART_WINDOW_S = 30;
+
+interface ProcessRss {
+  name: string;
+  pid: () => number;
+  kib: { start: number; middle: number; end: number };
+}
+
+interface ErrorView {
+  at: number;
+  cls: string;
+  reader: string;
+  host: string;
+  path: string;
+  what: string;
+}
+
+/** The portals' /metrics counters the report reads: page/data lookups by result, Redis entry reads. */
+async function cacheCounters(stack: EdgeStack): Promise<{ lookups: number; hits: number; redisReads: number; pageLookups: number; pageHits: number }> {
+  const totals = { lookups: 0, hits: 0, redisReads: 0, pageLookups: 0, pageHits: 0 };
+  for (const portal of stack.portals) {
+    const text = await fetch(`${portal.url}/metrics`).then((res) => res.text());
+    for (const line of text.split('\n')) {
+      const cache = /^portal_cache_results_total\{([^}]*)\} (\d+)/.exec(line);
+      if (cache) {
+        const labels = cache[1]!;
+        const count = Number(cache[2]);
+        if (labels.includes('result="PASS"')) continue;
+        const hit = /result="(HIT|STALE)"/.test(labels);
+        totals.lookups += count;
+        if (hit) totals.hits += count;
+        if (labels.includes('kind="page"')) {
+          totals.pageLookups += count;
+          if (hit) totals.pageHits += count;
+        }
+      }
+      const reads = /^portal_redis_command_duration_seconds_count\{([^}]*)\} (\d+)/.exec(line);
+      if (reads && reads[1]!.includes('op="get"')) totals.redisReads += Number(reads[2]);
+    }
+  }
+  return totals;
+}
+
+/** The list pages of the main site, as its site map links them. */
+async function listPages(edge: string, agent: http.Agent): Promise<Array<{ host: string; path: string }>> {
+  const siteMap = await get(edge, { host: MAIN_DOMAIN, path: '/siteMap' }, agent);
+  const paths = [...new Set([...siteMap.body.matchAll(/href="((?:\/[\w-]+)*\/V[12]\/\d+)"/g)].map((match) => match[1]!))];
+  if (paths.length === 0) throw new Error('the site map links no list page');
+  return paths.map((listPath) => ({ host: MAIN_DOMAIN, path: listPath }));
+}
+
+/** Whether an answer is what a reader of that page should get (anything else is an error). */
+function expected(view: View, status: number, location: string | undefined, takenDown: boolean): string | null {
+  if (view.cls === 'article' && view.reader === 'phone')
+    return status === 302 && location?.includes(`id=${view.articleId}`) ? null : `phone article answered ${status}`;
+  if (view.cls === 'article' && takenDown && status === 404) return null;
+  return status === 200 ? null : `answered ${status}`;
+}
+
+async function main(): Promise<number> {
+  const loadAtStart = loadavg();
+  process.stdout.write(`day: starting the stack (load average ${loadAtStart.map((load) => load.toFixed(2)).join(' ')})\n`);
+  const stack = await startEdgeStack();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY + 4 });
+  try {
+    const dataset = stack.upstream.api.dataset;
+    const catalogue = catalogueOf(dataset, await listPages(stack.varnish.url, agent));
+    const cookies: string[] = [];
+    for (let reader = 0; reader < READERS; reader += 1) cookies.push(await signIn(stack.varnish.url, stack.upstream.url, `读者${reader + 1}`, agent));
+    const views = traffic(catalogue, () => cookies, SEED);
+    const run = randomBytes(2).toString('hex');
+    const ledger = new Ledger(run);
+    const durationMs = MINUTES * 60_000;
+    const seconds: Second[] = [];
+    const errors: ErrorView[] = [];
+    let behind = 0;
+
+    const processes: ProcessRss[] = [
+      ...stack.portals.map((portal, index) => ({ name: `portal ${index + 1}`, pid: () => portal.pid, kib: { start: 0, middle: 0, end: 0 } })),
+      { name: 'redis-server', pid: () => stack.redis.pid, kib: { start: 0, middle: 0, end: 0 } },
+      { name: 'varnishd (and its cache process)', pid: () => stack.varnish.pid, kib: { start: 0, middle: 0, end: 0 } },
+      { name: 'this process (traffic, reference API)', pid: () => process.pid, kib: { start: 0, middle: 0, end: 0 } },
+    ];
+    const rssAt = (when: 'start' | 'middle' | 'end') => processes.forEach((entry) => (entry.kib[when] = rssKiBOf(entry.pid())));
+    const counters = { start: await cacheCounters(stack), end: await cacheCounters(stack) };
+    rssAt('start');
+
+    const startedAt = performance.now();
+    const end = startedAt + durationMs;
+    const secondOf = (at: number) => {
+      const t = Math.floor((at - startedAt) / 1000);
+      while (seconds.length <= t)
+        seconds.push({ t: seconds.length, views: 0, errors: 0, edgeHits: 0, stale: 0, leaks: 0, originCpuMicros: 0, cmsCalls: 0, latencies: [], byClass: {} });
+      return seconds[t]!;
+    };
+    let cpu = stack.portals.reduce((total, portal) => total + cpuMicrosOf(portal.pid), 0);
+    let cms = stack.upstream.api.control.stats().total;
+    const sampler = setInterval(() => {
+      const now = performance.now();
+      const second = secondOf(now - 1);
+      const cpuNow = stack.portals.reduce((total, portal) => total + cpuMicrosOf(portal.pid), 0);
+      const cmsNow = stack.upstream.api.control.stats().total;
+      second.originCpuMicros += cpuNow - cpu;
+      second.cmsCalls += cmsNow - cms;
+      cpu = cpuNow;
+      cms = cmsNow;
+    }, 1000);
+    const middle = setTimeout(() => rssAt('middle'), durationMs * 0.5 - 2000);
+    const newsroom: Newsroom = runNewsroom(stack, ledger, catalogue.articles, startedAt, durationMs);
+
+    let ticket = 0;
+    const worker = async () => {
+      for (;;) {
+        const now = performance.now();
+        const due = Math.max(ticket, Math.floor(((now - startedAt) / 1000 - MOST_BEHIND_S) * RATE));
+        behind += due - ticket;
+        ticket = due + 1;
+        const at = startedAt + (due * 1000) / RATE;
+        if (at >= end) return;
+        if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+        await viewOnce(views.next());
+      }
+    };
+
+    const viewOnce = async (view: View) => {
+      const started = performance.now();
+      const headers: Record<string, string> = { 'user-agent': view.userAgent, ...(view.cookie ? { cookie: view.cookie } : {}) };
+      const answer = await get(stack.varnish.url, { host: view.host, path: view.path, headers }, agent).catch((error: unknown) => error as Error);
+      const ended = performance.now();
+      const second = secondOf(ended);
+      second.views += 1;
+      second.latencies.push(ended - started);
+      (second.byClass[view.cls] ??= []).push(ended - started);
+      const fail = (what: string) => {
+        second.errors += 1;
+        if (errors.length < 200) errors.push({ at: (started - startedAt) / 1000, cls: view.cls, reader: view.reader, host: view.host, path: view.path, what });
+      };
+      if (answer instanceof Error) return fail(answer.message);
+      const edgeCache = String(answer.headers['x-edge-cache'] ?? '');
+      if (edgeCache === 'HIT' || edgeCache === 'STALE') second.edgeHits += 1;
+      const takenDown = view.articleId !== undefined && ledger.isTakenDown(view.articleId);
+      const wrong = expected(view, answer.status, answer.headers.location, takenDown);
+      if (wrong) {
+        const served = `edge ${edgeCache || '-'}, portal ${String(answer.headers['x-cache'] ?? '-')}, retry-after ${String(answer.headers['retry-after'] ?? '-')}`;
+        fail(`${wrong} (${served}): ${answer.body.replace(/\s+/g, ' ').slice(0, 160)}`);
+      }
+      const facts: ViewFacts = {
+        cls: view.cls,
+        reader: view.reader,
+        host: view.host,
+        path: view.path,
+        ...(view.articleId !== undefined ? { articleId: view.articleId } : {}),
+        startedAt: started,
+        status: answer.status,
+        edgeCache,
+        originCache: String(answer.headers['x-cache'] ?? ''),
+        age: String(answer.headers.age ?? ''),
+      };
+      const truth = ledger.check(facts, answer.body);
+      if (truth.stale) second.stale += 1;
+      if (truth.leak) second.leaks += 1;
+    };
+
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    await newsroom.done;
+    clearInterval(sampler);
+    clearTimeout(middle);
+    rssAt('end');
+    counters.end = await cacheCounters(stack);
+    const loadAtEnd = loadavg();
+    return writeReport({
+      stack,
+      seconds,
+      errors,
+      behind,
+      ledger,
+      newsroom,
+      processes,
+      counters,
+      startedAt,
+      loads: [loadAtStart, loadAtEnd],
+      catalogueSize: catalogue.articles.length,
+    });
+  } finally {
+    agent.destroy();
+    await stack.stop();
+  }
+}
+
+interface Outcome {
+  stack: EdgeStack;
+  seconds: Second[];
+  errors: ErrorView[];
+  behind: number;
+  ledger: Ledger;
+  newsroom: Newsroom;
+  processes: ProcessRss[];
+  counters: { start: Awaited<ReturnType<typeof cacheCounters>>; end: Awaited<ReturnType<typeof cacheCounters>> };
+  startedAt: number;
+  loads: number[][];
+  catalogueSize: number;
+}
+
+function writeReport(outcome: Outcome): number {
+  const { seconds, ledger, newsroom, processes, counters } = outcome;
+  const runPeriod = periodOf('run', seconds);
+  const minutes = minutesOf(seconds);
+  const medianViews = median(seconds.map((second) => second.views));
+  const restart = newsroom.restart;
+  const restartFrom = restart ? Math.floor((restart.from - outcome.startedAt) / 1000) : 0;
+  const dip = restart
+    ? longestDip(seconds, medianViews / 2, restartFrom, Math.ceil((restart.to - outcome.startedAt) / 1000) + RESTART_WINDOW_S)
+    : { seconds: 0, at: 0 };
+  const growth = processes
+    .filter((entry) => entry.name.startsWith('portal'))
+    .map((entry) => ({ name: entry.name, growth: entry.kib.end / Math.max(1, entry.kib.middle) - 1 }));
+  const delta = (pick: (counter: Outcome['counters']['end']) => number) => pick(counters.end) - pick(counters.start);
+  const lookups = delta((counter) => counter.lookups);
+  const ratios = {
+    edge: runPeriod.edgeHitRatio,
+    originCache: lookups === 0 ? 0 : delta((counter) => counter.hits) / lookups,
+    originPages: delta((counter) => counter.pageLookups) === 0 ? 0 : delta((counter) => counter.pageHits) / delta((counter) => counter.pageLookups),
+    l1: lookups === 0 ? 0 : 1 - delta((counter) => counter.redisReads) / lookups,
+  };
+  const targets = [
+    {
+      target: '0 errors',
+      met: runPeriod.errors === 0 && newsroom.failures.length === 0,
+      figure: `${runPeriod.errors} errors, ${newsroom.failures.length} hook failures`,
+    },
+    { target: '0 leaks', met: ledger.leaks.length === 0, figure: `${ledger.leaks.length}` },
+    { target: '0 stale views', met: ledger.stale.length === 0, figure: `${ledger.stale.length}` },
+    {
+      target: 'each portal RSS ≤ +5 % middle → end',
+      // In a short run the middle is still the portals' warm-up (L1 filling with the pages first asked for).
+      met: MINUTES < RSS_JUDGED_FROM_MINUTES ? null : growth.every((entry) => entry.growth <= RSS_GROWTH_TARGET),
+      figure: `${growth.map((entry) => `${entry.name} ${(entry.growth * 100).toFixed(1)} %`).join(', ')}${MINUTES < RSS_JUDGED_FROM_MINUTES ? ` (not judged: runs under ${RSS_JUDGED_FROM_MINUTES} min)` : ''}`,
+    },
+    {
+      target: `views/s through the Redis restart never < ½ median (${(medianViews / 2).toFixed(0)}) for > ${DIP_MOST_S} s`,
+      met: restart !== null && dip.seconds <= DIP_MOST_S,
+      figure: restart
+        ? `longest dip ${dip.seconds} s (at ${dip.at} s; restart at ${restartFrom} s, ${(restart.to - restart.from).toFixed(0)} ms)`
+        : 'no restart happened',
+    },
+  ];
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+  mkdirSync(args.out!, { recursive: true });
+  const base = path.join(args.out!, `day-${stamp}`);
+  const json = {
+    options: { minutes: MINUTES, rate: RATE, concurrency: CONCURRENCY, readers: READERS, seed: SEED },
+    loadAverage: { start: outcome.loads[0], end: outcome.loads[1] },
+    articles: outcome.catalogueSize,
+    headShare: headShare(outcome.catalogueSize, HEAD_SIZE),
+    run: runPeriod,
+    minutes,
+    ratios,
+    behindSchedule: outcome.behind,
+    medianViewsPerSecond: medianViews,
+    restart: restart ? { atSecond: restartFrom, ms: restart.to - restart.from, longestDip: dip } : null,
+    rssKiB: processes.map((entry) => ({ name: entry.name, ...entry.kib })),
+    targets,
+    errors: outcome.errors,
+    stale: ledger.stale,
+    leaks: ledger.leaks,
+    hookFailures: newsroom.failures,
+    events: newsroom.events,
+    perSecond: seconds.map(({ latencies: _latencies, byClass: _byClass, ...second }) => second),
+  };
+  writeFileSync(`${base}.json`, `${JSON.stringify(json, null, 2)}\n`);
+  const corrections = newsroom.events.filter((event) => event.kind === 'correction');
+  const hookMs = corrections.map((event) => event.ms).sort((left, right) => left - right);
+  const events = newsroom.events.filter((event) => event.kind !== 'correction').map((event) => ({ at: event.at / 1000, label: event.kind }));
+  writeFileSync(`${base}.svg`, chartSvg(seconds, events));
+  const markdown = [
+    `# A newspaper's day: ${MINUTES} min at ${RATE} views/s offered (${CONCURRENCY} connections), ${stamp}`,
+    '',
+    `Load average at the start ${outcome.loads[0]!.map((load) => load.toFixed(2)).join(' ')}, at the end ${outcome.loads[1]!.map((load) => load.toFixed(2)).join(' ')}. ${outcome.catalogueSize} articles, the ${HEAD_SIZE} newest getting ${(json.headShare * 100).toFixed(0)} % of article views (Zipf, s = 1). Views given up behind schedule: ${outcome.behind}.`,
+    '',
+    '## Targets',
+    '',
+    '| target | met | figure |',
+    '| --- | --- | --- |',
+    ...targets.map((entry) => `| ${entry.target} | ${entry.met === null ? '–' : entry.met ? 'yes' : '**no**'} | ${entry.figure} |`),
+    '',
+    '## Per minute and for the run',
+    '',
+    PERIOD_HEADER,
+    ...minutes.map(periodRow),
+    periodRow(runPeriod),
+    '',
+    `Hit ratios over the run: edge ${(ratios.edge * 100).toFixed(1)} % of views; at the portals, pages ${(ratios.originPages * 100).toFixed(1)} % and all lookups (pages and data) ${(ratios.originCache * 100).toFixed(1)} % from their cache, L1 ${(ratios.l1 * 100).toFixed(1)} % of lookups (1 − Redis reads / lookups, from /metrics).`,
+    '',
+    `Newsroom: ${corrections.length} corrections (hook p50 ${hookMs[Math.floor(hookMs.length / 2)]?.toFixed(0) ?? '-'} ms, worst ${hookMs.at(-1)?.toFixed(0) ?? '-'} ms), ${newsroom.events.filter((event) => event.kind === 'takedown').length} takedowns, grey mode on and off, Redis restarted at ${restartFrom} s.`,
+    '',
+    '## Latency by page class (run), ms',
+    '',
+    '| class | views | p50 | p99 | p99.9 |',
+    '| --- | --- | --- | --- | --- |',
+    ...classRows(runPeriod),
+    '',
+    '## RSS, MiB (start, middle, end)',
+    '',
+    '| process | start | middle | end |',
+    '| --- | --- | --- | --- |',
+    ...processes.map(
+      (entry) => `| ${entry.name} | ${(entry.kib.start / 1024).toFixed(0)} | ${(entry.kib.middle / 1024).toFixed(0)} | ${(entry.kib.end / 1024).toFixed(0)} |`,
+    ),
+    '',
+    `![views/s and p99](${path.basename(base)}.svg)`,
+    '',
+    ...(ledger.stale.length > 0 ? ['## Stale views', '', ...ledger.stale.slice(0, 50).map((stale) => `- ${JSON.stringify(stale)}`), ''] : []),
+    ...(ledger.leaks.length > 0 ? ['## Leaks', '', ...ledger.leaks.slice(0, 50).map((leak) => `- ${JSON.stringify(leak)}`), ''] : []),
+    ...(outcome.errors.length > 0 ? ['## Errors (first 200)', '', ...outcome.errors.map((error) => `- ${JSON.stringify(error)}`), ''] : []),
+    ...(newsroom.failures.length > 0 ? ['## Hook failures', '', ...newsroom.failures.map((failure) => `- ${failure}`), ''] : []),
+  ].join('\n');
+  writeFileSync(`${base}.md`, markdown);
+  process.stdout.write(`${markdown}\nday: wrote ${base}.{json,md,svg}\n`);
+  return targets.every((entry) => entry.met !== false) ? 0 : 1;
+}
+
+void runStoppingChildren('day', main);
