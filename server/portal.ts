@@ -24,6 +24,7 @@ import { RedisLock } from './cache/redis-lock';
 import { Metrics, siteOfKey, type RedisRole } from './metrics';
 import { createRedisClient, type RedisClient } from './redis/client';
 import { RedisHealth } from './redis/health';
+import { RedisStall } from './redis/stall';
 import { parseRedisTarget, redactRedisUrl } from './redis/target';
 import { createApp, internalApp } from './app';
 import type { ReadinessDeps } from './health';
@@ -145,7 +146,14 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
 
 function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger, onCommand: CommandObserver, outageLog: OutageLog): RedisStore {
   const client = createPortalRedisClient(url, commandTimeoutMs, logger, outageLog);
-  return new RedisStore({ client, onCommand });
+  // Connected but not answering: the cache goes on without Redis until it answers (server/redis/stall.ts).
+  const stall = new RedisStall(client, {
+    onChange: (stalled, ms) => {
+      if (stalled) logger.warn({ redis: redactRedisUrl(url) }, 'redis stalled: a command timed out; the cache reads and writes without it until it answers');
+      else logger.info({ redis: redactRedisUrl(url), stalledMs: ms }, 'redis answers again after a stall');
+    },
+  });
+  return new RedisStore({ client, onCommand, stall });
 }
 
 function createPortalRedisClient(url: string, commandTimeoutMs: number, logger: Logger, outageLog: OutageLog): RedisClient {
@@ -286,7 +294,7 @@ export function createPortal(options: PortalOptions): Portal {
   // A live holder's load is one upstream call, sent at most twice (http-client.ts): waiting longer than that and a
   // lock timeout more is waiting on something that is not a load (docs/cache.md, "Whatever Redis holds").
   const lockMaxWaitMs = config.CACHE_LOCK_TIMEOUT_MS + 2 * config.UPSTREAM_TIMEOUT_MS;
-  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS, undefined, onCommand, lockMaxWaitMs) : null;
+  const lock = redis ? new RedisLock(redis.client, config.CACHE_LOCK_TIMEOUT_MS, undefined, onCommand, lockMaxWaitMs, redis.stall) : null;
   const cache = new Cache(
     store,
     {

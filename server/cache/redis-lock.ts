@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis/client';
 import { LuaScript } from '../redis/lua-script';
+import type { RedisStall } from '../redis/stall';
 import { observed, type CommandObserver } from './redis-store';
 
 /** Whether the key holds what a holder's SET PX made: a string expiring within the timeout (ARGV[2], ms). */
@@ -76,16 +77,23 @@ export class RedisLock implements KeyLock {
     readonly pollMs = 25,
     private readonly onCommand?: CommandObserver,
     readonly maxWaitMs = 4 * timeoutMs,
+    /** While Redis is connected but not answering (stall.ts), no lock is taken, waited for or released. */
+    private readonly stall?: RedisStall,
   ) {}
 
   async tryAcquire(key: string): Promise<string | null> {
+    this.failIfStalled();
     const token = randomBytes(12).toString('base64url');
-    const answer = await this.observe(observed(this.onCommand, 'lock', () => ACQUIRE_SCRIPT.runOnKey(this.client, lockKey(key), token, this.timeoutMs)));
+    const answer = await this.observe(
+      observed(this.onCommand, 'lock', () => this.watched(ACQUIRE_SCRIPT.runOnKey(this.client, lockKey(key), token, this.timeoutMs))),
+    );
     return answer === 0 ? null : token;
   }
 
+  /** Stalled: not sent (a reader would wait a command timeout for it); the lock expires on its own. */
   async release(key: string, token: string): Promise<void> {
-    await RELEASE_SCRIPT.runOnKey(this.client, lockKey(key), token);
+    if (this.stall?.stalled) return;
+    await this.watched(RELEASE_SCRIPT.runOnKey(this.client, lockKey(key), token));
   }
 
   async holdWhile<T>(key: string, token: string, work: () => Promise<T>): Promise<T> {
@@ -113,15 +121,26 @@ export class RedisLock implements KeyLock {
 
   /** Extends the lock by a whole timeout if `token` still holds it; false when it does not. */
   async renew(key: string, token: string): Promise<boolean> {
-    return (await RENEW_SCRIPT.runOnKey(this.client, lockKey(key), token, this.timeoutMs)) === 1;
+    this.failIfStalled();
+    return (await this.watched(RENEW_SCRIPT.runOnKey(this.client, lockKey(key), token, this.timeoutMs))) === 1;
   }
 
   async isHeld(key: string): Promise<boolean> {
-    return (await this.observe(HELD_SCRIPT.runOnKey(this.client, lockKey(key), this.timeoutMs))) === 1;
+    this.failIfStalled();
+    return (await this.observe(this.watched(HELD_SCRIPT.runOnKey(this.client, lockKey(key), this.timeoutMs)))) === 1;
   }
 
+  /** Connected, answering (not stalled) and not refusing: a failed command then means 'slow', not 'down'. */
   isConnected(): boolean {
-    return this.client.status === 'ready' && !this.refused;
+    return this.client.status === 'ready' && !this.refused && this.stall?.stalled !== true;
+  }
+
+  private failIfStalled(): void {
+    if (this.stall?.stalled) throw new Error('Redis is not answering (stalled)');
+  }
+
+  private watched<T>(command: Promise<T>): Promise<T> {
+    return this.stall ? this.stall.watch(command) : command;
   }
 
   /** Notes whether a failure was a timeout (wait and retry) or a refusal (a node down: load without the lock). */

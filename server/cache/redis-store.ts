@@ -8,6 +8,7 @@
 import { createRedisClient, type RedisClient } from '../redis/client';
 import { getInPieces } from '../redis/chunked-get';
 import { Batches, scanAll, unlinkAll } from '../redis/commands';
+import type { RedisStall } from '../redis/stall';
 import { parseRedisTarget } from '../redis/target';
 import type { CacheEntry } from './entry';
 import { retentionMs } from './entry';
@@ -49,22 +50,28 @@ export function observed<T>(observer: CommandObserver | undefined, op: string, c
   );
 }
 
-/** A client made elsewhere (the portal's, the CLI's), or a URL to make one from. */
+/**
+ * A client made elsewhere (the portal's, the CLI's), or a URL to make one from. `stall`: while it says Redis is
+ * connected but not answering (stall.ts), the store is unavailable: reads miss and writes are skipped at once.
+ */
 export type RedisStoreOptions =
-  { client: RedisClient; onCommand?: CommandObserver } | { url: string; commandTimeoutMs?: number; onError?: (error: Error) => void };
+  { client: RedisClient; onCommand?: CommandObserver; stall?: RedisStall } | { url: string; commandTimeoutMs?: number; onError?: (error: Error) => void };
 
 export class RedisStore implements CacheStore {
   readonly kind = 'redis' as const;
   readonly client: RedisClient;
   private readonly onCommand: CommandObserver | undefined;
+  readonly stall: RedisStall | undefined;
 
   constructor(options: RedisStoreOptions) {
     if ('client' in options) {
       this.client = options.client;
       this.onCommand = options.onCommand;
+      this.stall = options.stall;
       return;
     }
     this.onCommand = undefined;
+    this.stall = undefined;
     this.client = createRedisClient(parseRedisTarget(options.url), { role: 'portal', commandTimeoutMs: options.commandTimeoutMs ?? 500 });
     // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event.
     this.client.on('error', (error: Error) => options.onError?.(error));
@@ -74,7 +81,7 @@ export class RedisStore implements CacheStore {
     if (!this.isAvailable()) return Promise.resolve(null);
     // As bytes: page entries are binary (entry-codec.ts); in pieces, since a page is tens of KiB (chunked-get.ts).
     // decodeEntry never throws.
-    return observed(this.onCommand, 'get', () => getInPieces(this.client, key)).then(
+    return observed(this.onCommand, 'get', () => this.watched(getInPieces(this.client, key))).then(
       (raw) => (raw === null ? null : decodeEntry(raw)),
       () => null,
     );
@@ -82,7 +89,7 @@ export class RedisStore implements CacheStore {
 
   getPageForm(key: string, form: PageForm): Promise<HeldPageEntry | null> {
     if (!this.isAvailable()) return Promise.resolve(null);
-    return observed(this.onCommand, 'get', () => readPageForm(this.client, key, form)).catch(() => null);
+    return observed(this.onCommand, 'get', () => this.watched(readPageForm(this.client, key, form))).catch(() => null);
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
@@ -97,7 +104,7 @@ export class RedisStore implements CacheStore {
         // The set lives as long as its longest-lived member: NX gives a new set an expiry, GT only extends it.
         batches.for(setKey).sadd(setKey, key).pexpire(setKey, retention, 'NX').pexpire(setKey, retention, 'GT');
       }
-      await observed(this.onCommand, 'set', () => batches.exec());
+      await observed(this.onCommand, 'set', () => this.watched(batches.exec()));
     } catch {
       // A cache write that fails is a future miss, nothing more.
     }
@@ -130,8 +137,14 @@ export class RedisStore implements CacheStore {
     return deleted;
   }
 
+  /** Connected, and not stalled (a command timed out and nothing has answered since: stall.ts). */
   isAvailable(): boolean {
-    return this.client.status === 'ready';
+    return this.client.status === 'ready' && this.stall?.stalled !== true;
+  }
+
+  /** A command whose timeout starts a stall and whose answer ends one. */
+  private watched<T>(command: Promise<T>): Promise<T> {
+    return this.stall ? this.stall.watch(command) : command;
   }
 
   async close(): Promise<void> {

@@ -63,11 +63,25 @@ export class OwnRedis {
     return [...defaults, ...(args?.(this.port) ?? [])];
   }
 
+  /**
+   * Freezes the server (SIGSTOP, by the PID this test started): its connections stay open and nothing is answered,
+   * as with a stalled VM or a black-holed network. `resume` (SIGCONT) lets it answer again.
+   */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** Stops the server (by the PID this test started) and waits until it has exited. SIGKILL: a crash. */
   async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    // A frozen server would take SIGTERM only once thawed.
+    if (signal === 'SIGTERM') child.kill('SIGCONT');
     child.kill(signal);
     await exited;
     this.child = null;
