@@ -31,6 +31,8 @@ export interface Served<T> {
   tags: string[];
   /** Served past grace because its reload failed: the value is old and what is built on it must not be stored. */
   staleIfError?: boolean;
+  /** When a held entry was stored (its `Age` downstream); absent on a MISS, answered as it was loaded. */
+  storedAt?: number;
 }
 
 export interface Codec<T> {
@@ -157,7 +159,7 @@ export class Cache {
 
   private served<T>(key: string, held: Readable<T>, state: CacheState): Served<T> {
     this.events.onResult?.(key, state);
-    return { value: held.value, state, tags: held.entry.tags };
+    return { value: held.value, state, tags: held.entry.tags, storedAt: held.entry.storedAt };
   }
 
   /** The held entry with its value, or null when it does not decode (reported once per entry object). */

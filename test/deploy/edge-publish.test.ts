@@ -5,13 +5,14 @@
  * edge serves the old page only until its refetch has the new one; an edge that does not acknowledge is named.
  */
 import { ITEMS_LEFT_OUT_TAG } from '../../server/cache/tags';
+import { HOME_CATID } from '../../shared/constants';
 import { ALL_SITES, MAIN_SITE } from '../../shared/sites';
 import { eventually, withRedis } from '../server/cache/redis-helpers';
 import { rawRequest, type RawResponse } from '../support/http';
 import { pageKeyOf, type TestPortal } from '../support/portal';
 import { callHook } from '../support/publish-hook';
 import { describeWithRedis, describeWithVarnish, testRedisUrl } from '../support/requirements';
-import { homeListEntry } from '../support/upstream-data';
+import { homeCategories, homeListEntry } from '../support/upstream-data';
 import { portalsBehindVarnish } from '../support/varnish';
 
 const SECRET = 'a-publish-hook-secret-of-the-newsroom-cms-0123456789';
@@ -137,6 +138,53 @@ describeWithVarnish()('the publish hook purges the edge', () => {
       const answer = await hook(suite.a, { tags: [leftOut!], soft: false, event: `left-out ${leftOut}` });
       expect([answer.status, answer.body.complete]).toEqual([200, true]);
       expect((await viaEdge(MAIN_SITE.domain, '/')).headers['x-edge-cache']).toBe('MISS');
+    });
+
+    // Feeds and sitemaps list items as pages do (issue 34, item 8): shared like pages (s-maxage, Age) and filed under
+    // the keys of what they list, so a purge of one article reaches them on both portals and at the edge, also once
+    // the portal no longer holds them to name them by URL (evicted, or expired while the edge keeps them in grace).
+    it('a purge of an article reaches the RSS feed and the news sitemap listing it, on both portals and at the edge', async () => {
+      const [category] = await homeCategories(suite.a.upstream.url, HOME_CATID);
+      const entry = await homeListEntry(suite.a.upstream.url, 3);
+      const link = `/detail/${entry.catid}/${entry.id}`;
+      const rss = `/rss/${category!.catid}.xml`;
+      const feeds = [rss, '/sitemaps/news.xml'];
+      const viaPortal = (t: TestPortal, path: string) => rawRequest(t.url, 'GET', path, { host: MAIN_SITE.domain });
+      for (const feed of feeds) {
+        const held = await edgeHit(MAIN_SITE.domain, feed);
+        expect([feed, held.body.includes(link)]).toEqual([feed, true]);
+        for (const t of [suite.a, suite.b]) {
+          const res = await eventually(
+            () => viaPortal(t, feed),
+            (answer) => answer.headers['x-cache'] === 'HIT',
+          );
+          expect([feed, res.headers['cache-control']]).toEqual([feed, 'public, max-age=0, s-maxage=300, stale-while-revalidate=3600, stale-if-error=86400']);
+          expect(String(res.headers.age)).toMatch(/^\d+$/);
+          const keys = String(res.headers['surrogate-key']).split(' ');
+          expect(keys).toEqual(expect.arrayContaining([`site:${MAIN_SITE.id}`]));
+          // The feed names the article; a sitemap past the header's bound says some item is left out (decision 0096).
+          expect([feed, keys.includes(`article:${entry.id}`) || (feed !== rss && keys.includes(ITEMS_LEFT_OUT_TAG))]).toEqual([feed, true]);
+        }
+      }
+
+      const corrected = `更正：${entry.title}`;
+      expect(suite.a.upstream.api.control.overrideArticle(entry.id, { title: corrected, list_title: corrected })).toBe(true);
+      const answer = await hook(suite.a, { tags: [`article:${entry.id}`], soft: false, event: `feeds ${entry.id}` });
+      expect([answer.status, answer.body.complete]).toEqual([200, true]);
+      for (const feed of feeds) expect([feed, (await viaEdge(MAIN_SITE.domain, feed)).headers['x-edge-cache']]).toEqual([feed, 'MISS']);
+      for (const t of [suite.a, suite.b]) expect((await viaPortal(t, rss)).body).toContain(corrected);
+      expect((await edgeHit(MAIN_SITE.domain, rss)).body).toContain(corrected);
+
+      // Held at the edge again, then gone from Redis with their place in the tag index: only their keys reach them.
+      for (const feed of feeds) await edgeHit(MAIN_SITE.domain, feed);
+      await withRedis(testRedisUrl(), async (client) => {
+        const feedKeys = feeds.map((feed) => pageKeyOf(suite.a, MAIN_SITE.id, feed));
+        await client.del(...feedKeys);
+        for (const tagSet of await client.keys(`${suite.a.cachePrefix}:tag:*`)) await client.srem(tagSet, ...feedKeys);
+      });
+      const again = await hook(suite.a, { tags: [`article:${entry.id}`], soft: false, event: `feeds evicted ${entry.id}` });
+      expect([again.status, again.body.complete]).toEqual([200, true]);
+      for (const feed of feeds) expect([feed, (await viaEdge(MAIN_SITE.domain, feed)).headers['x-edge-cache']]).toEqual([feed, 'MISS']);
     });
 
     // A typo or another case would match nothing and look like success: the whole call is refused, so the good tag
