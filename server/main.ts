@@ -8,7 +8,8 @@ import { ConfigError, contentSourceOf, loadConfig, misspeltVariables, type Confi
 import { startEmbeddedUpstream } from './embedded-upstream';
 import { listen } from './http-server';
 import { listenInternal } from './internal-listener';
-import { createLogger, logStartupFailure } from './logger';
+import { createLogger, logStartupFailure, type Logger } from './logger';
+import { packageInfo, satisfies } from './package-info';
 import { createPortal } from './portal';
 
 /**
@@ -43,9 +44,20 @@ function configOrExit(): { config: Config; source: ContentSource } {
   }
 }
 
+/** A Node outside package.json's engines starts (an image or host not yet upgraded), but says so once. */
+function warnOutsideEngines(logger: Logger): void {
+  const { nodeRange } = packageInfo();
+  if (nodeRange === null || satisfies(process.version, nodeRange) !== false) return;
+  logger.warn(
+    { node: process.version, engines: nodeRange },
+    `node ${process.version} is outside the versions the portal is built and tested for (engines: node ${nodeRange}); starting anyway`,
+  );
+}
+
 async function main(): Promise<void> {
   const { config, source } = configOrExit();
   const logger = createLogger(config.LOG_LEVEL);
+  warnOutsideEngines(logger);
   for (const { name, meant } of misspeltVariables()) {
     logger.warn({ variable: name, meant }, `environment variable ${name} is not a setting of the portal: did you mean ${meant}? (${meant} keeps its default)`);
   }

@@ -8,9 +8,7 @@
  * site table, call names from the content service. deploy/grafana-dashboard.json and deploy/prometheus/ use
  * these names; test/deploy/monitoring.test.ts checks every name they use against a live /metrics.
  */
-import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import path from 'node:path';
 import type { RequestHandler, Router } from 'express';
 import { Router as createRouter } from 'express';
 import onHeaders from 'on-headers';
@@ -18,6 +16,7 @@ import client from 'prom-client';
 import { siteById } from '../shared/sites';
 import type { RedisMemory } from './redis/memory-info';
 import { CACHE_MODES, type CacheMode } from './cache/tiered-store';
+import { packageInfo } from './package-info';
 import { areaOf } from './route-area';
 
 export type CacheKind = 'page' | 'data';
@@ -347,7 +346,7 @@ export class Metrics {
       labelNames: ['build', 'version', 'node'] as const,
       registers: [this.registry],
     });
-    info.set({ build: sources.build ?? 'unknown', version: process.env.npm_package_version ?? PACKAGE_VERSION, node: process.version }, 1);
+    info.set({ build: sources.build ?? 'unknown', version: process.env.npm_package_version ?? packageInfo().version, node: process.version }, 1);
     client.collectDefaultMetrics({ register: this.registry, prefix: 'portal_' });
   }
 
@@ -516,20 +515,4 @@ export function siteLabel(site: string | number): string {
   const id = typeof site === 'number' ? site : /^\d+$/.test(site) ? Number(site) : null;
   if (id === null) return SHARED_SITE;
   return siteById(id)?.domain ?? SHARED_SITE;
-}
-
-/** package.json's version, for a process not started by npm (the image runs node directly). */
-const PACKAGE_VERSION = readPackageVersion();
-
-function readPackageVersion(): string {
-  // server/metrics.ts (tests) or dist/server/main.cjs (the bundle): the package is one or two folders up.
-  for (const candidate of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.resolve(__dirname, candidate), 'utf8')) as { name?: unknown; version?: unknown };
-      if (pkg.name === 'news-portal' && typeof pkg.version === 'string') return pkg.version;
-    } catch {
-      // Not there: try the next.
-    }
-  }
-  return 'unknown';
 }
