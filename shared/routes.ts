@@ -43,25 +43,28 @@ export type TablePageRoute = { [P in PageId]: PageRoute<PageRouteIdOf<P>, P> }[P
 export type PageRouteId = TablePageRoute['id'];
 
 /**
- * Where a route stands in the table. Routes whose path starts with a fixed segment come first, then those that
- * start with a parameter (`/{menu}/V1/{id}`, which would otherwise take `/search/V1/1`), then the bare family
- * roots. Routes of one rank never match the same path, so within a rank the list's order is kept but does not
- * matter.
+ * Where a route stands in the table. The bare family roots come first (each matches its one path only, which a
+ * route with optional params would otherwise take: `/detail`), then routes whose path starts with a fixed
+ * segment, then those that start with a parameter (`/{menu}/V1/{id}`, which would otherwise take `/search/V1/1`).
+ * Routes of one rank never match the same path, so within a rank the list's order is kept but does not matter.
  */
 function rankOf(route: RouteDef): number {
-  if (route.page === undefined) return 2;
-  return route.path.startsWith('/:') ? 1 : 0;
+  if (route.page === undefined) return 0;
+  return route.path.startsWith('/:') ? 2 : 1;
 }
 
 /**
- * `/{family}` for every family whose routes start `/{family}/{required param}` (`/V1/:id`, `/video/:catid/:id`):
- * matched without its id, it redirects home, as the old site did. Derived, so a new page's family gets it too.
+ * `/{family}` for every family whose routes start `/{family}/{id}`, the id required or optional (`/V1/:id`,
+ * `/video/:catid/:id`, `/detail/:catid?/:id?`): the root alone names no page, a route without a name in the
+ * spec's words, so it redirects home, as the old site did (issue 38, item 5: `/detail`, `/detailReading` and
+ * `/tagDetail` were 404s while the others went home). A family whose first param is no id (`/search`, whose
+ * root is the empty search page) is not bare. Derived, so a new page's family gets it too.
  */
 function bareRoutes(routes: readonly PageRoute[]): BareRoute[] {
   const families = new Set<string>();
-  for (const { path } of routes) {
-    const family = /^\/([^/:]+)\/:[\w-]+(?:\/|$)/.exec(path)?.[1];
-    if (family) families.add(family);
+  for (const { path, params } of routes) {
+    const found = /^\/([^/:]+)\/:([\w-]+)\??(?:\/|$)/.exec(path);
+    if (found && params[found[2]!] === 'id') families.add(found[1]!);
   }
   return [...families].map((family) => ({ id: `${family}-bare`, path: `/${family}`, params: Object.freeze({}), layout: 'default' }));
 }

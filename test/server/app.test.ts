@@ -6,6 +6,7 @@ import { HOME_CATID, TEXT } from '../../shared/constants';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
 import { REGIONAL_SITES, MAIN_SITE, homeCatidOf } from '../../shared/sites';
 import { escapeHtml } from '../../shared/html';
+import { routeTable } from '../../shared/routes';
 import { CLIENT_DIST } from '../../server/render/assets';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { arrivalOf, timedGet } from '../support/http';
@@ -98,10 +99,18 @@ describe('portal pages', () => {
     },
   );
 
-  it('redirects a matched route without a name to /', async () => {
-    const res = await request(t.url).get('/V1');
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe('/');
+  it('redirects every bare path of the route table (a route without a name) to /, those of optional ids too', async () => {
+    const bare = routeTable()
+      .filter((route) => route.page === undefined)
+      .map((route) => route.path);
+    expect(bare).toEqual(expect.arrayContaining(['/V1', '/detail', '/detailReading', '/tagDetail']));
+    const answers = await Promise.all(
+      bare.map(async (path) => {
+        const res = await request(t.url).get(path);
+        return [path, res.status, res.headers.location];
+      }),
+    );
+    expect(answers).toEqual(bare.map((path) => [path, 302, '/']));
   });
 
   it('streams the header and menu before a slow block', async () => {

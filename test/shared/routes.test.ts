@@ -35,14 +35,13 @@ describe('route table', () => {
       ['/V1/7', 'V1-id'],
       ['/V2/7', 'V2-id'],
       ['/videoAlbum/7', 'videoAlbum-id'],
-      ['/detail', 'detail'],
       ['/detail/12', 'detail'],
       ['/detail/12/34', 'detail'],
       ['/detailReading/12/34', 'detailReading'],
       ['/search', 'search'],
       ['/search/5paw6Ze7', 'search'],
       ['/search/5paw6Ze7/2', 'search'],
-      ['/tagDetail', 'tagDetail'],
+      ['/tagDetail/9', 'tagDetail'],
       ['/tagDetail/9/%E9%9D%92%E5%B9%B4', 'tagDetail'],
       ['/video/12/34', 'video'],
       ['/video/34', 'video-id'],
@@ -86,24 +85,27 @@ describe('route table', () => {
   });
 
   it('redirects a matched route without a name to /', () => {
-    for (const path of ['/V1', '/topic', '/shike', '/videoAlbum', '/video', '/liveStreamDetail']) {
+    for (const path of ['/V1', '/topic', '/shike', '/videoAlbum', '/video', '/liveStreamDetail', '/detail', '/detail/', '/detailReading', '/tagDetail']) {
       expect([path, matchRoute(path)]).toEqual([path, { kind: 'redirect', location: '/' }]);
     }
   });
 
-  it('derives the bare family roots from the routes: every family whose routes require an id after it', () => {
+  it('derives the bare family roots from the routes: every family whose routes take an id after it, required or not', () => {
     const bare = routeTable()
       .filter((route) => route.page === undefined)
       .map((route) => route.path)
       .sort();
     expect(bare).toEqual(
       [
+        '/detail',
+        '/detailReading',
         '/liveStreamDetail',
         '/newsTrack',
         '/readNewspapers_v2',
         '/readNewspapers',
         '/shike',
         '/specialColumnDetail',
+        '/tagDetail',
         '/topic',
         '/topicDetail',
         '/V1',
@@ -113,13 +115,14 @@ describe('route table', () => {
         '/videoLive',
       ].sort(),
     );
-    // Optional params match the family root itself: no redirect there.
+    // A family whose first param is no id has a page at its root: the empty search.
     expect(pageOf('/search').id).toBe('search');
-    expect(pageOf('/detail').id).toBe('detail');
+    // An article's page with its catid but no id is still the detail route (whose loader answers 404).
+    expect(pageOf('/detail/12').id).toBe('detail');
   });
 
   it('tries routes that start with a fixed segment before those that start with a parameter, whatever the list order', () => {
-    const ranks = routeTable().map((route) => (route.page === undefined ? 2 : route.path.startsWith('/:') ? 1 : 0));
+    const ranks = routeTable().map((route) => (route.page === undefined ? 0 : route.path.startsWith('/:') ? 2 : 1));
     expect(ranks).toEqual([...ranks].sort());
     // /{menu}/V1/{id} would take these if it came first.
     expect(pageOf('/search/V1/1')).toMatchObject({ id: 'search', params: { word: 'V1', type: '1' } });
