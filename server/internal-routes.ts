@@ -161,20 +161,25 @@ function countRefusals(metrics: Pick<Metrics, 'purgeNotDone'> | null) {
 function logPurge(logger: Logger, record: PurgeRecord): void {
   const what = `publish hook: ${record.soft ? 'soft' : 'hard'} purge of ${[...record.tags, ...record.urls].join(' ')} (${record.entries} entries)`;
   const edgesMissing = record.edges.some((edge) => !edge.ok);
-  if (record.instances.missing.length === 0 && !edgesMissing) {
+  if (record.instances.missing.length === 0 && !edgesMissing && !record.unreached) {
     logger.info({ purge: record }, what);
     return;
   }
   const missing = [
+    ...(record.unreached ? ['held: Redis unreachable (this L1 and the edges purged; replayed once Redis answers)'] : []),
     ...(record.instances.missing.length > 0 ? [`instances not acknowledged: ${record.instances.missing.join(', ')}`] : []),
     ...record.edges.flatMap((edge) => (edge.ok ? [] : [`edge ${edge.edge} not acknowledged (${edge.reason ?? 'no answer'})`])),
   ];
   logger.warn({ purge: record }, `${what}: partial; ${missing.join('; ')}`);
 }
 
-/** What the hook answers: 200 once every instance and edge has the purge; 202 when some did not say so (named). */
+/**
+ * What the hook answers: 200 once every instance and edge has the purge; 202 when some did not say so (named), or
+ * when Redis could not be reached (`unreached`: this instance and the edges have it, Redis and the others will).
+ */
 function hookAnswer(record: PurgeRecord): { status: 200 | 202; body: Record<string, unknown> } {
-  const complete = record.instances.missing.length === 0 && record.edges.every((edge) => edge.ok);
+  const unreached = record.unreached ?? [];
+  const complete = unreached.length === 0 && record.instances.missing.length === 0 && record.edges.every((edge) => edge.ok);
   return {
     status: complete ? 200 : 202,
     body: {
@@ -184,6 +189,7 @@ function hookAnswer(record: PurgeRecord): { status: 200 | 202; body: Record<stri
       entries: record.entries,
       instances: record.instances,
       edges: record.edges,
+      ...(unreached.length > 0 ? { unreached, replay: 'in order, as soon as Redis answers' } : {}),
       ms: record.ms,
     },
   };

@@ -45,6 +45,8 @@ export interface PurgeSummary {
   ms: number;
   instances: { missing: readonly string[] };
   edges: readonly { edge: string; ok: boolean }[];
+  /** Set when Redis could not be reached and the purge was held (purges.ts): partial until replayed. */
+  unreached?: readonly string[];
 }
 
 export interface MetricsSources {
@@ -392,7 +394,7 @@ export class Metrics {
   /** A purge carried out: complete when every instance and edge acknowledged, else partial (and who did not). */
   purgeFinished(source: PurgeSource, purge: PurgeSummary): void {
     const missingEdges = purge.edges.filter((edge) => !edge.ok);
-    const complete = purge.instances.missing.length === 0 && missingEdges.length === 0;
+    const complete = purge.instances.missing.length === 0 && missingEdges.length === 0 && !purge.unreached?.length;
     this.purges.inc({ source, outcome: complete ? 'complete' : 'partial' });
     this.purgeDuration.observe({ source }, purge.ms / 1000);
     if (purge.instances.missing.length > 0) this.purgeInstancesMissing.inc({ source }, purge.instances.missing.length);

@@ -101,6 +101,8 @@ interface StoreObservers {
   onPurge: (announcement: PurgeAnnouncement) => void;
   /** The CLI says how its purge went: counted by the one instance that claims it. */
   onOperatorPurge: (purge: OperatorPurge, client: RedisClient) => void;
+  /** The purge log as the bus tells it (purges.ts catchUp): heard up to an entry, stopped hearing, hearing again. */
+  purgeLog: { heard: (logId: string) => void; lost: () => void; resubscribed: () => Promise<boolean> };
   /** The outage policy in force (the run-time policy, once it exists). */
   outage: () => OutagePolicy;
   /** Logs of Redis outages: one per client, stopped with the portal. */
@@ -130,8 +132,15 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
       logger.info({ audit: event.action }, `cache operator ${event.action.who}: ${event.action.what} (${event.action.entries} entries)`);
       if (event.action.purge) observers.onOperatorPurge(event.action.purge, redis.client);
     },
-    // Announcements sent while unsubscribed were missed: start L1 again from empty.
-    onResubscribed: () => void tiered?.clearLocal(),
+    // Announcements sent while unsubscribed were missed: the purge log says which were purges (and the edges are
+    // purged again for them); L1 starts again from empty.
+    onResubscribed: () =>
+      observers.purgeLog
+        .resubscribed()
+        .catch((error: unknown) => logger.warn({ err: error }, 'purge log not read after reconnecting'))
+        .then(() => tiered?.clearLocal()),
+    onLogged: (logId) => observers.purgeLog.heard(logId),
+    onLost: () => observers.purgeLog.lost(),
   });
   if (l1Bytes === 0) return { store: redis, redis, tiered: null, bus };
   tiered = new TieredStore({
@@ -240,6 +249,11 @@ export function createPortal(options: PortalOptions): Portal {
         (mine) => mine && metrics?.purgeFinished('cli', purge),
         () => undefined,
       ),
+    purgeLog: {
+      heard: (logId) => purges?.heard(logId),
+      lost: () => purges?.stoppedListening(),
+      resubscribed: async () => (purges ? purges.catchUp() : false),
+    },
   });
   const instance = { id: bus?.instanceId ?? randomUUID(), build: assets.buildId };
   const edgePurger = edgePurgerOf(config);
@@ -249,11 +263,15 @@ export function createPortal(options: PortalOptions): Portal {
     client: redis?.client ?? null,
     self: {
       id: instance.id,
-      purgeLocal: (selectors, build) => (tiered ? tiered.purgeLocal(selectors, { prefix: config.CACHE_PREFIX, buildId: build }) : Promise.resolve(0)),
+      purgeLocal: (selectors, build) =>
+        tiered ? tiered.purgeLocal(selectors, { prefix: config.CACHE_PREFIX, buildId: build }) : Promise.resolve({ entries: 0, keys: [] }),
     },
-    announce: async (purge) => bus?.publish({ kind: 'purge', purge }),
     edges: edgePurger,
     clock: purgeClock,
+    onReplay: (record, error) => {
+      if (record) logger.info({ purge: record }, `purge held while Redis was down replayed: ${record.what}`);
+      else logger.warn({ err: error }, 'held purges not replayed yet (Redis did not answer); trying again');
+    },
   });
   const health = redis ? new RedisHealth(redis.client) : null;
   metrics = new Metrics({
@@ -455,6 +473,7 @@ export function createPortal(options: PortalOptions): Portal {
       await announcer?.stop();
       upstream.close();
       policy?.stop();
+      purges?.close();
       bus?.close();
       await store.close();
       if (sessionClient && sessionClient !== redis?.client) sessionClient.disconnect();

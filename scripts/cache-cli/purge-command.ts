@@ -2,7 +2,6 @@
  * `purge`: drop entries everywhere (Redis, every instance's memory by selector, the edges) by key, URL, tag, site or
  * all, the way the publish hook does (server/cache/purges.ts), and `purges`: the purge history.
  */
-import { announce } from '../../server/cache/coherence';
 import { EdgePurger } from '../../server/cache/edge-purge';
 import { Invalidator, PurgeInputError, urlSelector, type PurgeSelector } from '../../server/cache/invalidation';
 import { Purges, type PurgeRecord } from '../../server/cache/purges';
@@ -117,7 +116,6 @@ export async function purgeCommand(globals: Globals, options: PurgeOptions): Pro
       prefix: globals.prefix,
       client,
       self: null,
-      announce: (purge) => announce(client, globals.prefix, { kind: 'purge', purge }),
       edges: edgesOfEnvironment(),
       buildId: options.build,
       ackTimeoutMs: Math.min(globals.timeout * 1000, 10_000),
@@ -183,7 +181,7 @@ export async function purgesCommand(globals: Globals, options: { limit: number }
   const client = await connect(globals.redis);
   const store = new RedisStore({ client });
   try {
-    const purges = new Purges({ store, prefix: globals.prefix, client, self: null, announce: async () => undefined });
+    const purges = new Purges({ store, prefix: globals.prefix, client, self: null });
     const records = await purges.history(options.limit);
     print(globals, 'purges', { purges: records }, () => historyTable(records));
   } finally {

@@ -10,7 +10,19 @@ import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { z } from 'zod';
 import { openSubscriber, type RedisClient } from '../redis/client';
-import type { PurgeAnnouncement } from './purges';
+import type { PurgeSelector } from './invalidation';
+
+/** What the bus carries to every instance: the selectors themselves, resolved by each against its own L1. */
+export interface PurgeAnnouncement {
+  id: string;
+  selectors: PurgeSelector[];
+  /** Only this build's entries ('*': every build). */
+  build: string;
+  /** Pages marked stale rather than dropped (how the edges are purged again on a catch-up). */
+  soft?: boolean;
+  /** Its place in the purge log (purge-log.ts), once appended there. */
+  logId?: string;
+}
 
 /** Who changed the cache and how: every portal writes it to its log, so an operator action is on record. */
 export interface OperatorAction {
@@ -35,13 +47,22 @@ export interface OperatorPurge {
 export type CacheEvent =
   { kind: 'evict'; keys: string[] } | { kind: 'policy' } | { kind: 'audit'; action: OperatorAction } | { kind: 'purge'; purge: PurgeAnnouncement };
 
-const wireSelector = z.discriminatedUnion('by', [
+export const wireSelector = z.discriminatedUnion('by', [
   z.object({ by: z.literal('key'), key: z.string().max(4096) }),
   z.object({ by: z.literal('url'), siteId: z.number().int(), pathname: z.string().max(4096), search: z.string().max(4096).nullable() }),
   z.object({ by: z.literal('tag'), tag: z.string().max(100) }),
   z.object({ by: z.literal('site'), siteId: z.number().int() }),
   z.object({ by: z.literal('all') }),
 ]);
+
+/** A purge as the bus and the purge log (purge-log.ts) carry it; `logId`: its place in the log. */
+export const wirePurge = z.object({
+  id: z.string().max(100),
+  selectors: z.array(wireSelector).max(10_000),
+  build: z.string().max(100).default('*'),
+  soft: z.boolean().optional(),
+  logId: z.string().max(40).optional(),
+});
 
 const wireEvent = z.object({
   from: z.string(),
@@ -64,10 +85,7 @@ const wireEvent = z.object({
           .optional(),
       }),
     }),
-    z.object({
-      kind: z.literal('purge'),
-      purge: z.object({ id: z.string().max(100), selectors: z.array(wireSelector).max(10_000), build: z.string().max(100).default('*') }),
-    }),
+    z.object({ kind: z.literal('purge'), purge: wirePurge }),
   ]),
 });
 
@@ -85,8 +103,15 @@ export interface CacheBusOptions {
   client: RedisClient;
   prefix: string;
   onEvent: (event: CacheEvent) => void;
-  /** Called when the subscription is (re)established: whatever was announced meanwhile was missed. */
-  onResubscribed: () => void;
+  /**
+   * Called when the subscription is (re)established: whatever was announced meanwhile was missed. Until what it
+   * returns has settled the bus still counts as not hearing (unsubscribedSince), so L1 stays bypassed.
+   */
+  onResubscribed: () => Promise<void> | void;
+  /** Every purge announcement heard, this instance's own too: its place in the purge log (purge-log.ts). */
+  onLogged?: (logId: string) => void;
+  /** The subscription was lost (announcements may be missed until onResubscribed). */
+  onLost?: () => void;
   onError?: (error: Error) => void;
 }
 
@@ -100,6 +125,8 @@ export class CacheBus {
   /** When announcements stopped reaching this instance (start counts: nothing was received before it). */
   private lostAt: number | null = Date.now();
   private closed = false;
+  /** Counts subscriptions, so a catch-up that outlived its subscription does not mark a later one as hearing. */
+  private generation = 0;
 
   constructor(private readonly options: CacheBusOptions) {
     this.open();
@@ -121,10 +148,12 @@ export class CacheBus {
     subscriber.on('ready', () => {
       subscriber
         .subscribe(eventsChannel(this.options.prefix))
-        .then(() => {
+        .then(async () => {
           this.subscribed = true;
-          this.lostAt = null;
-          this.options.onResubscribed();
+          const generation = ++this.generation;
+          // L1 is trusted again only once the portal has checked it against what it missed (the purge log).
+          await this.options.onResubscribed();
+          if (this.subscribed && generation === this.generation) this.lostAt = null;
         })
         .catch((error: Error) => this.options.onError?.(error));
     });
@@ -146,7 +175,9 @@ export class CacheBus {
   }
 
   private markLost(): void {
+    this.options.onLost?.();
     this.subscribed = false;
+    this.generation += 1;
     this.lostAt ??= Date.now();
   }
 
@@ -170,6 +201,7 @@ export class CacheBus {
     } catch {
       return; // Not ours or malformed: nothing to do, and nothing to crash on.
     }
+    if (parsed.event.kind === 'purge' && parsed.event.purge.logId) this.options.onLogged?.(parsed.event.purge.logId);
     if (parsed.from === this.instanceId) return;
     this.options.onEvent(parsed.event);
   }

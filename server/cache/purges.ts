@@ -12,16 +12,18 @@ import type { RedisClient } from '../redis/client';
 import type { EdgeAck, EdgePurgeOrder } from './edge-purge';
 import { announcedInstances } from './instances';
 import { edgeTagsOf } from './tags';
+import type { PurgeAnnouncement } from './coherence';
 import type { PurgeClock } from './purge-clock';
+import { appendPurge, compareLogIds, purgeLogEpoch, purgeLogSince, purgeLogTail, type LoggedPurge } from './purge-log';
 import { Invalidator, PurgeInputError, urlSelector, validate, type PurgeSelector, type PurgeSpace } from './invalidation';
 import type { CacheStore } from './store';
 
-/** What the bus carries to every instance: the selectors themselves, resolved by each against its own L1. */
-export interface PurgeAnnouncement {
-  id: string;
-  selectors: PurgeSelector[];
-  /** Only this build's entries ('*': every build). */
-  build: string;
+export type { PurgeAnnouncement } from './coherence';
+
+/** What an instance dropped from its own L1: how many, and their keys (pages' URLs go to the edges). */
+export interface LocalPurge {
+  entries: number;
+  keys: string[];
 }
 
 export interface InstanceAck {
@@ -49,6 +51,13 @@ export const purgeRecord = z.object({
   instances: z.object({ acknowledged: z.array(z.object({ id: z.string(), entries: z.number() })), missing: z.array(z.string()) }),
   /** Each edge's answer (edge-purge.ts's EdgeAck). */
   edges: z.array(z.object({ edge: z.string(), ok: z.boolean(), purged: z.number().optional(), reason: z.string().optional(), ms: z.number() })),
+  /**
+   * What could not be reached when it was made (Redis down): `redis` and the other `instances`. The purge was
+   * held and is replayed to them, in order, once Redis answers (its record then written with `replayedAt`).
+   */
+  unreached: z.array(z.enum(['redis', 'instances'])).optional(),
+  /** ISO time a held purge was replayed to Redis and every instance. */
+  replayedAt: z.string().optional(),
   ms: z.number(),
 });
 
@@ -84,10 +93,14 @@ export interface PurgesOptions {
   prefix: string;
   /** Null without Redis: one instance, history in process. */
   client: RedisClient | null;
-  /** This instance's id and how it drops its own L1 copies; null for the CLI, which has no L1. */
-  self: { id: string; purgeLocal: (selectors: readonly PurgeSelector[], build: string) => Promise<number> } | null;
-  /** Tells every other instance (the coherence bus, or the CLI's PUBLISH). */
-  announce: (announcement: PurgeAnnouncement) => Promise<void>;
+  /**
+   * This instance's id and how it drops its own L1 copies; null for the CLI, which has no L1. An instance holds
+   * the purges it cannot make through Redis (after its own L1 and the edges) and replays them once Redis answers;
+   * the CLI fails instead.
+   */
+  self: { id: string; purgeLocal: (selectors: readonly PurgeSelector[], build: string) => Promise<LocalPurge> } | null;
+  /** A held purge was replayed (its record), or a replay failed (Redis gone again: retried). */
+  onReplay?: (record: PurgeRecord | null, error?: unknown) => void;
   edges?: { purge(order: EdgePurgeOrder): Promise<EdgeAck[]> } | null;
   ackTimeoutMs?: number;
   /** This instance's record of purges (purge-clock.ts); the CLI has none. */
@@ -128,10 +141,24 @@ export class Purges {
   /** Without Redis: signatures seen, until when they are kept. */
   private readonly usedSignatures = new Map<string, number>();
   private readonly space: PurgeSpace;
+  /** Purges made while Redis could not be reached, oldest first: replayed in this order once it answers. */
+  private readonly held: Array<{ purge: PurgeAnnouncement; order: RunOrder; started: number }> = [];
+  private replaying: Promise<void> | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  /** The other instances last seen announced: named as missing while Redis cannot say which there are. */
+  private knownOthers: string[] = [];
+  /** Where this instance is in the purge log: the last entry it heard of, in the log named `epoch`. */
+  private log: { epoch: string; lastId: string } | null = null;
+  /** False from a lost subscription until the catch-up: what is heard meanwhile does not move `log` past a gap. */
+  private listening = false;
+  /** Purges applied here lately (made, heard or caught up), so that none is applied twice. */
+  private readonly applied = new RecentIds(10_000);
+  private readonly onReady = (): void => void this.replayHeld();
 
   constructor(private readonly options: PurgesOptions) {
     // Every build of the prefix unless told otherwise: during a rolling deploy the old build's pages are just as wrong.
     this.space = { prefix: options.prefix, buildId: options.buildId ?? '*' };
+    if (this.holds()) options.client?.on('ready', this.onReady);
   }
 
   /** Checks every tag and URL before anything is touched: a bad one is a PurgeInputError and changes nothing. */
@@ -151,17 +178,34 @@ export class Purges {
 
   /**
    * Any selectors (the CLI's --key, --site, --all too): purged in the shared store, on every instance, at the
-   * edges (by `edge`'s tags and URLs and the pages found), and recorded.
+   * edges (by `edge`'s tags and URLs and the pages found), and recorded. An instance that cannot reach Redis (or
+   * still holds purges from when it could not) purges its own L1 and the edges now and holds the rest, in order.
    */
-  async run(selectors: readonly PurgeSelector[], order: PurgeOrderInput & Pick<PurgeRecord, 'who' | 'source' | 'what'>): Promise<PurgeRecord> {
+  async run(selectors: readonly PurgeSelector[], order: RunOrder): Promise<PurgeRecord> {
     const started = Date.now();
     for (const selector of selectors) validate(selector, this.space);
-    const { who, source, what } = order;
-    const id = randomUUID();
+    const purge: PurgeAnnouncement = { id: randomUUID(), selectors: [...selectors], build: this.space.buildId, soft: order.soft };
     this.options.clock?.note(selectors, this.space.buildId, started);
+    if (!this.holds()) return this.carryOut(purge, order, started);
+    // Held purges first: a purge never overtakes one made before it.
+    await this.replayHeld();
+    if (this.held.length === 0 && this.options.store.isAvailable()) {
+      try {
+        return await this.carryOut(purge, order, started);
+      } catch (error) {
+        if (!this.redisFailed(error)) throw error;
+      }
+    }
+    return this.hold(purge, order, started);
+  }
+
+  /** The whole purge: the shared store, the log and every instance, the shared store again, the edges, the history. */
+  private async carryOut(purge: PurgeAnnouncement, order: RunOrder, started: number, replayed = false): Promise<PurgeRecord> {
+    const { selectors, id } = purge;
     const { entries, pageUrls } = await this.purgeShared(selectors, order.soft);
-    await this.options.announce({ id, selectors: [...selectors], build: this.space.buildId });
-    const own = this.options.self ? [{ id: this.options.self.id, entries: await this.options.self.purgeLocal(selectors, this.space.buildId) }] : [];
+    this.applied.add(id);
+    if (this.options.client) await appendPurge(this.options.client, this.options.prefix, purge, this.options.self?.id ?? 'cli');
+    const own = this.options.self ? [{ id: this.options.self.id, entries: (await this.options.self.purgeLocal(selectors, this.space.buildId)).entries }] : [];
     const others = await this.acknowledgements(id);
     // Once every instance knows of the purge, nothing begun before it is stored any more; what such a load or
     // render stored in between (on an instance that had not heard yet) goes now.
@@ -169,48 +213,157 @@ export class Purges {
     // The edges after the portal: an edge refetching before the portal had dropped its copy would store it again.
     // With the URLs of the pages the portal found: a page whose Surrogate-Key had no room for an item's key
     // (tags.ts MAX_SURROGATE_KEY_BYTES) is reached by its address.
-    // Each URL as the edge files it (`path:` + the reader's Host + the path): the site's own domain and the path's
-    // canonical spelling, not the text the caller typed (`https://www.qnnews.cn:8443/a/../about`, `…cn./about`).
-    const urls = [...new Set([...selectors.flatMap(edgeUrlOf), ...pageUrls])].slice(0, MAX_EDGE_URLS);
-    // An item's purge reaches too the pages whose Surrogate-Key had no room for its key (tags.ts edgeTagsOf).
-    const edges = this.options.edges ? await this.options.edges.purge({ tags: edgeTagsOf(order.tags), urls, soft: order.soft }) : [];
+    const edges = await this.purgeEdges(order.tags, edgeUrlsOf(selectors, pageUrls), order.soft);
     const record: PurgeRecord = {
-      id,
-      at: new Date(started).toISOString(),
-      who,
-      source,
-      what,
-      tags: [...order.tags],
-      urls: [...order.urls],
-      soft: order.soft,
+      ...this.recordOf(purge, order, started),
       entries,
       instances: { acknowledged: [...own, ...others.acknowledged], missing: others.missing },
       edges,
+      ...(replayed ? { replayedAt: new Date().toISOString() } : {}),
       ms: Date.now() - started,
     };
     await this.remember(record);
     return record;
   }
 
+  /**
+   * Redis cannot be reached: this instance's L1 and the edges now (by tag, and by the URLs of the pages its L1
+   * held), the rest once Redis answers. The other instances cannot be told until then; they read the purge log
+   * when they reconnect (catchUp).
+   */
+  private async hold(purge: PurgeAnnouncement, order: RunOrder, started: number): Promise<PurgeRecord> {
+    const self = this.options.self!;
+    const local = await self.purgeLocal(purge.selectors, purge.build);
+    this.applied.add(purge.id);
+    const edges = await this.purgeEdges(order.tags, edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)), order.soft);
+    this.held.push({ purge, order, started });
+    this.retryTimer ??= setInterval(() => void this.replayHeld(), REPLAY_RETRY_MS).unref();
+    const record: PurgeRecord = {
+      ...this.recordOf(purge, order, started),
+      entries: 0,
+      instances: { acknowledged: [{ id: self.id, entries: local.entries }], missing: this.knownOthers },
+      edges,
+      unreached: ['redis', 'instances'],
+      ms: Date.now() - started,
+    };
+    this.rememberLocally(record);
+    return record;
+  }
+
+  /** Replays the held purges, oldest first, while Redis answers; one replay at a time. */
+  private replayHeld(): Promise<void> {
+    if (this.held.length === 0) return Promise.resolve();
+    this.replaying ??= this.replayInOrder().finally(() => (this.replaying = null));
+    return this.replaying;
+  }
+
+  private async replayInOrder(): Promise<void> {
+    while (this.held.length > 0 && this.options.store.isAvailable()) {
+      const next = this.held[0]!;
+      // What began before the replay may have read what Redis held through the outage: not stored.
+      this.options.clock?.note(next.purge.selectors, next.purge.build);
+      try {
+        this.options.onReplay?.(await this.carryOut(next.purge, next.order, next.started, true));
+      } catch (error) {
+        this.options.onReplay?.(null, error);
+        return;
+      }
+      this.held.shift();
+    }
+    if (this.held.length === 0 && this.retryTimer) {
+      clearInterval(this.retryTimer);
+      this.retryTimer = null;
+    }
+  }
+
+  /** Purges made while Redis could not be reached and not yet replayed. */
+  get heldCount(): number {
+    return this.held.length;
+  }
+
   /** This instance's part of a purge announced by another: drop the L1 copies, then say so. */
   async acknowledge(announcement: PurgeAnnouncement): Promise<void> {
     const { self, client, prefix } = this.options;
     if (!self) return;
+    this.applied.add(announcement.id);
     this.options.clock?.note(announcement.selectors, announcement.build);
-    const entries = await self.purgeLocal(announcement.selectors, announcement.build);
+    const { entries } = await self.purgeLocal(announcement.selectors, announcement.build);
     if (!client) return;
     const key = ackKey(prefix, announcement.id);
     await client.hset(key, self.id, String(entries));
     await client.pexpire(key, 60_000);
   }
 
+  /** A purge announcement was heard (the bus, in the log's order): this instance is that far in the log. */
+  heard(logId: string): void {
+    if (!this.listening || !this.log || compareLogIds(logId, this.log.lastId) <= 0) return;
+    this.log.lastId = logId;
+  }
+
+  /** The subscription was lost: announcements may be missed until the next catch-up. */
+  stoppedListening(): void {
+    this.listening = false;
+  }
+
+  /**
+   * Subscribed again: applies to this instance's L1 every purge the log holds that it did not hear, and purges
+   * the edges again for them (an edge may have refetched this instance's old copy meanwhile). Resolves true when
+   * every purge it could have missed is known; false when that cannot be told (its first subscription, a log
+   * trimmed past its place), and L1 should then be emptied.
+   */
+  async catchUp(): Promise<boolean> {
+    const { client, prefix } = this.options;
+    if (!client || !this.options.self) return false;
+    const epoch = await purgeLogEpoch(client, prefix);
+    const known = this.log;
+    if (!known) {
+      this.log = { epoch, lastId: await purgeLogTail(client, prefix) };
+      this.listening = true;
+      return false;
+    }
+    // A log of another epoch: Redis came back without its data, and its whole log is what was purged since.
+    const after = known.epoch === epoch ? known.lastId : '0-0';
+    const { entries, complete } = await purgeLogSince(client, prefix, after);
+    await this.applyLogged(entries);
+    this.log = { epoch, lastId: entries.at(-1)?.logId ?? after };
+    this.listening = true;
+    return complete;
+  }
+
+  /** The purges of the log this instance has not applied: its L1, then the edges (hard and soft apart). */
+  private async applyLogged(entries: readonly LoggedPurge[]): Promise<void> {
+    const self = this.options.self!;
+    const edgeOrders = { hard: { tags: [] as string[], urls: [] as string[] }, soft: { tags: [] as string[], urls: [] as string[] } };
+    for (const { purge } of entries) {
+      if (this.applied.has(purge.id)) continue;
+      this.applied.add(purge.id);
+      this.options.clock?.note(purge.selectors, purge.build);
+      const local = await self.purgeLocal(purge.selectors, purge.build);
+      const edgeOrder = purge.soft ? edgeOrders.soft : edgeOrders.hard;
+      edgeOrder.tags.push(...tagsOf(purge.selectors));
+      edgeOrder.urls.push(...edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)));
+    }
+    for (const [mode, edgeOrder] of Object.entries(edgeOrders)) {
+      if (edgeOrder.tags.length + edgeOrder.urls.length > 0) await this.purgeEdges(edgeOrder.tags, edgeOrder.urls, mode === 'soft');
+    }
+  }
+
   /**
    * True the first time a hook signature is seen (kept twice the signature tolerance, across instances when
-   * there is Redis): a captured call sent again is refused even inside the tolerance.
+   * there is Redis; in this instance while Redis cannot be reached): a captured call sent again is refused even
+   * inside the tolerance.
    */
   async firstUse(signature: string, keepSeconds: number): Promise<boolean> {
     const { client, prefix } = this.options;
-    if (client) return (await client.set(`${prefix}:purge:signature:${signature}`, '1', 'EX', keepSeconds, 'NX')) === 'OK';
+    if (client && this.options.store.isAvailable()) {
+      try {
+        return (await client.set(`${prefix}:purge:signature:${signature}`, '1', 'EX', keepSeconds, 'NX')) === 'OK';
+      } catch (error) {
+        if (!this.holds() || !this.redisFailed(error)) throw error;
+      }
+    } else if (client && !this.holds()) {
+      throw new Error('redis is not connected');
+    }
     const now = Date.now();
     for (const [seen, until] of this.usedSignatures) if (until < now) this.usedSignatures.delete(seen);
     if (this.usedSignatures.has(signature)) return false;
@@ -218,7 +371,7 @@ export class Purges {
     return true;
   }
 
-  /** The newest purges first. */
+  /** The newest purges first (with Redis unreachable, the ones this instance holds). */
   async history(limit: number): Promise<PurgeRecord[]> {
     const { client, prefix } = this.options;
     if (!client) return this.localHistory.slice(0, limit);
@@ -231,6 +384,38 @@ export class Purges {
         return [];
       }
     });
+  }
+
+  close(): void {
+    this.options.client?.off('ready', this.onReady);
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  /** An instance with Redis holds what it cannot purge there; the CLI and a portal without Redis do not. */
+  private holds(): boolean {
+    return this.options.self !== null && this.options.client !== null;
+  }
+
+  /** Redis did not answer (down, not connected, timed out), as opposed to anything else going wrong. */
+  private redisFailed(error: unknown): boolean {
+    if (!this.options.store.isAvailable()) return true;
+    return error instanceof Error && REDIS_UNREACHABLE.test(error.message);
+  }
+
+  private recordOf(
+    purge: PurgeAnnouncement,
+    order: RunOrder,
+    started: number,
+  ): Pick<PurgeRecord, 'id' | 'at' | 'who' | 'source' | 'what' | 'tags' | 'urls' | 'soft'> {
+    const { who, source, what } = order;
+    return { id: purge.id, at: new Date(started).toISOString(), who, source, what, tags: [...order.tags], urls: [...order.urls], soft: order.soft };
+  }
+
+  /** Each edge's answer; an item's purge reaches too the pages whose Surrogate-Key had no room for its key (tags.ts edgeTagsOf). */
+  private async purgeEdges(tags: readonly string[], urls: readonly string[], soft: boolean): Promise<EdgeAck[]> {
+    if (!this.options.edges) return [];
+    return this.options.edges.purge({ tags: edgeTagsOf(tags), urls: [...new Set(urls)].slice(0, MAX_EDGE_URLS), soft });
   }
 
   private async purgeShared(selectors: readonly PurgeSelector[], soft: boolean): Promise<{ entries: number; pageUrls: string[] }> {
@@ -250,6 +435,7 @@ export class Purges {
     const { client, prefix, self } = this.options;
     if (!client) return { acknowledged: [], missing: [] };
     const expected = (await announcedInstances(client, prefix)).map((instance) => instance.id).filter((instanceId) => instanceId !== self?.id);
+    this.knownOthers = expected;
     const acks = await acknowledgementsOf(client, prefix, id, expected, this.options.ackTimeoutMs);
     return {
       acknowledged: Object.entries(acks)
@@ -262,13 +448,55 @@ export class Purges {
   private async remember(record: PurgeRecord): Promise<void> {
     const { client, prefix } = this.options;
     if (!client) {
-      this.localHistory.unshift(record);
-      this.localHistory.length = Math.min(this.localHistory.length, HISTORY_LENGTH);
+      this.rememberLocally(record);
       return;
     }
     await client.lpush(historyKey(prefix), JSON.stringify(record));
     await client.ltrim(historyKey(prefix), 0, HISTORY_LENGTH - 1);
   }
+
+  private rememberLocally(record: PurgeRecord): void {
+    this.localHistory.unshift(record);
+    this.localHistory.length = Math.min(this.localHistory.length, HISTORY_LENGTH);
+  }
+}
+
+type RunOrder = PurgeOrderInput & Pick<PurgeRecord, 'who' | 'source' | 'what'>;
+
+/** How often held purges are tried again while Redis is away (besides at once when it reconnects). */
+const REPLAY_RETRY_MS = 1000;
+
+/** ioredis's words for a Redis it could not reach or that did not answer in time. */
+const REDIS_UNREACHABLE = /timed out|Connection is closed|isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|max retries|CLUSTERDOWN|LOADING/i;
+
+/** The last `limit` ids added, for membership. */
+class RecentIds {
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly limit: number) {}
+
+  add(id: string): void {
+    this.ids.add(id);
+    if (this.ids.size > this.limit) this.ids.delete(this.ids.values().next().value!);
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+}
+
+/** The tags a purge's selectors name. */
+function tagsOf(selectors: readonly PurgeSelector[]): string[] {
+  return selectors.flatMap((selector) => (selector.by === 'tag' ? [selector.tag] : []));
+}
+
+/**
+ * Each URL as the edge files it (`path:` + the reader's Host + the path): the site's own domain and the path's
+ * canonical spelling, not the text the caller typed (`https://www.qnnews.cn:8443/a/../about`, `…cn./about`), and
+ * the pages the portal found.
+ */
+function edgeUrlsOf(selectors: readonly PurgeSelector[], pageUrls: readonly string[]): string[] {
+  return [...new Set([...selectors.flatMap(edgeUrlOf), ...pageUrls])];
 }
 
 /** A URL selector as the address readers reach its page by (every query variant: the edge keys a path). */

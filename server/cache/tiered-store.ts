@@ -22,6 +22,7 @@
 import type { CacheEntry } from './entry';
 import { Invalidator, type PurgeSelector } from './invalidation';
 import type { MemoryStore } from './memory-store';
+import type { LocalPurge } from './purges';
 import type { PageForm } from './stored-page';
 import type { HeldPageEntry } from './redis-page-read';
 import type { CacheStore } from './store';
@@ -180,11 +181,15 @@ export class TieredStore implements CacheStore {
     for (const key of keys) await this.options.l1.delete(key);
   }
 
-  /** Drops the L1 copies a purge's selectors cover, whether or not Redis still holds them; resolves how many. */
-  async purgeLocal(selectors: readonly PurgeSelector[], space: { prefix: string; buildId: string }): Promise<number> {
+  /** Drops the L1 copies a purge's selectors cover, whether or not Redis still holds them; resolves which. */
+  async purgeLocal(selectors: readonly PurgeSelector[], space: { prefix: string; buildId: string }): Promise<LocalPurge> {
     const invalidator = new Invalidator(this.options.l1, space);
-    let dropped = 0;
-    for (const selector of selectors) dropped += (await invalidator.purge(selector)).deleted;
+    const dropped: LocalPurge = { entries: 0, keys: [] };
+    for (const selector of selectors) {
+      const result = await invalidator.purge(selector);
+      dropped.entries += result.deleted;
+      dropped.keys.push(...result.keys);
+    }
     return dropped;
   }
 

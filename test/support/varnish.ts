@@ -38,6 +38,8 @@ export interface PortalsBehindVarnishOptions {
   /** Both instances' environment, given the edge's address (known before the portals start) and the upstream's. */
   env?: (edge: { url: string }, upstreamUrl: string) => Record<string, string>;
   announceEveryMs?: number;
+  /** A Redis of the suite's own (read when the portals start; its keys go with it), instead of the shared one. */
+  redisUrl?: () => string;
 }
 
 /**
@@ -51,7 +53,7 @@ export function portalsBehindVarnish(options: PortalsBehindVarnishOptions): Port
     const port = await freePort();
     const edge = { url: `http://127.0.0.1:${port}` };
     const env = (upstreamUrl: string) => options.env?.(edge, upstreamUrl) ?? {};
-    const own = { redisUrl: testRedisUrl(), ...(options.announceEveryMs ? { announceEveryMs: options.announceEveryMs } : {}) };
+    const own = { redisUrl: options.redisUrl?.() ?? testRedisUrl(), ...(options.announceEveryMs ? { announceEveryMs: options.announceEveryMs } : {}) };
     suite.a = await startTestPortal({ ...own, env });
     suite.b = await startTestPortal({ ...own, upstream: suite.a.upstream, cachePrefix: suite.a.cachePrefix, env: env(suite.a.upstream.url) });
     suite.varnish = await startVarnish({ backends: [new URL(suite.a.url).host, new URL(suite.b.url).host], purgeToken: options.purgeToken, port });
@@ -61,7 +63,7 @@ export function portalsBehindVarnish(options: PortalsBehindVarnishOptions): Port
     await suite.varnish?.stop();
     await suite.b?.close();
     await suite.a?.close();
-    if (suite.a) await deleteKeys(testRedisUrl(), suite.a.cachePrefix);
+    if (suite.a && !options.redisUrl) await deleteKeys(testRedisUrl(), suite.a.cachePrefix);
   });
   return suite;
 }

@@ -127,7 +127,6 @@ export async function purgeAsOperator(url: string, prefix: string, selector: Pur
       prefix,
       client: store.client,
       self: null,
-      announce: (purge) => announce(store.client, prefix, { kind: 'purge', purge }),
     });
     return await purges.run([selector], { tags: [], urls: [], soft, who: 'test', source: 'cli', what: JSON.stringify(selector) });
   } finally {
