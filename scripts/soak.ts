@@ -1,9 +1,14 @@
 /**
  * `npm run soak`: mixed routes on two portal instances sharing Redis, with a purge of everything every 30 s
- * through the operator CLI, for SOAK_SECONDS (default 300). Every 10 s it prints requests, errors, RSS and
- * event-loop delay, then the curve, and exits 1 if any request failed or memory kept growing. Loopback only.
+ * through the operator CLI, for SOAK_SECONDS (default 300). Every 10 s it prints requests, errors, RSS, heap and
+ * event-loop delay, then the curve and the growth of RSS and heap from the middle third to the last (the first
+ * third is warm-up), and exits 1 if any request failed or RSS grew more than 5 %. Loopback only.
+ *
+ * `npm run soak -- --fill-l1`: instead, one built portal with its L1 filled to L1_CACHE_MAX_MB (SOAK_L1_MB,
+ * default 128) and its RSS, heap and L1 bytes reported (soak/fill-l1.ts): what deploy/k8s/portal.yaml's memory
+ * request and limit come from.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -14,6 +19,8 @@ import { loadConfig } from '../server/config';
 import { listen, type RunningServer } from '../server/http-server';
 import { createLogger } from '../server/logger';
 import { createPortal } from '../server/portal';
+import { PROJECT_ROOT } from '../server/render/assets';
+import { describeFigures, fillL1 } from './soak/fill-l1';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const REDIS_URL = process.env.SOAK_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -58,7 +65,11 @@ async function purgeAll(): Promise<void> {
   });
 }
 
+/** RSS growth from the middle third of the samples to the last allowed before the soak fails (issue 35). */
+const GROWTH_LIMIT = 0.05;
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--fill-l1')) return fillMain();
   const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
   const portals = [await startPortal(upstream.url), await startPortal(upstream.url)];
   const paths = [
@@ -124,14 +135,35 @@ async function main(): Promise<void> {
     console.log(
       `${String(s.second).padStart(6)}  ${String(s.requests).padStart(8)}  ${String(s.errors).padStart(6)}  ${String(s.rssMb).padStart(6)}  ${String(s.heapMb).padStart(7)}  ${String(s.lagP99Ms).padStart(10)}`,
     );
-  // Flat means: the last third's RSS within 25% of the middle third's (the first third is warm-up).
+  // Flat means: the last third's RSS within 5 % of the middle third's (the first third is warm-up).
   const third = Math.max(1, Math.floor(samples.length / 3));
-  const mean = (list: Sample[]) => list.reduce((sum, s) => sum + s.rssMb, 0) / Math.max(1, list.length);
-  const middle = mean(samples.slice(third, 2 * third));
-  const last = mean(samples.slice(2 * third));
-  const growing = samples.length >= 3 && last > middle * 1.25;
-  console.log(`requests ${requests}, errors ${errors}, rss middle ${middle.toFixed(0)} MB → last ${last.toFixed(0)} MB${growing ? ' (GROWING)' : ' (flat)'}`);
+  const mean = (list: Sample[], of: (sample: Sample) => number) => list.reduce((sum, s) => sum + of(s), 0) / Math.max(1, list.length);
+  const growth = (of: (sample: Sample) => number) => {
+    const middle = mean(samples.slice(third, 2 * third), of);
+    const last = mean(samples.slice(2 * third), of);
+    return { middle, last, ratio: last / middle - 1 };
+  };
+  const rss = growth((sample) => sample.rssMb);
+  const heap = growth((sample) => sample.heapMb);
+  const growing = samples.length >= 3 && rss.ratio > GROWTH_LIMIT;
+  const percent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${(ratio * 100).toFixed(1)} %`;
+  console.log(
+    `requests ${requests}, errors ${errors}, rss middle ${rss.middle.toFixed(0)} MB → last ${rss.last.toFixed(0)} MB (${percent(rss.ratio)}), ` +
+      `heap ${heap.middle.toFixed(0)} → ${heap.last.toFixed(0)} MB (${percent(heap.ratio)})${growing ? ' (GROWING)' : ' (flat)'}`,
+  );
   process.exit(errors === 0 && !growing ? 0 : 1);
+}
+
+/** --fill-l1: the built portal's memory with L1 full, and what the manifest should ask for. */
+async function fillMain(): Promise<void> {
+  // The portal as deployed: the production bundle of this tree.
+  execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs'), '--if-needed'], { stdio: 'inherit' });
+  const l1Mb = Number(process.env.SOAK_L1_MB ?? 128);
+  const figures = await fillL1(REDIS_URL, l1Mb);
+  const peakMi = figures.peakRssBytes / 1048576;
+  console.log(`L1_CACHE_MAX_MB=${l1Mb}: ${describeFigures(figures)}`);
+  console.log(`memory request ≥ peak RSS ${peakMi.toFixed(0)} Mi; limit with 25 % headroom ≥ ${(peakMi * 1.25).toFixed(0)} Mi (docs/operations.md "Memory")`);
+  process.exit(0);
 }
 
 main().catch((error: unknown) => {
