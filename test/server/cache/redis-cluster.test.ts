@@ -248,7 +248,12 @@ describeWithRedisServers()('two portal instances on a Redis Cluster', () => {
   });
 
   it('coalesces concurrent cold requests over both instances into one upstream call per key', async () => {
-    expect([0, 4]).toContain((await cli.run('purge', '--all')).code); // 4: nothing was left to purge
+    // Both instances must have heard the purge before the requests start: one that hears it later would count a
+    // load begun before it as racing the purge, refuse to store it, and its waiters would load the key again.
+    const purge = await cli.run('--json', 'purge', '--all');
+    expect([0, 4]).toContain(purge.code); // 4: nothing was left to purge
+    const heard = (JSON.parse(purge.stdout) as { instances?: { acknowledged: unknown[]; missing: string[] } }).instances;
+    expect([heard?.acknowledged.length, heard?.missing]).toEqual([2, []]);
     a.upstream.api.control.reset();
     a.upstream.api.control.setLatency([{ path: '/', ms: 80 }]);
     const responses = await Promise.all(Array.from({ length: 40 }, (_, index) => request(index % 2 === 0 ? a.url : b.url).get('/home')));
