@@ -21,6 +21,8 @@ export interface Loaded<T> {
   /** False for anything that must not be stored: failed upstream calls, degraded renders. */
   cacheable: boolean;
   tags: string[];
+  /** A page's: the data keys it was rendered from (CacheEntry.reads). */
+  reads?: readonly string[];
   /** Overrides the caller's policy for this value (a 'not found' is kept briefly, not for a whole TTL). */
   policy?: CachePolicy;
 }
@@ -154,6 +156,7 @@ export class Cache {
       grace: effective.grace,
       staleIfError: effective.staleIfError,
       tags: loaded.tags,
+      ...(loaded.reads && loaded.reads.length > 0 ? { reads: [...loaded.reads] } : {}),
     });
   }
 

@@ -24,6 +24,11 @@ export interface CacheEntry {
   staleIfError?: number;
   /** What the entry depends on (article, category, site, route kind), for purges and Surrogate-Key. */
   tags: string[];
+  /**
+   * A page's: the keys of the data answers it was rendered from, so a purge of its URL drops them too and the
+   * next render reads the CMS (invalidation.ts). Absent on data entries and on pages that read nothing.
+   */
+  reads?: string[];
 }
 
 /** An entry without its value: what its frame in Redis says (entry-codec.ts), what freshness is read from. */
@@ -71,9 +76,13 @@ export function isCacheEntry(value: unknown): value is CacheEntry {
     isWindow(entry.ttl) &&
     isWindow(entry.grace) &&
     (entry.staleIfError === undefined || isWindow(entry.staleIfError)) &&
-    Array.isArray(entry.tags) &&
-    entry.tags.every((tag) => typeof tag === 'string')
+    isStrings(entry.tags) &&
+    (entry.reads === undefined || isStrings(entry.reads))
   );
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 function isWindow(seconds: unknown): seconds is number {

@@ -48,7 +48,7 @@ const MAX_PATH_LENGTH = 2048;
 export function validate(selector: PurgeSelector, space: PurgeSpace): void {
   switch (selector.by) {
     case 'key':
-      if (!selector.key.startsWith(`${space.prefix}:`) || /[\s*?[\]]/.test(selector.key)) {
+      if (!isExactKey(selector.key, space)) {
         throw new PurgeInputError(`key must be an exact cache key starting with "${space.prefix}:" (no spaces or wildcards)`);
       }
       return;
@@ -70,6 +70,11 @@ export function validate(selector: PurgeSelector, space: PurgeSpace): void {
     case 'all':
       return;
   }
+}
+
+/** A whole key of this prefix with nothing a glob would read as a pattern. */
+function isExactKey(key: string, space: PurgeSpace): boolean {
+  return key.startsWith(`${space.prefix}:`) && !/[\s*?[\]]/.test(key);
 }
 
 function checkSite(siteId: number): void {
@@ -170,7 +175,10 @@ export class Invalidator {
         // The path alone, or followed by a query: `?` is escaped, or it would match any character (`/` covering
         // every page, `/detail/1/2` covering `/detail/1/23`).
         const variants = await Promise.all([this.store.keysMatching(page), this.store.keysMatching(`${page}${escapeGlob('?')}*`)]);
-        return { keys: unique(variants.flat()), tags: [] };
+        const pages = unique(variants.flat());
+        // The answers the pages were rendered from go too: re-rendered from a held answer, a corrected page would
+        // be stored again with the old text (the same for a soft purge: data entries are deleted either way).
+        return { keys: unique([...pages, ...(await this.readsOf(pages))]), tags: [] };
       }
       case 'tag':
         return { keys: await this.existing(await this.store.keysWithTag(prefix, selector.tag)), tags: [selector.tag] };
@@ -185,6 +193,21 @@ export class Invalidator {
         return { keys: unique([...pages, ...data]), tags: [] };
       }
     }
+  }
+
+  /**
+   * The keys of the data answers behind the pages a URL selector names (CacheEntry.reads), as this store holds
+   * them: a purge announces them, so an instance holding such an answer but not the page drops it too.
+   */
+  async answersBehind(selector: PurgeSelector): Promise<string[]> {
+    if (selector.by !== 'url') return [];
+    return (await this.resolve(selector)).keys.filter((key) => !isPageKey(key) && isExactKey(key, this.space));
+  }
+
+  /** The data keys the pages were rendered from, where the store still holds them. */
+  private async readsOf(pages: readonly string[]): Promise<string[]> {
+    const entries = await Promise.all(pages.map((key) => this.store.get(key)));
+    return this.existing(unique(entries.flatMap((entry) => entry?.reads ?? [])));
   }
 
   /** Tag sets may name keys that have since expired; counts and dry runs should not include them. */

@@ -9,7 +9,7 @@ import { prefixOfKey, tagSetKey } from './tags';
 /** JS strings are UTF-16: two bytes a code unit, plus a fixed allowance for the entry object and its key. */
 function approximateBytes(key: string, entry: CacheEntry): number {
   const valueBytes = typeof entry.value === 'string' ? 2 * entry.value.length : entry.value.length;
-  return 2 * key.length + valueBytes + 64 * (entry.tags.length + 1);
+  return 2 * key.length + valueBytes + 64 * (entry.tags.length + (entry.reads?.length ?? 0) + 1);
 }
 
 export class MemoryStore implements CacheStore {

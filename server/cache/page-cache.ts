@@ -14,6 +14,16 @@ import { compressPage, decodePage, encodePage, PAGE_FORMS, sealPage, textEtag, t
 
 export type CachedPage = StoredPage;
 
+/** What a stored page was built from. */
+export interface PageSources {
+  /** Its Surrogate-Key and purge tags (page-context.ts pageTags). */
+  tags: string[];
+  /** The data keys it was rendered from: a purge of its URL drops them too (CacheEntry.reads). */
+  reads?: readonly string[];
+  /** When its render began: a purge made since then keeps it from being stored (purge-clock.ts). */
+  startedAt?: number;
+}
+
 /** A held page and what its entry says of it; the page possibly in one form only (lookupForm). */
 export interface HeldLookup {
   page: HeldPage;
@@ -116,15 +126,16 @@ export class PageCache {
    * Seals and compresses the page (once, here) and stores it; `nonce` is the one the HTML was rendered with.
    * Null (nothing stored) for a page that cannot be sealed (sealPage).
    */
-  async store(key: string, policy: CachePolicy, html: string | Buffer, nonce: string, tags: string[], startedAt?: number): Promise<CachedPage | null> {
+  async store(key: string, policy: CachePolicy, html: string | Buffer, nonce: string, sources: PageSources): Promise<CachedPage | null> {
     const page = await this.compress(html, nonce);
-    if (page) await this.put(key, policy, page, tags, startedAt);
+    if (page) await this.put(key, policy, page, sources);
     return page;
   }
 
-  /** Stores a page made by `compress`; `startedAt`, when its render began (a purge since then wins: purge-clock.ts). */
-  put(key: string, policy: CachePolicy, page: CachedPage, tags: string[], startedAt?: number): Promise<void> {
-    return this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags }, pageCodec, startedAt);
+  /** Stores a page made by `compress`, with what it was built from. */
+  put(key: string, policy: CachePolicy, page: CachedPage, sources: PageSources): Promise<void> {
+    const { tags, reads, startedAt } = sources;
+    return this.cache.put<CachedPage>(key, policy, { value: page, cacheable: true, tags, reads }, pageCodec, startedAt);
   }
 
   /**

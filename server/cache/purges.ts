@@ -184,8 +184,9 @@ export class Purges {
   async run(selectors: readonly PurgeSelector[], order: RunOrder): Promise<PurgeRecord> {
     const started = Date.now();
     for (const selector of selectors) validate(selector, this.space);
-    const purge: PurgeAnnouncement = { id: randomUUID(), selectors: [...selectors], build: this.space.buildId, soft: order.soft };
-    this.options.clock?.note(selectors, this.space.buildId, started);
+    const announced = [...selectors, ...(await this.answersBehind(selectors))];
+    const purge: PurgeAnnouncement = { id: randomUUID(), selectors: announced, build: this.space.buildId, soft: order.soft };
+    this.options.clock?.note(announced, this.space.buildId, started);
     if (!this.holds()) return this.carryOut(purge, order, started);
     // Held purges first: a purge never overtakes one made before it.
     await this.replayHeld();
@@ -197,6 +198,22 @@ export class Purges {
       }
     }
     return this.hold(purge, order, started);
+  }
+
+  /**
+   * The data answers behind the pages the URL selectors name, as key selectors (invalidation.ts), read from the
+   * shared store; none when it cannot answer (Redis down: each L1 purge still finds those of the pages it holds).
+   */
+  private async answersBehind(selectors: readonly PurgeSelector[]): Promise<PurgeSelector[]> {
+    if (!selectors.some((selector) => selector.by === 'url')) return [];
+    if (!this.options.store.isAvailable()) return [];
+    const invalidator = new Invalidator(this.options.store, this.space);
+    try {
+      const found = await Promise.all(selectors.map((selector) => invalidator.answersBehind(selector)));
+      return [...new Set(found.flat())].map((key): PurgeSelector => ({ by: 'key', key }));
+    } catch {
+      return [];
+    }
   }
 
   /** The whole purge: the shared store, the log and every instance, the shared store again, the edges, the history. */

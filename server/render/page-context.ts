@@ -9,7 +9,7 @@ import type { ContentApi } from '../../shared/content-api';
 import { RESOURCES } from '../../shared/resources';
 import type { SiteConfig } from '../../shared/sites';
 import { createResourceStore } from '../../shared/ui/data/resource-store';
-import type { PageCache } from '../cache/page-cache';
+import type { PageCache, PageSources } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { AccountFor } from '../auth/reader-account';
 import type { Logger } from '../logger';
@@ -114,4 +114,9 @@ export function renderOptions(context: PageContext, state: AppState, request: Do
 /** A page depends on every call it made, on its site, and on its kind (purge `page:detail` drops every article page). */
 export function pageTags(recorder: CallRecorder, site: SiteConfig, page: string): string[] {
   return [...recorder.tags, `site:${site.id}`, `page:${page}`];
+}
+
+/** What a page rendered under `recorder` is stored with: its tags, the answers it read, when it began. */
+export function pageSources(recorder: CallRecorder, site: SiteConfig, page: string): PageSources {
+  return { tags: pageTags(recorder, site, page), reads: [...recorder.reads], startedAt: recorder.startedAt };
 }

@@ -12,7 +12,7 @@ import { CallRecorder } from '../upstream/content-service';
 import type { ResourceLoads } from './downstream-caching';
 import { maySharedCachesKeep } from './downstream-caching';
 import { sendErrorPage } from './error-page';
-import { pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
+import { pageSources, pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
 import type { CachedPage } from '../cache/page-cache';
 import { notePage, sendStored, setHeaders, streamedHeaders, type Sharing } from './page-response';
 import { renderDocument, type DocumentSink } from './render-document';
@@ -53,7 +53,7 @@ async function storeIfCacheable(streaming: Streaming, html: Buffer[] | null, cle
     // Issued before the response ends: the next request on this instance queues behind this write on the
     // same Redis connection, so it finds the page.
     pageCache
-      .put(key, cachePolicy.page(state.page.page), page, pageTags(recorder, request.page.site, state.page.page), recorder.startedAt)
+      .put(key, cachePolicy.page(state.page.page), page, pageSources(recorder, request.page.site, state.page.page))
       .catch((error: unknown) => logger.warn({ err: error, key }, 'page store failed'));
     return page;
   } catch (error) {

@@ -4,7 +4,8 @@
  * result is either a clean page to store, or says why not.
  */
 import { CallRecorder } from '../upstream/content-service';
-import { pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
+import type { PageSources } from '../cache/page-cache';
+import { pageSources, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
 import { renderDocument, type DocumentSink } from './render-document';
 
 /**
@@ -12,7 +13,7 @@ import { renderDocument, type DocumentSink } from './render-document';
  * held copy should be served instead (stale-if-error); 'other' for anything else (a redirect, a 404 now, a
  * render that failed).
  */
-export type WholeRender = { kind: 'ok'; html: Buffer; tags: string[]; startedAt: number } | { kind: 'unavailable' } | { kind: 'other' };
+export type WholeRender = { kind: 'ok'; html: Buffer; sources: PageSources } | { kind: 'unavailable' } | { kind: 'other' };
 
 /** Collects the document's bytes; `failed` once the shell failed. */
 function collectingSink(): { sink: DocumentSink; parts: Buffer[]; failed: () => boolean } {
@@ -41,5 +42,5 @@ export async function renderWhole(context: PageContext, request: DocumentRequest
   const outcome = await renderDocument(renderOptions(context, state, { ...request, waitForAll: true }, resourceLoads(content)), collected.sink);
   if (recorder.degraded) return { kind: 'unavailable' };
   if (collected.failed() || !outcome.clean) return { kind: 'other' };
-  return { kind: 'ok', html: Buffer.concat(collected.parts), tags: pageTags(recorder, request.page.site, state.page.page), startedAt: recorder.startedAt };
+  return { kind: 'ok', html: Buffer.concat(collected.parts), sources: pageSources(recorder, request.page.site, state.page.page) };
 }

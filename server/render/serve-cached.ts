@@ -27,7 +27,7 @@ export function refreshInBackground(context: PageContext, request: DocumentReque
     key,
     async () => {
       const rendered = await renderWhole(context, { ...request, nonce }, true);
-      if (rendered.kind === 'ok') await pageCache.store(key, policy, rendered.html, nonce, rendered.tags, rendered.startedAt);
+      if (rendered.kind === 'ok') await pageCache.store(key, policy, rendered.html, nonce, rendered.sources);
     },
     (error) => logger.error({ err: error, key }, 'background page refresh failed'),
   );
@@ -57,11 +57,11 @@ export async function serveExpired(
     await renderMiss(context, res, request, key);
     return;
   }
-  const page = await context.deps.pageCache.store(key, policy, rendered.html, request.nonce, rendered.tags, rendered.startedAt);
+  const page = await context.deps.pageCache.store(key, policy, rendered.html, request.nonce, rendered.sources);
   // A page that could not be sealed is not stored: the streaming path renders it for this reader.
   if (!page) {
     await renderMiss(context, res, request, key);
     return;
   }
-  sendStored(req, res, page, policy, rendered.tags, context.deps.security);
+  sendStored(req, res, page, policy, rendered.sources.tags, context.deps.security);
 }

@@ -24,6 +24,8 @@ import type { UpstreamClient } from './http-client';
 /** What one page's content calls did. */
 export class CallRecorder {
   readonly tags = new Set<string>();
+  /** The data keys answered: what a page stored from this render was built from (CacheEntry.reads). */
+  readonly reads = new Set<string>();
   readonly states: CacheState[] = [];
   upstreamMs = 0;
   degraded = false;
@@ -38,7 +40,8 @@ export class CallRecorder {
   /** When the page's render began: a purge made since then keeps the page from being stored (purge-clock.ts). */
   readonly startedAt = Date.now();
 
-  record(state: CacheState, tags: readonly string[]): void {
+  record(key: string, state: CacheState, tags: readonly string[]): void {
+    this.reads.add(key);
     this.states.push(state);
     for (const tag of tags) this.tags.add(tag);
   }
@@ -47,6 +50,7 @@ export class CallRecorder {
   absorb(other: CallRecorder): void {
     for (const state of other.states) this.states.push(state);
     for (const tag of other.tags) this.tags.add(tag);
+    for (const key of other.reads) this.reads.add(key);
     this.upstreamMs += other.upstreamMs;
     this.degraded ||= other.degraded;
   }
@@ -138,7 +142,7 @@ export class ContentService {
         // Every wait of this render on another instance's lock counts from its start: one budget for the page.
         waitFrom: recorder.startedAt,
       });
-      recorder.record(served.state, served.tags);
+      recorder.record(key, served.state, served.tags);
       // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
       if (served.staleIfError) recorder.degraded = true;
       return served.value;

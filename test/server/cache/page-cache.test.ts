@@ -303,9 +303,9 @@ describe('PageCache.store', () => {
   it('compresses identical renders once and gives them one ETag; other content gets another', async () => {
     const pageCache = new PageCache(new Cache(new MemoryStore(1024 * 1024)), { prefix: 'pc', buildId: 'b' });
     const policy = { ttl: 60, grace: 60, staleIfError: 0 };
-    const first = await pageCache.store('pc:b:page:0:/a', policy, page(nonceA, '青年'), nonceA, []);
-    const again = await pageCache.store('pc:b:page:0:/a', policy, page(nonceB, '青年'), nonceB, []);
-    const other = await pageCache.store('pc:b:page:0:/a', policy, page(nonceA, '新闻'), nonceA, []);
+    const first = await pageCache.store('pc:b:page:0:/a', policy, page(nonceA, '青年'), nonceA, { tags: [] });
+    const again = await pageCache.store('pc:b:page:0:/a', policy, page(nonceB, '青年'), nonceB, { tags: [] });
+    const other = await pageCache.store('pc:b:page:0:/a', policy, page(nonceA, '新闻'), nonceA, { tags: [] });
     expect(again).toBe(first);
     expect(again?.etag).toBe(first?.etag);
     expect(other?.etag).not.toBe(first?.etag);

@@ -164,8 +164,9 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
     for (const t of [a, b]) expect((await page(t, MAIN_SITE.domain, path)).headers['x-cache']).toBe('HIT');
     const answer = await hook(b, JSON.stringify({ urls: [`https://${MAIN_SITE.domain}${path}`] }));
     expect(answer.status).toBe(200);
-    const dropped = answer.body.instances.acknowledged.map((ack: { entries: number }) => ack.entries);
-    expect(dropped).toEqual([1, 1]);
+    // Each instance dropped its copy (and, the one that rendered it, the answers behind it: url-purge.test.ts).
+    const dropped = answer.body.instances.acknowledged.map((ack: { entries: number }) => ack.entries >= 1);
+    expect(dropped).toEqual([true, true]);
     for (const t of [a, b]) {
       const l1 = await request(t.url)
         .get('/_internal/l1')

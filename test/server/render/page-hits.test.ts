@@ -129,9 +129,9 @@ describe('page hits in front of Express', () => {
     server = http.createServer(handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    await pageCache.store(pageCache.keyFor(0, '/home'), pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
-    await pageCache.store(pageCache.keyFor(0, '/detail/2728/33727'), pagePolicyFor('detail'), PAGE_HTML, RENDER_NONCE, ['page:detail']);
-    await pageCache.store(pageCache.keyFor(0, '/personalCenter'), pagePolicyFor('personalCenter'), PAGE_HTML, RENDER_NONCE, ['page:personalCenter']);
+    await pageCache.store(pageCache.keyFor(0, '/home'), pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, { tags: ['page:home', 'site:0'] });
+    await pageCache.store(pageCache.keyFor(0, '/detail/2728/33727'), pagePolicyFor('detail'), PAGE_HTML, RENDER_NONCE, { tags: ['page:detail'] });
+    await pageCache.store(pageCache.keyFor(0, '/personalCenter'), pagePolicyFor('personalCenter'), PAGE_HTML, RENDER_NONCE, { tags: ['page:personalCenter'] });
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
@@ -215,7 +215,7 @@ describe('page hits in front of Express', () => {
 
   it('hands a stale page to Express with the lookup it made, so the cache is asked once', async () => {
     const key = pageCache.keyFor(0, '/home');
-    await pageCache.store(key, { ttl: 0, grace: 60, staleIfError: 0 }, PAGE_HTML, RENDER_NONCE, []);
+    await pageCache.store(key, { ttl: 0, grace: 60, staleIfError: 0 }, PAGE_HTML, RENDER_NONCE, { tags: [] });
     try {
       const answer = await send(`${base}/home`);
       expect(fellThrough).toEqual(['GET /home']);
@@ -223,7 +223,7 @@ describe('page hits in front of Express', () => {
       expect(answer.headers['x-fallback-key']).toBe(key);
       expect(lookups).toBe(1);
     } finally {
-      await pageCache.store(key, pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
+      await pageCache.store(key, pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, { tags: ['page:home', 'site:0'] });
     }
   });
 
@@ -262,7 +262,7 @@ describe('page hits in front of Express', () => {
     expect(overridden.headers['cache-control']).toBe('public, max-age=0, s-maxage=7, stale-while-revalidate=8, stale-if-error=9');
     policyOverride = null;
     const other = PAGE_HTML.replace('>1<', '>2<');
-    await pageCache.store(key, pagePolicyFor('home'), other, RENDER_NONCE, ['page:home', 'site:0']);
+    await pageCache.store(key, pagePolicyFor('home'), other, RENDER_NONCE, { tags: ['page:home', 'site:0'] });
     try {
       for (const [encoding, coding] of [
         ['gzip', 'gzip'],
@@ -278,7 +278,7 @@ describe('page hits in front of Express', () => {
         expect(answer.headers['content-security-policy']).toMatch(/script-src 'sha256-[A-Za-z0-9+/]{43}=' 'strict-dynamic'/);
       }
     } finally {
-      await pageCache.store(key, pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, ['page:home', 'site:0']);
+      await pageCache.store(key, pagePolicyFor('home'), PAGE_HTML, RENDER_NONCE, { tags: ['page:home', 'site:0'] });
     }
   });
 

@@ -104,7 +104,7 @@ describe('a page with no data', () => {
   it('stays the page when any call was answered, even from a stale copy', () => {
     const calls = new CallRecorder();
     calls.degraded = true;
-    calls.record('STALE', []);
+    calls.record('qn:b:data:_:list:1', 'STALE', []);
     expect(unavailableIfNoData(MAIN_SITE, page, calls)).toBe(page);
     expect(unavailableIfNoData(MAIN_SITE, page, new CallRecorder())).toBe(page);
   });

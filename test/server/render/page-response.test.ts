@@ -36,7 +36,7 @@ function asObject(headers: readonly Header[]): Record<string, string> {
 async function heldLookup(tags: string[], storedAt = Date.now()): Promise<PageLookup> {
   const pageCache = new PageCache(new Cache(new MemoryStore(1024 * 1024)), { prefix: 'response', buildId: 'b1' });
   const key = pageCache.keyFor(0, '/detail/2728/33727');
-  await pageCache.store(key, POLICY, HTML, NONCE, tags);
+  await pageCache.store(key, POLICY, HTML, NONCE, { tags: tags });
   const lookup = await pageCache.lookup(key);
   if (!lookup) throw new Error('the page was not held');
   return { ...lookup, storedAt };
