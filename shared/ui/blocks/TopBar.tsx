@@ -4,7 +4,7 @@
  * WeChat sign-in dialog.
  */
 import type { PublicUser } from '../../app-state';
-import { useId, useState, type MouseEvent } from 'react';
+import { useEffect, useId, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link } from '../link';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
@@ -16,22 +16,60 @@ import { SiteLink } from './SiteLink';
 /** A reader's public identity: from the server's session, or from the reader cookie after hydration (state.user). */
 export type SignedInUser = PublicUser;
 
-function Tooltip({ label, className, children }: { label: string; className: string; children: React.ReactNode }) {
-  // The panel shows on :hover and :focus-within (CSS), so it works before script and from the keyboard; script
-  // follows the same two conditions so the button says whether its panel is open (aria-expanded, issue 29).
+/**
+ * A button with a panel (QR codes, the reader's menu). The panel shows on :hover and :focus-within (CSS), so it
+ * works before script and from the keyboard; script follows the same two conditions so the button says whether
+ * its panel is open (aria-expanded), and Escape closes it (focus back on the button) until the pointer and focus
+ * have both left, or the button is pressed again.
+ */
+function Popup({ trigger, className, buttonClassName, children }: { trigger: ReactNode; className: string; buttonClassName: string; children: ReactNode }) {
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
+  const [dismissed, setDismissed] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
   const panelId = useId();
+  const open = (hovered || focused) && !dismissed;
+  // On the document: a panel opened by the pointer has Escape pressed with focus anywhere.
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      // Spent here: a phone menu around the bar (./Header) stays open until the next Escape.
+      event.preventDefault();
+      setDismissed(true);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [open]);
+  const leave = (stillHovered: boolean, stillFocused: boolean) => {
+    if (!stillHovered && !stillFocused) setDismissed(false);
+  };
   return (
     <div
-      className={`tooltip ${className}`}
+      className={`tooltip ${className}${dismissed ? ' tooltip--dismissed' : ''}`}
       onMouseEnter={() => setHovered(true)}
-      onMouseLeave={() => setHovered(false)}
+      onMouseLeave={() => {
+        setHovered(false);
+        leave(false, focused);
+      }}
       onFocus={() => setFocused(true)}
-      onBlur={(event) => setFocused(event.currentTarget.contains(event.relatedTarget as Node | null))}
+      onBlur={(event) => {
+        const inside = event.currentTarget.contains(event.relatedTarget as Node | null);
+        setFocused(inside);
+        leave(hovered, inside);
+      }}
     >
-      <button type="button" className="top-bar__link" aria-haspopup="true" aria-expanded={hovered || focused} aria-controls={panelId}>
-        {label}
+      <button
+        ref={button}
+        type="button"
+        className={buttonClassName}
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setDismissed(false)}
+      >
+        {trigger}
       </button>
       <div className="tooltip__panel" id={panelId}>
         {children}
@@ -42,7 +80,7 @@ function Tooltip({ label, className, children }: { label: string; className: str
 
 function UserMenuLinks() {
   return (
-    <div className="tooltip__panel">
+    <>
       <Link className="account-entry" to="/personalCenter">
         个人中心
       </Link>
@@ -51,19 +89,24 @@ function UserMenuLinks() {
           退出登录
         </button>
       </form>
-    </div>
+    </>
   );
 }
 
 function UserMenu({ user }: { user: SignedInUser }) {
   return (
-    <div className="tooltip user-menu">
-      <button type="button" className="top-bar__link user-menu__trigger" aria-haspopup="true">
-        <img src={user.avatar || undefined} alt="" width={24} height={24} className="user-menu__avatar" />
-        {user.nickname}
-      </button>
+    <Popup
+      className="user-menu"
+      buttonClassName="top-bar__link user-menu__trigger"
+      trigger={
+        <>
+          <img src={user.avatar || undefined} alt="" width={24} height={24} className="user-menu__avatar" />
+          {user.nickname}
+        </>
+      }
+    >
       <UserMenuLinks />
-    </div>
+    </Popup>
   );
 }
 
@@ -75,13 +118,18 @@ function UserMenu({ user }: { user: SignedInUser }) {
  */
 function CachedPageReaderMenu() {
   return (
-    <div className="tooltip reader-menu">
-      <button type="button" className="top-bar__link reader-menu__trigger" aria-haspopup="true">
-        <span className="reader-menu__avatar" />
-        <span className="reader-menu__name" />
-      </button>
+    <Popup
+      className="reader-menu"
+      buttonClassName="top-bar__link reader-menu__trigger"
+      trigger={
+        <>
+          <span className="reader-menu__avatar" />
+          <span className="reader-menu__name" />
+        </>
+      }
+    >
       <UserMenuLinks />
-    </div>
+    </Popup>
   );
 }
 
@@ -100,7 +148,7 @@ export function TopBar() {
       <div className="top-bar__inner page-width">
         <span className="top-bar__site">{state.layout.seo.title}</span>
         <nav className="top-bar__links" aria-label="服务">
-          <Tooltip label="媒体矩阵" className="media-matrix">
+          <Popup trigger="媒体矩阵" className="media-matrix" buttonClassName="top-bar__link">
             <ul className="qr-grid">
               {MEDIA_MATRIX.map((account) => (
                 <li key={account.name}>
@@ -109,13 +157,13 @@ export function TopBar() {
                 </li>
               ))}
             </ul>
-          </Tooltip>
+          </Popup>
           <SiteLink className="top-bar__link" href={RECRUITMENT_URL}>
             招聘
           </SiteLink>
-          <Tooltip label="手机版" className="mobile-code">
+          <Popup trigger="手机版" className="mobile-code" buttonClassName="top-bar__link">
             <QrImage value={MOBILE_SITE_URL} size={96} label="手机版二维码" />
-          </Tooltip>
+          </Popup>
           <Link className="top-bar__link" to="/seekingReport">
             我要报料
           </Link>
