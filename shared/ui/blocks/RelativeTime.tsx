@@ -1,6 +1,6 @@
 /**
  * A time shown by the docs/product.md §9 rule. Server and hydration count from the render's "now" (the same text
- * on both sides); from then on from the browser's clock, refreshed every minute (shared/ui/lib/minute-clock.ts).
+ * on both sides); from then on from the browser's clock, read again every 10 s (shared/ui/lib/minute-clock.ts).
  * Nothing at all for a date the CMS did not send usably (null: docs/security.md, "Dates from the CMS").
  */
 import { formatRelativeTime, isoDateTime } from '../../time';

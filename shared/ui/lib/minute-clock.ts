@@ -1,13 +1,14 @@
 /**
  * The browser's clock in Unix seconds, as a store React reads with `useSyncExternalStore`: read when the first
- * reader subscribes (after hydration) and again once a minute while any reader is on screen, so relative times
+ * reader subscribes (after hydration) and again every 10 s while any reader is on screen, so relative times
  * ('3分钟前') say how long ago by the reader's clock, not by the render's, which a cached page carries for minutes.
+ * Each time crosses its next minute at its own second: read once a minute, some would lag by up to a minute.
  * The server has no clock store: its readers get the render's "now" (the server snapshot), and so does hydration,
  * which then re-renders with this clock (no mismatch: React compares the server snapshot with the server HTML).
  */
 import { useSyncExternalStore } from 'react';
 
-export const CLOCK_REFRESH_MS = 60_000;
+export const CLOCK_REFRESH_MS = 10_000;
 
 let nowSeconds = Math.floor(Date.now() / 1000);
 const readers = new Set<() => void>();
