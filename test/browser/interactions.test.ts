@@ -6,25 +6,13 @@
  * carries any reader's state.
  */
 import type { Browser, Page } from 'playwright-core';
-import { HOME_CATID } from '../../shared/constants';
 import { PENDING_KEY } from '../../shared/interactions';
 import type { RawArticleDetail, RawColumnAuthorList, RawShikeCategoryItems } from '../../shared/types/upstream';
 import { gotoHydrated, launchBrowser, watchedPage, type WatchedPage } from '../support/browser';
 import type { ReferenceServer } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { signInFromDialog, startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
-import { article, articleList, homeCategories, upstreamData } from '../support/upstream-data';
-
-/** An article of the first home category that has tags (the tag test subscribes to one of them). */
-async function taggedArticle(base: string): Promise<RawArticleDetail> {
-  const [category] = await homeCategories(base, HOME_CATID);
-  if (!category) throw new Error('no home category');
-  for (const item of (await articleList(base, category.catid, 1, 20)).lists) {
-    const detail = await article(base, item.catid, item.id);
-    if (detail.tags.length > 0) return detail;
-  }
-  throw new Error('no tagged article in the first 20');
-}
+import { taggedArticle, upstreamData } from '../support/upstream-data';
 
 const like = '.float-menu button[data-interaction="thumbsup"]';
 const collect = '.float-menu button[data-interaction="collection"]';

@@ -5,25 +5,13 @@
  * all three in the personal center (opened from the user menu), logs out, and is a visitor again.
  */
 import type { Page } from 'playwright-core';
-import { HOME_CATID } from '../../shared/constants';
 import { href } from '../../shared/routes';
-import type { RawArticleDetail } from '../../shared/types/upstream';
 import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { signInBrowserSuite, signInFromDialog } from '../support/sign-in';
-import { article, articleList, homeCategories } from '../support/upstream-data';
+import { taggedArticle } from '../support/upstream-data';
 
 const NICKNAME = '全程读者';
-
-async function taggedArticle(base: string): Promise<RawArticleDetail> {
-  for (const category of await homeCategories(base, HOME_CATID)) {
-    for (const item of (await articleList(base, category.catid, 1, 20)).lists) {
-      const detail = await article(base, item.catid, item.id);
-      if (detail.tags.length > 0) return detail;
-    }
-  }
-  throw new Error('no tagged article on the home categories');
-}
 
 /** Clicks an interaction button and waits for the CMS's answer to settle it pressed. */
 async function press(page: Page, selector: string): Promise<void> {

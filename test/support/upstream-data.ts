@@ -48,3 +48,14 @@ export async function firstHomeArticle(base: string, homeCatid: number): Promise
   if (!first) throw new Error(`category ${category.catid} has no articles`);
   return article(base, first.catid, first.id);
 }
+
+/** The first article of the home categories that carries tags. */
+export async function taggedArticle(base: string): Promise<RawArticleDetail> {
+  for (const category of await homeCategories(base, HOME_CATID)) {
+    for (const item of (await articleList(base, category.catid, 1, 20)).lists) {
+      const detail = await article(base, item.catid, item.id);
+      if (detail.tags.length > 0) return detail;
+    }
+  }
+  throw new Error('no tagged article on the home categories');
+}

@@ -1,5 +1,7 @@
-/** Article detail: the float menu beside the article (headline, time, source and author, sanitised body, tags). */
+/** Article detail: the float menu beside the article (headline, time, source and author, sanitised body, tags, each a link to its page). */
 import type { DetailData } from './route';
+import { href } from '../../routes';
+import { Link } from '../../ui/link';
 import { ArticleContent } from '../../ui/blocks/ArticleContent';
 import { ArticleList } from '../../ui/blocks/ArticleList';
 import { Breadcrumb } from '../../ui/blocks/Breadcrumb';
@@ -17,7 +19,11 @@ export default function DetailPage({ data }: { data: DetailData }) {
         {article.tags.length > 0 && (
           <ul className="article__tags" aria-label="标签">
             {article.tags.map((tag) => (
-              <li key={tag.id}>{tag.name}</li>
+              <li key={tag.id}>
+                <Link className="article__tag" to={href.tag(tag.id)}>
+                  {tag.name}
+                </Link>
+              </li>
             ))}
           </ul>
         )}

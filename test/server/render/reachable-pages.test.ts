@@ -1,13 +1,13 @@
 /**
  * Every kind of page has a way in a reader would find: home lists the lives on air or next and the news-tracking
- * reports updated last, a video names the albums it belongs to, and the pages sitemap lists lives, reports and
+ * reports updated last, an article's tags open the tags' pages, a video names the albums it belongs to, and the pages sitemap lists lives, reports and
  * albums. And a default install's menu has no entry that answers a reader with an editor's warning.
  */
 import request from 'supertest';
 import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport } from '../../../shared/types/upstream';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
-import { upstreamData } from '../../support/upstream-data';
+import { taggedArticle, upstreamData } from '../../support/upstream-data';
 
 function hrefs(html: string, pattern: RegExp): string[] {
   return [...html.matchAll(pattern)].map((match) => match[1] ?? '');
@@ -36,6 +36,18 @@ describe('ways into lives, news tracks and albums', () => {
     const tracks = hrefs(home.text, /href="(\/newsTrack\/\d+)"/g);
     expect(tracks).toHaveLength(Math.min(5, reports.length));
     for (const path of [...lives, ...tracks]) expect([path, (await request(t.url).get(path)).status]).toEqual([path, 200]);
+  });
+
+  it('an article’s tags each link to the tag’s page, which names the tag', async () => {
+    const raw = await taggedArticle(t.upstream.url);
+    const page = await request(t.url).get(`/detail/${raw.catid}/${raw.id}`);
+    const list = /<ul class="article__tags"[^>]*>(.*?)<\/ul>/s.exec(page.text)?.[1] ?? '';
+    const links = [...list.matchAll(/<a[^>]*href="([^"]+)"[^>]*>([^<]*)<\/a>/g)].map((match) => ({ href: match[1], name: match[2] }));
+    expect(links).toEqual(raw.tags.map((tag) => ({ href: `/tagDetail/${tag.id}`, name: tag.name })));
+    for (const link of links) {
+      const tagPage = await request(t.url).get(link.href!);
+      expect([link.href, tagPage.status, tagPage.text.includes(link.name!)]).toEqual([link.href, 200, true]);
+    }
   });
 
   it('a video in an album links to the album, playing that video', async () => {
