@@ -11,7 +11,8 @@
  * the cached-hit rows (bare, nginx, the L1, Redis and gzip hits) and HTML sizes; BENCH_ONLY=miss only the
  * anonymous MISS row (to compare two trees, each run in turn); BENCH_ONLY=publish only the
  * publish-to-visible row (bench/publish-to-visible.ts); BENCH_ONLY=outage only the Redis outage rows (the rate past
- * the outage window, and capacity second by second across it: bench/outage-expiry.ts); unset, every row.
+ * the outage window, capacity second by second across it, and in the 30 s after Redis returns:
+ * bench/outage-expiry.ts, bench/redis-return.ts); unset, every row.
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -35,6 +36,7 @@ import { renderFloor, type Floor } from './bench/render-floor';
 import { articlePaths, DETAIL } from './bench/render-portals';
 import { publishToVisibleRows } from './bench/publish-to-visible';
 import { outageExpiryRows } from './bench/outage-expiry';
+import { redisReturnRows } from './bench/redis-return';
 import { runStoppingChildren } from './bench/children';
 import { redisServerMissing, varnishMissing } from './bench/requirements';
 
@@ -175,7 +177,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     if (OUTAGE_ONLY) {
-      rows.push(...(await redisOutageRows(common)), ...(await outageExpiryRows(common, upstream.url)));
+      rows.push(...(await redisOutageRows(common)), ...(await outageExpiryRows(common, upstream.url)), ...(await redisReturnRows(common, upstream.url)));
       printTable(rows);
       return;
     }
@@ -316,7 +318,7 @@ async function main(): Promise<void> {
     );
     rows.push(htmlSizeRow('/home', home, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail, HTML_TARGETS.detail));
     rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)));
-    rows.push(...(await outageExpiryRows(common, upstream.url)), ...(await publishRows()));
+    rows.push(...(await outageExpiryRows(common, upstream.url)), ...(await redisReturnRows(common, upstream.url)), ...(await publishRows()));
   } finally {
     for (const server of running.reverse()) await server.stop();
     await upstream.close();

@@ -132,13 +132,17 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
       logger.info({ audit: event.action }, `cache operator ${event.action.who}: ${event.action.what} (${event.action.entries} entries)`);
       if (event.action.purge) observers.onOperatorPurge(event.action.purge, redis.client);
     },
-    // Announcements sent while unsubscribed were missed: the purge log says which were purges (and the edges are
-    // purged again for them); L1 starts again from empty.
+    // Announcements sent while unsubscribed were missed: the purge log says which were purges, applied to L1 (and
+    // the edges purged again for them). L1 is kept, so a reconnect is no capacity cliff; it is emptied only when the
+    // log cannot say what was missed (unread, or trimmed past this instance's place).
     onResubscribed: () =>
       observers.purgeLog
         .resubscribed()
-        .catch((error: unknown) => logger.warn({ err: error }, 'purge log not read after reconnecting'))
-        .then(() => tiered?.clearLocal()),
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'purge log not read after reconnecting: emptying L1');
+          return false;
+        })
+        .then((complete) => (complete ? undefined : tiered?.clearLocal())),
     onLogged: (logId) => observers.purgeLog.heard(logId),
     onLost: () => observers.purgeLog.lost(),
   });

@@ -16,8 +16,8 @@
  *   expire in the window's last second, and every reader would wait for a render at once (issue 35).
  * - Redis reachable but not (yet) subscribed, e.g. in the moment between a reconnect and the new SUBSCRIBE:
  *   'bypass': L1 is bypassed and Redis answers, since Redis has every purge made meanwhile.
- * Once subscribed again the portal empties L1 (coherence.ts's onResubscribed), so nothing held across the gap
- * outlives it.
+ * Once subscribed again the portal applies to L1 every purge of the log it missed (purges.ts catchUp), and
+ * empties L1 only when the log cannot say what it missed, so no purge made across the gap is outlived.
  */
 import type { CacheEntry } from './entry';
 import { Invalidator, type PurgeSelector } from './invalidation';
