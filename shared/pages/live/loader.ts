@@ -3,17 +3,34 @@ import { entityInCategory, mediaHead } from '../../loaders/helpers';
 import { href } from '../../routes';
 import type { Loader } from '../../loaders/types';
 import { definePageLoaders } from '../../loaders/define';
-import route, { type LiveData } from './route';
+import type { ContentApi } from '../../content-api';
+import type { Live } from '../../types/entities';
+import type { LiveStatus } from '../../types/upstream';
+import route, { type LiveData, type OtherLive } from './route';
 
 const PLAYBACKS_SHOWN = 12;
+/** Other lives listed per state (on air, upcoming, ended): the CMS's newest first. */
+export const OTHERS_PER_STATE = 6;
+const STATES: readonly LiveStatus[] = [1, 2, 3];
+
+/** The other lives of every state, on air first: an empty list where the CMS cannot say (the page still shows). */
+async function otherLives(content: ContentApi, id: number): Promise<OtherLive[]> {
+  const pages = await Promise.all(STATES.map((status) => content.lives(status, 1, OTHERS_PER_STATE + 1).catch(() => ({ list: [] as Live[] }))));
+  return pages
+    .flatMap((page) => page.list.filter((other) => other.id !== id).slice(0, OTHERS_PER_STATE))
+    .map(({ id: otherId, title, status, start_time }) => ({ id: otherId, title, status, start_time }));
+}
 
 export const loadLive: Loader<LiveData> = async ({ params, site, content }) => {
   const live = await entityInCategory(params, (id) => content.live(id));
   if (!live) return { kind: 'not-found' };
-  const playbacks = live.status === 3 ? (await content.livePlaybacks(live.id, 1, PLAYBACKS_SHOWN)).list : [];
+  const [playbacks, others] = await Promise.all([
+    live.status === 3 ? content.livePlaybacks(live.id, 1, PLAYBACKS_SHOWN).then((page) => page.list) : [],
+    otherLives(content, live.id),
+  ]);
   return {
     kind: 'ok',
-    data: { live, playbacks },
+    data: { live, playbacks, others },
     head: mediaHead(site, { title: live.title, description: live.description, kind: '直播', images: [live.cover] }),
   };
 };

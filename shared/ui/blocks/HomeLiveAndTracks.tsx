@@ -1,30 +1,36 @@
 /**
  * Home's way into what is happening now: the lives on air or about to start (直播, each to its live page) and the
- * news-tracking reports updated last (新闻追踪, each to its timeline).
+ * news-tracking reports updated last (新闻追踪, each to its timeline). A live page lists the other lives the same way.
  */
 import { Link } from '../link';
-import type { HomeLive, HomeNewsTrack } from '../../pages/home/route';
+import type { HomeNewsTrack } from '../../pages/home/route';
+import type { Live } from '../../types/entities';
 import { href } from '../../routes';
 import { formatDateTime } from '../../time';
 
-function liveStatus(live: HomeLive): string {
+type ListedLive = Pick<Live, 'id' | 'title' | 'status' | 'start_time'>;
+
+const STATUS_CLASS = { 1: 'on-air', 2: 'upcoming', 3: 'ended' } as const;
+
+function liveStatus(live: ListedLive): string {
   if (live.status === 1) return '直播中';
   if (live.status === 2) return live.start_time === null ? '预告' : `${formatDateTime(live.start_time).slice(5)} 开始`;
   return '回放';
 }
 
-export function HomeLives({ lives }: { lives: readonly HomeLive[] }) {
+/** Lives with their state, each a link to its page: home's 直播, a live page's 更多直播. */
+export function LiveList({ title, titleId, lives }: { title: string; titleId: string; lives: readonly ListedLive[] }) {
   if (lives.length === 0) return null;
   return (
-    <section className="side-block home-lives" aria-labelledby="home-lives-title">
-      <h2 id="home-lives-title" className="block-title">
-        直播
+    <section className="side-block home-lives" aria-labelledby={titleId}>
+      <h2 id={titleId} className="block-title">
+        {title}
       </h2>
       <ul className="home-lives__list">
         {lives.map((live) => (
           <li key={live.id} className="home-lives__item">
             <Link to={href.live(live.id)} className="home-lives__link">
-              <span className={`home-lives__status home-lives__status--${live.status === 1 ? 'on-air' : 'upcoming'}`}>{liveStatus(live)}</span>
+              <span className={`home-lives__status home-lives__status--${STATUS_CLASS[live.status]}`}>{liveStatus(live)}</span>
               <span className="home-lives__title">{live.title}</span>
             </Link>
           </li>
@@ -32,6 +38,10 @@ export function HomeLives({ lives }: { lives: readonly HomeLive[] }) {
       </ul>
     </section>
   );
+}
+
+export function HomeLives({ lives }: { lives: readonly ListedLive[] }) {
+  return <LiveList title="直播" titleId="home-lives-title" lives={lives} />;
 }
 
 export function HomeNewsTracks({ tracks }: { tracks: readonly HomeNewsTrack[] }) {

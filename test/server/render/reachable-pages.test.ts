@@ -1,11 +1,12 @@
 /**
- * Every kind of page has a way in a reader would find: home lists the lives on air or next and the news-tracking
- * reports updated last, an article's tags open the tags' pages, a video names the albums it belongs to, and the pages sitemap lists lives, reports and
+ * Every kind of page has a way in a reader would find: home lists the lives on air or next (a live page the newest
+ * of every state, ended ones too) and the news-tracking reports updated last, an article's tags open the tags' pages, a video names the albums it belongs to, and the pages sitemap lists lives, reports and
  * albums. And a default install's menu has no entry that answers a reader with an editor's warning.
  */
 import request from 'supertest';
 import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport } from '../../../shared/types/upstream';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
+import { OTHERS_PER_STATE } from '../../../shared/pages/live/loader';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
 import { taggedArticle, upstreamData } from '../../support/upstream-data';
 
@@ -36,6 +37,23 @@ describe('ways into lives, news tracks and albums', () => {
     const tracks = hrefs(home.text, /href="(\/newsTrack\/\d+)"/g);
     expect(tracks).toHaveLength(Math.min(5, reports.length));
     for (const path of [...lives, ...tracks]) expect([path, (await request(t.url).get(path)).status]).toEqual([path, 200]);
+  });
+
+  it('lives of every state are two clicks from home: home’s 直播, then a live’s 更多直播 (the newest of each state)', async () => {
+    const states = await Promise.all(
+      [1, 2, 3].map((status) => upstreamData<RawPagedList<RawLive>>(t.upstream.url, `/api/live/list?show_type=${status}&page=1&page_size=50`)),
+    );
+    const every = states.flatMap((state) => state.list.slice(0, OTHERS_PER_STATE).map((live) => `/liveStreamDetail/${live.id}`));
+    expect(states.map((state) => state.list.length > 0)).toEqual([true, true, true]);
+    const reached = new Set<string>();
+    const fromHome = hrefs((await request(t.url).get('/')).text, /href="(\/liveStreamDetail\/\d+)"/g);
+    for (const path of fromHome) {
+      reached.add(path);
+      const live = await request(t.url).get(path);
+      expect([path, live.status]).toEqual([path, 200]);
+      for (const other of hrefs(live.text, /href="(\/liveStreamDetail\/\d+)"/g)) reached.add(other);
+    }
+    expect(every.filter((path) => !reached.has(path))).toEqual([]);
   });
 
   it('an article’s tags each link to the tag’s page, which names the tag', async () => {
