@@ -8,7 +8,7 @@
  * worst second of the outage against the mean second with Redis up. Run by `npm run bench`; alone:
  * `BENCH_ONLY=outage npm run bench`.
  */
-import { loadFrom, startPortalProcess, startRedisServer, type Running } from './processes';
+import { loadFrom, startPortalProcess, startRedisServer, warmHits, type Running } from './processes';
 import { articlePaths } from './render-portals';
 
 /**
@@ -37,7 +37,7 @@ export async function outageExpiryRows(common: Record<string, string>, upstreamU
       L1_OUTAGE_TTL_S: String(TTL_S),
     });
     const paths = await articlePaths(upstreamUrl, PAGES);
-    await warm(portal.url, paths);
+    await warmHits(portal.url, paths);
     // Older than twice the TTL at the window's end, as the pages of any outage longer than that are.
     await new Promise((resolve) => setTimeout(resolve, 2 * TTL_S * 1000));
     const spec = { url: portal.url, connections: CONNECTIONS, paths, cycle: true, perSecond: true };
@@ -59,16 +59,6 @@ export async function outageExpiryRows(common: Record<string, string>, upstreamU
   } finally {
     await portal?.stop();
     await redis.stop();
-  }
-}
-
-/** Each page rendered and stored (Redis and L1), then answered as a HIT. */
-async function warm(base: string, paths: readonly string[]): Promise<void> {
-  for (const path of paths) await (await fetch(base + path)).arrayBuffer();
-  for (const path of paths) {
-    const res = await fetch(base + path);
-    await res.arrayBuffer();
-    if (res.headers.get('x-cache') !== 'HIT') throw new Error(`${path} was not a HIT after its render`);
   }
 }
 

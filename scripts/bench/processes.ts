@@ -287,3 +287,13 @@ export async function loadFrom(spec: LoadSpec, serverPid: number, onStart?: () =
     ...(result.perSecond ? { perSecond: result.perSecond, startedAt: result.startedAt ?? 0 } : {}),
   };
 }
+
+/** Each page rendered and stored (Redis and L1), then answered as a HIT: fails the bench when one is not. */
+export async function warmHits(base: string, paths: readonly string[]): Promise<void> {
+  for (const path of paths) await (await fetch(base + path)).arrayBuffer();
+  for (const path of paths) {
+    const res = await fetch(base + path);
+    await res.arrayBuffer();
+    if (res.headers.get('x-cache') !== 'HIT') throw new Error(`${path} was not a HIT after its render`);
+  }
+}

@@ -5,7 +5,7 @@
  * back from a restart. The row is the mean and the worst second of the 30 s after it answered, against the mean
  * second before the stop. Run by `npm run bench`; alone: `BENCH_ONLY=outage npm run bench`.
  */
-import { loadFrom, startPortalProcess, startRedisServer, type Running } from './processes';
+import { loadFrom, startPortalProcess, startRedisServer, warmHits, type Running } from './processes';
 import { articlePaths } from './render-portals';
 
 const PAGES = Number(process.env.BENCH_OUTAGE_PAGES ?? 60);
@@ -24,7 +24,7 @@ export async function redisReturnRows(common: Record<string, string>, upstreamUr
   try {
     portal = await startPortalProcess({ ...common, REDIS_URL: redis.url, CACHE_PREFIX: `${common.CACHE_PREFIX}r` });
     const paths = await articlePaths(upstreamUrl, PAGES);
-    await warm(portal.url, paths);
+    await warmHits(portal.url, paths);
     const spec = { url: portal.url, connections: CONNECTIONS, paths, cycle: true, perSecond: true };
     // Unmeasured: the first seconds of a load pay V8 compiling the hit path (bench.ts's loadInTurns).
     await loadFrom({ ...spec, seconds: 2 }, portal.pid);
@@ -59,16 +59,6 @@ export async function redisReturnRows(common: Record<string, string>, upstreamUr
 
 function secondOf(at: number, startedAt: number): number {
   return Math.floor((at - startedAt) / 1000);
-}
-
-/** Each page rendered and stored (Redis and L1), then answered as a HIT. */
-async function warm(base: string, paths: readonly string[]): Promise<void> {
-  for (const path of paths) await (await fetch(base + path)).arrayBuffer();
-  for (const path of paths) {
-    const res = await fetch(base + path);
-    await res.arrayBuffer();
-    if (res.headers.get('x-cache') !== 'HIT') throw new Error(`${path} was not a HIT after its render`);
-  }
 }
 
 /** Mean second before the stop (the first left out: connections opening) against the 30 s from Redis's return. */

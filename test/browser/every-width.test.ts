@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { browserPortalSuite, gotoHydrated, screenshotTop, watchedPage } from '../support/browser';
 import { layoutFaults } from '../support/layout';
 import { phoneReaderPages } from '../support/page-kinds';
 import { describeWithBrowser } from '../support/requirements';
@@ -31,7 +31,7 @@ describeWithBrowser()('every page kind from 360 to 1920 px', () => {
           const found = await layoutFaults(page);
           if (found.scrollWidth > found.innerWidth) faults.push(`${kind} at ${width}px scrolls sideways: ${found.scrollWidth} > ${found.innerWidth}`);
           for (const text of found.squeezed) faults.push(`${kind} at ${width}px: ${text}`);
-          await page.screenshot({ path: path.join(SCREENSHOTS, `${kind}-${width}.png`), fullPage: true });
+          await screenshotTop(page, path.join(SCREENSHOTS, `${kind}-${width}.png`));
         }
         expect(problems).toEqual([]);
       } finally {

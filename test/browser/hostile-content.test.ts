@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import path from 'node:path';
 import { encodeKeyword } from '../../shared/search-keyword';
-import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { browserPortalSuite, gotoHydrated, screenshotTop, watchedPage } from '../support/browser';
 import { emptyLists, makeHostile } from '../support/hostile-content';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { treeProblems, walkPage } from '../support/focus-walk';
@@ -80,7 +80,7 @@ describeWithBrowser()('every page kind with hostile CMS content, from 360 to 192
           const h1s = await visibleH1s(page);
           if (h1s.length !== 1) found.headings.push(`${where}: ${h1s.length} h1 ${JSON.stringify(h1s)}`);
           if (width < 768) found.targets.push(...(await smallTargets(page, MIN_TARGET_PX)).map((target) => `${where}: ${target}`));
-          await page.screenshot({ path: path.join(SCREENSHOTS, `${pagePath.replace(/[^a-zA-Z0-9]+/g, '_')}-${width}.png`), fullPage: true });
+          await screenshotTop(page, path.join(SCREENSHOTS, `${pagePath.replace(/[^a-zA-Z0-9]+/g, '_')}-${width}.png`));
         }
       } finally {
         await page.context().close();
@@ -185,7 +185,7 @@ describeWithBrowser()('every page kind with every list empty, at 390 and 1296 px
             .evaluate((main) => (main.textContent ?? '').replace(/\s+/g, '').length - (main.querySelector('h1')?.textContent ?? '').replace(/\s+/g, '').length);
           if (said < 4) faults.push(`${where}: main says nothing beyond its heading`);
           if (width < 768) faults.push(...(await smallTargets(page, MIN_TARGET_PX)).map((target) => `${where}: ${target}`));
-          await page.screenshot({ path: path.join(SCREENSHOTS, `empty${pagePath.replace(/[^a-zA-Z0-9]+/g, '_')}-${width}.png`), fullPage: true });
+          await screenshotTop(page, path.join(SCREENSHOTS, `empty${pagePath.replace(/[^a-zA-Z0-9]+/g, '_')}-${width}.png`));
         }
       } finally {
         await page.context().close();

@@ -96,3 +96,16 @@ export function browserPortalSuite(options: TestPortalOptions = {}): BrowserPort
   });
   return suite;
 }
+
+/** How much of a page a layout suite's screenshot keeps: three screens of a 900 px window. */
+const SCREENSHOT_MAX_HEIGHT = 2700;
+
+/**
+ * A screenshot of the page's top, at most three screens, for a person to look at: the layout suites find faults by
+ * measuring, and a whole long page costs seconds to capture at every width (hostile-content spent most of its
+ * minutes on them).
+ */
+export async function screenshotTop(page: Page, file: string): Promise<void> {
+  const { width, height } = await page.evaluate(() => ({ width: document.documentElement.clientWidth, height: document.documentElement.scrollHeight }));
+  await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width, height: Math.min(height, SCREENSHOT_MAX_HEIGHT) } });
+}
