@@ -24,6 +24,13 @@ import { freePort } from '../free-port';
 import { startReferenceApi } from '../reference-api/server';
 
 const ROUNDS = Number(process.env.PUBLISH_ROUNDS ?? 20);
+/**
+ * Publishes before the measured ones, unmeasured: the first after start pays V8 compiling the purge and re-render
+ * paths (round 1 took 359 ms where the rest took 70–230), as the load rows leave out their first seconds.
+ */
+const WARMUP_ROUNDS = 3;
+/** Issue 34, item 9: a correction visible everywhere within a quarter of a second. */
+const TARGET_P99_MS = 250;
 const SECRET = `bench-${randomBytes(24).toString('hex')}`;
 const EDGE_TOKEN = `edge-${randomBytes(12).toString('hex')}`;
 /** A probe that has not seen the change by then fails the row: a purge that did not reach a copy never converges. */
@@ -126,28 +133,31 @@ export async function publishToVisibleRows(redisUrl: string): Promise<Row[]> {
     const paths = ['/', `/detail/${article.catid}/${article.id}`];
     const servers = [...instances.map((instance) => instance.url), varnish.url];
     const samples: number[] = [];
-    for (let round = 1; round <= ROUNDS; round += 1) {
-      const title = `更正第${round}次：${article.title}`.slice(0, 60);
+    for (let round = 1 - WARMUP_ROUNDS; round <= ROUNDS; round += 1) {
+      const title = `更正第${round + WARMUP_ROUNDS}次：${article.title}`.slice(0, 60);
       // Every copy held before the change (readers have seen each page everywhere; the second read is a held copy,
       // which the edge may keep).
       for (const server of servers) for (const path of paths) for (let read = 0; read < 2; read += 1) await fetchPage(server, path);
       upstream.api.control.overrideArticle(article.id, { title, list_title: title });
       const started = performance.now();
-      const status = await hook(instances[round % 2]!.url, JSON.stringify({ tags: [`article:${article.id}`], event: `bench-${round}` }));
+      const status = await hook(
+        instances[(round + WARMUP_ROUNDS) % 2]!.url,
+        JSON.stringify({ tags: [`article:${article.id}`], event: `bench-${round + WARMUP_ROUNDS}` }),
+      );
       if (status !== 200) throw new Error(`the hook answered ${status}`);
       const hookMs = performance.now() - started;
       const seen = await Promise.all(servers.flatMap((server) => paths.map((path) => until(server, path, title, started))));
       if (process.env.PUBLISH_DEBUG)
         process.stderr.write(`round ${round}: hook ${hookMs.toFixed(0)} ms, probes ${seen.map((ms) => ms.toFixed(0)).join(' ')}\n`);
-      samples.push(Math.max(...seen));
+      if (round >= 1) samples.push(Math.max(...seen));
     }
     const sorted = [...samples].sort((left, right) => left - right);
     const p99 = percentile(sorted, 99);
     return [
       [
         `publish to visible: hook call → last of ${paths.length * servers.length} probes (2 instances + Varnish, home and article) showing the new title`,
-        `p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${ROUNDS} publishes`,
-        `target p99 < 1000 ms${p99 < 1000 ? '' : ' (over)'}`,
+        `p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${ROUNDS} publishes (after ${WARMUP_ROUNDS} unmeasured)`,
+        `target p99 ≤ ${TARGET_P99_MS} ms${p99 <= TARGET_P99_MS ? '' : ' (over)'}`,
       ],
     ];
   } finally {
