@@ -11,7 +11,7 @@ import { printFigures, startLoad, untilAnswered, warmUntilHit } from '../support
 import { pageKeyOf, startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithRedis } from '../support/requirements';
 import { firstHomeArticle } from '../support/upstream-data';
-import { ageEntries, dropL1Copies, withRedis } from './cache/redis-helpers';
+import { ageEntries, forgetEntries, withRedis } from './cache/redis-helpers';
 
 /** Answers the load has had: each phase below waits for this many more, however slow the machine is. */
 const PHASE_ANSWERS = 12;
@@ -89,10 +89,11 @@ describeWithRedis()('faults under load', () => {
 
   it.each(['http500', 'hang', 'badjson'] as const)('serves what it holds, past grace, when the upstream answers %s', async (mode) => {
     // What the portal holds must be in Redis, since the ageing below drops every L1 copy. Redis restarted empty in
-    // the outage test above, and a page can be in L1 alone: dropped first, every page is asked until it is a HIT,
-    // read from Redis or stored there again (a timed load on a busy machine did not reach every page: 503s).
+    // the outage test above and L1 was kept through it, so a page or an answer can be in L1 alone (a page in Redis
+    // with its answers in L1 only): every entry is forgotten, then every page asked until it is a HIT, rendered and
+    // stored with its answers (a timed load on a busy machine did not reach every page: 503s).
     await untilCoherent(t);
-    await dropL1Copies(redis.url, t.cachePrefix);
+    await forgetEntries(redis.url, t.cachePrefix);
     await warmUntilHit(urls);
     const held = await Promise.all(
       urls.map(async (url) => {

@@ -84,6 +84,24 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
 }
 
 /** Every running portal of the prefix drops its in-process copies (after a change made in Redis behind its back). */
+/**
+ * Every cache entry of the prefix gone, from Redis and from every running instance's L1 (the instances'
+ * announcements, the purge log and the policy stay): the next reads load from the upstream and store anew.
+ */
+export async function forgetEntries(url: string, prefix: string): Promise<void> {
+  await withRedis(url, async (client) => {
+    const instances = await announcedInstances(client, prefix);
+    const entries: string[] = [];
+    for (const key of await client.keys(`${prefix}:*`)) {
+      if ((await client.type(key)) !== 'string') continue;
+      const raw = await client.getBuffer(key);
+      if (raw !== null && decodeEntry(raw)) entries.push(key);
+    }
+    if (entries.length > 0) await client.del(...entries);
+    await dropInProcessCopies(client, prefix, instances);
+  });
+}
+
 export async function dropL1Copies(url: string, prefix: string): Promise<void> {
   await withRedis(url, async (client) => dropInProcessCopies(client, prefix, await announcedInstances(client, prefix)));
 }
