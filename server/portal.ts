@@ -109,6 +109,39 @@ interface StoreObservers {
   outageLog: (redis: string, consequence: string, describe?: () => Record<string, unknown>) => OutageLog;
 }
 
+/** Tries to read the purge log on a reconnect, each after the command client is ready or this long. */
+const CATCH_UP_TRIES = 3;
+const READY_WAIT_MS = 2000;
+
+/**
+ * The purge log read and applied after a reconnect. The subscriber connection is often back before the command
+ * client (which refuses commands until it is), and a Redis just back may be slow: giving up empties L1 (every page
+ * rendered again at once), so each try waits for the client first.
+ */
+async function catchUpRetried(purges: Purges, client: RedisClient | undefined): Promise<boolean> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      if (client) await untilReady(client, READY_WAIT_MS);
+      return await purges.catchUp();
+    } catch (error) {
+      if (attempt >= CATCH_UP_TRIES) throw error;
+    }
+  }
+}
+
+function untilReady(client: RedisClient, timeoutMs: number): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    client.once('ready', done);
+  });
+}
+
 function createStores(config: Config, logger: Logger, onPolicyChange: () => void, observers: StoreObservers): Stores {
   const l1Bytes = config.L1_CACHE_MAX_MB * 1024 * 1024;
   if (!config.REDIS_URL) return { store: new MemoryStore(l1Bytes), redis: null, tiered: null, bus: null };
@@ -256,7 +289,7 @@ export function createPortal(options: PortalOptions): Portal {
     purgeLog: {
       heard: (logId) => purges?.heard(logId),
       lost: () => purges?.stoppedListening(),
-      resubscribed: async () => (purges ? purges.catchUp() : false),
+      resubscribed: async () => (purges ? catchUpRetried(purges, redis?.client) : false),
     },
   });
   const instance = { id: bus?.instanceId ?? randomUUID(), build: assets.buildId };

@@ -4,7 +4,8 @@
  * or a player comes near), and what a carousel or a player adds. The issue's target for the article page is
  * 60 KB; React DOM alone is about 60 KB of it, so the budgets are what this build reaches, against growth
  * (docs/build.md). The first load's is what React Router's data mode measured plus 2 KiB, so it still guards against
- * growth: 101.5 KiB before React Router came back, 132.9 with it (+31.4; issue 28 allowed +15, 111.8 in all).
+ * growth: 101.5 KiB before React Router came back, 132.9 with it (+31.4; issue 28 allowed +15, 111.8 in all);
+ * 135.2 after issue 38's Escape for every top-bar popup, tag links and other lives, so 136 (decision 0051).
  * The product owner's rule keeps a library of the chosen stack over a budget it misses (decision 0051). The
  * carousel's is swiper with its A11y and Navigation modules (keyboard dots and controls, issue 29; decision 0061).
  */
@@ -14,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { CLIENT_DIST } from '../../server/render/assets';
 
 const KIB = 1024;
-const BUDGET_KIB = { firstLoad: 135, carousel: 28, player: 116 };
+const BUDGET_KIB = { firstLoad: 136, carousel: 28, player: 116 };
 
 interface Manifest {
   entry: { js: string[] };

@@ -56,7 +56,7 @@ describeWithRedisServers()('a Redis outage', () => {
   });
 
   it('keeps serving cached pages as HITs from L1 with zero failures, keeps them through the reconnect, and applies the purges made meanwhile', async () => {
-    const env = { REDIS_COMMAND_TIMEOUT_MS: '300', PURGE_SECRET: SECRET };
+    const env = { REDIS_COMMAND_TIMEOUT_MS: '1000', PURGE_SECRET: SECRET };
     const a = await startTestPortal({ redisUrl: redis.url, env });
     const b = await startTestPortal({ redisUrl: redis.url, upstream: a.upstream, cachePrefix: a.cachePrefix, env });
     try {
@@ -110,6 +110,7 @@ describeWithRedisServers()('a Redis outage', () => {
       );
       expect(corrected.status).toBe(200);
       // Everything else b held is still served from L1: no page is rendered again because Redis came back.
+      expect(b.logs.filter((line) => String(line.msg).includes('emptying L1')).map((line) => line.msg)).toEqual([]);
       for (const path of untouched) {
         expect([path, (await request(b.url).get(path)).headers['x-cache']]).toEqual([path, 'HIT']);
       }
