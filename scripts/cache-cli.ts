@@ -240,7 +240,9 @@ function commandOf(argv: string[]): string {
   return first === 'policy' ? `policy ${words[words.indexOf('policy') + 1] ?? ''}`.trim() : first;
 }
 
-// exitCode rather than exit(): a large --json document piped to another program is written out in full.
+// Exit once stdout has drained, so a large --json document piped to another program is written out in full, and
+// nothing left open (a socket to a Redis that stopped answering lingers after disconnect) holds the answer back.
 void main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
+  process.stdout.write('', () => process.exit(code));
 });

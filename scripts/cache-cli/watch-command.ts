@@ -3,6 +3,9 @@
  * (instances announced in Redis come and go) plus any named with --portal; an instance that does not answer within
  * --timeout is named in that line's `failed` and left out of its ratio, and the watch goes on (exit code 5 at the
  * end if any round missed one or could not read Redis, 1 if a round had no answer at all).
+ *
+ * Lines keep the interval's pace: rounds start on a fixed schedule, and a round waits for an instance (and for
+ * Redis) no longer than the interval, so one hung instance cannot stretch every line to --timeout.
  */
 import { hitRatios } from '../../server/cache/stats';
 import type { RedisClient } from '../../server/redis/client';
@@ -35,22 +38,24 @@ async function rounds(globals: Globals, client: RedisClient | null, options: { p
   const first = await portals();
   if (first.length === 0)
     throw new CliError(`no instance announced in Redis under prefix ${globals.prefix}; name a running portal with --portal URL`, EXIT.failed);
-  let before: Scrape = await scrape(first, globals.timeout);
+  const bound = Math.min(globals.timeout, options.interval);
+  let before: Scrape = await scrape(first, bound);
+  const started = Date.now();
   // Redis lost during the watch (it restarts, the network drops) is not the portals' fault: each round then asks
   // the instances last found, and its line says why the list may be out of date.
   let known = first;
   const current = async (): Promise<{ urls: string[]; redis: string | null }> => {
     try {
-      known = await portals();
+      known = await within(portals(), bound);
       return { urls: known, redis: null };
     } catch (error) {
       return { urls: known, redis: `${errorText(error)} (asking the instances last found)` };
     }
   };
   for (let round = 1; options.count === undefined || round <= options.count; round += 1) {
-    await sleep(options.interval * 1000);
+    await sleep(started + round * options.interval * 1000 - Date.now());
     const found = await current();
-    const after = await scrape(found.urls, globals.timeout);
+    const after = await scrape(found.urls, bound);
     const { after: now, before: then } = windowed(after, before);
     const ratios = hitRatios(now, then);
     before = after;
@@ -78,5 +83,18 @@ async function rounds(globals: Globals, client: RedisClient | null, options: { p
     );
     if (answered === 0) process.exitCode = EXIT.failed;
     else if ((after.failed.length > 0 || found.redis !== null) && process.exitCode !== EXIT.failed) process.exitCode = EXIT.partial;
+  }
+}
+
+/** The promise's answer, or an error after `seconds` (the promise is left to settle on its own). */
+async function within<T>(promise: Promise<T>, seconds: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -187,17 +187,24 @@ export class Purges {
     const announced = [...selectors, ...(await this.answersBehind(selectors))];
     const purge: PurgeAnnouncement = { id: randomUUID(), selectors: announced, build: this.space.buildId, soft: order.soft };
     this.options.clock?.note(announced, this.space.buildId, started);
-    if (!this.holds()) return this.carryOut(purge, order, started);
+    // This instance's L1 first, so its acknowledgement counts the copies it held: the shared purge drops them too
+    // (the store is tiered), and any a read refilled from Redis in between.
+    const local = await this.purgeOwn(purge);
+    if (!this.holds()) return this.carryOut(purge, order, started, local);
     // Held purges first: a purge never overtakes one made before it.
     await this.replayHeld();
     if (this.held.length === 0 && this.options.store.isAvailable()) {
       try {
-        return await this.carryOut(purge, order, started);
+        return await this.carryOut(purge, order, started, local);
       } catch (error) {
         if (!this.redisFailed(error)) throw error;
       }
     }
-    return this.hold(purge, order, started);
+    return this.hold(purge, order, started, local);
+  }
+
+  private purgeOwn(purge: PurgeAnnouncement): Promise<LocalPurge> {
+    return this.options.self ? this.options.self.purgeLocal(purge.selectors, purge.build) : Promise.resolve({ entries: 0, keys: [] });
   }
 
   /**
@@ -217,12 +224,12 @@ export class Purges {
   }
 
   /** The whole purge: the shared store, the log and every instance, the shared store again, the edges, the history. */
-  private async carryOut(purge: PurgeAnnouncement, order: RunOrder, started: number, replayed = false): Promise<PurgeRecord> {
+  private async carryOut(purge: PurgeAnnouncement, order: RunOrder, started: number, local: LocalPurge, replayed = false): Promise<PurgeRecord> {
     const { selectors, id } = purge;
+    const own = this.options.self ? [{ id: this.options.self.id, entries: local.entries }] : [];
     const { entries, pageUrls } = await this.purgeShared(selectors, order.soft);
     this.applied.add(id);
     if (this.options.client) await appendPurge(this.options.client, this.options.prefix, purge, this.options.self?.id ?? 'cli');
-    const own = this.options.self ? [{ id: this.options.self.id, entries: (await this.options.self.purgeLocal(selectors, this.space.buildId)).entries }] : [];
     const others = await this.acknowledgements(id);
     // Once every instance knows of the purge, nothing begun before it is stored any more; what such a load or
     // render stored in between (on an instance that had not heard yet) goes now.
@@ -248,9 +255,8 @@ export class Purges {
    * held), the rest once Redis answers. The other instances cannot be told until then; they read the purge log
    * when they reconnect (catchUp).
    */
-  private async hold(purge: PurgeAnnouncement, order: RunOrder, started: number): Promise<PurgeRecord> {
+  private async hold(purge: PurgeAnnouncement, order: RunOrder, started: number, local: LocalPurge): Promise<PurgeRecord> {
     const self = this.options.self!;
-    const local = await self.purgeLocal(purge.selectors, purge.build);
     this.applied.add(purge.id);
     const edges = await this.purgeEdges(order.tags, edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)), order.soft);
     this.held.push({ purge, order, started });
@@ -280,7 +286,7 @@ export class Purges {
       // What began before the replay may have read what Redis held through the outage: not stored.
       this.options.clock?.note(next.purge.selectors, next.purge.build);
       try {
-        this.options.onReplay?.(await this.carryOut(next.purge, next.order, next.started, true));
+        this.options.onReplay?.(await this.carryOut(next.purge, next.order, next.started, await this.purgeOwn(next.purge), true));
       } catch (error) {
         this.options.onReplay?.(null, error);
         return;

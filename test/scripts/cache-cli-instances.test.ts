@@ -2,8 +2,10 @@
  * The CLI never hangs and tells the truth about every instance: two real portals announced in Redis, beside a
  * hung instance (a real server that accepts connections and never answers) and a dead one (a port nobody listens
  * on). stats, watch and instances find the announced portals without --portal, answer for the live ones, name
- * the hung and the dead ones with why, and end with exit code 5 (partial) instead of waiting or aborting.
+ * the hung and the dead ones with why, and end with exit code 5 (partial) instead of waiting or aborting. A Redis
+ * that stops answering (frozen) ends the CLI when its message says.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -12,6 +14,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { buildCacheCli, type CacheCli, type CliRun } from '../support/cache-cli';
 import { redisPortalSuite } from '../support/redis-portal';
+import { OwnRedis } from '../support/redis-server';
 import { describeWithRedis, testRedisUrl } from '../support/requirements';
 import { table } from '../../scripts/cache-cli/output';
 
@@ -196,11 +199,11 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     for (const line of tableLines.slice(1)) expect(line.slice(0, hitsEnd)).toMatch(/\d$/);
   });
 
-  it('watch finds the announced instances, names a hung one in each line and goes on (exit 5)', async () => {
+  it('watch finds the announced instances, names a hung one in each line and keeps the interval pace (exit 5)', async () => {
     const { portal } = suite;
     let watching = true;
     const [result] = await Promise.all([
-      cli.run('--json', '--timeout', '4', 'watch', '--portal', hung.url, '--interval', '1', '--count', '2').finally(() => (watching = false)),
+      cli.run('--json', '--timeout', '8', 'watch', '--portal', hung.url, '--interval', '1', '--count', '3').finally(() => (watching = false)),
       (async () => {
         while (watching) {
           await request(portal.url).get('/about');
@@ -212,13 +215,17 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     const lines = result.stdout
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { instances: number; failed: Failed[]; lookups: number });
-    expect(lines).toHaveLength(2);
+      .map((line) => JSON.parse(line) as { at: string; instances: number; failed: Failed[]; lookups: number });
+    expect(lines).toHaveLength(3);
     for (const line of lines) {
       expect(line.instances).toBe(2);
-      expect(line.failed).toEqual([{ url: hung.url, error: expect.stringContaining('no answer within 4 s') }]);
+      // A round waits for an instance no longer than the interval, not the whole --timeout.
+      expect(line.failed).toEqual([{ url: hung.url, error: expect.stringContaining('no answer within 1 s') }]);
     }
     expect(lines.some((line) => line.lookups > 0)).toBe(true);
+    // One line a second: a round waiting the 8 s --timeout for the hung instance would space them 9 s apart.
+    const gaps = lines.slice(1).map((line, index) => Date.parse(line.at) - Date.parse(lines[index]!.at));
+    for (const gap of gaps) expect(gap).toBeLessThan(4000);
   });
 
   it('warm gives up on a portal that sends its answer a byte a second, within --timeout, naming why (exit 1)', async () => {
@@ -318,6 +325,36 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     expect(result.code).toBe(5);
     const drained = parsed<{ instances: Instance[] }>(result).instances.find((instance) => instance.url === peer.url);
     expect(drained).toMatchObject({ health: 'ok', readiness: 'draining', draining: true, ok: false });
+  });
+});
+
+describeWithRedis()('portal-cache against a Redis that stops answering', () => {
+  let cli: CacheCli;
+  let redis: OwnRedis;
+  beforeAll(async () => {
+    cli = await buildCacheCli({});
+    redis = await OwnRedis.start();
+    redis.pause();
+  });
+  afterAll(async () => {
+    cli?.remove();
+    await redis?.stop('SIGKILL');
+  });
+
+  it('gives up when its message says (15 s) and exits as soon as it has said so (exit 3)', async () => {
+    const child = spawn(process.execPath, [cli.file, '--redis', redis.url, 'stats'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let saidAt = 0;
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      saidAt ||= Date.now();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const exitedAt = Date.now();
+    expect(code).toBe(3);
+    expect(stderr).toContain(`cannot reach Redis at ${redis.url}: no answer within 15 s`);
+    // The socket to a frozen Redis lingers for seconds after disconnect; the CLI does not wait for it.
+    expect(exitedAt - saidAt).toBeLessThan(2000);
   });
 });
 

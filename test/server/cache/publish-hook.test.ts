@@ -132,6 +132,9 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
     expect(answer.body.entries).toBeGreaterThanOrEqual(showing.length);
     expect(answer.body.instances.missing).toEqual([]);
     expect(answer.body.instances.acknowledged.map((ack: { id: string }) => ack.id).sort()).toEqual([a.portal.instance.id, b.portal.instance.id].sort());
+    // Each instance counts the L1 copies it dropped, the one that took the call as well as the other.
+    for (const ack of answer.body.instances.acknowledged as Array<{ id: string; entries: number }>)
+      expect([ack.id, ack.entries >= showing.length]).toEqual([ack.id, true]);
 
     let oldCopies = 0;
     for (const [host, , path] of showing) {
