@@ -162,7 +162,9 @@ async function fillMain(): Promise<void> {
   const figures = await fillL1(REDIS_URL, l1Mb);
   const peakMi = figures.peakRssBytes / 1048576;
   console.log(`L1_CACHE_MAX_MB=${l1Mb}: ${describeFigures(figures)}`);
-  console.log(`memory request ≥ peak RSS ${peakMi.toFixed(0)} Mi; limit with 25 % headroom ≥ ${(peakMi * 1.25).toFixed(0)} Mi (docs/operations.md "Memory")`);
+  console.log(
+    `memory request ≥ peak RSS ${peakMi.toFixed(0)} Mi; limit with 25 % headroom ≥ ${(peakMi * 1.25).toFixed(0)} Mi (docs/operations.md "Kubernetes")`,
+  );
   process.exit(0);
 }
 

@@ -3,9 +3,10 @@
  * deploy/k8s/portal.yaml (issue 35, item 5). One portal as deployed (dist/server/main.cjs, its own process, so its
  * RSS is its own) on the Redis at SOAK_REDIS_URL (a prefix of its own, deleted afterwards), with L1_CACHE_MAX_MB
  * (SOAK_L1_MB, default 128: the manifest's), asked for distinct pages (every article, then search result pages,
- * one per word) until L1 holds what its bound allows (it starts evicting, or reaches 97 % of it), then asked for
- * the last pages again for FILL_SETTLE_SECONDS (default 30) while full. Prints RSS (now and peak), V8 heap (used
- * and total), external memory and L1 bytes as it goes and at the end. Loopback only.
+ * one per word) until L1 holds what its bound allows (it starts evicting, or reaches 97 % of it), then for
+ * FILL_SETTLE_SECONDS (default 120) half the clients re-read the last pages while the other half go on down the tail
+ * (L1 evicting all the while). Prints RSS (now and peak), V8 heap (used and total), external memory and L1 bytes as
+ * it goes and at the end. Loopback only.
  */
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { parseRedisTarget } from '../../server/redis/target';
 
 const MB = 1024 * 1024;
 const CONCURRENCY = 4;
-const SETTLE_SECONDS = Number(process.env.FILL_SETTLE_SECONDS ?? 30);
+const SETTLE_SECONDS = Number(process.env.FILL_SETTLE_SECONDS ?? 120);
 /** Search words are made up: every one a page of its own, so there are always more pages than L1 holds. */
 const MAX_PAGES = 20_000;
 
@@ -117,17 +118,20 @@ export async function fillL1(redisUrl: string, l1Mb: number): Promise<MemoryFigu
       }
     }
     console.log(`L1 full after ${asked.length} pages (${failed} not 200): ${describeFigures(figures)}`);
-    // Full, and kept full: the last pages asked (what L1 holds now) again and again, as readers would.
+    // Full, and kept full as readers keep it: half the clients re-read the last pages asked (what L1 holds now),
+    // the other half go on down the long tail, so L1 evicts and refills all the while (the churn that fragments).
     const held = asked.slice(-Math.min(asked.length, 500));
     const until = Date.now() + SETTLE_SECONDS * 1000;
     let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (Date.now() < until) await get(base + held[next++ % held.length]!, agent);
-      }),
-    );
+    const reread = async () => {
+      while (Date.now() < until) await get(base + held[next++ % held.length]!, agent);
+    };
+    const tail = async () => {
+      for (let page = await pages.next(); !page.done && Date.now() < until; page = await pages.next()) await get(base + page.value, agent);
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, (_, index) => (index % 2 === 0 ? reread() : tail())));
     figures = await figuresOf(portal);
-    console.log(`after ${SETTLE_SECONDS} s more of reads while full: ${describeFigures(figures)}`);
+    console.log(`after ${SETTLE_SECONDS} s of re-reads and new pages while full: ${describeFigures(figures)}`);
     return figures;
   } finally {
     agent.destroy();

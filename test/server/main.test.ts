@@ -1,10 +1,12 @@
-/** The built server as operators run it: config errors, in-process reference API, and draining on SIGTERM. */
+/** The built server as operators run it: config errors, a Node outside engines, in-process reference API, and draining on SIGTERM. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { EMBEDDED_UPSTREAM_BUNDLE } from '../../server/embedded-upstream';
+import { packageInfo } from '../../server/package-info';
 import { HOME_CATID } from '../../shared/constants';
 import { BUILT_SERVER, keepAliveClients, startBuiltServer, type ServerLogLine } from '../support/built-server';
 import { timedGet } from '../support/http';
@@ -155,6 +157,30 @@ describe('server process', () => {
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exit).toBe(0);
+      await upstream.close();
+    }
+  }, 120_000);
+
+  it('warns once, naming both versions, when the Node it runs on is outside package.json engines', async () => {
+    const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+    const { nodeRange } = packageInfo();
+    // The machine's own Node 20, as an image or host not yet upgraded would run it, whatever Node runs the suite.
+    const preload = path.join(mkdtempSync(path.join(tmpdir(), 'old-node-')), 'node20.cjs');
+    writeFileSync(preload, "Object.defineProperty(process, 'version', { value: 'v20.19.0' });\n");
+    const outside = await startBuiltServer<LogLine>({ UPSTREAM_URL: upstream.url }, ['--require', preload]);
+    const inside = await startBuiltServer<LogLine>({ UPSTREAM_URL: upstream.url });
+    try {
+      const about = (lines: LogLine[]) => lines.filter((line) => line.msg?.includes('engines'));
+      expect(about(outside.lines).map((line) => [line.level, line.msg])).toEqual([
+        [40, `node v20.19.0 is outside the versions the portal is built and tested for (engines: node ${nodeRange}); starting anyway`],
+      ]);
+      expect((await timedGet(`${outside.url}/about`)).status).toBe(200);
+      expect(about(inside.lines)).toEqual([]);
+    } finally {
+      for (const server of [outside, inside]) {
+        server.child.kill('SIGTERM');
+        expect(await server.exit).toBe(0);
+      }
       await upstream.close();
     }
   }, 120_000);

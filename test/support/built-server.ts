@@ -25,9 +25,9 @@ export interface BuiltServer<Line extends ServerLogLine> {
   lines: Line[];
 }
 
-/** Starts it on a free loopback port with only PATH and `env`; resolves once it logs that it listens. */
-export function startBuiltServer<Line extends ServerLogLine = ServerLogLine>(env: Record<string, string>): Promise<BuiltServer<Line>> {
-  const child = spawn(process.execPath, [BUILT_SERVER], {
+/** Starts it on a free loopback port with only PATH and `env` (and Node's own `nodeArgs`); resolves once it logs that it listens. */
+export function startBuiltServer<Line extends ServerLogLine = ServerLogLine>(env: Record<string, string>, nodeArgs: string[] = []): Promise<BuiltServer<Line>> {
+  const child = spawn(process.execPath, [...nodeArgs, BUILT_SERVER], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
