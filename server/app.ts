@@ -36,6 +36,8 @@ import { dataRoutes } from './render/data-endpoints';
 import { STORE_RETRY_AFTER_SECONDS } from './redis/store-unavailable';
 import { bareErrorDocument } from './render/document';
 import { mobileDetailRedirect } from './render/mobile-redirect';
+import { previewOf, previewRoutes } from './preview/preview-routes';
+import type { UsedLinks } from './preview/used-links';
 import { createPageHandler } from './render/page-handler';
 import { UNAVAILABLE_MESSAGE } from './render/prepare-page';
 import { feedRoutes } from './seo/routes';
@@ -75,6 +77,8 @@ export interface AppDeps {
   upstream: UpstreamClient;
   /** /_internal/l1, for the cache CLI. */
   internal: InternalDeps;
+  /** The editors' preview (docs/preview.md); null without PREVIEW_SECRET (its routes are then the site's 404). */
+  preview: { secret: string; usedLinks: UsedLinks } | null;
 }
 
 const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
@@ -133,6 +137,7 @@ export function createApp(deps: AppDeps): Express {
   // The main site's callback origin is the portal's own even when it is not PUBLIC_ORIGIN_PROTOCOL://www.….
   const sameOrigin = sameOriginCheck(deps.config.PUBLIC_ORIGIN_PROTOCOL, [deps.auth.settings.callbackOrigin]);
   app.use(authRoutes({ ...deps.auth, logger, sameOrigin }));
+  if (deps.preview) app.use(previewRoutes({ ...deps.preview, secureCookies: deps.auth.settings.secureCookies, logger }));
   app.use(readerStyleRoutes(deps.auth.settings.secureCookies));
   app.use(
     apiProxy({
@@ -145,9 +150,10 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   const accountFor = readerAccounts(deps.upstream, deps.auth.sessions, deps.auth.settings.secureCookies, logger);
-  app.use(dataRoutes(deps.content, logger, accountFor, { mobileDetailUrl: deps.config.MOBILE_DETAIL_URL }));
+  const previewSecret = deps.preview?.secret;
+  app.use(dataRoutes(deps.content, logger, accountFor, { mobileDetailUrl: deps.config.MOBILE_DETAIL_URL, ...(previewSecret ? { previewSecret } : {}) }));
   app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
-  app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL));
+  app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL, (req) => (previewOf(req, previewSecret) ? previewSecret : undefined)));
   const pages = createPageHandler({
     content: deps.content,
     pageCache: deps.pageCache,
@@ -163,6 +169,7 @@ export function createApp(deps: AppDeps): Express {
       return id ? visitStatsScriptUrl(deps.config.VISIT_STATS_SCRIPT_URL, id) : null;
     },
     accountFor,
+    ...(deps.preview ? { previewSecret: deps.preview.secret } : {}),
     wechatJsSdkUrl: deps.config.WECHAT_JSSDK_URL,
     signInAvailable: deps.auth.settings.appId !== null,
     rememberReader: (req, res, user) => setReaderCookie(req, res, user, deps.auth.settings.secureCookies, deps.auth.settings.sessionTtlSeconds),

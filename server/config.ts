@@ -126,6 +126,8 @@ const schema = z.object({
   EDGE_PURGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   // The publish hook's shared secret with the CMS (docs/publish-hook.md): POST /_internal/purge is off without it.
   PURGE_SECRET: z.string().trim().min(32, 'at least 32 characters').max(256).optional(),
+  // The editors' preview (docs/preview.md): the secret the CMS signs preview links with. GET /_preview is a 404 without it.
+  PREVIEW_SECRET: z.string().trim().min(32, 'at least 32 characters').max(256).optional(),
   // How often each instance asks the CMS for its flags (grey mode) past every cache, purging the pages built on
   // them when one changed: a flag switched without the publish hook shows within this and a re-render. 0: off.
   FLAG_WATCH_S: z.coerce.number().int().min(0).max(300).default(10),
@@ -261,7 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value =
       name === 'REDIS_URL' || name === 'SESSION_REDIS_URL'
         ? redactRedisUrl(env[name] ?? '')
-        : name === 'INTERNAL_TOKEN' || name === 'EDGE_PURGE_TOKEN' || name === 'PURGE_SECRET'
+        : name === 'INTERNAL_TOKEN' || name === 'EDGE_PURGE_TOKEN' || name === 'PURGE_SECRET' || name === 'PREVIEW_SECRET'
           ? '(hidden)'
           : (env[name] ?? '');
     return `${name}=${JSON.stringify(value)}: ${issue.message}`;

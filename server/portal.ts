@@ -4,6 +4,7 @@
  * Redis client (plain, Sentinel or Cluster: server/redis/client.ts) serves the store, the lock, the policy,
  * sessions and publishing; the coherence bus opens its own subscriber from it.
  */
+import { UsedLinks } from './preview/used-links';
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
@@ -459,6 +460,9 @@ export function createPortal(options: PortalOptions): Portal {
     security,
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
     readiness,
+    preview: config.PREVIEW_SECRET
+      ? { secret: config.PREVIEW_SECRET, usedLinks: new UsedLinks(redis ? { client: redis.client, prefix: config.CACHE_PREFIX } : null) }
+      : null,
   });
   const chain =
     options.pageHits === false

@@ -69,6 +69,8 @@ export interface AppState {
   signInAvailable: boolean;
   layout: LayoutData;
   page: PageState;
+  /** An editor's preview of drafts (never stored, never shown to readers): the page carries the preview banner. */
+  preview: boolean;
 }
 
 /**

@@ -4,7 +4,7 @@
 #
 # - Only what the portal marks shareable is kept: `Cache-Control: public, s-maxage=…` without Set-Cookie. Anything
 #   `private`/`no-store` (signed-in readers' pages, errors, 404s, degraded renders) is never stored, and a request
-#   carrying the portal's session or sign-in cookie is passed to the portal untouched.
+#   carrying the portal's session, sign-in or preview cookie is passed to the portal untouched.
 # - Freshness is the portal's: s-maxage (less Age). A page the portal itself answered STALE is stale here too.
 #   Grace comes from `stale-while-revalidate` (served while one background fetch runs) and `stale-if-error`
 #   (served only when the refetch fails or no instance is healthy).
@@ -95,8 +95,9 @@ sub vcl_recv {
     if (req.method != "GET" && req.method != "HEAD") {
         return (pass);
     }
-    # A signed-in reader (session) or one signing in (state cookie): the portal answers them itself.
-    if (req.http.Cookie ~ "(^|;)\s*(portal_session|portal_login_state)=" || req.http.Authorization) {
+    # A signed-in reader (session), one signing in (state cookie) or an editor previewing drafts (docs/preview.md):
+    # the portal answers them itself, and nothing of theirs is stored here.
+    if (req.http.Cookie ~ "(^|;)\s*(portal_session|portal_login_state|portal_preview)=" || req.http.Authorization) {
         return (pass);
     }
     # Past stale-while-revalidate with a healthy portal: a fresh copy is fetched while the reader waits. If that

@@ -13,6 +13,7 @@ import { MEDIA_CACHE_CONTROL, parseImagePath, parseVideoPath, renderSvg, videoBy
 import { newspaperPageLabel } from './newspapers';
 import { pictureJpeg } from './picture-catalog';
 import { Presenter } from './present';
+import { PREVIEW_HEADER, PREVIEW_HEADER_VALUE } from '../../server/preview/contract';
 import { CODE_BAD_PARAMS, fail, matchRoute, MSG, type RouteContext } from './routes';
 import { presentVideo } from './videos';
 import { WechatJsSdk } from './wechat-jssdk';
@@ -233,9 +234,12 @@ export function createReferenceApi(options: ReferenceApiOptions = {}): Reference
     greyMode: dataset.greyMode,
     publicUrl: options.publicUrl ?? DEFAULT_PUBLIC_URL,
     articleExists: (id) => dataset.articleById.has(id),
+    articleOfCategory: (catid) => dataset.articles.find((article) => article.catid === catid),
+    firstFreeArticleId: Math.max(...dataset.articleById.keys()) + 1,
   });
   const createdAt = Date.now();
   const present = new Presenter(dataset, control);
+  const withDrafts = new Presenter(dataset, control, true);
   const clock = () => dataset.now + Math.floor((Date.now() - createdAt) / 1000);
   const accounts = new Accounts(() => control.publicUrl(), catalogOf(dataset, present));
   const jsSdk = new WechatJsSdk(dataset.seed, clock, () => control.publicUrl());
@@ -250,7 +254,9 @@ export function createReferenceApi(options: ReferenceApiOptions = {}): Reference
       if (options.controlPlane === false) return send(req, res, NOT_FOUND);
       return send(req, res, await handleControl(control, req.method ?? 'GET', url.pathname, req));
     }
-    return handleApi(ctx, req, res, url);
+    // A call made for an editor's preview is answered with drafts (docs/preview.md); every other with what is published.
+    const previewing = req.headers[PREVIEW_HEADER] === PREVIEW_HEADER_VALUE;
+    return handleApi(previewing ? { ...ctx, present: withDrafts } : ctx, req, res, url);
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {

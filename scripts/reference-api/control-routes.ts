@@ -97,6 +97,8 @@ export async function handleControl(control: ControlState, method: string, path:
     control.setGreyMode(parsed.value.mode);
     return OK;
   }
+  const drafts = await draftReply(control, action, req);
+  if (drafts) return drafts;
   const article = /^\/article\/(\d{1,9})$/.exec(action);
   if (article) {
     const parsed = await parseBody(req, articlePatch);
@@ -104,4 +106,29 @@ export async function handleControl(control: ControlState, method: string, path:
     return control.overrideArticle(Number(article[1]), parsed.value) ? OK : json(404, { ok: false, error: 'no such article' });
   }
   return json(404, { ok: false, error: 'Not Found' });
+}
+
+const newDraft = articlePatch.extend({ catid: z.number().int() });
+
+/**
+ * Drafts, for the editors' preview (docs/preview.md): `/draft/{id}` a draft of an article, `/drafts` a new
+ * article that exists only as a draft (answers its id), `/publish/{id}` what the CMS does on publish. Null for
+ * any other action.
+ */
+async function draftReply(control: ControlState, action: string, req: IncomingMessage): Promise<Reply | null> {
+  const draft = /^\/draft\/(\d{1,9})$/.exec(action);
+  if (draft) {
+    const parsed = await parseBody(req, articlePatch);
+    if ('error' in parsed) return parsed.error;
+    return control.draftArticle(Number(draft[1]), parsed.value) ? OK : json(404, { ok: false, error: 'no such article' });
+  }
+  if (action === '/drafts') {
+    const parsed = await parseBody(req, newDraft);
+    if ('error' in parsed) return parsed.error;
+    const id = control.createDraftArticle(parsed.value.catid, parsed.value);
+    return id === null ? json(404, { ok: false, error: 'no article in that category to shape a draft on' }) : json(200, { ok: true, id });
+  }
+  const publish = /^\/publish\/(\d{1,9})$/.exec(action);
+  if (publish) return control.publishDraft(Number(publish[1])) ? OK : json(404, { ok: false, error: 'no draft of that article' });
+  return null;
 }

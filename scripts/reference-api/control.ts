@@ -1,6 +1,6 @@
 /**
- * Runtime knobs for tests and benchmarks: injected latency and failures, article overrides, the grey-mode flag
- * and call counters. Kept apart from the dataset, which never changes after generation.
+ * Runtime knobs for tests and benchmarks: injected latency and failures, article overrides, drafts (for the
+ * editors' preview: docs/preview.md), the grey-mode flag and call counters. Kept apart from the dataset, which never changes after generation.
  */
 import type { RawArticleDetail, RawGreyMode } from '../../shared/types/upstream';
 
@@ -44,6 +44,15 @@ export interface Control {
   setAnswers(rules: AnswerRule[]): void;
   /** Merges the patch into the article as served by list, detail and topic calls; false for an unknown id. */
   overrideArticle(id: number, patch: ArticlePatch): boolean;
+  /**
+   * Merges the patch into the article's draft: served only to calls asking for drafts (PREVIEW_HEADER) until
+   * published; false for an unknown id (a draft-only article is known).
+   */
+  draftArticle(id: number, patch: ArticlePatch): boolean;
+  /** A new article that exists only as a draft, shaped on an article of the category: its id, or null for a category with none. */
+  createDraftArticle(catid: number, patch: ArticlePatch): number | null;
+  /** What the CMS does on publish: the article's draft becomes what every call serves; false when it has none. */
+  publishDraft(id: number): boolean;
   setGreyMode(mode: RawGreyMode): void;
   stats(): Stats;
   /** Back to the state right after creation: initial latency and failure rules, no overrides, zero counters. */
@@ -84,6 +93,10 @@ export interface ControlOptions {
   greyMode: RawGreyMode;
   publicUrl: string;
   articleExists(id: number): boolean;
+  /** An article of the category, for a draft-only article's shape (thumb, tags, source…). */
+  articleOfCategory(catid: number): RawArticleDetail | undefined;
+  /** The first id no article of the dataset has: draft-only articles count up from it. */
+  firstFreeArticleId: number;
 }
 
 /** The control plane plus the read side the request pipeline uses. */
@@ -93,6 +106,9 @@ export class ControlState implements Control {
   private answers: AnswerRule[] = [];
   private greyMode: RawGreyMode;
   private readonly overrides = new Map<number, ArticlePatch>();
+  private readonly drafts = new Map<number, ArticlePatch>();
+  /** Articles created as drafts: whole records, served to everyone once published. */
+  private readonly created = new Map<number, { article: RawArticleDetail; published: boolean }>();
   private counts = new Map<string, number>();
   private total = 0;
   private url: string;
@@ -124,6 +140,36 @@ export class ControlState implements Control {
     return true;
   }
 
+  draftArticle(id: number, patch: ArticlePatch): boolean {
+    if (!this.options.articleExists(id) && !this.created.has(id)) return false;
+    const { id: _ignored, ...rest } = patch;
+    this.drafts.set(id, { ...this.drafts.get(id), ...rest });
+    return true;
+  }
+
+  createDraftArticle(catid: number, patch: ArticlePatch): number | null {
+    const shape = this.options.articleOfCategory(catid);
+    if (!shape) return null;
+    const id = this.options.firstFreeArticleId + this.created.size;
+    const { id: _ignored, catid: _fixed, ...rest } = patch;
+    this.created.set(id, { article: { ...shape, views: 0, ...rest, id, catid }, published: false });
+    return id;
+  }
+
+  publishDraft(id: number): boolean {
+    const created = this.created.get(id);
+    const draft = this.drafts.get(id);
+    if (created && !created.published) {
+      this.created.set(id, { article: { ...created.article, ...draft, id }, published: true });
+    } else if (draft) {
+      this.overrides.set(id, { ...this.overrides.get(id), ...draft });
+    } else {
+      return false;
+    }
+    this.drafts.delete(id);
+    return true;
+  }
+
   setGreyMode(mode: RawGreyMode): void {
     this.greyMode = mode;
   }
@@ -138,6 +184,8 @@ export class ControlState implements Control {
     this.answers = [];
     this.greyMode = this.options.greyMode;
     this.overrides.clear();
+    this.drafts.clear();
+    this.created.clear();
     this.counts = new Map();
     this.total = 0;
   }
@@ -171,6 +219,16 @@ export class ControlState implements Control {
 
   overrideOf(id: number): ArticlePatch | undefined {
     return this.overrides.get(id);
+  }
+
+  draftOf(id: number): ArticlePatch | undefined {
+    return this.drafts.get(id);
+  }
+
+  /** An article created as a draft: to every call once published, before that only to calls asking for drafts. */
+  createdArticle(id: number, drafts: boolean): RawArticleDetail | undefined {
+    const created = this.created.get(id);
+    return created && (created.published || drafts) ? created.article : undefined;
   }
 
   currentGreyMode(): RawGreyMode {

@@ -21,6 +21,8 @@ export class Presenter {
   constructor(
     private readonly dataset: Dataset,
     private readonly control: ControlState,
+    /** Serves each article's draft where it has one, and draft-only articles (an editor's preview). */
+    private readonly drafts = false,
   ) {}
 
   /** Only our own '/media/…' paths are rewritten; overrides may set anything else verbatim. */
@@ -33,12 +35,18 @@ export class Presenter {
     return html.replace(/(\s(?:src|poster)=")(\/media\/)/g, (_match, attribute: string, media: string) => `${attribute}${base}${media}`);
   }
 
-  /** The article as currently served: dataset record plus any override. */
+  /** The article as currently served: dataset record (or one created as a draft) plus any override, and any draft. */
   effectiveArticle(id: number): RawArticleDetail | undefined {
-    const article = this.dataset.articleById.get(id);
+    const article = this.dataset.articleById.get(id) ?? this.control.createdArticle(id, this.drafts);
     if (!article) return undefined;
     const patch = this.control.overrideOf(id);
-    return patch ? { ...article, ...patch, id } : article;
+    const draft = this.drafts ? this.control.draftOf(id) : undefined;
+    return patch || draft ? { ...article, ...patch, ...draft, id } : article;
+  }
+
+  /** The article's category as the CMS files it (an override or draft cannot move it), if it is served at all. */
+  categoryOf(id: number): number | undefined {
+    return (this.dataset.articleById.get(id) ?? this.control.createdArticle(id, this.drafts))?.catid;
   }
 
   articleDetail(id: number): RawArticleDetail | undefined {

@@ -44,7 +44,7 @@ function articleDetail(ctx: RouteContext, req: ApiRequest): Reply {
   const catid = parseId(req.params[0]);
   const id = parseId(req.params[1]);
   // Membership is the dataset's: an override cannot move an article to another category.
-  if (ctx.dataset.articleById.get(id)?.catid !== catid) return fail(CODE_NOT_FOUND, MSG.noArticle);
+  if (ctx.present.categoryOf(id) !== catid) return fail(CODE_NOT_FOUND, MSG.noArticle);
   const article = ctx.present.articleDetail(id);
   return article ? ok(article) : fail(CODE_NOT_FOUND, MSG.noArticle);
 }

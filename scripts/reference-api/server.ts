@@ -17,6 +17,8 @@ export interface RunningReferenceApi {
   url: string;
   port: number;
   api: ReferenceApi;
+  /** The HTTP server, for a test that watches the requests it receives (their headers). */
+  server: Server;
   /** Stops listening and destroys every connection, including keep-alive and hanging ones. */
   close(): Promise<void>;
 }
@@ -61,5 +63,5 @@ export async function startReferenceApi(options: StartOptions = {}): Promise<Run
     });
     return closing;
   };
-  return { url, port: address.port, api, close };
+  return { url, port: address.port, api, close, server };
 }

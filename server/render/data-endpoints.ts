@@ -3,7 +3,7 @@
  * here, through the data cache) and the data of suspense blocks; and where the browser reports a page its error
  * boundary caught (logged, nothing else).
  */
-import express, { Router } from 'express';
+import express, { Router, type Response } from 'express';
 import { z } from 'zod';
 import { CLIENT_ERROR_ENDPOINT, CLIENT_ERROR_TEXT_LIMIT, type ClientErrorReport } from '../../shared/client-error';
 import { PAGE_DATA_ENDPOINT, RESOURCE_ENDPOINT } from '../../shared/app-state';
@@ -14,7 +14,9 @@ import { resolveSite } from '../../shared/sites';
 import type { AccountFor } from '../auth/reader-account';
 import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../logger';
-import { CallRecorder, type ContentService } from '../upstream/content-service';
+import { CallRecorder, type ContentService, type OnCallFailure } from '../upstream/content-service';
+import type { ContentApi } from '../../shared/content-api';
+import { previewOf } from '../preview/preview-routes';
 import { addressOf } from '../../shared/page-address';
 import { mobileDetailTarget, variesByUserAgent } from './mobile-redirect';
 import { pageDataFailure, preparePage, unixNow } from './prepare-page';
@@ -45,6 +47,19 @@ const CLIENT_ERROR_BODY_LIMIT = '32kb';
 export interface DataRoutesOptions {
   /** Where a phone opening an article goes (MOBILE_DETAIL_URL): a client navigation is sent there too. */
   mobileDetailUrl: string;
+  /** PREVIEW_SECRET: a navigation in an editor's preview reads drafts (docs/preview.md). */
+  previewSecret?: string;
+}
+
+/** The content calls of one request: drafts past the data cache in an editor's preview, the cached calls otherwise. */
+function contentFor(content: ContentService, recorder: CallRecorder, preview: boolean, onFailure: OnCallFailure = 'empty'): ContentApi {
+  return preview ? content.forPreview(recorder, onFailure) : content.forRequest(recorder, onFailure);
+}
+
+/** An answer made for a preview is the editor's alone and never indexed; one a signed-in reader or a failure shaped, private. */
+function cachingOf(res: Response, preview: boolean, reusable: boolean): void {
+  res.setHeader('Cache-Control', reusable && !preview ? 'no-cache' : PRIVATE_NO_STORE);
+  if (preview) res.setHeader('X-Robots-Tag', 'noindex');
 }
 
 export function dataRoutes(content: ContentService, logger: Logger, accountFor: AccountFor, options: DataRoutesOptions): Router {
@@ -76,7 +91,8 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
       const address = addressOf(target.pathname, target.searchParams);
       // A phone following a link to an article goes to the mobile site, as its typed URL would (a document load).
       if (variesByUserAgent(address.match)) res.vary('User-Agent');
-      const mobile = mobileDetailTarget(address.match, req.headers['user-agent'], options.mobileDetailUrl);
+      const preview = previewOf(req, options.previewSecret) !== null;
+      const mobile = mobileDetailTarget(address.match, req.headers['user-agent'], options.mobileDetailUrl, preview ? options.previewSecret : undefined);
       if (mobile) {
         res.setHeader('Cache-Control', PRIVATE_NO_STORE);
         res.json({ kind: 'document', location: mobile });
@@ -84,7 +100,7 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
       }
       const recorder = new CallRecorder();
       const account = accountFor(req, res);
-      const api = content.forRequest(recorder, 'throw');
+      const api = contentFor(content, recorder, preview, 'throw');
       // The flag an open tab follows (its document's layout is not sent again): read beside the page's loaders.
       const [prepared, greyMode] = await Promise.all([
         preparePage({
@@ -101,7 +117,7 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
       // A signed-in reader's navigation may carry their own lists, and an answer built on a failed call or an
       // error is not one to reuse: neither is kept by any cache.
       const status = answer.kind === 'page' ? answer.page.status : 200;
-      res.setHeader('Cache-Control', account || recorder.degraded || status !== 200 ? PRIVATE_NO_STORE : 'no-cache');
+      cachingOf(res, preview, !account && !recorder.degraded && status === 200);
       res.setHeader('X-Cache', recorder.summary);
       res.status(status).json(answer);
     } catch (error) {
@@ -117,8 +133,9 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
         return;
       }
       const recorder = new CallRecorder();
-      const value = await RESOURCES[name](content.forRequest(recorder));
-      res.setHeader('Cache-Control', recorder.degraded ? PRIVATE_NO_STORE : 'no-cache');
+      const preview = previewOf(req, options.previewSecret) !== null;
+      const value = await RESOURCES[name](contentFor(content, recorder, preview));
+      cachingOf(res, preview, !recorder.degraded);
       res.setHeader('X-Cache', recorder.summary);
       res.json(value);
     } catch (error) {

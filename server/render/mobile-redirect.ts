@@ -3,7 +3,8 @@
  * The answer depends on the User-Agent, so detail responses say `Vary: User-Agent` and the redirect itself is
  * never stored by a shared cache; desktop readers keep getting the (cached) page.
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { signedMobileLink } from '../preview/preview-link';
 import { matchRoute, type RouteMatch } from '../../shared/routes';
 
 // Phones, not tablets: an iPad or Android tablet gets the desktop page, as the publisher's own site does.
@@ -23,22 +24,24 @@ export function variesByUserAgent(match: RouteMatch): match is Extract<RouteMatc
  * phone opening an article, else null. One rule for a document request (below) and for a client navigation's
  * page data (server/render/data-endpoints.ts), so following a link on a phone ends where typing the URL does.
  */
-export function mobileDetailTarget(match: RouteMatch, userAgent: string | undefined, mobileDetailUrl: string): string | null {
+export function mobileDetailTarget(match: RouteMatch, userAgent: string | undefined, mobileDetailUrl: string, previewSecret?: string): string | null {
   if (!variesByUserAgent(match)) return null;
   const { catid, id } = match.params;
   if (!catid || !id || !isMobileUserAgent(userAgent)) return null;
   const target = new URL(mobileDetailUrl);
   target.searchParams.set('catid', catid);
   target.searchParams.set('id', id);
-  return target.toString();
+  // In an editor's preview the mobile site is asked for the draft too, by a link signed as the CMS signs its own.
+  return previewSecret === undefined ? target.toString() : signedMobileLink(target, previewSecret);
 }
 
-export function mobileDetailRedirect(mobileDetailUrl: string): RequestHandler {
+/** `previewSecret`: the request is an editor's preview (its cookie checked), and the mobile link keeps it. */
+export function mobileDetailRedirect(mobileDetailUrl: string, previewSecretOf: (req: Request) => string | undefined = () => undefined): RequestHandler {
   return (req, res, next) => {
     const match = matchRoute(req.path);
     if (!variesByUserAgent(match)) return next();
     res.vary('User-Agent');
-    const target = mobileDetailTarget(match, req.headers['user-agent'], mobileDetailUrl);
+    const target = mobileDetailTarget(match, req.headers['user-agent'], mobileDetailUrl, previewSecretOf(req));
     if (!target) return next();
     res.setHeader('Cache-Control', 'private, no-store');
     res.redirect(302, target);

@@ -44,6 +44,8 @@ export interface PageHandlerDeps {
   signInAvailable: boolean;
   /** A streamed render finished (metrics): its route id, seconds from its loaders to the document's end, outcome. */
   onRender?: (route: string, seconds: number, outcome: RenderOutcome) => void;
+  /** PREVIEW_SECRET: a request with a valid preview cookie is an editor's preview (docs/preview.md). */
+  previewSecret?: string;
   /** Sets the reader cookie (the public profile page script shows the menu from) on a private response. */
   rememberReader: (req: Request, res: Response, user: PublicUser) => void;
 }
@@ -58,6 +60,8 @@ export interface DocumentRequest {
   user: PublicUser | null;
   /** The signed-in reader's account calls; null whenever user is. */
   account: AccountSession | null;
+  /** An editor's preview (docs/preview.md): drafts, rendered for this request alone and never stored. */
+  preview?: boolean;
 }
 
 export interface PageContext {
@@ -78,7 +82,7 @@ export function createPageContext(deps: PageHandlerDeps): PageContext {
 
 /** The state of the document `request` asks for, its calls recorded into `recorder`. */
 export function stateFor(context: PageContext, request: DocumentRequest, content: ContentApi, recorder: CallRecorder): Promise<BuiltState> {
-  return context.buildState({ page: request.page, content, recorder, user: request.user, account: request.account });
+  return context.buildState({ page: request.page, content, recorder, user: request.user, account: request.account, preview: request.preview === true });
 }
 
 /** The resource loads of one render: counted, so the headers can tell whether any block is still loading. */

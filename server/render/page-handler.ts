@@ -18,6 +18,7 @@ import { pageKind, pageRequestOf, routeLabel, takeLookup, type PageRequest } fro
 import { notePage } from './page-response';
 import { renderMiss } from './render-miss';
 import { searchFormRedirect } from './search-redirect';
+import { previewOf } from '../preview/preview-routes';
 import { refreshInBackground, serveExpired, serveHeld } from './serve-cached';
 
 export type { PageHandlerDeps } from './page-context';
@@ -80,6 +81,8 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
         user: null,
         account: null,
       };
+      // An editor's preview comes first: drafts, as a visitor sees the page, rendered for this request alone.
+      if (previewOf(req, context.deps.previewSecret)) return await renderMiss(context, res, { ...document, preview: true }, null);
       const perReader = match.kind === 'page' && match.route.perReader === true;
       const signedIn = sessionOf(req);
       if (signedIn && rendersForReader({ signedIn: true, perReader, hasReaderCookie: hasReaderCookie(req) })) {

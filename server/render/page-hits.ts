@@ -22,6 +22,7 @@ import type { Metrics } from '../metrics';
 import { logRequest, markBytesBefore, requestIdOf, type SentFacts } from '../middleware/request-context';
 import type { SecurityHeaders } from '../middleware/security';
 import { READER_COOKIE } from '../../shared/reader-cookie';
+import { PREVIEW_COOKIE } from '../preview/contract';
 import { SESSION_COOKIE } from '../session';
 import { pageFormFor } from './accept-encoding';
 import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
@@ -128,6 +129,8 @@ function candidateOf(req: IncomingMessage, candidates: Candidates): Candidate | 
   const candidate = candidates.of(target, req.headers.host);
   if (!candidate) return null;
   if (rendersForReader(req.headers.cookie, candidate.perReader)) return null;
+  // An editor's preview (docs/preview.md) is never answered from the page cache.
+  if (req.headers.cookie?.includes(`${PREVIEW_COOKIE}=`)) return null;
   if (candidate.variesByUserAgent && isMobileUserAgent(req.headers['user-agent'])) return null;
   return candidate;
 }

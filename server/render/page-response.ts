@@ -93,6 +93,8 @@ export interface StreamedPage {
   sharing: Sharing;
   upstreamMs: number;
   renderMs: number;
+  /** An editor's preview: never shared (PASS), and never indexed. */
+  preview?: boolean;
 }
 
 /** A page rendered for this request and streamed: its headers go out with the shell. */
@@ -104,6 +106,7 @@ export function streamedHeaders(page: StreamedPage): Header[] {
   ];
   // The page's own data could not be had: say when to come back.
   if (page.status === 503) headers.push(['Retry-After', '30']);
+  if (page.preview) headers.push(['X-Robots-Tag', 'noindex']);
   return headers;
 }
 

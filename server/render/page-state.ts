@@ -30,6 +30,8 @@ export interface StateInput {
   /** The signed-in reader; null for any render that may be stored. */
   user: PublicUser | null;
   account?: AccountSession | null;
+  /** An editor's preview (docs/preview.md): the page's calls ask for drafts, past the data cache. */
+  preview?: boolean;
 }
 
 export type BuiltState = AppState | { redirect: string; permanent?: boolean };
@@ -75,7 +77,7 @@ export function createStateBuilder(deps: PageStateDeps): (input: StateInput) => 
         site,
         address,
         // The page's own data: a failed call makes the page a 503, never an empty page or a 404.
-        content: deps.content.forRequest(pageCalls, 'throw'),
+        content: input.preview ? deps.content.forPreview(pageCalls, 'throw') : deps.content.forRequest(pageCalls, 'throw'),
         now: unixNow(),
         account,
         onLoaderError: pageDataFailure(logger, 'loader failed', address.pathname),
@@ -96,6 +98,7 @@ export function createStateBuilder(deps: PageStateDeps): (input: StateInput) => 
       signInAvailable: deps.signInAvailable,
       layout,
       page,
+      preview: input.preview === true,
     };
   };
 }

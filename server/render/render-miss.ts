@@ -73,6 +73,7 @@ function setRenderedHeaders(streaming: Streaming, res: Response, status: number)
       sharing: sharingOf(streaming, status),
       upstreamMs: streaming.recorder.upstreamMs,
       renderMs: performance.now() - streaming.started,
+      preview: streaming.request.preview === true,
     }),
   );
 }
@@ -131,7 +132,7 @@ function outcomeOf(shellFailed: boolean, rendered: { clean: boolean; aborted: bo
 export async function renderMiss(context: PageContext, res: Response, request: DocumentRequest, key: string | null): Promise<void> {
   const started = performance.now();
   const recorder = new CallRecorder();
-  const content = context.deps.content.forRequest(recorder);
+  const content = request.preview ? context.deps.content.forPreview(recorder) : context.deps.content.forRequest(recorder);
   const state = await stateFor(context, request, content, recorder);
   if ('redirect' in state) {
     res.redirect(state.permanent ? 301 : 302, state.redirect);

@@ -14,12 +14,13 @@ import { ALL_SITES_SEGMENT, cacheKey } from '../cache/keys';
 import { DATA_POLICY, NOT_FOUND_POLICY, UPSTREAM_NOT_FOUND_CODE } from '../cache/policy';
 import type { PolicySource } from '../cache/runtime-policy';
 import { articleCalls } from './content-calls/articles';
-import type { CallSpec } from './content-calls/call';
+import type { Call, CallSpec } from './content-calls/call';
 import { decorationCalls } from './content-calls/decoration';
 import { mediaCalls } from './content-calls/media';
 import { navigationCalls } from './content-calls/navigation';
 import { topicCalls } from './content-calls/topics';
 import type { UpstreamClient } from './http-client';
+import { PREVIEW_HEADER, PREVIEW_HEADER_VALUE } from '../preview/contract';
 
 /** What one page's content calls did. */
 export class CallRecorder {
@@ -98,11 +99,16 @@ export class ContentService {
    * (content-calls/), each run by `call` below.
    */
   forRequest(recorder: CallRecorder, onFailure: OnCallFailure = 'empty'): ContentApi {
-    const call = <Raw, T>(spec: CallSpec<Raw, T>) => this.call(spec, recorder, onFailure);
-    // Object.assign onto the first family's fresh object, not one literal of five spreads: V8 builds that literal of
-    // 29 closures through a slow path, 50–66 µs against 1.4 µs, and a render asks for this once or twice. Nested,
-    // because TypeScript types Object.assign for at most three sources (with more it returns `any`).
-    return Object.assign(Object.assign(navigationCalls(call), articleCalls(call), decorationCalls(call)), topicCalls(call), mediaCalls(call));
+    return contentApiOf(<Raw, T>(spec: CallSpec<Raw, T>) => this.call(spec, recorder, onFailure));
+  }
+
+  /**
+   * A ContentApi for an editor's preview (docs/preview.md): every call asks the content API for drafts
+   * (PREVIEW_HEADER) and goes past the data cache both ways, so a draft is never stored and a stored answer never
+   * shown in its place. Its calls are recorded as misses; a preview is never stored (it renders as PASS).
+   */
+  forPreview(recorder: CallRecorder, onFailure: OnCallFailure = 'empty'): ContentApi {
+    return contentApiOf(<Raw, T>(spec: CallSpec<Raw, T>) => this.callForPreview(spec, recorder, onFailure));
   }
 
   /**
@@ -147,12 +153,28 @@ export class ContentService {
       if (served.staleIfError) recorder.degraded = true;
       return served.value;
     } catch (error) {
-      this.options.onUpstreamError?.(spec.request.call, error);
-      recorder.degraded = true;
-      const fails = spec.required === true || (onFailure === 'throw' && spec.decoration !== true);
-      if (fails) throw new ContentUnavailableError(spec.request.call);
-      return spec.empty;
+      return this.failed(spec, error, recorder, onFailure);
     }
+  }
+
+  private async callForPreview<Raw, T>(spec: CallSpec<Raw, T>, recorder: CallRecorder, onFailure: OnCallFailure): Promise<T> {
+    const request = { ...spec.request, headers: { ...spec.request.headers, [PREVIEW_HEADER]: PREVIEW_HEADER_VALUE } };
+    try {
+      const loaded = await this.load({ ...spec, request }, recorder);
+      recorder.record(this.keyOf(spec), 'MISS', loaded.tags);
+      return loaded.value;
+    } catch (error) {
+      return this.failed(spec, error, recorder, onFailure);
+    }
+  }
+
+  /** A call with no answer and nothing held: its empty value, or ContentUnavailableError where the page needs it. */
+  private failed<Raw, T>(spec: CallSpec<Raw, T>, error: unknown, recorder: CallRecorder, onFailure: OnCallFailure): T {
+    this.options.onUpstreamError?.(spec.request.call, error);
+    recorder.degraded = true;
+    const fails = spec.required === true || (onFailure === 'throw' && spec.decoration !== true);
+    if (fails) throw new ContentUnavailableError(spec.request.call);
+    return spec.empty;
   }
 
   /**
@@ -180,6 +202,16 @@ export class ContentService {
     // Negative caching: kept for NOT_FOUND_POLICY's short ttl only (an editor may be about to publish it).
     return { value: spec.empty, cacheable: true, tags: [...tags, 'not-found'], policy: NOT_FOUND_POLICY };
   }
+}
+
+/**
+ * Every call of the call modules (content-calls/) over one way of running a call. Object.assign onto the first
+ * family's fresh object, not one literal of five spreads: V8 builds that literal of 29 closures through a slow
+ * path, 50–66 µs against 1.4 µs, and a render asks for this once or twice. Nested, because TypeScript types
+ * Object.assign for at most three sources (with more it returns `any`).
+ */
+function contentApiOf(call: Call): ContentApi {
+  return Object.assign(Object.assign(navigationCalls(call), articleCalls(call), decorationCalls(call)), topicCalls(call), mediaCalls(call));
 }
 
 function decodedOrNull<T>(codec: Codec<T>, value: EntryValue): T | null {

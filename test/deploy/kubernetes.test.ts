@@ -185,7 +185,7 @@ describe('deploy/k8s/portal.yaml', () => {
   it('reads the Secret key by key: the publish hook’s required, the edge’s optional, the keys the docs create', async () => {
     const validated = await validate(MANIFEST);
     const required = ['INTERNAL_TOKEN', 'PURGE_SECRET', 'REDIS_URL', 'SESSION_REDIS_URL'];
-    const optional = ['EDGE_PURGE_TOKEN', 'EDGE_PURGE_URLS'];
+    const optional = ['EDGE_PURGE_TOKEN', 'EDGE_PURGE_URLS', 'PREVIEW_SECRET'];
     expect(validated.stdout).toContain(`secret portal-secrets: required ${required.join(', ')}; optional ${optional.join(', ')}\n`);
     // Each one under its own name, so the variable is the key.
     const fromSecret = container.env.filter((variable: any) => variable.valueFrom?.secretKeyRef);

@@ -15,6 +15,7 @@ import { Header } from '../blocks/Header';
 import { HotNews } from '../blocks/HotNews';
 import { LoadingBar } from '../blocks/LoadingBar';
 import { LoginDialogHost } from '../blocks/LoginModal';
+import { PreviewBanner } from '../blocks/PreviewBanner';
 import { RecommendedTopics } from '../blocks/RecommendedTopics';
 import { SpecialColumns } from '../blocks/SpecialColumns';
 import { ToastHost } from '../blocks/Toast';
@@ -64,6 +65,7 @@ export function Layout({ kind, children }: { kind: LayoutKind; children: ReactNo
   const classes = ['app', grey ? 'app--grey' : '', kind === 'reading' ? 'app--reading' : '', tools ? 'app--tools' : ''].filter(Boolean).join(' ');
   return (
     <div className={classes}>
+      <PreviewBanner />
       <a className="skip-link" href="#main">
         跳到正文
       </a>

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { PREVIEW_HEADER, PREVIEW_HEADER_VALUE } from '../../../server/preview/contract';
 import { BANNER_CATID, HOME_CATID, HOT_NEWS_ID, PROVINCE_PARENT_CATID } from '../../../shared/constants';
 import type {
   RawAdGroups,
@@ -269,6 +270,31 @@ describe('control', () => {
     expect((await get<RawArticleDetail>(`/show/${article.catid}-${article.id}.html`)).data).toMatchObject({ thumb: '', views: 1 });
     expect((await request(api.handler).post(`/__control/article/${article.id}`).send({ nope: 1 })).status).toBe(400);
     expect((await request(api.handler).post('/__control/article/1').send({ title: 'x' })).status).toBe(404);
+  });
+
+  it('serves drafts over HTTP only to calls asking for them, until published (docs/preview.md)', async () => {
+    const article = someArticle();
+    const detail = `/show/${article.catid}-${article.id}.html`;
+    const asDraft = async (path: string) =>
+      (await request(api.handler).get(path).set(PREVIEW_HEADER, PREVIEW_HEADER_VALUE)).body as { code: number; data: RawArticleDetail | null };
+    expect((await request(api.handler).post(`/__control/draft/${article.id}`).send({ title: '草稿标题' })).status).toBe(200);
+    expect((await get<RawArticleDetail>(detail)).data.title).toBe(article.title);
+    expect((await asDraft(detail)).data?.title).toBe('草稿标题');
+    const created = await request(api.handler).post('/__control/drafts').send({ catid: article.catid, title: '新文章草稿' });
+    expect(created.status).toBe(200);
+    const id = (created.body as { id: number }).id;
+    expect(api.dataset.articleById.has(id)).toBe(false);
+    const fresh = `/show/${article.catid}-${id}.html`;
+    expect((await get<RawArticleDetail | null>(fresh)).code).not.toBe(0);
+    expect((await asDraft(fresh)).data).toMatchObject({ id, catid: article.catid, title: '新文章草稿' });
+    // Publishing: what the draft said is what everyone gets; the draft is gone.
+    for (const published of [article.id, id]) expect((await request(api.handler).post(`/__control/publish/${published}`)).status).toBe(200);
+    expect((await get<RawArticleDetail>(detail)).data.title).toBe('草稿标题');
+    expect((await get<RawArticleDetail>(fresh)).data.title).toBe('新文章草稿');
+    expect((await request(api.handler).post(`/__control/publish/${article.id}`)).status).toBe(404);
+    expect((await request(api.handler).post('/__control/draft/1').send({ title: 'x' })).status).toBe(404);
+    expect((await request(api.handler).post('/__control/drafts').send({ title: 'no category' })).status).toBe(400);
+    expect((await request(api.handler).post('/__control/drafts').send({ catid: 1, title: 'x' })).status).toBe(404);
   });
 
   it('counts API calls by method, path and sorted query, but not media, health or control', async () => {

@@ -83,7 +83,6 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
   });
 }
 
-/** Every running portal of the prefix drops its in-process copies (after a change made in Redis behind its back). */
 /**
  * Every cache entry of the prefix gone, from Redis and from every running instance's L1 (the instances'
  * announcements, the purge log and the policy stay): the next reads load from the upstream and store anew.
@@ -102,6 +101,7 @@ export async function forgetEntries(url: string, prefix: string): Promise<void> 
   });
 }
 
+/** Every running portal of the prefix drops its in-process copies (after a change made in Redis behind its back). */
 export async function dropL1Copies(url: string, prefix: string): Promise<void> {
   await withRedis(url, async (client) => dropInProcessCopies(client, prefix, await announcedInstances(client, prefix)));
 }

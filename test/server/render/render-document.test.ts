@@ -14,6 +14,7 @@ function homeState(): AppState {
     user: null,
     wechatJsSdkUrl: 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js',
     signInAvailable: true,
+    preview: false,
     layout: {
       menu: [],
       banner: [],
