@@ -226,12 +226,12 @@ export function createReferenceApi(options: ReferenceApiOptions = {}): Reference
   const dataset = generateDataset({
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
-    menuFaults: options.menuFaults === true,
   });
   const control = new ControlState({
     latency: options.latency ?? [],
     failures: options.failures ?? [],
     greyMode: dataset.greyMode,
+    menuFaults: options.menuFaults === true,
     publicUrl: options.publicUrl ?? DEFAULT_PUBLIC_URL,
     articleExists: (id) => dataset.articleById.has(id),
     articleOfCategory: (catid) => dataset.articles.find((article) => article.catid === catid),

@@ -309,6 +309,16 @@ function addShared(tree: TreeBuilder): void {
   leaf(MOVE_INTO_ID, '申请入驻', 'ruzhu', page('moveInto'));
 }
 
+/** The level-2 entries an editor got wrong, by catid: the template served instead while menu faults are on. */
+export const MENU_FAULTS: ReadonlyMap<number, string | null> = new Map(
+  MENU_GROUPS.flatMap((group) => group.children.flatMap((child) => (child.faultyTemplate === undefined ? [] : [[child.catid, child.faultyTemplate] as const]))),
+);
+
+/** The record as served while menu faults are on: the template its editor got wrong, where it has one. */
+export function withMenuFault(record: CategoryRecord): CategoryRecord {
+  return MENU_FAULTS.has(record.catid) ? { ...record, template: MENU_FAULTS.get(record.catid)! } : record;
+}
+
 /** `menuFaults`: three level-2 entries carry the templates an editor got wrong (see MenuChildDef.faultyTemplate). */
 export function buildCategoryTree(menuFaults = false): CategoryRecord[] {
   const tree = new TreeBuilder();
@@ -338,7 +348,7 @@ export function toRawCategory(record: CategoryRecord, children: RawCategory[]): 
 }
 
 /** Header menu: home first, the content channels, then the province parent with its template-8 children. */
-export function buildMenu(byId: ReadonlyMap<number, CategoryRecord>, childrenOf: ReadonlyMap<number, readonly number[]>): RawCategory[] {
+export function buildMenu(byId: Pick<ReadonlyMap<number, CategoryRecord>, 'get'>, childrenOf: ReadonlyMap<number, readonly number[]>): RawCategory[] {
   const level1 = [HOME_CATID, ...MENU_GROUPS.map((group) => group.catid), PROVINCE_PARENT_CATID];
   return level1.map((catid) => {
     const record = byId.get(catid);

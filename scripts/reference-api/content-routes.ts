@@ -126,15 +126,16 @@ function newsSearchInit(ctx: RouteContext, req: ApiRequest): Reply {
 function parentCategory(ctx: RouteContext, req: ApiRequest): Reply {
   const id = parseId(q(req, 'id'));
   const withChildren = parseChoice(q(req, 'type'), [0, 1] as const, 0) === 1;
-  const { categoryById, childrenOf } = ctx.dataset;
-  if (!categoryById.has(id)) return fail(CODE_NOT_FOUND, MSG.noCategory);
+  const { childrenOf } = ctx.dataset;
+  const category = (catid: number) => ctx.present.categoryRecord(catid);
+  if (!category(id)) return fail(CODE_NOT_FOUND, MSG.noCategory);
   const chain = [];
-  for (let cursor = categoryById.get(id); cursor; cursor = categoryById.get(cursor.parentid)) chain.unshift(cursor);
+  for (let cursor = category(id); cursor; cursor = category(cursor.parentid)) chain.unshift(cursor);
   const data: RawParentCategory = {
     list: chain.map((record) => {
       const children = withChildren
         ? (childrenOf.get(record.catid) ?? []).flatMap((childId) => {
-            const child = categoryById.get(childId);
+            const child = category(childId);
             return child ? [toRawCategory(child, [])] : [];
           })
         : [];

@@ -49,6 +49,7 @@ const articlePatch = z.strictObject({
   editor: z.string().optional(),
 });
 const greyModeBody = z.strictObject({ mode: z.enum(['0', '1', '2']) });
+const menuFaultsBody = z.strictObject({ on: z.boolean() });
 
 function badRequest(error: z.ZodError | Error): Reply {
   return json(400, { ok: false, error: error instanceof z.ZodError ? z.prettifyError(error) : error.message });
@@ -89,6 +90,12 @@ export async function handleControl(control: ControlState, method: string, path:
     const parsed = await parseBody(req, answerBody);
     if ('error' in parsed) return parsed.error;
     control.setAnswers(parsed.value satisfies AnswerRule[]);
+    return OK;
+  }
+  if (action === '/menu-faults') {
+    const parsed = await parseBody(req, menuFaultsBody);
+    if ('error' in parsed) return parsed.error;
+    control.setMenuFaults(parsed.value.on);
     return OK;
   }
   if (action === '/grey-mode') {

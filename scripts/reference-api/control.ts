@@ -54,6 +54,8 @@ export interface Control {
   /** What the CMS does on publish: the article's draft becomes what every call serves; false when it has none. */
   publishDraft(id: number): boolean;
   setGreyMode(mode: RawGreyMode): void;
+  /** Serves the three misconfigured menu entries (docs/product.md §5 warnings) or the menu as it should be. */
+  setMenuFaults(on: boolean): void;
   stats(): Stats;
   /** Back to the state right after creation: initial latency and failure rules, no overrides, zero counters. */
   reset(): void;
@@ -91,6 +93,8 @@ export interface ControlOptions {
   latency: readonly LatencyRule[];
   failures: readonly FailureRule[];
   greyMode: RawGreyMode;
+  /** Whether the menu starts with its three misconfigured entries. */
+  menuFaults: boolean;
   publicUrl: string;
   articleExists(id: number): boolean;
   /** An article of the category, for a draft-only article's shape (thumb, tags, source…). */
@@ -105,6 +109,7 @@ export class ControlState implements Control {
   private failures: FailureRule[];
   private answers: AnswerRule[] = [];
   private greyMode: RawGreyMode;
+  private menuFaults: boolean;
   private readonly overrides = new Map<number, ArticlePatch>();
   private readonly drafts = new Map<number, ArticlePatch>();
   /** Articles created as drafts: whole records, served to everyone once published. */
@@ -117,6 +122,7 @@ export class ControlState implements Control {
     this.latency = [...options.latency];
     this.failures = [...options.failures];
     this.greyMode = options.greyMode;
+    this.menuFaults = options.menuFaults;
     this.url = normalisePublicUrl(options.publicUrl);
   }
 
@@ -174,6 +180,10 @@ export class ControlState implements Control {
     this.greyMode = mode;
   }
 
+  setMenuFaults(on: boolean): void {
+    this.menuFaults = on;
+  }
+
   stats(): Stats {
     return { total: this.total, byPath: Object.fromEntries(this.counts) };
   }
@@ -183,6 +193,7 @@ export class ControlState implements Control {
     this.failures = [...this.options.failures];
     this.answers = [];
     this.greyMode = this.options.greyMode;
+    this.menuFaults = this.options.menuFaults;
     this.overrides.clear();
     this.drafts.clear();
     this.created.clear();
@@ -233,5 +244,9 @@ export class ControlState implements Control {
 
   currentGreyMode(): RawGreyMode {
     return this.greyMode;
+  }
+
+  menuFaultsOn(): boolean {
+    return this.menuFaults;
   }
 }

@@ -13,7 +13,7 @@ import type {
   RawTopic,
   RawTopicDetail,
 } from '../../shared/types/upstream';
-import { toRawCategory } from './categories';
+import { buildMenu, toRawCategory, withMenuFault, type CategoryRecord } from './categories';
 import type { ControlState } from './control';
 import { toListItem, type Dataset, type TopicRecord } from './dataset';
 
@@ -71,7 +71,7 @@ export class Presenter {
 
   /** A category with its whole subtree, as the CMS's category_index returns it. */
   categoryTree(catid: number): RawCategory | undefined {
-    const record = this.dataset.categoryById.get(catid);
+    const record = this.categoryRecord(catid);
     if (!record) return undefined;
     const children = (this.dataset.childrenOf.get(catid) ?? []).flatMap((childId) => {
       const child = this.categoryTree(childId);
@@ -81,7 +81,14 @@ export class Presenter {
   }
 
   menu(): RawCategory[] {
-    return structuredClone([...this.dataset.menu]);
+    if (!this.control.menuFaultsOn()) return structuredClone([...this.dataset.menu]);
+    return buildMenu({ get: (catid: number) => this.categoryRecord(catid) }, this.dataset.childrenOf);
+  }
+
+  /** The category as served now: with its editor's mistake while menu faults are on. */
+  categoryRecord(catid: number): CategoryRecord | undefined {
+    const record = this.dataset.categoryById.get(catid);
+    return record && this.control.menuFaultsOn() ? withMenuFault(record) : record;
   }
 
   topic(topic: TopicRecord): RawTopic {
