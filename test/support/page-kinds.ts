@@ -1,4 +1,5 @@
 /** Pages of every kind the route table serves, as a reader reaches them (real ids of the reference dataset). */
+import { matchRoute, routeTable } from '../../shared/routes';
 import { encodeKeyword } from '../../shared/search-keyword';
 
 /** The first link on `from` whose path matches `pattern`. */
@@ -55,4 +56,72 @@ export async function phoneReaderPages(base: string): Promise<Record<string, str
     live: await firstLink(base, '/', /^\/liveStreamDetail\/\d+$/),
     personal: '/personalCenter',
   };
+}
+
+/** The first live of a state on the reference API (1 on air, 2 upcoming, 3 ended), as its page's path. */
+async function livePath(upstreamUrl: string, state: 1 | 2 | 3): Promise<string> {
+  const response = await fetch(`${upstreamUrl}/api/live/list?show_type=${state}&page=1&page_size=1`);
+  const body = (await response.json()) as { data: { list: Array<{ id: number }> } };
+  const live = body.data.list[0];
+  if (!live) throw new Error(`no live of state ${state} on the reference API`);
+  return `/liveStreamDetail/${live.id}`;
+}
+
+/**
+ * One page of every page id the route table serves, by name, plus what a reader also meets: a live of each state,
+ * the reading mode, a tag's page and the 404 page (issue 38, item 4). Suites that must cover every kind check
+ * the paths against the table with `pageIdsMissing` (a new page missing here fails them). Reached by real links where
+ * a page links to them; the rest read their ids from the reference API (`upstreamUrl`).
+ */
+export async function pagesOfEveryRoute(base: string, upstreamUrl: string): Promise<Record<string, string>> {
+  const detail = await firstLink(base, '/', /^\/detail\/\d+\/\d+$/);
+  const topicList = await firstLink(base, '/siteMap', /^\/topic\/\d+$/);
+  const video = await firstLink(base, '/shike/2839', /^\/video\/\d+\/\d+$/);
+  const tag = await firstLink(base, detail, /^\/tagDetail\/\d+/);
+  const paper = await firstLink(base, '/electronic', /^\/readNewspapers\/\d+/);
+  return {
+    home: '/',
+    detail,
+    reading: detail.replace('/detail/', '/detailReading/'),
+    list: await firstLink(base, '/siteMap', /\/V1\/\d+$/),
+    listV2: await firstLink(base, '/siteMap', /\/V2\/\d+$/),
+    topicList,
+    topicDetail: await firstLink(base, topicList, /^\/topicDetail\/\d+$/),
+    newsTrack: await firstLink(base, '/', /^\/newsTrack\/\d+$/),
+    tag,
+    headlineNews: '/headlineNews',
+    specialColumn: '/specialColumn',
+    specialColumnDetail: await firstLink(base, '/specialColumn', /^\/specialColumnDetail\/\d+$/),
+    search: `/search/${encodeKeyword('青年')}/2`,
+    searchEmpty: '/search',
+    shike: '/shike/2839',
+    video,
+    videoAlbum: await firstLink(base, video, /^\/videoAlbum\/\d+/),
+    liveOnAir: await livePath(upstreamUrl, 1),
+    liveUpcoming: await livePath(upstreamUrl, 2),
+    liveEnded: await livePath(upstreamUrl, 3),
+    hd: '/hd',
+    poster: '/poster',
+    electronic: '/electronic',
+    newspaperBoard: '/newspaperBoard',
+    newspaper: paper,
+    newspaperV2: paper.replace('/readNewspapers/', '/readNewspapers_v2/'),
+    about: '/about',
+    contribute: '/contribute',
+    moveInto: '/moveInto',
+    seekingReport: '/seekingReport',
+    license: '/license',
+    siteMap: '/siteMap',
+    personal: '/personalCenter',
+    notFound: '/no-such-page',
+  };
+}
+
+/** The page ids of the route table that none of `paths` shows: what a suite claiming every kind left out. */
+export function pageIdsMissing(paths: readonly string[]): string[] {
+  const shown = new Set(
+    paths.map((path) => matchRoute(new URL(path, 'http://portal.test').pathname)).map((match) => (match.kind === 'page' ? match.route.page : match.kind)),
+  );
+  const every = new Set(routeTable().flatMap((route) => (route.page === undefined ? [] : [route.page])));
+  return [...every].filter((id) => !shown.has(id)).sort();
 }
