@@ -1,8 +1,9 @@
 /**
- * Issue 38, item 4: classes of layout fault, each measured wherever it can happen rather than on the one
+ * Issue 38, item 4: three classes of layout fault, each measured wherever it can happen rather than on the one
  * example a reader's pass found. Items of one line share one baseline (the breadcrumb's '> 正文' sat 10px above
  * '首页 > 要闻' at 390px, once its links grew to 44px tap targets); no text runs under a control drawn over it (a
- * two-line side-ad title under a carousel's ‹ at 1296px). A page with a fault is screenshotted into
+ * two-line side-ad title under a carousel's ‹ at 1296px); an ad's picture keeps its own proportions (a phone's slot
+ * showed a grey box around a thin strip of a banner). A page with a fault is screenshotted into
  * test-results/layout-classes/.
  */
 import { mkdirSync } from 'node:fs';
@@ -15,8 +16,9 @@ import { describeWithBrowser } from '../support/requirements';
 /** A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not. */
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SCREENSHOTS = path.join(__dirname, '..', '..', 'test-results', 'layout-classes');
-/** How far apart two baselines may be: rounding, not a visible step. */
+/** How far apart two baselines, or a box's aspect and its picture's, may be: rounding, not a visible step. */
 const BASELINE_SLACK_PX = 1;
+const ASPECT_SLACK = 0.03;
 
 async function screenshotOnFault(page: Page, faults: readonly string[], name: string): Promise<void> {
   if (faults.length === 0) return;
@@ -98,6 +100,56 @@ function textUnderControls(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Runs in the page: every ad picture or video whose box is not its picture's aspect. A video is laid out at its
+ * poster's size until it plays, then at its own: either will do.
+ */
+function adsOutOfProportion(page: Page, slack: number): Promise<string[]> {
+  return page.$$eval(
+    '.ad-slide img, .ad-slide video',
+    async (media, tolerance) => {
+      const pictureSize = async (src: string) => {
+        const picture = new Image();
+        picture.src = src;
+        await picture.decode().catch(() => undefined);
+        return { width: picture.naturalWidth, height: picture.naturalHeight };
+      };
+      const faults: string[] = [];
+      for (const element of media) {
+        const box = element.getBoundingClientRect();
+        const follows = (size: { width: number; height: number }) => Math.abs(box.width / box.height / (size.width / size.height) - 1) <= tolerance;
+        if (element instanceof HTMLImageElement) {
+          if (!follows({ width: element.naturalWidth, height: element.naturalHeight })) {
+            faults.push(
+              `${element.src.split('/').pop()} ${element.naturalWidth}×${element.naturalHeight} shown ${Math.round(box.width)}×${Math.round(box.height)}`,
+            );
+          }
+        } else if (element instanceof HTMLVideoElement) {
+          const poster = await pictureSize(element.poster);
+          if (!follows(poster) && !(element.videoHeight > 0 && follows({ width: element.videoWidth, height: element.videoHeight }))) {
+            faults.push(
+              `video poster ${element.poster.split('/').pop()} ${poster.width}×${poster.height} shown ${Math.round(box.width)}×${Math.round(box.height)}`,
+            );
+          }
+        }
+      }
+      return faults;
+    },
+    slack,
+  );
+}
+
+/** The ads out of proportion once the page has drawn its video posters: asked again each frame, for up to 10 s. */
+async function adsOutOfProportionSettled(page: Page): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  let faults = await adsOutOfProportion(page, ASPECT_SLACK);
+  while (faults.length > 0 && Date.now() < deadline) {
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    faults = await adsOutOfProportion(page, ASPECT_SLACK);
+  }
+  return faults;
+}
+
 describeWithBrowser()('layout classes', () => {
   const suite = browserPortalSuite();
 
@@ -139,6 +191,31 @@ describeWithBrowser()('layout classes', () => {
       }
       // Something was measured: the home page has carousels of several ads at both widths.
       expect(carousels).toBeGreaterThan(2);
+      expect(faults).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it("keeps every ad picture's proportions at 360 and 390px, on home and an article", async () => {
+    const detail = await firstLink(suite.portal.url, '/', /^\/detail\/\d+\/\d+$/);
+    const { page, problems } = await watchedPage(suite.browser, { userAgent: DESKTOP_UA });
+    try {
+      const faults: string[] = [];
+      let measured = 0;
+      for (const width of [360, 390]) {
+        await page.setViewportSize({ width, height: 844 });
+        for (const pagePath of ['/', detail]) {
+          await gotoHydrated(page, `${suite.portal.url}${pagePath}`);
+          await settleCarousels(page);
+          measured += await page.locator('.ad-slide img, .ad-slide video').count();
+          const found = await adsOutOfProportionSettled(page);
+          faults.push(...found.map((fault) => `${pagePath} at ${width}px: ${fault}`));
+          await screenshotOnFault(page, found, `ad-aspect-${pagePath.replace(/\W+/g, '_')}-${width}`);
+        }
+      }
+      expect(measured).toBeGreaterThan(10);
       expect(faults).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

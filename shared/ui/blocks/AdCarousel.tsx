@@ -11,9 +11,11 @@
  * The CMS gives an ad's picture or video without its size (docs/product.md §3), and one slot may hold a 16:9 video
  * poster as well as a wide banner. So a slide never crops its media: the picture keeps its own aspect at the
  * slot's height (narrowed, letterboxed, when it is wider than the slot), and the ad's title fills the room beside
- * a picture narrower than the slot, as portals show a picture-and-text ad in a banner.
+ * a picture narrower than the slot, as portals show a picture-and-text ad in a banner. On a phone, where a banner
+ * is always wider than the slot, the slot is as high as its picture instead (its box the picture's aspect, no
+ * letterbox).
  */
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import { autoplayDelay, DEFAULT_SLIDE_HEIGHT_PX } from '../../carousel';
 import type { Advertisement } from '../../types/entities';
 import type { CarouselHandle } from './carousel-engine';
@@ -99,6 +101,14 @@ function whenNearViewport(element: Element, then: () => void): () => void {
   return () => observer.disconnect();
 }
 
+/**
+ * The slot's height as a custom property, not a height: a desktop slot is that high (client/styles/main.css), a
+ * phone's gives way to its picture's own proportions, the picture no higher than it (issue 38, item 4).
+ */
+function slotHeight(height: number): CSSProperties {
+  return { '--ad-slot-height': `${height}px` } as CSSProperties;
+}
+
 export interface AdCarouselProps {
   ads: readonly Advertisement[];
   height?: number;
@@ -159,7 +169,7 @@ export function AdCarousel(props: AdCarouselProps) {
   if (ads.length === 0) return null;
   return (
     <section ref={area} className="ad-carousel" aria-label={label} data-ad-slot={slot}>
-      <div ref={root} className="swiper" style={{ height }}>
+      <div ref={root} className="swiper" style={slotHeight(height)}>
         <div className="swiper-wrapper">
           {ads.map((ad, index) => (
             <Slide key={ad.id} ad={ad} height={height} eager={eager && index === 0} />
