@@ -43,30 +43,46 @@ export type TablePageRoute = { [P in PageId]: PageRoute<PageRouteIdOf<P>, P> }[P
 export type PageRouteId = TablePageRoute['id'];
 
 /**
- * Where a route stands in the table. The bare family roots come first (each matches its one path only, which a
- * route with optional params would otherwise take: `/detail`), then routes whose path starts with a fixed
- * segment, then those that start with a parameter (`/{menu}/V1/{id}`, which would otherwise take `/search/V1/1`).
- * Routes of one rank never match the same path, so within a rank the list's order is kept but does not matter.
+ * Where a route stands in the table: routes that show a page first, those whose path starts with a fixed segment
+ * before those that start with a parameter (`/{menu}/V1/{id}`, which would otherwise take `/search/V1/1`), then
+ * the bare routes in the same order, so a bare route has only the paths no page takes (`/video/{catid}` is
+ * `/video/{id}`'s). Routes of one rank never match the same path, so within a rank the list's order is kept but
+ * does not matter.
  */
 function rankOf(route: RouteDef): number {
-  if (route.page === undefined) return 0;
-  return route.path.startsWith('/:') ? 2 : 1;
+  const paramFirst = route.path.startsWith('/:') ? 1 : 0;
+  return (route.page === undefined ? 2 : 0) + paramFirst;
+}
+
+/** The param that says which page a route shows: a route's path without it names no page. */
+const ID_PARAM = 'id';
+
+/** A path's shape, its param names and optional marks left out: two routes of one shape match the same paths. */
+function shapeOf(path: string): string {
+  return path.replace(/\/:[\w-]+\??/g, '/:');
 }
 
 /**
- * `/{family}` for every family whose routes start `/{family}/{id}`, the id required or optional (`/V1/:id`,
- * `/video/:catid/:id`, `/detail/:catid?/:id?`): the root alone names no page, a route without a name in the
- * spec's words, so it redirects home, as the old site did (issue 38, item 5: `/detail`, `/detailReading` and
- * `/tagDetail` were 404s while the others went home). A family whose first param is no id (`/search`, whose
- * root is the empty search page) is not bare. Derived, so a new page's family gets it too.
+ * Every page route's path without its id (and whatever follows it), when that leaves a fixed segment and is not
+ * another page's shape: `/V1`, `/{menu}/{sub}/V1`, `/detail/{catid?}`, `/tagDetail`, `/videoLive` (not
+ * `/videoLive/{catid}`, which is `/videoLive/{id}`). Such a path names no page, a route without a name in the
+ * spec's words, so it redirects home, as the old site did, all of them alike (issue 38, item 5: `/detail`,
+ * `/detailReading`, `/tagDetail`, `/{menu}/V1` and `/detail/{catid}` were 404s while `/V1` went home). A route
+ * without an id (`/search/{word?}`, whose root is the empty search page) has none. Derived, so a new page gets it.
  */
 function bareRoutes(routes: readonly PageRoute[]): BareRoute[] {
-  const families = new Set<string>();
-  for (const { path, params } of routes) {
-    const found = /^\/([^/:]+)\/:([\w-]+)\??(?:\/|$)/.exec(path);
-    if (found && params[found[2]!] === 'id') families.add(found[1]!);
+  const pageShapes = new Set(routes.map((route) => shapeOf(route.path)));
+  const bare = new Map<string, BareRoute>();
+  for (const route of routes) {
+    const at = new RegExp(`/:${ID_PARAM}\\??(?=/|$)`).exec(route.path);
+    if (!at || route.params[ID_PARAM] !== 'id') continue;
+    const path = route.path.slice(0, at.index);
+    if (!/\/[^/:]/.test(path) || pageShapes.has(shapeOf(path)) || bare.has(path)) continue;
+    const names = [...path.matchAll(/:([\w-]+)/g)].map((found) => found[1]!);
+    const params = Object.freeze(Object.fromEntries(names.map((name) => [name, route.params[name]!])));
+    bare.set(path, { id: `${route.id}-bare`, path, params, layout: 'default' });
   }
-  return [...families].map((family) => ({ id: `${family}-bare`, path: `/${family}`, params: Object.freeze({}), layout: 'default' }));
+  return [...bare.values()];
 }
 
 type TableRoute = TablePageRoute | BareRoute;
@@ -188,6 +204,8 @@ function firstMatch(pathname: string): RouteMatch {
     if (!found) continue;
     const params = decodeParams(found);
     if (!params || !paramsAreValid(route, params)) continue;
+    // An optional id left out (`/detail`, `/detail/12`): no page; the route's bare form below takes the path.
+    if (route.page !== undefined && route.params[ID_PARAM] !== undefined && params[ID_PARAM] === undefined) continue;
     if (route.page === undefined) return { kind: 'redirect', location: '/' };
     return { kind: 'page', route, params: Object.freeze(params) };
   }

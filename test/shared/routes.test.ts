@@ -1,4 +1,4 @@
-import { matchRoute, routeTable, href } from '../../shared/routes';
+import { matchRoute, routeTable, href, type ParamRule } from '../../shared/routes';
 
 function pageOf(path: string): { id: string; name: string | undefined; params: Record<string, string | undefined> } {
   const match = matchRoute(path);
@@ -35,7 +35,6 @@ describe('route table', () => {
       ['/V1/7', 'V1-id'],
       ['/V2/7', 'V2-id'],
       ['/videoAlbum/7', 'videoAlbum-id'],
-      ['/detail/12', 'detail'],
       ['/detail/12/34', 'detail'],
       ['/detailReading/12/34', 'detailReading'],
       ['/search', 'search'],
@@ -85,20 +84,23 @@ describe('route table', () => {
   });
 
   it('redirects a matched route without a name to /', () => {
-    for (const path of ['/V1', '/topic', '/shike', '/videoAlbum', '/video', '/liveStreamDetail', '/detail', '/detail/', '/detailReading', '/tagDetail']) {
+    const paths = ['/V1', '/topic', '/shike', '/videoAlbum', '/video', '/liveStreamDetail', '/detail', '/detail/', '/detailReading', '/tagDetail'];
+    // The same route with its id left out after other params: an article's catid, a menu and sub-category.
+    paths.push('/detail/12', '/detailReading/12/', '/xinwen/V1', '/xinwen/guonei/V2', '/zhuanti/xiangcun/topicDetail', '/zhuanti/topicDetail');
+    for (const path of paths) {
       expect([path, matchRoute(path)]).toEqual([path, { kind: 'redirect', location: '/' }]);
     }
   });
 
-  it('derives the bare family roots from the routes: every family whose routes take an id after it, required or not', () => {
+  it('derives the bare routes from the routes: every page route without its id, unless another page has that shape', () => {
     const bare = routeTable()
       .filter((route) => route.page === undefined)
       .map((route) => route.path)
       .sort();
     expect(bare).toEqual(
       [
-        '/detail',
-        '/detailReading',
+        '/detail/:catid?',
+        '/detailReading/:catid?',
         '/liveStreamDetail',
         '/newsTrack',
         '/readNewspapers_v2',
@@ -113,16 +115,47 @@ describe('route table', () => {
         '/videoAlbum',
         '/video',
         '/videoLive',
+        '/:menu/:sub/V1',
+        '/:menu/V1',
+        '/:menu/:sub/V2',
+        '/:menu/V2',
+        '/:menu/:sub/topicDetail',
+        '/:menu/topicDetail',
       ].sort(),
     );
-    // A family whose first param is no id has a page at its root: the empty search.
+    // A route without an id has a page at its root: the empty search.
     expect(pageOf('/search').id).toBe('search');
-    // An article's page with its catid but no id is still the detail route (whose loader answers 404).
-    expect(pageOf('/detail/12').id).toBe('detail');
+    // `/video/{catid}` and `/videoLive/{catid}` have the shape of a page of their own: a video or live by its id.
+    expect(pageOf('/video/12').id).toBe('video-id');
+    expect(pageOf('/videoLive/12').id).toBe('videoLive-id');
+  });
+
+  it('redirects the bare path of every page route with an id home: its path up to the id, each param before it given or not', () => {
+    const sample: Record<ParamRule, string> = { id: '12', slug: 'xinwen', searchWord: '5paw6Ze7', searchType: '1', text: 't' };
+    const answers: Array<[string, string, string]> = [];
+    for (const route of routeTable()) {
+      const at = /\/:id\??(?=\/|$)/.exec(route.path);
+      if (route.page === undefined || !at) continue;
+      // Each param before the id given, and each optional one also left out.
+      let paths = [''];
+      for (const segment of route.path.slice(1, at.index).split('/')) {
+        const param = /^:([\w-]+)(\?)?$/.exec(segment);
+        const value = param ? sample[route.params[param[1]!]!] : segment;
+        paths = paths.flatMap((path) => (param?.[2] ? [`${path}/${value}`, path] : [`${path}/${value}`]));
+      }
+      for (const path of paths) {
+        const match = matchRoute(path);
+        // Another page's own path (a video by its id): that page's, not a bare one.
+        if (match.kind === 'page' && match.params.id !== undefined) continue;
+        answers.push([route.id, path, match.kind === 'redirect' ? match.location : match.kind]);
+      }
+    }
+    expect(answers.map(([, path]) => path)).toEqual(expect.arrayContaining(['/V1', '/detail', '/detail/12', '/tagDetail', '/xinwen/V1', '/xinwen/xinwen/V2']));
+    expect(answers.filter(([, , answer]) => answer !== '/')).toEqual([]);
   });
 
   it('tries routes that start with a fixed segment before those that start with a parameter, whatever the list order', () => {
-    const ranks = routeTable().map((route) => (route.page === undefined ? 0 : route.path.startsWith('/:') ? 2 : 1));
+    const ranks = routeTable().map((route) => (route.page === undefined ? 2 : 0) + (route.path.startsWith('/:') ? 1 : 0));
     expect(ranks).toEqual([...ranks].sort());
     // /{menu}/V1/{id} would take these if it came first.
     expect(pageOf('/search/V1/1')).toMatchObject({ id: 'search', params: { word: 'V1', type: '1' } });
