@@ -305,6 +305,10 @@ export function createPortal(options: PortalOptions): Portal {
         tiered ? tiered.purgeLocal(selectors, { prefix: config.CACHE_PREFIX, buildId: build }) : Promise.resolve({ entries: 0, keys: [] }),
     },
     edges: edgePurger,
+    onEdgeFollowUp: (acks) => {
+      for (const ack of acks)
+        if (!ack.ok) logger.warn({ edge: ack.edge, reason: ack.reason }, `edge ${ack.edge} did not acknowledge a follow-up purge: ${ack.reason}`);
+    },
     clock: purgeClock,
     onReplay: (record, error) => {
       if (record) logger.info({ purge: record }, `purge held while Redis was down replayed: ${record.what}`);

@@ -71,6 +71,14 @@ const ACK_POLL_MS = 20;
 /** URLs sent to the edges for one purge (the order's and the pages found): a runaway tag cannot flood them. */
 const MAX_EDGE_URLS = 5000;
 
+/**
+ * An instance purges the edges again this long after it purged them: an edge fetch that began before the portal's
+ * own purge carries the page the portal held until then, and the edge indexes that object (xkey) only when its
+ * headers arrive, after the purge has passed it by, so it would serve the old text for a whole TTL. Most such
+ * fetches end within a second; none outlasts the shipped VCL's first_byte_timeout (15 s), the last follow-up.
+ */
+export const EDGE_FOLLOW_UPS_MS: readonly number[] = [1_000, 15_000];
+
 export function historyKey(prefix: string): string {
   return `${prefix}:purges`;
 }
@@ -102,6 +110,8 @@ export interface PurgesOptions {
   /** A held purge was replayed (its record), or a replay failed (Redis gone again: retried). */
   onReplay?: (record: PurgeRecord | null, error?: unknown) => void;
   edges?: { purge(order: EdgePurgeOrder): Promise<EdgeAck[]> } | null;
+  /** The edges' answers to a follow-up purge (EDGE_FOLLOW_UPS_MS), for the log: nobody waits for them. */
+  onEdgeFollowUp?: (acks: readonly EdgeAck[]) => void;
   ackTimeoutMs?: number;
   /** This instance's record of purges (purge-clock.ts); the CLI has none. */
   clock?: PurgeClock;
@@ -145,6 +155,7 @@ export class Purges {
   private readonly held: Array<{ purge: PurgeAnnouncement; order: RunOrder; started: number }> = [];
   private replaying: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
+  private readonly followUps = new Set<NodeJS.Timeout>();
   /** The other instances last seen announced: named as missing while Redis cannot say which there are. */
   private knownOthers: string[] = [];
   /** Where this instance is in the purge log: the last entry it heard of, in the log named `epoch`. */
@@ -413,6 +424,8 @@ export class Purges {
     this.options.client?.off('ready', this.onReady);
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.retryTimer = null;
+    for (const timer of this.followUps) clearTimeout(timer);
+    this.followUps.clear();
   }
 
   /** An instance with Redis holds what it cannot purge there; the CLI and a portal without Redis do not. */
@@ -437,8 +450,24 @@ export class Purges {
 
   /** Each edge's answer; an item's purge reaches too the pages whose Surrogate-Key had no room for its key (tags.ts edgeTagsOf). */
   private async purgeEdges(tags: readonly string[], urls: readonly string[], soft: boolean): Promise<EdgeAck[]> {
-    if (!this.options.edges) return [];
-    return this.options.edges.purge({ tags: edgeTagsOf(tags), urls: [...new Set(urls)].slice(0, MAX_EDGE_URLS), soft });
+    const edges = this.options.edges;
+    if (!edges) return [];
+    const order: EdgePurgeOrder = { tags: edgeTagsOf(tags), urls: [...new Set(urls)].slice(0, MAX_EDGE_URLS), soft };
+    const acks = await edges.purge(order);
+    // The CLI exits once it has answered: only a running instance follows up.
+    if (this.options.self) for (const delay of EDGE_FOLLOW_UPS_MS) this.followUp(() => edges.purge(order), delay);
+    return acks;
+  }
+
+  private followUp(purge: () => Promise<EdgeAck[]>, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.followUps.delete(timer);
+      void purge().then(
+        (acks) => this.options.onEdgeFollowUp?.(acks),
+        () => undefined,
+      );
+    }, delayMs).unref();
+    this.followUps.add(timer);
   }
 
   private async purgeShared(selectors: readonly PurgeSelector[], soft: boolean): Promise<{ entries: number; pageUrls: string[] }> {

@@ -98,8 +98,9 @@ describeWithVarnish()('a purge while Redis is away', () => {
             const answer = await callHook(suite.a.url, SECRET, { tags: [`article:${entry.id}`], soft: false, event: `takedown-${signal}` });
             expect(answer.status).toBe(202);
             expect(answer.body).toMatchObject({ complete: false, unreached: ['redis', 'instances'], soft: false });
+            // How many objects it purged is not asked: the previous case's follow-up purges (EDGE_FOLLOW_UPS_MS) may
+            // have taken this page already, since it shows that case's article among its related ones.
             expect(answer.body.edges).toEqual([{ edge: suite.varnish.url, ok: true, purged: expect.any(Number), ms: expect.any(Number) }]);
-            expect(answer.body.edges[0].purged).toBeGreaterThanOrEqual(1);
             expect(answer.body.instances.acknowledged[0].entries).toBeGreaterThanOrEqual(1);
 
             // At once: the portal given the hook renders the page anew (or the load has had it rendered already), and
