@@ -57,38 +57,49 @@ function spoilt(date: string): boolean {
   return Number(date.slice(-1)) % 2 === 1;
 }
 
-describe.each(HOSTILE)('issue dates as %s', (_label, value) => {
+// One reference API, one rewriting server and one portal for every variant and test (they started a reference
+// API per variant and a portal per test): the rewriting server spoils what the running test says, and each test
+// starts from an empty cache, so nothing an earlier test's portal would not have held is served.
+describe('one portal, its CMS spoiling issue dates as each test says', () => {
   let reference: ReferenceServer;
+  let rewriting: RewritingUpstream;
   let t: TestPortal;
-  const rewritings: RewritingUpstream[] = [];
+  const spoiling: { value: unknown; which: (date: string) => boolean } = { value: undefined, which: () => false };
 
   beforeAll(async () => {
     reference = await startReferenceApi({ port: 0, host: '127.0.0.1' });
+    rewriting = await startRewritingUpstream(reference, (key, current) =>
+      key === 'issue_date' && typeof current === 'string' && spoiling.which(current) ? spoiling.value : current,
+    );
+    t = await startTestPortal({ upstream: rewriting.asUpstream });
   });
   afterAll(async () => {
-    for (const rewriting of rewritings) await rewriting.close();
-    await reference.close();
+    await t?.close();
+    await rewriting?.close();
+    await reference?.close();
   });
 
-  async function portalWith(which: (date: string) => boolean): Promise<TestPortal> {
-    const rewriting = await startRewritingUpstream(reference, (key, current) =>
-      key === 'issue_date' && typeof current === 'string' && which(current) ? value : current,
-    );
-    rewritings.push(rewriting);
-    return startTestPortal({ upstream: rewriting.asUpstream });
-  }
+  describe.each(HOSTILE)('issue dates as %s', (_label, value) => {
+    /** The portal as a fresh one would be, its CMS spoiling the issue dates `which` picks with this variant. */
+    async function spoil(which: (date: string) => boolean): Promise<void> {
+      spoiling.value = value;
+      spoiling.which = which;
+      // Forget every page and CMS answer the portal holds (its data and page caches live under its prefix).
+      const store = t.portal.store;
+      await store.deleteKeys(await store.keysMatching(`${t.cachePrefix}:*`));
+      expect(await store.keysMatching(`${t.cachePrefix}:*`)).toEqual([]);
+    }
 
-  async function page(path: string) {
-    const res = await request(t.url).get(path).set('Host', MAIN_DOMAIN);
-    expect([path, res.status]).not.toEqual([path, 500]);
-    expect(withoutNonces(res.text)).not.toMatch(/NaN|Invalid Date|undefined|>null</);
-    if (typeof value === 'string' && value !== '') expect(res.text).not.toContain(value);
-    return res;
-  }
+    async function page(path: string) {
+      const res = await request(t.url).get(path).set('Host', MAIN_DOMAIN);
+      expect([path, res.status]).not.toEqual([path, 500]);
+      expect(withoutNonces(res.text)).not.toMatch(/NaN|Invalid Date|undefined|>null</);
+      if (typeof value === 'string' && value !== '') expect(res.text).not.toContain(value);
+      return res;
+    }
 
-  it('half the issues spoilt: the e-paper shows the others, each reachable by its date, and never a spoilt one', async () => {
-    t = await portalWith(spoilt);
-    try {
+    it('half the issues spoilt: the e-paper shows the others, each reachable by its date, and never a spoilt one', async () => {
+      await spoil(spoilt);
       const issues = (await upstreamData<RawNewspaperSearch>(reference.url, '/api/rmt/read_newspapers_search?q=&catid=0&page=1&page_size=50')).list;
       const good = issues.filter((issue) => issue.issue_date !== null && !spoilt(issue.issue_date));
       const bad = issues.filter((issue) => issue.issue_date !== null && spoilt(issue.issue_date));
@@ -107,19 +118,13 @@ describe.each(HOSTILE)('issue dates as %s', (_label, value) => {
         expect(res.status).toBe(404);
         expect(shelf.text).not.toContain(issue.issue_date!);
       }
-    } finally {
-      await t.close();
-    }
-  });
+    });
 
-  it('every issue spoilt: the e-paper pages are not found (404), never a 500 or 503', async () => {
-    t = await portalWith(() => true);
-    try {
+    it('every issue spoilt: the e-paper pages are not found (404), never a 500 or 503', async () => {
+      await spoil(() => true);
       for (const path of ['/electronic', '/newspaperBoard', '/readNewspapers/2761', '/readNewspapers/2761?date=2024-05-01']) {
         expect([path, (await page(path)).status]).toEqual([path, 404]);
       }
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
