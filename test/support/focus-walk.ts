@@ -4,6 +4,7 @@
  * opens every popup on the way, checking focus is never on an element a reader cannot see.
  */
 import type { CDPSession, Page } from 'playwright-core';
+import { BACK_TO_TOP_THRESHOLD_PX } from '../../shared/constants';
 
 interface AXNode {
   ignored: boolean;
@@ -91,14 +92,27 @@ function isPopupTrigger(page: Page): Promise<boolean> {
   });
 }
 
+/**
+ * Where focus is, as the child indexes from it up to the root; 'body' when only the page has focus. Asked after
+ * each Tab of the walk and after each popup's round: when a key scrolled the page across the back-to-top button's threshold, the
+ * button's scroll listener sees the event on the next frame and renders after it, so two frames pass first; a walk
+ * pressing on sooner would Tab past (or onto) a button the scroll has just brought (or taken away), and its stop
+ * count would depend on the machine's speed. Only then: waiting after every scroll would double the walk.
+ */
 function focusKey(page: Page): Promise<string> {
-  return page.evaluate(() => {
+  return page.evaluate(async (threshold) => {
+    const shown = (y: number) => y > threshold;
+    const walked = window as unknown as { __walkScrollY?: number };
+    if (shown(window.scrollY) !== shown(walked.__walkScrollY ?? 0)) {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    }
+    walked.__walkScrollY = window.scrollY;
     const focused = document.activeElement;
     if (!focused || focused === document.body) return 'body';
     const path: number[] = [];
     for (let node: Element | null = focused; node && node.parentElement; node = node.parentElement) path.push([...node.parentElement.children].indexOf(node));
     return path.join('/');
-  });
+  }, BACK_TO_TOP_THRESHOLD_PX);
 }
 
 /**
