@@ -239,6 +239,9 @@ export class Purges {
     const { selectors, id } = purge;
     const own = this.options.self ? [{ id: this.options.self.id, entries: local.entries }] : [];
     const { entries, pageUrls } = await this.purgeShared(selectors, order.soft);
+    // Noted again now that this instance's L1 and the shared store are purged: a load or render begun while they
+    // were being purged may have read an old copy, and must not store what it built (purge-clock.ts).
+    this.options.clock?.note(selectors, purge.build);
     this.applied.add(id);
     if (this.options.client) await appendPurge(this.options.client, this.options.prefix, purge, this.options.self?.id ?? 'cli');
     const others = await this.acknowledgements(id);
@@ -269,6 +272,8 @@ export class Purges {
   private async hold(purge: PurgeAnnouncement, order: RunOrder, started: number, local: LocalPurge): Promise<PurgeRecord> {
     const self = this.options.self!;
     this.applied.add(purge.id);
+    // Noted again now that this instance's L1 is purged: what began while it was being purged may have read it.
+    this.options.clock?.note(purge.selectors, purge.build);
     const edges = await this.purgeEdges(order.tags, edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)), order.soft);
     this.held.push({ purge, order, started });
     this.retryTimer ??= setInterval(() => void this.replayHeld(), REPLAY_RETRY_MS).unref();
@@ -315,13 +320,26 @@ export class Purges {
     return this.held.length;
   }
 
+  /**
+   * Runs this instance's part of a purge with the purge noted on its clock before and after it: a load or render
+   * begun before it may read an old copy and must not store it (the first note), and so may one begun while it
+   * runs, before the old copy is gone (the second).
+   */
+  private async noted<T>(purge: Pick<PurgeAnnouncement, 'selectors' | 'build'>, work: () => Promise<T>): Promise<T> {
+    this.options.clock?.note(purge.selectors, purge.build);
+    try {
+      return await work();
+    } finally {
+      this.options.clock?.note(purge.selectors, purge.build);
+    }
+  }
+
   /** This instance's part of a purge announced by another: drop the L1 copies, then say so. */
   async acknowledge(announcement: PurgeAnnouncement): Promise<void> {
     const { self, client, prefix } = this.options;
     if (!self) return;
     this.applied.add(announcement.id);
-    this.options.clock?.note(announcement.selectors, announcement.build);
-    const { entries } = await self.purgeLocal(announcement.selectors, announcement.build);
+    const { entries } = await this.noted(announcement, () => self.purgeLocal(announcement.selectors, announcement.build));
     if (!client) return;
     const key = ackKey(prefix, announcement.id);
     await client.hset(key, self.id, String(entries));
@@ -371,8 +389,7 @@ export class Purges {
     for (const { purge } of entries) {
       if (this.applied.has(purge.id)) continue;
       this.applied.add(purge.id);
-      this.options.clock?.note(purge.selectors, purge.build);
-      const local = await self.purgeLocal(purge.selectors, purge.build);
+      const local = await this.noted(purge, () => self.purgeLocal(purge.selectors, purge.build));
       const edgeOrder = purge.soft ? edgeOrders.soft : edgeOrders.hard;
       edgeOrder.tags.push(...tagsOf(purge.selectors));
       edgeOrder.urls.push(...edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)));
