@@ -174,11 +174,16 @@ export async function signInFromDialog(page: Page, portal: BrowserPortal, nickna
   await page.locator('dialog.login-modal').waitFor({ state: 'visible' });
   const qr = page.frameLocator('dialog.login-modal iframe.login-modal__qr');
   await qr.locator('input[name="nickname"]').fill(nickname);
+  // The return URL is usually the page the dialog opened on, so waiting for it alone can end before the sign-in
+  // has navigated at all: the page that opened the dialog is marked, and only a new, hydrated page will do.
+  await page.evaluate(() => document.documentElement.setAttribute('data-before-sign-in', 'true'));
   // Enter submits the confirm form (the phone's 模拟扫码确认): a real key press, the user activation Chromium
   // wants before a framed page may navigate the top page.
   await qr.locator('input[name="nickname"]').press('Enter');
+  await page.waitForSelector('html[data-hydrated="true"]:not([data-before-sign-in])');
   await page.waitForURL(returnUrl);
-  await page.waitForSelector('html[data-hydrated="true"]');
+  const cookies = await page.context().cookies(returnUrl);
+  if (!cookies.some((cookie) => cookie.name === 'portal_session')) throw new Error(`no portal_session cookie for ${returnUrl} after sign-in`);
 }
 
 /** In the browser: the top bar's 订阅, then the dialog's sign-in, back on the same page. */
