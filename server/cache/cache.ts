@@ -35,6 +35,11 @@ export interface Served<T> {
   staleIfError?: boolean;
   /** When a held entry was stored (its `Age` downstream); absent on a MISS, answered as it was loaded. */
   storedAt?: number;
+  /**
+   * A MISS: when the load that answered it began (Date.now()). A caller that joined a load already running gets
+   * what that load read from its start on: what it builds is as old as that (purge-clock.ts).
+   */
+  loadStartedAt?: number;
 }
 
 export interface Codec<T> {
@@ -80,7 +85,7 @@ interface Readable<T> {
 }
 
 export class Cache {
-  private readonly inflight = new Map<string, Promise<Loaded<unknown>>>();
+  private readonly inflight = new Map<string, { loading: Promise<Loaded<unknown>>; startedAt: number }>();
   /** Per shared codec: the values of the entries L1 holds, decoded once each. */
   private readonly decodedOnce = new WeakMap<Codec<unknown>, DecodedOnce>();
 
@@ -120,9 +125,9 @@ export class Cache {
       return this.served(key, entry, 'STALE');
     }
     try {
-      const loaded = await this.loadOnce(key, policy, load, codec, options.waitFrom);
+      const { loaded, startedAt } = await this.loadOnce(key, policy, load, codec, options.waitFrom);
       this.events.onResult?.(key, 'MISS');
-      return { value: loaded.value, state: 'MISS', tags: loaded.tags };
+      return { value: loaded.value, state: 'MISS', tags: loaded.tags, loadStartedAt: startedAt };
     } catch (error) {
       if (!entry) throw error;
       if (freshness === 'expired') this.events.onStaleIfError?.(key, error);
@@ -183,22 +188,32 @@ export class Cache {
     return null;
   }
 
-  /** One load per key at a time; the entry is written before waiters are released, so none races past it. */
-  private loadOnce<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>, waitFrom?: number): Promise<Loaded<T>> {
+  /**
+   * One load per key at a time; the entry is written before waiters are released, so none races past it. With
+   * when the load began: a waiter that joined it later gets what was read from then on.
+   */
+  private async loadOnce<T>(
+    key: string,
+    policy: CachePolicy,
+    load: () => Promise<Loaded<T>>,
+    codec: Codec<T>,
+    waitFrom?: number,
+  ): Promise<{ loaded: Loaded<T>; startedAt: number }> {
     const running = this.inflight.get(key);
     if (running) {
       this.events.onCoalesced?.(key, 'process');
-      return running as Promise<Loaded<T>>;
+      return { loaded: (await running.loading) as Loaded<T>, startedAt: running.startedAt };
     }
-    const started = (async () => {
+    const startedAt = Date.now();
+    const loading = (async () => {
       try {
         return await this.loadAcrossInstances(key, policy, load, codec, waitFrom);
       } finally {
         this.inflight.delete(key);
       }
     })();
-    this.inflight.set(key, started);
-    return started;
+    this.inflight.set(key, { loading, startedAt });
+    return { loaded: await loading, startedAt };
   }
 
   private async loadAndStore<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {

@@ -122,5 +122,5 @@ export function pageTags(recorder: CallRecorder, site: SiteConfig, page: string)
 
 /** What a page rendered under `recorder` is stored with: its tags, the answers it read, when it began. */
 export function pageSources(recorder: CallRecorder, site: SiteConfig, page: string): PageSources {
-  return { tags: pageTags(recorder, site, page), reads: [...recorder.reads], startedAt: recorder.startedAt };
+  return { tags: pageTags(recorder, site, page), reads: [...recorder.reads], startedAt: recorder.readsFrom };
 }

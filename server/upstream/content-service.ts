@@ -38,13 +38,20 @@ export class CallRecorder {
    */
   constructor(readonly revalidateStale = false) {}
 
-  /** When the page's render began: a purge made since then keeps the page from being stored (purge-clock.ts). */
+  /** When the page's render began. */
   readonly startedAt = Date.now();
+  /**
+   * How old what the render read may be: its start, or earlier when a call joined a load already running. A purge
+   * made since then keeps the page from being stored (purge-clock.ts).
+   */
+  readsFrom = this.startedAt;
 
-  record(key: string, state: CacheState, tags: readonly string[]): void {
+  /** `loadStartedAt`: a MISS's load began then (Cache's Served), maybe before this render. */
+  record(key: string, state: CacheState, tags: readonly string[], loadStartedAt?: number): void {
     this.reads.add(key);
     this.states.push(state);
     for (const tag of tags) this.tags.add(tag);
+    if (loadStartedAt !== undefined && loadStartedAt < this.readsFrom) this.readsFrom = loadStartedAt;
   }
 
   /** Adds what another recorder saw (a page's loader calls recorded apart from its layout calls). */
@@ -52,6 +59,7 @@ export class CallRecorder {
     for (const state of other.states) this.states.push(state);
     for (const tag of other.tags) this.tags.add(tag);
     for (const key of other.reads) this.reads.add(key);
+    if (other.readsFrom < this.readsFrom) this.readsFrom = other.readsFrom;
     this.upstreamMs += other.upstreamMs;
     this.degraded ||= other.degraded;
   }
@@ -148,7 +156,7 @@ export class ContentService {
         // Every wait of this render on another instance's lock counts from its start: one budget for the page.
         waitFrom: recorder.startedAt,
       });
-      recorder.record(key, served.state, served.tags);
+      recorder.record(key, served.state, served.tags, served.loadStartedAt);
       // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
       if (served.staleIfError) recorder.degraded = true;
       return served.value;

@@ -21,7 +21,7 @@ describe('Cache (read-through with TTL and grace)', () => {
   it('loads on a miss, then serves the stored value as a HIT, with when it was stored', async () => {
     const cache = new Cache(new MemoryStore(1 << 20));
     const load = jest.fn(async () => loaded({ n: 1 }));
-    expect(await cache.getOrLoad('k', POLICY, load)).toEqual({ value: { n: 1 }, state: 'MISS', tags: ['cat:1'] });
+    expect(await cache.getOrLoad('k', POLICY, load)).toEqual({ value: { n: 1 }, state: 'MISS', tags: ['cat:1'], loadStartedAt: now });
     const storedAt = now;
     now += 5_000;
     expect(await cache.getOrLoad('k', POLICY, load)).toEqual({ value: { n: 1 }, state: 'HIT', tags: ['cat:1'], storedAt });
