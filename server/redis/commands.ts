@@ -52,10 +52,17 @@ export class Batches {
     return pipeline;
   }
 
-  /** Runs every pipeline; the replies in queue order per pipeline, as [error, result] pairs. */
-  async exec(): Promise<Array<[Error | null, unknown]>> {
+  /**
+   * Runs every pipeline: the replies in queue order per pipeline, or the first failed command's error. An ioredis
+   * pipeline resolves even when its commands fail (a timeout included), and a resolved batch reads as Redis having
+   * answered (stall.ts would end a stall on it).
+   */
+  async exec(): Promise<unknown[]> {
     const results = await Promise.all([...this.pipelines.values()].map((pipeline) => pipeline.exec()));
-    return results.flatMap((replies) => replies ?? []);
+    const replies = results.flatMap((pairs) => pairs ?? []);
+    const failed = replies.find(([error]) => error !== null);
+    if (failed) throw failed[0];
+    return replies.map(([, reply]) => reply);
   }
 
   private groupOf(key: string): string {
@@ -77,12 +84,8 @@ export async function unlinkAll(client: RedisClient, keys: readonly string[]): P
       batches.for(chunk[0]!).unlink(...chunk);
     }
   }
-  let deleted = 0;
-  for (const [error, count] of await batches.exec()) {
-    if (error) throw error;
-    deleted += Number(count);
-  }
-  return deleted;
+  const counts = await batches.exec();
+  return counts.reduce<number>((deleted, count) => deleted + Number(count), 0);
 }
 
 function bySlot(client: RedisClient, keys: readonly string[]): string[][] {
