@@ -83,7 +83,10 @@ describeWithRedis()('failed upstream answers', () => {
     await deleteKeys(testRedisUrl(), t.cachePrefix);
     expect((await get(path)).status).toBe(200);
     // The page is stored once its answer has gone out, so the next request may still come before it.
-    const held = await eventually(async () => get(path), (res) => res.headers['x-cache'] === 'HIT');
+    const held = await eventually(
+      async () => get(path),
+      (res) => res.headers['x-cache'] === 'HIT',
+    );
     expect(held.headers['x-cache']).toBe('HIT');
     expect(await ageEntries(testRedisUrl(), t.cachePrefix, 'past-grace')).toBeGreaterThan(1);
   }
