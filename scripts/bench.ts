@@ -406,11 +406,11 @@ async function redisOutageRows(common: Record<string, string>): Promise<Row[]> {
   }
 }
 
-/** The publish-to-visible row, or one line saying what to install when varnishd (with xkey) cannot be had. */
+/** The publish-to-visible row, or one line saying what to install when varnishd (with xkey) or redis-server cannot be had. */
 async function publishRows(): Promise<Row[]> {
-  const missing = varnishMissing();
+  const missing = varnishMissing() ?? redisServerMissing();
   if (missing) return [['publish to visible (2 instances + Varnish)', `skipped: ${missing}`, '']];
-  return publishToVisibleRows(REDIS_URL);
+  return publishToVisibleRows();
 }
 
 /** Until /readyz says degraded with L1 past the outage window (tiered-store.ts's mode outage-short-ttl). */

@@ -79,7 +79,7 @@ export async function startEdgeStack(options: EdgeStackOptions = {}): Promise<Ed
     const env = {
       UPSTREAM_URL: upstream.url,
       REDIS_URL: redis.url,
-      CACHE_PREFIX: `day${randomBytes(3).toString('hex')}`,
+      CACHE_PREFIX: `stack${randomBytes(3).toString('hex')}`,
       PURGE_SECRET: secret,
       EDGE_PURGE_URLS: edgeUrl,
       EDGE_PURGE_TOKEN: edgeToken,

@@ -1,27 +1,15 @@
 /**
- * Publish to visible: how long from the CMS's hook call until every reader sees the change. Two portal instances on
- * one Redis with the publish hook on, a real varnishd in front of them (the shipped VCL, purged by the portals), the
- * reference content API; each round corrects one headline in the API, calls the hook once (a soft purge, the
- * default for an update) on one instance, and probes home and the article on both instances and through Varnish
- * until each shows the new title. The row is the time to the last probe, p50 and p99 over PUBLISH_ROUNDS (20).
- * Run by `npm run bench`; alone: `BENCH_ONLY=publish npm run bench`.
+ * Publish to visible: how long from the CMS's hook call until every reader sees the change, on the portal as
+ * deployed (edge-stack.ts: two portals from the production bundle on a Redis of the run's own, varnishd with the
+ * shipped VCL in front, purged by the portals). Each round corrects one headline in the reference API, calls the
+ * hook once (a soft purge, the default for an update) on one portal, and probes home and the article on both
+ * portals and through Varnish until each shows the new title. The row is the time to the last probe, p50 and p99
+ * over PUBLISH_ROUNDS (20). Run by `npm run bench`; alone: `BENCH_ONLY=publish npm run bench`.
  */
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
-import { sign } from '../../server/cache/purge-request';
-import { loadConfig } from '../../server/config';
-import { listen, type RunningServer } from '../../server/http-server';
-import { createLogger } from '../../server/logger';
-import { createPortal } from '../../server/portal';
-import { createRedisClient } from '../../server/redis/client';
-import { scanAll, unlinkAll } from '../../server/redis/commands';
-import { parseRedisTarget } from '../../server/redis/target';
 import { MAIN_SITE } from '../../shared/sites';
 import type { RawArticleList } from '../../shared/types/upstream';
-import { startVarnish } from './varnish';
-import { varnishBinary } from './requirements';
-import { freePort } from '../free-port';
-import { startReferenceApi } from '../reference-api/server';
+import { startEdgeStack } from './edge-stack';
 
 const ROUNDS = Number(process.env.PUBLISH_ROUNDS ?? 20);
 /**
@@ -31,8 +19,6 @@ const ROUNDS = Number(process.env.PUBLISH_ROUNDS ?? 20);
 const WARMUP_ROUNDS = 3;
 /** Issue 34, item 9: a correction visible everywhere within a quarter of a second. */
 const TARGET_P99_MS = 250;
-const SECRET = `bench-${randomBytes(24).toString('hex')}`;
-const EDGE_TOKEN = `edge-${randomBytes(12).toString('hex')}`;
 /** A probe that has not seen the change by then fails the row: a purge that did not reach a copy never converges. */
 const PROBE_DEADLINE_MS = 30_000;
 
@@ -63,88 +49,27 @@ async function until(base: string, path: string, text: string, from: number): Pr
   }
 }
 
-async function startInstance(upstreamUrl: string, prefix: string, edge: string, redisUrl: string): Promise<RunningServer> {
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    CACHE_PREFIX: prefix,
-    UPSTREAM_URL: upstreamUrl,
-    REDIS_URL: redisUrl,
-    LOG_LEVEL: 'silent',
-    PURGE_SECRET: SECRET,
-    EDGE_PURGE_URLS: edge,
-    EDGE_PURGE_TOKEN: EDGE_TOKEN,
-  });
-  const portal = createPortal({ config, logger: createLogger('silent'), upstreamUrl, announceEveryMs: 1000 });
-  const server = await listen(portal, 0, '127.0.0.1', createLogger('silent'), 2000);
-  const deadline = Date.now() + 10_000;
-  while (!portal.store.isAvailable() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return server;
-}
-
-function hook(base: string, body: string): Promise<number> {
-  const at = Math.floor(Date.now() / 1000);
-  return new Promise((resolve, reject) => {
-    const url = new URL('/_internal/purge', base);
-    const req = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-portal-signature': `t=${at},v1=${sign(SECRET, at, body)}` },
-      },
-      (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)),
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function deletePrefix(redisUrl: string, prefix: string): Promise<void> {
-  const client = createRedisClient(parseRedisTarget(redisUrl), { role: 'cli' });
-  try {
-    await client.connect();
-    await unlinkAll(client, await scanAll(client, `${prefix}:*`));
-  } finally {
-    client.disconnect();
-  }
-}
-
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export async function publishToVisibleRows(redisUrl: string): Promise<Row[]> {
-  const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
-  const prefix = `benchpub${randomBytes(4).toString('hex')}`;
-  const edgePort = await freePort();
-  const edge = `http://127.0.0.1:${edgePort}`;
-  const instances = [await startInstance(upstream.url, prefix, edge, redisUrl), await startInstance(upstream.url, prefix, edge, redisUrl)];
-  const varnish = await startVarnish({
-    backends: instances.map((instance) => new URL(instance.url).host),
-    purgeToken: EDGE_TOKEN,
-    port: edgePort,
-    binary: varnishBinary(),
-  });
+export async function publishToVisibleRows(): Promise<Row[]> {
+  const stack = await startEdgeStack({ portals: 2 });
   try {
-    const list = (await (await fetch(`${upstream.url}/list/2728/1.html?pagesize=8`)).json()) as { data: RawArticleList };
+    const list = (await (await fetch(`${stack.upstream.url}/list/2728/1.html?pagesize=8`)).json()) as { data: RawArticleList };
     const article = list.data.lists[0]!;
     const paths = ['/', `/detail/${article.catid}/${article.id}`];
-    const servers = [...instances.map((instance) => instance.url), varnish.url];
+    const servers = [...stack.portals.map((portal) => portal.url), stack.varnish.url];
     const samples: number[] = [];
     for (let round = 1 - WARMUP_ROUNDS; round <= ROUNDS; round += 1) {
       const title = `更正第${round + WARMUP_ROUNDS}次：${article.title}`.slice(0, 60);
       // Every copy held before the change (readers have seen each page everywhere; the second read is a held copy,
       // which the edge may keep).
       for (const server of servers) for (const path of paths) for (let read = 0; read < 2; read += 1) await fetchPage(server, path);
-      upstream.api.control.overrideArticle(article.id, { title, list_title: title });
+      stack.upstream.api.control.overrideArticle(article.id, { title, list_title: title });
       const started = performance.now();
-      const status = await hook(
-        instances[(round + WARMUP_ROUNDS) % 2]!.url,
-        JSON.stringify({ tags: [`article:${article.id}`], event: `bench-${round + WARMUP_ROUNDS}` }),
-      );
-      if (status !== 200) throw new Error(`the hook answered ${status}`);
+      const answer = await stack.hook({ tags: [`article:${article.id}`], event: `bench-${round + WARMUP_ROUNDS}` }, round + WARMUP_ROUNDS);
+      if (answer.status !== 200) throw new Error(`the hook answered ${answer.status}: ${answer.body}`);
       const hookMs = performance.now() - started;
       const seen = await Promise.all(servers.flatMap((server) => paths.map((path) => until(server, path, title, started))));
       if (process.env.PUBLISH_DEBUG)
@@ -161,9 +86,6 @@ export async function publishToVisibleRows(redisUrl: string): Promise<Row[]> {
       ],
     ];
   } finally {
-    await varnish.stop();
-    for (const instance of instances) await instance.shutdown();
-    await upstream.close();
-    await deletePrefix(redisUrl, prefix);
+    await stack.stop();
   }
 }
