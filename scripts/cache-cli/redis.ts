@@ -5,6 +5,7 @@
 import { createRedisClient, type RedisClient } from '../../server/redis/client';
 import { parseRedisTarget, redactRedisUrl, RedisUrlError, type RedisTarget } from '../../server/redis/target';
 import { CliError, EXIT, type Globals } from './output';
+import { within } from './portals';
 
 /**
  * A server that accepts the connection but never answers (a firewall's tarpit, a stuck process) would hold the
@@ -32,18 +33,12 @@ export async function connect(url: string): Promise<RedisClient> {
   client.on('error', (error: Error) => {
     cause ||= error.message;
   });
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
-  });
   try {
-    await Promise.race([client.connect(), timeout]);
+    await within(client.connect(), READY_TIMEOUT_MS / 1000);
     return client;
   } catch (error) {
     client.disconnect();
     throw new CliError(unreachable(url, cause || (error instanceof Error ? error.message : String(error))), EXIT.redis);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

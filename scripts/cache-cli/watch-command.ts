@@ -11,7 +11,7 @@ import { hitRatios } from '../../server/cache/stats';
 import type { RedisClient } from '../../server/redis/client';
 import { CliError, EXIT, errorText, jsonDocument, type Globals } from './output';
 import { connect } from './redis';
-import { portalTargets, scrape, sleep, windowed, type Scrape } from './portals';
+import { portalTargets, scrape, sleep, windowed, within, type Scrape } from './portals';
 
 export async function watchCommand(globals: Globals, options: { portal: string[]; interval: number; count?: number }): Promise<void> {
   const client = await discoveryClient(globals, options.portal);
@@ -83,18 +83,5 @@ async function rounds(globals: Globals, client: RedisClient | null, options: { p
     );
     if (answered === 0) process.exitCode = EXIT.failed;
     else if ((after.failed.length > 0 || found.redis !== null) && process.exitCode !== EXIT.failed) process.exitCode = EXIT.partial;
-  }
-}
-
-/** The promise's answer, or an error after `seconds` (the promise is left to settle on its own). */
-async function within<T>(promise: Promise<T>, seconds: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
   }
 }
