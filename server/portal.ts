@@ -108,6 +108,8 @@ interface StoreObservers {
   outage: () => OutagePolicy;
   /** Logs of Redis outages: one per client, stopped with the portal. */
   outageLog: (redis: string, consequence: string, describe?: () => Record<string, unknown>) => OutageLog;
+  /** The purges this instance has noted: L1 is not refilled with what one of them covered (tiered-store.ts). */
+  purgeClock: PurgeClock;
 }
 
 /** Tries to read the purge log on a reconnect, each after the command client is ready or this long. */
@@ -187,6 +189,7 @@ function createStores(config: Config, logger: Logger, onPolicyChange: () => void
     unsubscribedSince: () => bus.unsubscribedSince(),
     outage: observers.outage,
     announceEvict: (keys) => void bus.publish({ kind: 'evict', keys }),
+    purges: observers.purgeClock,
   });
   return { store: tiered, redis, tiered, bus };
 }
@@ -277,6 +280,7 @@ export function createPortal(options: PortalOptions): Portal {
   const purgeClock = new PurgeClock();
   const { store, redis, tiered, bus } = createStores(config, logger, () => void policy?.reload(), {
     onCommand,
+    purgeClock,
     onInvalidation: (kind, keys) => metrics?.invalidationReceived(kind, keys),
     outage: () => policy?.outage() ?? outageDefaults,
     outageLog,
@@ -301,8 +305,12 @@ export function createPortal(options: PortalOptions): Portal {
     client: redis?.client ?? null,
     self: {
       id: instance.id,
-      purgeLocal: (selectors, build) =>
-        tiered ? tiered.purgeLocal(selectors, { prefix: config.CACHE_PREFIX, buildId: build }) : Promise.resolve({ entries: 0, keys: [] }),
+      // Then the writes under way: each ends in place, or undone if the purge covers it (cache.ts put).
+      purgeLocal: async (selectors, build) => {
+        const dropped = tiered ? await tiered.purgeLocal(selectors, { prefix: config.CACHE_PREFIX, buildId: build }) : { entries: 0, keys: [] };
+        await cache.writesSettled();
+        return dropped;
+      },
     },
     edges: edgePurger,
     onEdgeFollowUp: (acks) => {

@@ -86,6 +86,8 @@ interface Readable<T> {
 
 export class Cache {
   private readonly inflight = new Map<string, { loading: Promise<Loaded<unknown>>; startedAt: number }>();
+  /** Writes under way (put): a purge's acknowledgement waits for them (writesSettled). */
+  private readonly writing = new Set<Promise<void>>();
   /** Per shared codec: the values of the entries L1 holds, decoded once each. */
   private readonly decodedOnce = new WeakMap<Codec<unknown>, DecodedOnce>();
 
@@ -116,7 +118,7 @@ export class Cache {
     codec: Codec<T> = jsonCodec as Codec<T>,
     options: { revalidate?: boolean; waitFrom?: number } = {},
   ): Promise<Served<T>> {
-    const held = await this.store.get(key);
+    const held = this.current(key, await this.store.get(key));
     const freshness = held ? freshnessOf(held) : 'gone';
     const entry = held && freshness !== 'gone' ? this.readable(key, held, codec) : null;
     if (entry && freshness === 'fresh') return this.served(key, entry, 'HIT');
@@ -149,10 +151,29 @@ export class Cache {
     return this.store.getNow?.(key);
   }
 
-  /** `startedAt`: when the load or render began (Date.now()); what a purge made since then covers is not stored. */
-  async put<T>(key: string, policy: CachePolicy, loaded: Loaded<T>, codec: Codec<T> = jsonCodec as Codec<T>, startedAt?: number): Promise<void> {
-    if (!loaded.cacheable) return;
-    if (startedAt !== undefined && this.purges?.purgedSince(key, loaded.tags, startedAt)) return;
+  /**
+   * `startedAt`: when the load or render began (Date.now()); what a purge made since then covers is not stored.
+   * Asked again once the write is done: a purge heard while it was on its way (this instance's L1 purged and its
+   * acknowledgement sent before the write reached Redis) would otherwise find nothing and leave it there.
+   */
+  put<T>(key: string, policy: CachePolicy, loaded: Loaded<T>, codec: Codec<T> = jsonCodec as Codec<T>, startedAt?: number): Promise<void> {
+    if (!loaded.cacheable) return Promise.resolve();
+    const writing = this.write(key, policy, loaded, codec, startedAt);
+    this.writing.add(writing);
+    return writing.finally(() => this.writing.delete(writing));
+  }
+
+  /**
+   * Once every write under way now has ended (and undone itself if a purge covers it): an instance applying a
+   * purge acknowledges it only then, so the purger's second sweep of Redis comes after any such write landed.
+   */
+  async writesSettled(): Promise<void> {
+    await Promise.allSettled([...this.writing]);
+  }
+
+  private async write<T>(key: string, policy: CachePolicy, loaded: Loaded<T>, codec: Codec<T>, startedAt?: number): Promise<void> {
+    const purged = () => startedAt !== undefined && this.purges?.purgedSince(key, loaded.tags, startedAt) === true;
+    if (purged()) return;
     const effective = loaded.policy ?? policy;
     await this.store.set(key, {
       value: codec.encode(loaded.value),
@@ -162,7 +183,20 @@ export class Cache {
       staleIfError: effective.staleIfError,
       tags: loaded.tags,
       ...(loaded.reads && loaded.reads.length > 0 ? { reads: [...loaded.reads] } : {}),
+      ...(startedAt === undefined ? {} : { since: startedAt }),
     });
+    if (purged()) await this.store.delete(key);
+  }
+
+  /**
+   * The entry, unless a purge noted since its load began covers it: stored by an instance that had not heard of
+   * the purge yet (after the purger's sweep of Redis), it holds what the purge took away, and a render reading it
+   * would be stored as if it were new (purge-clock.ts). The other instance's clock is trusted as far as freshness
+   * trusts it (entry.ts MAX_CLOCK_AHEAD_MS); a skew either way costs a reload or keeps today's window, no more.
+   */
+  private current(key: string, entry: CacheEntry | null): CacheEntry | null {
+    if (!entry || entry.since === undefined || !this.purges) return entry;
+    return this.purges.purgedSince(key, entry.tags, entry.since) ? null : entry;
   }
 
   private served<T>(key: string, held: Readable<T>, state: CacheState): Served<T> {
@@ -269,7 +303,7 @@ export class Cache {
    * a read of it timed out); then there is nothing left to load.
    */
   private async loadUnlessStored<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
-    const held = await this.store.get(key);
+    const held = this.current(key, await this.store.get(key));
     const stored = held && freshnessOf(held) === 'fresh' ? this.readable(key, held, codec) : null;
     if (stored) return { value: stored.value, cacheable: false, tags: held!.tags };
     return this.loadAndStore(key, policy, load, codec);
@@ -296,7 +330,7 @@ export class Cache {
   private async waitForEntry(key: string, lock: KeyLock, patience: { until: number; giveUpAt: number }): Promise<CacheEntry | 'free' | 'unanswered'> {
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, lock.pollMs));
-      const entry = await this.store.get(key);
+      const entry = this.current(key, await this.store.get(key));
       if (entry && freshnessOf(entry) === 'fresh') return entry;
       if (Date.now() >= patience.giveUpAt) return 'unanswered';
       const held = await lock.isHeld(key).catch(() => (lock.isConnected() ? 'unknown' : false));
@@ -310,7 +344,7 @@ export class Cache {
         return 'unanswered';
       }
       // The holder may have stored and released between the two reads.
-      const after = await this.store.get(key);
+      const after = this.current(key, await this.store.get(key));
       return after && freshnessOf(after) === 'fresh' ? after : 'free';
     }
   }

@@ -62,8 +62,8 @@ function parseMetadata(bytes: Buffer): EntryMetadata | null {
   if (typeof meta !== 'object' || meta === null) return null;
   const entry = validEntry({ ...meta, value: '' });
   if (!entry) return null;
-  const { storedAt, ttl, grace, staleIfError, tags, reads } = entry;
-  return reads === undefined ? { storedAt, ttl, grace, staleIfError, tags } : { storedAt, ttl, grace, staleIfError, tags, reads };
+  const { storedAt, ttl, grace, staleIfError, tags, reads, since } = entry;
+  return { storedAt, ttl, grace, staleIfError, tags, ...(reads === undefined ? {} : { reads }), ...(since === undefined ? {} : { since }) };
 }
 
 function validEntry(value: unknown): CacheEntry | null {

@@ -29,6 +29,12 @@ export interface CacheEntry {
    * next render reads the CMS (invalidation.ts). Absent on data entries and on pages that read nothing.
    */
   reads?: string[];
+  /**
+   * When the load that built it began (epoch ms, the loading instance's clock): a purge noted after that covers
+   * it may have come before it was stored, so a data answer is then read as missing (cache.ts). Absent on
+   * entries stored by a caller that could not say.
+   */
+  since?: number;
 }
 
 /** An entry without its value: what its frame in Redis says (entry-codec.ts), what freshness is read from. */
@@ -77,7 +83,8 @@ export function isCacheEntry(value: unknown): value is CacheEntry {
     isWindow(entry.grace) &&
     (entry.staleIfError === undefined || isWindow(entry.staleIfError)) &&
     isStrings(entry.tags) &&
-    (entry.reads === undefined || isStrings(entry.reads))
+    (entry.reads === undefined || isStrings(entry.reads)) &&
+    (entry.since === undefined || isStoredAt(entry.since))
   );
 }
 

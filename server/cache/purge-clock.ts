@@ -21,22 +21,29 @@ interface Noted {
 export class PurgeClock {
   private readonly noted: Noted[] = [];
 
+  /** Kept in order of `at` (a purge is noted at its start, which may come before one noted just earlier). */
   note(selectors: readonly PurgeSelector[], build: string, at: number = Date.now()): void {
-    this.noted.push({ at, selectors, build });
+    let index = this.noted.length;
+    while (index > 0 && this.noted[index - 1]!.at > at) index -= 1;
+    this.noted.splice(index, 0, { at, selectors, build });
     const oldest = Date.now() - REMEMBERED_MS;
     while (this.noted.length > 0 && (this.noted[0]!.at < oldest || this.noted.length > MAX_REMEMBERED)) this.noted.shift();
   }
 
-  /** Whether a purge noted at or after `startedAt` covers the key or one of its tags. */
+  /**
+   * Whether a purge noted at or after `startedAt` covers the key or one of its tags. Newest first, down to
+   * `startedAt` only: every data answer a render reads is checked, so the cost is the purges since its load.
+   */
   purgedSince(key: string, tags: readonly string[], startedAt: number): boolean {
-    if (this.noted.length === 0) return false;
-    const parsed = parseKey(key);
-    return this.noted.some(
-      (purge) =>
-        purge.at >= startedAt &&
-        (purge.build === '*' || purge.build === parsed.build) &&
-        purge.selectors.some((selector) => covers(selector, key, parsed, tags)),
-    );
+    let parsed: ParsedKey | null = null;
+    for (let index = this.noted.length - 1; index >= 0; index -= 1) {
+      const purge = this.noted[index]!;
+      if (purge.at < startedAt) return false;
+      parsed ??= parseKey(key);
+      if (purge.build !== '*' && purge.build !== parsed.build) continue;
+      if (purge.selectors.some((selector) => covers(selector, key, parsed!, tags))) return true;
+    }
+    return false;
   }
 }
 

@@ -19,6 +19,7 @@
  * Once subscribed again the portal applies to L1 every purge of the log it missed (purges.ts catchUp), and
  * empties L1 only when the log cannot say what it missed, so no purge made across the gap is outlived.
  */
+import type { PurgeClock } from './purge-clock';
 import type { CacheEntry } from './entry';
 import { Invalidator, type PurgeSelector } from './invalidation';
 import type { MemoryStore } from './memory-store';
@@ -47,6 +48,8 @@ export interface TieredStoreOptions {
   outage: () => OutagePolicy;
   /** Announces keys whose content changed here, so other instances evict them. */
   announceEvict: (keys: string[]) => void;
+  /** The purges this instance has noted (purge-clock.ts): a Redis read begun before one that covers it fills no L1. */
+  purges?: Pick<PurgeClock, 'purgedSince'>;
 }
 
 /**
@@ -137,9 +140,13 @@ export class TieredStore implements CacheStore {
       const local = await l1.get(key);
       if (local) return this.served(key, local, mode);
     }
+    const readAt = Date.now();
     const shared = await l2.get(key);
     if (shared) {
       if (!coherent) return shared;
+      // Read before this instance purged its L1 of it: the copy the purge was for. This read began before the
+      // purge and may answer with it, but L1 keeps nothing, or it would serve it till its TTL.
+      if (this.options.purges?.purgedSince(key, shared.tags, readAt)) return shared;
       const owned = ownBytes(shared);
       await l1.set(key, owned);
       return owned;

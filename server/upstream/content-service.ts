@@ -129,13 +129,14 @@ export class ContentService {
     const entry = await this.options.cache.peek(key);
     const held = entry ? decodedOrNull(codec, entry.value) : null;
     let loaded: Loaded<T>;
+    const startedAt = Date.now();
     try {
       loaded = await this.load(spec, new CallRecorder());
     } catch (error) {
       this.options.onUpstreamError?.(spec.request.call, error);
       throw error;
     }
-    await this.options.cache.put(key, this.policyOf(spec), loaded, codec);
+    await this.options.cache.put(key, this.policyOf(spec), loaded, codec, startedAt);
     return { held, now: loaded.value };
   }
 

@@ -1,6 +1,7 @@
 /** The in-process tier in front of Redis: what it keeps of an entry read from the shared tier. */
 import { freshnessOf, type CacheEntry } from '../../../server/cache/entry';
 import { MemoryStore } from '../../../server/cache/memory-store';
+import { PurgeClock } from '../../../server/cache/purge-clock';
 import { TieredStore } from '../../../server/cache/tiered-store';
 
 const META = { storedAt: Date.now(), ttl: 60, grace: 60, staleIfError: 0, tags: ['page:home'] };
@@ -138,5 +139,50 @@ describe('TieredStore', () => {
     // Each is the same object on every read (decoded once), and keeps its true age (Age is honest).
     expect(tiered.getNow(keys[0]!)).toBe(served[0]);
     expect(served[0]!.storedAt).toBe(windowEnd - 300_000);
+  });
+});
+
+describe('TieredStore reading Redis across a purge', () => {
+  /** A shared tier whose reads answer when the test says: the purge comes while one is on its way. */
+  function heldReads(l2: MemoryStore): { store: MemoryStore; release: () => void; reading: Promise<void> } {
+    let release!: () => void;
+    let started!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const reading = new Promise<void>((resolve) => (started = resolve));
+    const store = Object.create(l2) as MemoryStore;
+    store.get = async (key: string) => {
+      const entry = await l2.get(key);
+      started();
+      await gate;
+      return entry;
+    };
+    return { store, release, reading };
+  }
+
+  it.each([
+    ['a purge covering it', 'page:home', null],
+    ['a purge of something else', 'article:1', 'the copy from Redis'],
+  ])('a read begun before %s answers with what Redis held, and fills L1 only when the purge does not cover it', async (_what, tag, expected) => {
+    const l2 = new MemoryStore(1 << 20);
+    await l2.set('k', { ...META, storedAt: Date.now(), value: 'the copy from Redis' });
+    const held = heldReads(l2);
+    const clock = new PurgeClock();
+    const l1 = new MemoryStore(1 << 20);
+    const tiered = new TieredStore({
+      l1,
+      l2: held.store,
+      unsubscribedSince: () => null,
+      outage: () => ({ window: 0, ttl: 30 }),
+      announceEvict: () => undefined,
+      purges: clock,
+    });
+    const read = tiered.get('k');
+    await held.reading;
+    // Another instance's purge, heard and applied here while Redis was answering (its old copy already on the wire).
+    clock.note([{ by: 'tag', tag }], '*', Date.now() + 1);
+    held.release();
+    // The read began before the purge: it answers (an existence check of a purge must see the key), L1 keeps it or not.
+    expect((await read)?.value).toBe('the copy from Redis');
+    expect((await l1.get('k'))?.value ?? null).toBe(expected);
   });
 });
