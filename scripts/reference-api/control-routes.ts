@@ -47,6 +47,8 @@ const articlePatch = z.strictObject({
   views: z.number().int().optional(),
   tags: z.array(tag).optional(),
   editor: z.string().optional(),
+  // 0 or null as a CMS might send for none: the portal links a byline only for a positive id.
+  columnist_id: z.number().int().nullable().optional(),
 });
 const greyModeBody = z.strictObject({ mode: z.enum(['0', '1', '2']) });
 const menuFaultsBody = z.strictObject({ on: z.boolean() });

@@ -175,7 +175,7 @@ export function toListItem(article: RawArticleDetail): RawArticleListItem {
   return { id, catid, title, list_title, description, thumb, adddate, source };
 }
 
-/** Column authors write the commentary articles; their byline becomes the author's name. */
+/** Column authors write the commentary articles: the byline is the author's name, and columnist_id names whose page it opens. */
 function assignColumnists(
   rng: Rng,
   articles: readonly RawArticleDetail[],
@@ -186,7 +186,7 @@ function assignColumnists(
     if (!COLUMN_CATIDS.has(article.catid) || authors.length === 0) return article;
     const author = rng.pick(authors);
     byAuthor.get(author.id)?.push(article.id);
-    return { ...article, author: author.name };
+    return { ...article, author: author.name, columnist_id: author.id };
   });
   return { articles: result, byAuthor };
 }

@@ -40,6 +40,8 @@ export interface Article extends ArticleSummary {
   tags: Tag[];
   /** 责任编辑; '' when the CMS sent none. */
   editor: string;
+  /** The column author whose name `author` is (their page: /specialColumnDetail/{id}); null for other articles. */
+  columnistId: number | null;
 }
 
 export interface Tag {

@@ -89,6 +89,8 @@ export const ArticleSchema: z.ZodType<Article, unknown> = z.object({
   views: z.number(),
   tags: cmsList(TagSchema),
   editor: cmsText(CMS_NAME_MAX),
+  // Entries stored before the field existed read as having no columnist, not as broken.
+  columnistId: z.number().nullable().default(null),
 });
 
 const TemplateCodeSchema: z.ZodType<TemplateCode, unknown> = z.union([1, 2, 3, 4, 5, 6, 7, 8].map((code) => z.literal(code as TemplateCode)));

@@ -13,6 +13,12 @@ const id = z.number().int();
 const count = z.number().int().nonnegative();
 
 /**
+ * An id naming another entity, which the CMS may leave out or send as 0, null or junk: null then, never a failed
+ * call, so a bad one costs the link it would have made, not the page.
+ */
+const optionalRef = z.unknown().transform((value) => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null));
+
+/**
  * The window a CMS date must fall in to be one: from 2000-01-01 up to 2100-01-01 (UTC), fixed rather than relative
  * to now, so a held answer never changes meaning as it ages and server and browser read it alike. Wide enough for
  * every article the portal holds and any scheduled one; what falls outside is not a date a reader could use.
@@ -168,6 +174,11 @@ export const RawArticleDetailSchema = RawArticleListItemSchema.extend({
   tags: cmsList(RawTagSchema),
   /** 责任编辑: the editor responsible for the article. Optional: older CMS answers leave it out. */
   editor: cmsText(CMS_NAME_MAX).optional(),
+  /**
+   * The column author (专栏作者, /api/special_column_author) who wrote it, for a column's articles, whose `author`
+   * is then that author's name: the page links the name to the author's page. Optional: other articles have none.
+   */
+  columnist_id: optionalRef.optional(),
 });
 export type RawArticleDetail = z.infer<typeof RawArticleDetailSchema>;
 

@@ -29,6 +29,8 @@ async function articleOf(raw: RawArticleDetail): Promise<Article> {
     views: raw.views,
     tags: raw.tags.map((tag) => ({ id: tag.id, name: tag.name })),
     editor: raw.editor?.trim() ?? '',
+    // A name without one is no link: an author id the CMS sent for an empty name would link nothing a reader sees.
+    columnistId: raw.author.trim() === '' ? null : (raw.columnist_id ?? null),
   };
 }
 

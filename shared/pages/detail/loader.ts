@@ -58,7 +58,7 @@ function newsArticleJsonLd(article: Article, site: SiteConfig, image: string | u
     ...(image ? { image: [image] } : {}),
     articleSection: article.catname,
     keywords: article.keywords,
-    author: article.author ? [{ '@type': 'Person', name: article.author }] : [{ '@type': 'Organization', name: PORTAL_INFO.name }],
+    author: article.author ? [authorJsonLd(article, site)] : [{ '@type': 'Organization', name: PORTAL_INFO.name }],
     ...(article.editor ? { editor: { '@type': 'Person', name: article.editor } } : {}),
     publisher: {
       '@type': 'Organization',
@@ -66,6 +66,12 @@ function newsArticleJsonLd(article: Article, site: SiteConfig, image: string | u
       logo: { '@type': 'ImageObject', url: logoUrl(site) },
     },
   };
+}
+
+/** The byline's person; a column author with the page the byline links, as search engines read an author's url. */
+function authorJsonLd(article: Article, site: SiteConfig): Record<string, unknown> {
+  const page = article.columnistId === null ? {} : { url: `${siteOrigin(site)}${href.specialColumnDetail(article.columnistId)}` };
+  return { '@type': 'Person', name: article.author, ...page };
 }
 
 /** 首页 > 栏目 > 正文, as the page's breadcrumb shows it. */

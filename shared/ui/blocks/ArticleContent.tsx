@@ -1,7 +1,25 @@
 /** An article's headline, time, source and author, and its sanitised body: the same on detail and reading pages. */
 import type { ReactNode } from 'react';
+import { href } from '../../routes';
 import type { Article } from '../../types/entities';
+import { Link } from '../link';
 import { DateTime } from './DateTime';
+
+/**
+ * The byline: a column author's name opens their page (issue 38, item 1: an entity a page names links to it); any
+ * other author is a name only, since the CMS gives them no page.
+ */
+function Byline({ article }: { article: Article }) {
+  if (article.columnistId === null) return <span className="article__byline">作者：{article.author}</span>;
+  return (
+    <span className="article__byline">
+      作者：
+      <Link className="article__author" to={href.specialColumnDetail(article.columnistId)}>
+        {article.author}
+      </Link>
+    </span>
+  );
+}
 
 export function ArticleContent({ article, children }: { article: Article; children?: ReactNode }) {
   return (
@@ -11,7 +29,7 @@ export function ArticleContent({ article, children }: { article: Article; childr
         <p className="article__meta">
           <DateTime unixSeconds={article.adddate} />
           {article.source && <span>来源：{article.source}</span>}
-          {article.author && <span>作者：{article.author}</span>}
+          {article.author && <Byline article={article} />}
         </p>
       </header>
       {/* contentHtml was sanitised on the server (server/upstream/sanitise-html.ts) before it entered any state. */}

@@ -1,14 +1,26 @@
 /**
  * Every kind of page has a way in a reader would find: home lists the lives on air or next (a live page the newest
- * of every state, ended ones too) and the news-tracking reports updated last, an article's tags open the tags' pages, a video names the albums it belongs to, and the pages sitemap lists lives, reports and
- * albums. And a default install's menu has no entry that answers a reader with an editor's warning.
+ * of every state, ended ones too) and the news-tracking reports updated last, an article's tags open the tags' pages,
+ * a column author's byline the author's page, 热门专题 each topic's page, a video names the albums it belongs to,
+ * and the pages sitemap lists lives, reports and albums. And a default install's menu has no entry that answers a reader with an editor's warning.
  */
 import request from 'supertest';
-import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport } from '../../../shared/types/upstream';
+import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport, RawTopicList } from '../../../shared/types/upstream';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
+import { DEFAULT_THEME_OFFICE_ID, RECOMMENDED_TOPICS_SHOWN } from '../../../shared/constants';
 import { OTHERS_PER_STATE } from '../../../shared/pages/live/loader';
+import { href } from '../../../shared/routes';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
 import { taggedArticle, upstreamData } from '../../support/upstream-data';
+
+/** The article's byline as served: '作者：' and the name, or a link to the name's page. */
+function bylineOf(html: string): string {
+  return /<span class="article__byline">(.*?)<\/span>/s.exec(html)?.[1] ?? '';
+}
+
+function jsonLdOf(html: string): Array<Record<string, unknown>> {
+  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+}
 
 function hrefs(html: string, pattern: RegExp): string[] {
   return [...html.matchAll(pattern)].map((match) => match[1] ?? '');
@@ -66,6 +78,46 @@ describe('ways into lives, news tracks and albums', () => {
       const tagPage = await request(t.url).get(link.href!);
       expect([link.href, tagPage.status, tagPage.text.includes(link.name!)]).toEqual([link.href, 200, true]);
     }
+  });
+
+  it('a column author’s article links its byline to the author’s page, which names the author; other bylines are text', async () => {
+    const { dataset, control } = t.upstream.api;
+    const column = dataset.articles.find((entry) => entry.columnist_id);
+    const [other, zeroed] = dataset.articles.filter((entry) => !entry.columnist_id && entry.author !== '');
+    if (!column?.columnist_id || !other || !zeroed) throw new Error('the reference dataset has no column author’s article beside others');
+    const author = href.specialColumnDetail(column.columnist_id);
+    for (const path of [href.detail(column.catid, column.id), href.detailReading(column.catid, column.id)]) {
+      const page = await request(t.url).get(path);
+      expect([path, bylineOf(page.text)]).toEqual([path, `作者：<a href="${author}" class="article__author">${column.author}</a>`]);
+    }
+    const news = jsonLdOf((await request(t.url).get(href.detail(column.catid, column.id))).text).find((item) => item['@type'] === 'NewsArticle');
+    expect(news?.['author']).toEqual([{ '@type': 'Person', name: column.author, url: `https://www.qnnews.cn${author}` }]);
+    const authorPage = await request(t.url).get(author);
+    expect([authorPage.status, authorPage.text.includes(column.author)]).toEqual([200, true]);
+    expect(bylineOf((await request(t.url).get(href.detail(other.catid, other.id))).text)).toBe(`作者：<!-- -->${other.author}`);
+    // An id the CMS sends as 0 names no one: the name stays, without a link, and the page answers (an article
+    // this portal has not read yet, so no cached copy hides the change).
+    control.overrideArticle(zeroed.id, { columnist_id: 0 });
+    try {
+      const page = await request(t.url).get(href.detail(zeroed.catid, zeroed.id));
+      expect([page.status, bylineOf(page.text)]).toEqual([200, `作者：<!-- -->${zeroed.author}`]);
+    } finally {
+      control.reset();
+    }
+  });
+
+  it('热门专题 links each topic to its page: the CMS’s jump, as a path when the jump is this site’s own', async () => {
+    const topics = await upstreamData<RawTopicList>(t.upstream.url, `/theme/list/1?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${RECOMMENDED_TOPICS_SHOWN}`);
+    const home = await request(t.url).get('/');
+    // The streamed block, not the skeleton (aria-busy) it replaces.
+    const list = /<ul class="side-topics">(.*?)<\/ul>/s.exec(home.text)?.[1] ?? '';
+    const shown = [...list.matchAll(/<a href="([^"]+)"[^>]*>.*?<span>([^<]*)<\/span>/gs)].map((match) => ({ href: match[1], title: match[2] }));
+    const expected = topics.list.map((topic) => {
+      const jump = (JSON.parse(topic.extend) as { switch_value_android: string }).switch_value_android;
+      return { href: jump.replace(/^https:\/\/www\.qnnews\.cn\//, '/'), title: topic.title };
+    });
+    expect(shown).toEqual(expected);
+    expect(shown.filter((topic) => topic.href?.startsWith('/topicDetail/')).length).toBeGreaterThan(0);
   });
 
   it('a video in an album links to the album, playing that video', async () => {
