@@ -125,3 +125,58 @@ export function pageIdsMissing(paths: readonly string[]): string[] {
   const every = new Set(routeTable().flatMap((route) => (route.page === undefined ? [] : [route.page])));
   return [...every].filter((id) => !shown.has(id)).sort();
 }
+
+/** A live's state as the reference API lists lives (`show_type`): its page is a kind of its own in each. */
+export const LIVE_STATES = { 1: 'on air', 2: 'upcoming', 3: 'ended' } as const;
+export type LiveState = (typeof LIVE_STATES)[keyof typeof LIVE_STATES];
+
+/** Every live of the reference API with its state, so a live page's path says which of the three kinds it is. */
+export async function liveStatesById(upstreamUrl: string): Promise<Map<number, LiveState>> {
+  const states = new Map<number, LiveState>();
+  for (const [type, state] of Object.entries(LIVE_STATES)) {
+    const response = await fetch(`${upstreamUrl}/api/live/list?show_type=${type}&page=1&page_size=50`);
+    const body = (await response.json()) as { data: { list: Array<{ id: number }> } };
+    for (const live of body.data.list) states.set(live.id, state);
+  }
+  return states;
+}
+
+/**
+ * Routes that are a second path to another route's page (an old spelling, a menu's prefix): one kind with it. A
+ * route of the table missing here is a kind of its own, so a new page joins the suites that read every kind.
+ */
+const SAME_KIND_AS: Readonly<Record<string, string>> = {
+  'home-alias': 'home',
+  'readNewspapers_v2-id': 'readNewspapers-id',
+  'video-id': 'video',
+  videoLive: 'liveStreamDetail-id',
+  'videoLive-id': 'liveStreamDetail-id',
+};
+
+const LIVE_KIND = 'liveStreamDetail-id';
+
+/** A route's kind: its id, with a menu's prefix dropped (`/{menu}/{sub}/V1/{id}` is a V1 list) and second paths folded. */
+function routeKind(routeId: string): string {
+  const unprefixed = routeId.replace(/^menu-(sub-)?/, '');
+  return SAME_KIND_AS[unprefixed] ?? unprefixed;
+}
+
+/**
+ * The kind of page a path shows, by the route that serves it (`tagDetail`, `V2-id`, `/about`'s `about`), a live's
+ * page by its state (`liveStreamDetail-id (upcoming)`); null for a path that shows no page (a feed, a redirect).
+ */
+export function pageKindOf(path: string, liveStates: ReadonlyMap<number, LiveState>): string | null {
+  const match = matchRoute(new URL(path, 'http://portal.test').pathname);
+  if (match.kind !== 'page') return null;
+  const kind = routeKind(match.route.id);
+  if (kind !== LIVE_KIND) return kind;
+  return `${LIVE_KIND} (${liveStates.get(Number(match.params['id'])) ?? 'unknown'})`;
+}
+
+/** Every kind of page the route table serves, by pageKindOf's names, a live in each of its states. */
+export function everyPageKind(): string[] {
+  const kinds = new Set(routeTable().flatMap((route) => (route.page === undefined ? [] : [routeKind(route.id)])));
+  kinds.delete(LIVE_KIND);
+  for (const state of Object.values(LIVE_STATES)) kinds.add(`${LIVE_KIND} (${state})`);
+  return [...kinds].sort();
+}
