@@ -9,7 +9,7 @@ import { describeWithBrowser } from '../support/requirements';
 describeWithBrowser()('the top bar’s QR panels', () => {
   const suite = browserPortalSuite();
 
-  it.each([1296, 390, 360])('shows each code at its own size, inside the viewport, at %ipx', async (width) => {
+  it.each([1296, 768, 390, 360])('shows each code at its own size, inside the viewport, at %ipx', async (width) => {
     const { page, problems } = await watchedPage(suite.browser, { viewport: { width, height: 900 } });
     try {
       await gotoHydrated(page, `${suite.portal.url}/`);
