@@ -6,6 +6,7 @@
  * the same error is logged like the first.
  */
 import type { Logger } from '../logger';
+import type { Metrics, RedisRole } from '../metrics';
 import type { RedisClient } from './client';
 
 export interface OutageLogOptions {
@@ -101,5 +102,40 @@ export class OutageLog {
   private stopTimer(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+}
+
+/** What the metrics count of an outage, by which Redis it is of. */
+type OutageCounter = Pick<Metrics, 'redisOutageStarted' | 'redisOutageEnded' | 'redisReconnected'>;
+
+/** The portal's outage logs: one per Redis client, counted by the metrics once they exist, stopped with the portal. */
+export class OutageLogs {
+  private readonly logs: OutageLog[] = [];
+
+  constructor(
+    private readonly logger: Logger,
+    /** Null until the metrics are made (after the cache, whose stores they read). */
+    private readonly metrics: () => OutageCounter | null,
+    /** How often a line says the outage goes on (a minute unless set); tests shorten it. */
+    private readonly everyMs?: number,
+  ) {}
+
+  open(redis: string, consequence: string, role: RedisRole, describe?: () => Record<string, unknown>): OutageLog {
+    const log = new OutageLog({
+      logger: this.logger,
+      redis,
+      consequence,
+      onStarted: () => this.metrics()?.redisOutageStarted(role),
+      onEnded: (seconds) => this.metrics()?.redisOutageEnded(role, seconds),
+      onReconnected: () => this.metrics()?.redisReconnected(role),
+      ...(describe ? { describe } : {}),
+      ...(this.everyMs ? { everyMs: this.everyMs } : {}),
+    });
+    this.logs.push(log);
+    return log;
+  }
+
+  stop(): void {
+    for (const log of this.logs) log.stop();
   }
 }

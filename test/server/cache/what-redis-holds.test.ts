@@ -381,7 +381,7 @@ describeWithRedis()('locks kept alive for ever on every key of a page', () => {
   });
 
   it('a page whose every data key is held that way answers within one maxWaitMs and a render', async () => {
-    // maxWaitMs is CACHE_LOCK_TIMEOUT_MS + 2 × UPSTREAM_TIMEOUT_MS (server/portal.ts): 300 + 2 × 2000 ms.
+    // maxWaitMs is CACHE_LOCK_TIMEOUT_MS + 2 × UPSTREAM_TIMEOUT_MS (server/cache/create-cache.ts): 300 + 2 × 2000 ms.
     const maxWaitMs = 300 + 2 * 2000;
     const t = await startTestPortal({
       redisUrl: testRedisUrl(),
