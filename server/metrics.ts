@@ -221,6 +221,16 @@ export class Metrics {
   constructor(sources: MetricsSources) {
     this.startPurgeSeries(sources.edges ?? []);
     this.startFixedSeries();
+    this.registerOutageGauge();
+    this.registerStoreGauges(sources);
+    this.registerL1Gauges(sources);
+    this.registerRedisMemory(sources.redisMemory);
+    this.registerBuildInfo(sources.build);
+    client.collectDefaultMetrics({ register: this.registry, prefix: 'portal_' });
+  }
+
+  /** How long each Redis's outage going on has lasted, read at each scrape. */
+  private registerOutageGauge(): void {
     const outageSince = this.outageSince;
     new client.Gauge({
       name: 'portal_redis_outage_seconds',
@@ -234,6 +244,10 @@ export class Metrics {
         }
       },
     });
+  }
+
+  /** Whether the stores can do their work now: L1's size, Redis up or read-only, the channel, L1 unverified. */
+  private registerStoreGauges(sources: MetricsSources): void {
     new client.Gauge({
       name: 'portal_cache_l1_bytes',
       help: 'Bytes held by the in-process cache tier',
@@ -277,6 +291,10 @@ export class Metrics {
         this.set(sources.l1Unverified?.() ? 1 : 0);
       },
     });
+  }
+
+  /** How L1 is used now, its capacity and what it evicted to make room. */
+  private registerL1Gauges(sources: MetricsSources): void {
     new client.Gauge({
       name: 'portal_cache_mode',
       help: '1 for the way L1 is used now: coherent, bypass (Redis up, channel not subscribed), outage (Redis unreachable, within the outage window), outage-short-ttl (past it: short TTLs); absent without Redis and L1',
@@ -309,10 +327,13 @@ export class Metrics {
         this.inc(capacity.evictions);
       },
     });
+  }
+
+  private registerRedisMemory(read: MetricsSources['redisMemory']): void {
     // Redis's own figures, read once a scrape (one INFO shared by the three; microseconds) and kept while Redis does
     // not answer: a counter dropping to 0 and back would read as a burst of evictions. Every instance reports the
     // same server, so rules take the max over instances.
-    const memory = redisMemoryOncePerScrape(sources.redisMemory);
+    const memory = redisMemoryOncePerScrape(read);
     new client.Gauge({
       name: 'portal_redis_memory_used_bytes',
       help: 'Memory the cache Redis uses (INFO used_memory; on a cluster, summed over masters); the last figure while it does not answer',
@@ -342,14 +363,16 @@ export class Metrics {
         this.inc(figures.evictedKeys);
       },
     });
+  }
+
+  private registerBuildInfo(build: string | undefined): void {
     const info = new client.Gauge({
       name: 'portal_build_info',
       help: 'Always 1; the labels say what runs: client build id, package version, Node version',
       labelNames: ['build', 'version', 'node'] as const,
       registers: [this.registry],
     });
-    info.set({ build: sources.build ?? 'unknown', version: process.env.npm_package_version ?? packageInfo().version, node: process.version }, 1);
-    client.collectDefaultMetrics({ register: this.registry, prefix: 'portal_' });
+    info.set({ build: build ?? 'unknown', version: process.env.npm_package_version ?? packageInfo().version, node: process.version }, 1);
   }
 
   /** `site`: a site id, or `_` for data shared by all sites; counted under the site's domain. */
