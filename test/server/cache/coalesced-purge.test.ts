@@ -9,6 +9,7 @@ import { PAGE_POLICY } from '../../../server/cache/policy';
 import { MemoryStore } from '../../../server/cache/memory-store';
 import { PurgeClock } from '../../../server/cache/purge-clock';
 import { CallRecorder } from '../../../server/upstream/content-service';
+import { untilLoading } from '../../support/cache-loads';
 
 const DATA = 'p:b1:data:_:list:3281:1:5';
 const PAGE = 'p:b1:page:0:/wenlv/wenhua/V1/2781';
@@ -16,14 +17,6 @@ const TAGS = ['cat:3281', 'article:33721'];
 const LOAD_STARTS = 1_000_000;
 const PURGED = 2_000_000;
 const RENDER_STARTS = 3_000_000;
-
-/** Until the cache has a load under way (it first looks in its store, a few promise turns). */
-async function untilLoading(cache: Cache): Promise<void> {
-  for (let turn = 0; cache.inflightCount === 0; turn += 1) {
-    if (turn > 1000) throw new Error('no load began');
-    await Promise.resolve();
-  }
-}
 
 describe('a render that joins a load begun before a purge', () => {
   beforeEach(() => jest.useFakeTimers({ now: LOAD_STARTS, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));

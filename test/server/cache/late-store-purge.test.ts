@@ -10,6 +10,7 @@ import { PAGE_POLICY } from '../../../server/cache/policy';
 import { MemoryStore } from '../../../server/cache/memory-store';
 import { PurgeClock } from '../../../server/cache/purge-clock';
 import type { PurgeSelector } from '../../../server/cache/invalidation';
+import { untilLoading } from '../../support/cache-loads';
 
 const HOT_NEWS = 'p:b1:data:_:headline:5';
 const TAGS = ['headline', 'article:33721'];
@@ -18,14 +19,6 @@ const PURGED = 2_000_000;
 const LATER = PURGED + 1000;
 
 const answer = (value: string) => async (): Promise<Loaded<string>> => ({ value, cacheable: true, tags: TAGS });
-
-/** Until the cache has a load under way (it first looks in its store, a few promise turns). */
-async function untilLoading(cache: Cache): Promise<void> {
-  for (let turn = 0; cache.inflightCount === 0; turn += 1) {
-    if (turn > 1000) throw new Error('no load began');
-    await Promise.resolve();
-  }
-}
 
 describe('an answer stored after a purge by an instance that had not heard of it', () => {
   beforeEach(() => jest.useFakeTimers({ now: LOAD_STARTS, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
