@@ -118,7 +118,7 @@ export class Cache {
     codec: Codec<T> = jsonCodec as Codec<T>,
     options: { revalidate?: boolean; waitFrom?: number } = {},
   ): Promise<Served<T>> {
-    const held = this.current(key, await this.store.get(key));
+    const held = await this.held(key);
     const freshness = held ? freshnessOf(held) : 'gone';
     const entry = held && freshness !== 'gone' ? this.readable(key, held, codec) : null;
     if (entry && freshness === 'fresh') return this.served(key, entry, 'HIT');
@@ -189,12 +189,13 @@ export class Cache {
   }
 
   /**
-   * The entry, unless a purge noted since its load began covers it: stored by an instance that had not heard of
-   * the purge yet (after the purger's sweep of Redis), it holds what the purge took away, and a render reading it
-   * would be stored as if it were new (purge-clock.ts). The other instance's clock is trusted as far as freshness
-   * trusts it (entry.ts MAX_CLOCK_AHEAD_MS); a skew either way costs a reload or keeps today's window, no more.
+   * The store's entry, unless a purge noted since its load began covers it: stored by an instance that had not
+   * heard of the purge yet (after the purger's sweep of Redis), it holds what the purge took away, and a render
+   * reading it would be stored as if it were new (purge-clock.ts). The other instance's clock is trusted as far as
+   * freshness trusts it (entry.ts MAX_CLOCK_AHEAD_MS); a skew either way costs a reload or keeps today's window.
    */
-  private current(key: string, entry: CacheEntry | null): CacheEntry | null {
+  private async held(key: string): Promise<CacheEntry | null> {
+    const entry = await this.store.get(key);
     if (!entry || entry.since === undefined || !this.purges) return entry;
     return this.purges.purgedSince(key, entry.tags, entry.since) ? null : entry;
   }
@@ -303,7 +304,7 @@ export class Cache {
    * a read of it timed out); then there is nothing left to load.
    */
   private async loadUnlessStored<T>(key: string, policy: CachePolicy, load: () => Promise<Loaded<T>>, codec: Codec<T>): Promise<Loaded<T>> {
-    const held = this.current(key, await this.store.get(key));
+    const held = await this.held(key);
     const stored = held && freshnessOf(held) === 'fresh' ? this.readable(key, held, codec) : null;
     if (stored) return { value: stored.value, cacheable: false, tags: held!.tags };
     return this.loadAndStore(key, policy, load, codec);
@@ -330,7 +331,7 @@ export class Cache {
   private async waitForEntry(key: string, lock: KeyLock, patience: { until: number; giveUpAt: number }): Promise<CacheEntry | 'free' | 'unanswered'> {
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, lock.pollMs));
-      const entry = this.current(key, await this.store.get(key));
+      const entry = await this.held(key);
       if (entry && freshnessOf(entry) === 'fresh') return entry;
       if (Date.now() >= patience.giveUpAt) return 'unanswered';
       const held = await lock.isHeld(key).catch(() => (lock.isConnected() ? 'unknown' : false));
@@ -344,7 +345,7 @@ export class Cache {
         return 'unanswered';
       }
       // The holder may have stored and released between the two reads.
-      const after = this.current(key, await this.store.get(key));
+      const after = await this.held(key);
       return after && freshnessOf(after) === 'fresh' ? after : 'free';
     }
   }
