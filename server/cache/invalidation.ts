@@ -138,12 +138,13 @@ export class Invalidator {
    */
   async purge(selector: PurgeSelector, options: { dryRun?: boolean; soft?: boolean } = {}): Promise<PurgeResult> {
     validate(selector, this.space);
-    const { keys, tags } = await this.resolve(selector);
+    const { keys, tags, indexed } = await this.resolve(selector);
     const dryRun = options.dryRun === true;
     const soft = options.soft === true;
     if (dryRun) return { selector, dryRun, soft, keys, deleted: 0 };
     const pages = soft ? keys.filter(isPageKey) : [];
-    const deleted = await this.store.deleteKeys(soft ? keys.filter((key) => !isPageKey(key)) : keys, soft ? undefined : { prefix: this.space.prefix, tags });
+    const unindex = soft ? undefined : { prefix: this.space.prefix, tags, keys: indexed };
+    const deleted = await this.store.deleteKeys(soft ? keys.filter((key) => !isPageKey(key)) : keys, unindex);
     const marked = await this.markStale(pages);
     if (keys.length > 0) await this.onPurged(keys);
     return { selector, dryRun, soft, keys, deleted: deleted + marked };
@@ -163,34 +164,37 @@ export class Invalidator {
     return marked;
   }
 
-  private async resolve(selector: PurgeSelector): Promise<{ keys: string[]; tags: string[] }> {
+  /** The keys held, and for a tag or site selector the tags whose index was read and every key it named. */
+  private async resolve(selector: PurgeSelector): Promise<{ keys: string[]; tags: string[]; indexed: string[] }> {
     const { prefix, buildId } = this.space;
     const base = `${escapeGlob(prefix)}:${buildId === '*' ? '*' : escapeGlob(buildId)}`;
     switch (selector.by) {
       case 'key':
-        return { keys: (await this.store.get(selector.key)) ? [selector.key] : [], tags: [] };
+        return { keys: await this.existing([selector.key]), tags: [], indexed: [] };
       case 'url': {
         const page = `${base}:page:${selector.siteId}:${escapeGlob(selector.pathname)}`;
-        if (selector.search !== null) return { keys: await this.store.keysMatching(page + escapeGlob(selector.search)), tags: [] };
+        if (selector.search !== null) return { keys: await this.store.keysMatching(page + escapeGlob(selector.search)), tags: [], indexed: [] };
         // The path alone, or followed by a query: `?` is escaped, or it would match any character (`/` covering
         // every page, `/detail/1/2` covering `/detail/1/23`).
         const variants = await Promise.all([this.store.keysMatching(page), this.store.keysMatching(`${page}${escapeGlob('?')}*`)]);
         const pages = unique(variants.flat());
         // The answers the pages were rendered from go too: re-rendered from a held answer, a corrected page would
         // be stored again with the old text (the same for a soft purge: data entries are deleted either way).
-        return { keys: unique([...pages, ...(await this.readsOf(pages))]), tags: [] };
+        return { keys: unique([...pages, ...(await this.readsOf(pages))]), tags: [], indexed: [] };
       }
-      case 'tag':
-        return { keys: await this.existing(await this.store.keysWithTag(prefix, selector.tag)), tags: [selector.tag] };
+      case 'tag': {
+        const indexed = await this.store.keysWithTag(prefix, selector.tag);
+        return { keys: await this.existing(indexed), tags: [selector.tag], indexed };
+      }
       case 'site': {
         // Every page of the site, and whatever data is tagged with it (its site config, its friendly links).
         const tag = `site:${selector.siteId}`;
         const [pages, tagged] = await Promise.all([this.store.keysMatching(`${base}:page:${selector.siteId}:*`), this.store.keysWithTag(prefix, tag)]);
-        return { keys: await this.existing(unique([...pages, ...tagged])), tags: [tag] };
+        return { keys: await this.existing(unique([...pages, ...tagged])), tags: [tag], indexed: tagged };
       }
       case 'all': {
         const [pages, data] = await Promise.all([this.store.keysMatching(`${base}:page:*`), this.store.keysMatching(`${base}:data:*`)]);
-        return { keys: unique([...pages, ...data]), tags: [] };
+        return { keys: unique([...pages, ...data]), tags: [], indexed: [] };
       }
     }
   }
@@ -210,10 +214,13 @@ export class Invalidator {
     return this.existing(unique(entries.flatMap((entry) => entry?.reads ?? [])));
   }
 
-  /** Tag sets may name keys that have since expired; counts and dry runs should not include them. */
-  private async existing(keys: readonly string[]): Promise<string[]> {
-    const held = await Promise.all(keys.map(async (key) => ((await this.store.get(key)) ? key : null)));
-    return held.filter((key): key is string => key !== null);
+  /**
+   * Tag sets may name keys that have since expired; counts and dry runs should not include them. Asked of the
+   * store's operator side, which throws when it cannot answer: a read that misses when Redis is slow would make
+   * the purge find nothing and report success.
+   */
+  private existing(keys: readonly string[]): Promise<string[]> {
+    return this.store.existing(keys);
   }
 }
 

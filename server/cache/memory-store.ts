@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { CacheEntry } from './entry';
 import { retentionMs } from './entry';
 import { globToRegExp } from './keys';
-import type { CacheStore } from './store';
+import type { CacheStore, IndexedKeys } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
 /** JS strings are UTF-16: two bytes a code unit, plus a fixed allowance for the entry object and its key. */
@@ -80,10 +80,20 @@ export class MemoryStore implements CacheStore {
     return [...(this.tagIndex.get(tagSetKey(prefix, tag)) ?? [])];
   }
 
-  async deleteKeys(keys: readonly string[], tags?: { prefix: string; tags: readonly string[] }): Promise<number> {
+  async existing(keys: readonly string[]): Promise<string[]> {
+    return keys.filter((key) => this.lru.has(key));
+  }
+
+  /** In one go, so nothing is written between the deletes and the unindexing (a key held now stays indexed). */
+  async deleteKeys(keys: readonly string[], unindex?: IndexedKeys): Promise<number> {
     let deleted = 0;
     for (const key of keys) if (this.lru.delete(key)) deleted += 1;
-    for (const tag of tags?.tags ?? []) this.tagIndex.delete(tagSetKey(tags!.prefix, tag));
+    for (const tag of unindex?.tags ?? []) {
+      const setKey = tagSetKey(unindex!.prefix, tag);
+      const indexed = this.tagIndex.get(setKey);
+      for (const key of unindex!.keys) if (!this.lru.has(key)) indexed?.delete(key);
+      if (indexed?.size === 0) this.tagIndex.delete(setKey);
+    }
     return deleted;
   }
 

@@ -7,7 +7,7 @@
  */
 import { createRedisClient, type RedisClient } from '../redis/client';
 import { getInPieces } from '../redis/chunked-get';
-import { Batches, scanAll, unlinkAll } from '../redis/commands';
+import { Batches, existingKeys, scanAll, unindexGone, unlinkAll } from '../redis/commands';
 import type { RedisStall } from '../redis/stall';
 import { parseRedisTarget } from '../redis/target';
 import type { CacheEntry } from './entry';
@@ -15,7 +15,7 @@ import { retentionMs } from './entry';
 import { decodeEntry, encodeEntry } from './entry-codec';
 import type { PageForm } from './stored-page';
 import { readPageForm, type HeldPageEntry } from './redis-page-read';
-import type { CacheStore } from './store';
+import type { CacheStore, IndexedKeys } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
 /** Reports each cache command's operation, duration and outcome (metrics: latency, errors, timeouts). */
@@ -127,13 +127,15 @@ export class RedisStore implements CacheStore {
     return this.client.smembers(tagSetKey(prefix, tag));
   }
 
-  async deleteKeys(keys: readonly string[], tags?: { prefix: string; tags: readonly string[] }): Promise<number> {
+  /** EXISTS, not GET: a tag of a headline on every page names hundreds of pages, tens of KiB each. */
+  existing(keys: readonly string[]): Promise<string[]> {
+    return existingKeys(this.client, keys);
+  }
+
+  async deleteKeys(keys: readonly string[], unindex?: IndexedKeys): Promise<number> {
     // UNLINK frees memory in the background: a large purge does not stall other clients.
     const deleted = await unlinkAll(this.client, keys);
-    await unlinkAll(
-      this.client,
-      (tags?.tags ?? []).map((tag) => tagSetKey(tags!.prefix, tag)),
-    );
+    for (const tag of unindex?.tags ?? []) await unindexGone(this.client, tagSetKey(unindex!.prefix, tag), unindex!.keys);
     return deleted;
   }
 

@@ -35,6 +35,19 @@ export interface CacheStore {
   keysMatching(glob: string): Promise<string[]>;
   /** Keys recorded under a tag for this prefix (some may have expired since). Throws when the store cannot answer. */
   keysWithTag(prefix: string, tag: string): Promise<string[]>;
-  /** Deletes the keys (and, with `tags`, those tags' index sets); resolves how many entries existed. Throws on failure. */
-  deleteKeys(keys: readonly string[], tags?: { prefix: string; tags: readonly string[] }): Promise<number>;
+  /** Those of `keys` the store holds now, without reading them (an index names keys that have since expired). Throws when the store cannot answer. */
+  existing(keys: readonly string[]): Promise<string[]>;
+  /**
+   * Deletes the keys and, with `unindex`, takes its `keys` (what a purge read from the index) out of those tags'
+   * index sets, except any written since: not the whole set, which would lose them (IndexedKeys). Resolves how
+   * many entries existed. Throws on failure.
+   */
+  deleteKeys(keys: readonly string[], unindex?: IndexedKeys): Promise<number>;
+}
+
+/** Keys a purge read from the index sets of `tags` (keysWithTag), to be taken out of them once deleted. */
+export interface IndexedKeys {
+  prefix: string;
+  tags: readonly string[];
+  keys: readonly string[];
 }

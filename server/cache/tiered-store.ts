@@ -26,7 +26,7 @@ import type { MemoryStore } from './memory-store';
 import type { LocalPurge } from './purges';
 import type { PageForm } from './stored-page';
 import type { HeldPageEntry } from './redis-page-read';
-import type { CacheStore } from './store';
+import type { CacheStore, IndexedKeys } from './store';
 
 export interface OutagePolicy {
   /** Seconds after the subscription was lost during which L1 answers as usual (0: short TTLs at once). */
@@ -216,9 +216,14 @@ export class TieredStore implements CacheStore {
     return this.options.l2.keysWithTag(prefix, tag);
   }
 
-  async deleteKeys(keys: readonly string[], tags?: { prefix: string; tags: readonly string[] }): Promise<number> {
+  /** Redis's: what a purge deletes there (L1 is purged apart, purgeLocal). */
+  existing(keys: readonly string[]): Promise<string[]> {
+    return this.options.l2.existing(keys);
+  }
+
+  async deleteKeys(keys: readonly string[], unindex?: IndexedKeys): Promise<number> {
     await this.evictLocal(keys);
-    return this.options.l2.deleteKeys(keys, tags);
+    return this.options.l2.deleteKeys(keys, unindex);
   }
 
   async close(): Promise<void> {

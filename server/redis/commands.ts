@@ -65,6 +65,30 @@ export class Batches {
     return replies.map(([, reply]) => reply);
   }
 
+  /**
+   * Queues one command per key (`queue` on the key's pipeline) and runs them: each key's reply, or the first
+   * failed command's error (as exec). For commands whose reply must be matched to its key.
+   */
+  async perKey(keys: readonly string[], queue: (pipeline: ChainableCommander, key: string) => void): Promise<Map<string, unknown>> {
+    const queued = new Map<ChainableCommander, string[]>();
+    for (const key of keys) {
+      const pipeline = this.for(key);
+      queue(pipeline, key);
+      const list = queued.get(pipeline);
+      if (list) list.push(key);
+      else queued.set(pipeline, [key]);
+    }
+    const replies = new Map<string, unknown>();
+    const results = await Promise.all([...queued].map(async ([pipeline, list]) => ({ list, pairs: (await pipeline.exec()) ?? [] })));
+    for (const { list, pairs } of results) {
+      pairs.forEach(([error, reply], index) => {
+        if (error) throw error;
+        replies.set(list[index]!, reply);
+      });
+    }
+    return replies;
+  }
+
   private groupOf(key: string): string {
     if (!isCluster(this.client)) return '';
     const slot = calculateSlot(key);
@@ -86,6 +110,35 @@ export async function unlinkAll(client: RedisClient, keys: readonly string[]): P
   }
   const counts = await batches.exec();
   return counts.reduce<number>((deleted, count) => deleted + Number(count), 0);
+}
+
+/** The keys Redis holds now, in the order given (EXISTS per key, one pipeline per node). Throws on any failed command. */
+export async function existingKeys(client: RedisClient, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const replies = await new Batches(client).perKey(keys, (pipeline, key) => pipeline.exists(key));
+  return keys.filter((key) => Number(replies.get(key)) === 1);
+}
+
+/**
+ * Takes `members` out of the index set at `setKey`, except those that exist once that is done: a key written while
+ * a purge ran (its SET, then its SADD) may have been indexed after the purge read the set, and must stay findable
+ * by the next purge. Such a member is added back, the set kept as long as it lives. Throws on any failed command.
+ */
+export async function unindexGone(client: RedisClient, setKey: string, members: readonly string[]): Promise<void> {
+  if (members.length === 0) return;
+  const removal = new Batches(client);
+  for (let start = 0; start < members.length; start += DELETE_BATCH) removal.for(setKey).srem(setKey, ...members.slice(start, start + DELETE_BATCH));
+  await removal.exec();
+  const lives = await new Batches(client).perKey(members, (pipeline, key) => pipeline.pttl(key));
+  const back = new Batches(client);
+  for (const [key, pttl] of lives) {
+    const ms = Number(pttl);
+    // -2: no such key; -1: a key without expiry (never written by the store), kept indexed for ever.
+    if (ms === -2) continue;
+    const keep = back.for(setKey).sadd(setKey, key);
+    if (ms > 0) keep.pexpire(setKey, ms, 'NX').pexpire(setKey, ms, 'GT');
+  }
+  await back.exec();
 }
 
 function bySlot(client: RedisClient, keys: readonly string[]): string[][] {

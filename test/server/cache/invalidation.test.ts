@@ -61,6 +61,28 @@ function purgeSuite(name: string, makeStore: (prefix: string) => Promise<CacheSt
       expect((await invalidator.purge({ by: 'tag', tag: 'article:1' })).deleted).toBe(0);
     });
 
+    it('keeps findable what is indexed under the tag while the purge runs, and leaves the index clean of what it deleted', async () => {
+      const late = key('page', 0, '/written-while-purging');
+      // Written between the purge's read of the index and its deletes, as a render ending just then writes.
+      const racing = new Proxy(store, {
+        get: (target, name) =>
+          name === 'existing'
+            ? async (keys: readonly string[]) => {
+                const held = await target.existing(keys);
+                await target.set(late, entry(['article:1', 'site:0']));
+                return held;
+              }
+            : Reflect.get(target, name),
+      });
+      const first = await new Invalidator(racing, space()).purge({ by: 'tag', tag: 'article:1' });
+      expect(first.keys).not.toContain(late);
+      expect(await store.keysWithTag(prefix, 'article:1')).toEqual([late]);
+      const second = await invalidator.purge({ by: 'tag', tag: 'article:1' });
+      expect(second.keys).toEqual([late]);
+      expect(await held()).not.toContain(late);
+      expect(await store.keysWithTag(prefix, 'article:1')).toEqual([]);
+    });
+
     it('counts without deleting on a dry run', async () => {
       const dry = await invalidator.purge({ by: 'tag', tag: 'cat:2728' }, { dryRun: true });
       expect(dry).toMatchObject({ dryRun: true, deleted: 0 });
