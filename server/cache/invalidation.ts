@@ -11,7 +11,7 @@ import { canonicalPathOf } from '../../shared/canonical-path';
 import { routeSpelling } from '../../shared/routes';
 import type { CacheStore } from './store';
 import { purgeTagProblem } from './tags';
-import { freshnessOf } from './entry';
+import { freshnessOf, type CacheEntry } from './entry';
 
 export type PurgeSelector =
   | { by: 'key'; key: string }
@@ -155,7 +155,7 @@ export class Invalidator {
     const now = Date.now();
     let marked = 0;
     for (const key of keys) {
-      const entry = await this.store.get(key);
+      const [entry] = await this.entries([key]);
       if (!entry) continue;
       marked += 1;
       if (freshnessOf(entry, now) !== 'fresh') continue;
@@ -210,8 +210,18 @@ export class Invalidator {
 
   /** The data keys the pages were rendered from, where the store still holds them. */
   private async readsOf(pages: readonly string[]): Promise<string[]> {
-    const entries = await Promise.all(pages.map((key) => this.store.get(key)));
+    const entries = await this.entries(pages);
     return this.existing(unique(entries.flatMap((entry) => entry?.reads ?? [])));
+  }
+
+  /**
+   * The entries held at `keys` (null where none). A store's read misses rather than fails when it cannot answer,
+   * which is right for a reader but not for a purge: then this throws, as the operator side does.
+   */
+  private async entries(keys: readonly string[]): Promise<Array<CacheEntry | null>> {
+    const entries = await Promise.all(keys.map((key) => this.store.get(key)));
+    if (!this.store.isAvailable()) throw new Error('the store did not answer the reads of the purge');
+    return entries;
   }
 
   /**

@@ -2,9 +2,11 @@
  * A stall lasts until Redis answers again, and only an answer ends it: every cache command that was already on its
  * way when Redis froze (a read, a write batch, a lock) fails then, and none of those failures may read as an answer.
  * A write batch that "answered" its own timeout ended the stall mid-freeze, so the next readers waited out command
- * timeouts again (a 3 s answer under a 30 s freeze in redis-stall.test). A real redis-server, frozen by SIGSTOP.
+ * timeouts again (a 3 s answer under a 30 s freeze in redis-stall.test). A purge during a stall asks Redis, never
+ * the reads that miss while it lasts. A real redis-server, frozen by SIGSTOP.
  */
 import type { CacheEntry } from '../../../server/cache/entry';
+import { Invalidator } from '../../../server/cache/invalidation';
 import { RedisLock } from '../../../server/cache/redis-lock';
 import { RedisStore } from '../../../server/cache/redis-store';
 import { createRedisClient, type RedisClient } from '../../../server/redis/client';
@@ -67,5 +69,24 @@ describeWithRedisServers()('a Redis stall', () => {
     await waitUntil(async () => !stall.stalled, 5000, 'the stall to end');
     expect(changes).toEqual([true, false]);
     expect(store.isAvailable()).toBe(true);
+  });
+
+  it('a purge made while the store counts Redis as stalled still finds what the tag names, or fails', async () => {
+    // Reads miss at once during a stall (a reader renders instead of waiting); the purge must not take that for
+    // "nothing held" and report success: its operator side asks Redis, and fails when Redis does not answer.
+    const slowProbe = new RedisStall(client, { probeEveryMs: 60_000 });
+    const store = new RedisStore({ client, stall: slowProbe });
+    const space = { prefix: 'stalled', buildId: 'b1' };
+    const page = 'stalled:b1:page:0:/';
+    await store.set(page, { ...entry(['article:1']), reads: ['stalled:b1:data:_:show:1:1'] });
+    redis.pause();
+    await store.get(page);
+    redis.resume();
+    expect(slowProbe.stalled).toBe(true);
+    const invalidator = new Invalidator(store, space);
+    await expect(invalidator.purge({ by: 'url', siteId: 0, pathname: '/', search: null })).rejects.toThrow(/did not answer/);
+    const byTag = await invalidator.purge({ by: 'tag', tag: 'article:1' });
+    expect(byTag.keys).toEqual([page]);
+    expect(await client.exists(page)).toBe(0);
   });
 });
