@@ -22,8 +22,25 @@ export interface Request {
   headers?: Record<string, string>;
 }
 
-/** One GET to `base` (the edge) with the site's Host; rejects on a network error or after `timeoutMs`. */
-export function get(base: string, request: Request, agent: http.Agent, timeoutMs = 30_000): Promise<Answer> {
+/**
+ * One GET to `base` (the edge) with the site's Host; rejects on a network error or after `timeoutMs`. Sent once
+ * more, as a browser does, when a kept-alive connection turns out closed before anything came back on it: the
+ * edge closes connections idle for its timeout_idle, and one may close just as the next request goes out on it
+ * (Node's docs, `request.reusedSocket`). Any other failure, and a second one, is the reader's error.
+ */
+export async function get(base: string, request: Request, agent: http.Agent, timeoutMs = 30_000): Promise<Answer> {
+  try {
+    return await getOnce(base, request, agent, timeoutMs);
+  } catch (error) {
+    if (!(error instanceof StaleConnection)) throw error;
+    return getOnce(base, request, agent, timeoutMs);
+  }
+}
+
+/** A kept-alive connection the edge had closed: the request never reached it. */
+class StaleConnection extends Error {}
+
+function getOnce(base: string, request: Request, agent: http.Agent, timeoutMs: number): Promise<Answer> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.get(
@@ -47,7 +64,10 @@ export function get(base: string, request: Request, agent: http.Agent, timeoutMs
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const closedBeforeAnswer = req.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up');
+      reject(closedBeforeAnswer ? new StaleConnection(error.message) : error);
+    });
   });
 }
 
