@@ -1,18 +1,10 @@
 /**
  * `npm run bench`: the portal against its ceilings and its floor, in one run on one machine, as ratios (absolute
- * numbers depend on the machine; ratios much less). Starts the reference content API in this process and, each
- * in its own process, portals from the production bundle on the Redis at REDIS_URL (default 127.0.0.1:6379, a
- * fresh prefix, cleaned afterwards), bare node:http servers and nginx sending the same page bytes, and the load
- * generator (autocannon), so every rate is read as the server's own CPU time per request (/proc/<pid>/stat).
- * React's own cost, renderToString of the same page with the same state, runs here in a loop: the floor.
- * BENCH_SECONDS (default 6) per load, split into BENCH_ROUNDS (default 3) rounds that take turns, so a burst
- * of load from elsewhere on the machine does not land on one measure only, each turn after an unmeasured
- * second of the same load (warm-up). BENCH_ONLY=hits runs and prints only
- * the cached-hit rows (bare, nginx, the L1, Redis and gzip hits) and HTML sizes; BENCH_ONLY=miss only the
- * anonymous MISS row (to compare two trees, each run in turn); BENCH_ONLY=publish only the
- * publish-to-visible row (bench/publish-to-visible.ts); BENCH_ONLY=outage only the Redis outage rows (the rate past
- * the outage window, capacity second by second across it, and in the 30 s after Redis returns:
- * bench/outage-expiry.ts, bench/redis-return.ts); unset, every row.
+ * numbers depend on the machine; ratios much less). Portals from the production bundle, bare node:http servers
+ * and nginx sending the same bytes, and the load generator each run in their own process, so every rate is read
+ * as the server's own CPU time per request (/proc/<pid>/stat); React's renderToString of the same page is the
+ * floor. Loads take turns in rounds after a warm-up, so a burst from elsewhere does not land on one measure only.
+ * BENCH_SECONDS, BENCH_ROUNDS and BENCH_ONLY (hits, miss, publish, outage): docs/benchmark.md "Benchmark".
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';

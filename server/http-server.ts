@@ -1,17 +1,11 @@
 /**
  * The HTTP server around a portal, with graceful shutdown: on SIGTERM readiness turns 503; after
  * SHUTDOWN_DELAY_MS the listener stops accepting, in-flight responses finish, and the process exits 0 (or closes
- * what is left when the drain timeout runs out).
- *
- * No request that reached an accepted connection is dropped. During the delay connections are kept alive as
- * usual: answering `Connection: close` then would make keep-alive clients open new connections, and any still in
- * the kernel's accept queue when the listener closes would be reset. For the same reason the listener closes only
- * once the kernel holds no connection for it that the process has not accepted (accept-queue.ts): under CPU load
- * Node accepts slowly, and connections opened seconds earlier were measured still queued. Once the listener is
- * closed, every answer says `Connection: close`, which ends its connection cleanly after the response. A
- * connection between two requests may have the next one already on the wire, so it is not closed the moment the
- * listener stops (Node's `server.close()` would): the portal closes a connection only after it has been silent
- * for IDLE_CLOSE_MS.
+ * what is left when the drain timeout runs out). No request that reached an accepted connection is dropped:
+ * connections stay keep-alive during the delay, the listener closes only once the kernel's accept queue holds
+ * none of its connections (accept-queue.ts: under CPU load Node accepts slowly), answers then say
+ * `Connection: close`, and a connection between two requests is closed only after IDLE_CLOSE_MS of silence
+ * (the next request may already be on the wire). docs/operations.md has the sequence.
  */
 import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';

@@ -1,14 +1,12 @@
 /**
- * The one spelling of a path (docs/security.md, "One path per page"). Every step after the edge — the cached-hit
- * path, Express's routes, the mobile redirect, the cache key, purges by URL — sees only this form, so two
- * spellings can never mean two cache entries or two answers.
- *
- * The canonical form of a path:
+ * The one spelling of a path (docs/security.md, "One path per page"). Every step after the edge (the cached-hit
+ * path, Express's routes, the mobile redirect, the cache key, purges by URL) sees only this form, so two
+ * spellings can never mean two cache entries or two answers. The canonical form:
  * - dot segments resolved (`.`, `..`, `%2e`, `%2E%2e`…) and backslashes read as slashes, as browsers do;
  * - no empty segments (`//` is `/`) and no trailing slash (except the root itself);
- * - a percent escape is decoded when its character may stand in a path segment as it is (letters, digits,
- *   `-._~!$&'()*+,;=:@`), so `%32788` is `2788`; every other escape is kept with upper-case hex (`%2F`, `%E4`);
- * - characters that may not stand raw in a path (non-ASCII, spaces, quotes…) are percent-encoded as UTF-8.
+ * - a percent escape decoded when its character may stand in a segment as it is (letters, digits,
+ *   `-._~!$&'()*+,;=:@`), so `%32788` is `2788`; every other escape kept with upper-case hex (`%2F`, `%E4`);
+ * - characters that may not stand raw in a path (non-ASCII, spaces, quotes…) percent-encoded as UTF-8.
  * A path with a malformed escape (`%zz`, a lone `%`) or a control character has no canonical form.
  */
 

@@ -1,19 +1,10 @@
 /**
  * Time display of the portal, in China Standard Time against an explicit "now" (the render's on the server and
  * at hydration, the browser's clock afterwards: shared/ui/blocks/RelativeTime.tsx), so server and browser produce
- * the same text from the same inputs and hydration never mismatches.
- *
- * Dates go through dayjs in UTC mode (its `utc` plugin) at the fixed +08:00 offset: China has kept one offset,
- * UTC+8, with no daylight saving since 1991, so the wall clock there is the UTC wall clock of the instant eight
- * hours later. `chinaClock` makes that shifted UTC-mode instant; dayjs formats and steps it by calendar (a year
- * back from 29 February is the 28th) through UTC fields only, so the process's own time zone never enters.
- * Neither the `tz` plugin (an `Intl.DateTimeFormat` per call, more CPU than the rest of a render) nor
- * `utcOffset(480)` (which steps through the process's local time, wrong across a local daylight-saving gap) is
- * used: docs/decisions/0050-dayjs-utc-fixed-offset.md.
- *
- * A dayjs format is a few microseconds (a regular expression over the pattern), ten times the arithmetic it
- * replaced, and a list page formats the same few hundred instants on every render: each text is kept per instant
- * (and the year-back boundary per "now"), in tables emptied when they grow past a bound.
+ * the same text from the same inputs and hydration never mismatches. dayjs in UTC mode at the fixed +08:00
+ * offset (China has had no daylight saving since 1991), so the process's own time zone never enters; neither the
+ * `tz` plugin nor `utcOffset(480)`: docs/decisions/0050-dayjs-utc-fixed-offset.md. A list page formats the same
+ * few hundred instants on every render, so each text is kept per instant, in tables bounded in size.
  */
 import dayjs, { type Dayjs } from 'dayjs';
 import utc from 'dayjs/plugin/utc';

@@ -1,15 +1,11 @@
 /**
  * Purges at the edge: the Varnish caches in front of the portal (deploy/varnish/default.vcl) drop, or mark stale,
- * the pages holding given tags or at given URLs. Each edge in EDGE_PURGE_URLS gets the same order, all at once,
- * each within EDGE_PURGE_TIMEOUT_MS, and each answer is reported on its own (acknowledged with a count, or failed
- * with the reason), so the publish hook can say which edges have the change and which are missing it.
- *
- * The wire form is the VCL's: `PURGE /` with `X-Purge-Token` (EDGE_PURGE_TOKEN), `X-Purge-Mode: soft|hard` and
- * `X-Purge-Keys`, the space-separated xkeys; the edge answers 200 with `X-Purged`, the number of objects it
- * touched. A tag is its own key (objects carry the portal's Surrogate-Key); a URL is the key `path:{host}{path}`
- * that the VCL adds to every object, so a URL purge reaches every query variant of the path. Soft: objects are
- * stale, served while one refetch runs; hard: gone. Purge the portal first (its L1 and Redis), then the edges:
- * an edge refetching before the portal has dropped its copy would store the old page again.
+ * the pages holding given tags or at given URLs. Each edge in EDGE_PURGE_URLS gets the same order at once, each
+ * within EDGE_PURGE_TIMEOUT_MS, and each answer is reported on its own, so the publish hook can say which edges
+ * have the change. The wire form is the VCL's: `PURGE /` with `X-Purge-Token`, `X-Purge-Mode: soft|hard` and
+ * `X-Purge-Keys` (xkeys: a tag is its own key; a URL is `path:{host}{path}`, every query variant of the path);
+ * the edge answers 200 with `X-Purged`. The portal is purged first: an edge refetching before the portal has
+ * dropped its copy would store the old page again.
  */
 import { siteOfKnownHost } from '../../shared/sites';
 import type { Config } from '../config';

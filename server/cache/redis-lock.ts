@@ -1,17 +1,11 @@
 /**
  * Cross-instance coalescing (nginx's proxy_cache_lock): the first instance to miss a key takes a Redis lock
- * (SET NX PX) and loads it; the others poll the store until the entry appears. A live holder keeps its lock:
- * it is renewed (compare-and-PEXPIRE) every third of the timeout while the load runs, and released
- * (compare-and-delete) when it ends, so a load slower than the timeout (a slow upstream, a busy machine) is
- * still done once. Only a holder that stops renewing (crash, network split) loses it: its lock expires within
- * the timeout and a waiter loads itself. Every script touches the lock key alone, so they run on a Redis Cluster
- * as on one Redis.
- *
- * Redis may hold anything in a lock's place (a key set by hand with no expiry, one with a far longer expiry, a
- * hash, a list): only a string expiring within the lock timeout is a lock this code could have made, so only that
- * is waited for. Anything else is taken over at once (SET overwrites any type), so a stuck key heals on the next
- * miss instead of holding every waiter. A live holder whose load never ends (a bug, a hung promise) renews its
- * lock for ever; waiters give up on it after `maxWaitMs` (the cache then loads without the lock).
+ * (SET NX PX) and loads it; the others poll the store until the entry appears. A live holder renews its lock
+ * (compare-and-PEXPIRE) every third of the timeout and releases it (compare-and-delete) at the end, so a load
+ * slower than the timeout is still done once; a holder that stops renewing loses it within the timeout. Every
+ * script touches the lock key alone (Cluster-safe). Only a string expiring within the lock timeout is a lock
+ * this code could have made: anything else in its place is taken over at once, so a stuck key heals on the next
+ * miss. Waiters give up on a holder that renews for ever after `maxWaitMs` and load without the lock.
  */
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis/client';

@@ -1,23 +1,10 @@
 /**
  * Two tiers: the byte-bounded in-process LRU (L1) in front of Redis (L2). Reads try L1, then Redis (filling
- * L1); writes go to both and are announced so other instances drop their L1 copy.
- *
- * L1 is trusted while the coherence bus is subscribed. Without the subscription this instance could miss a
- * purge, so what it does depends on why (its `mode`, in /readyz and portal_cache_mode):
- * - Redis unreachable from here, for less than the outage window (run-time policy, default L1_OUTAGE_SERVE_S):
- *   'outage': L1 keeps answering what it holds, and keeps what this instance renders, as usual. Purges are made
- *   through Redis, so while nobody reaches it none can be missed; only an instance cut off alone can miss one.
- * - Past the window: 'outage-short-ttl': L1 still answers (rendering every request would cut capacity about
- *   thirtyfold), but every entry counts fresh for at most the outage TTL and is served (stale) for at most twice
- *   that (run-time policy, default L1_OUTAGE_TTL_S): an entry older than that is loaded again, so a purge this
- *   instance missed past the window is outlived by at most twice the outage TTL. An entry held from before the
- *   window's end counts its short TTL from a moment of its own within one outage TTL before that end (by a hash
- *   of its key, `restartOf`), not from when it was stored: otherwise every entry older than twice the TTL would
- *   expire in the window's last second, and every reader would wait for a render at once (issue 35).
- * - Redis reachable but not (yet) subscribed, e.g. in the moment between a reconnect and the new SUBSCRIBE:
- *   'bypass': L1 is bypassed and Redis answers, since Redis has every purge made meanwhile.
- * Once subscribed again the portal applies to L1 every purge of the log it missed (purges.ts catchUp), and
- * empties L1 only when the log cannot say what it missed, so no purge made across the gap is outlived.
+ * L1); writes go to both and are announced so other instances drop their L1 copy. L1 is trusted while the
+ * coherence bus is subscribed; without it, its `mode` (in /readyz and portal_cache_mode) says how L1 is used:
+ * 'outage' within the outage window (Redis unreachable), 'outage-short-ttl' past it (short TTLs, each entry's
+ * restart spread by `restartOf` so they do not all expire at once), 'bypass' while Redis answers but the
+ * subscription is not back. Why each, and the catch-up that follows: docs/cache.md "Redis down".
  */
 import type { PurgeClock } from './purge-clock';
 import type { CacheEntry } from './entry';

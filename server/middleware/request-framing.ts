@@ -1,24 +1,10 @@
 /**
- * One framing policy at the edge (RFC 9112), before anything reads a request's host, path or body: what Node's
- * parser (llhttp) lets through but a proxy in front might read otherwise is refused here, so the portal and
- * every hop agree on where a request ends and which site it is for.
- *
- * - `Host`: exactly one field line (§3.2: more than one is a 400), with a value of host[:port] syntax, and the
- *   only name of the site: a target in absolute-form (`GET http://other/…`, whose authority would win, §3.2.2)
- *   is a 400 too.
- * - `Transfer-Encoding` (§6.1): only `chunked`, once, in an HTTP/1.1 request. A coding the portal does not
- *   implement (`gzip, chunked`, `identity`, `xchunked`) is a 501; `chunked` twice, an empty value, or any
- *   transfer coding in an HTTP/1.0 request is a 400.
- * - `Content-Length` (§6.3): one field line of digits, never beside `Transfer-Encoding`; neither spelt with an
-  underscore (`Transfer_Encoding`), which Node ignores but a gateway mapping `_` to `-` would frame by.
- * - The version: HTTP/1.0 or HTTP/1.1. llhttp reads `HTTP/2.0` (or 0.9, 3.0) in a request line as if it were 1.1;
- *   this framing is not theirs, so it is a 505 (RFC 9110 §15.6.6), not a page read by 1.1's rules.
- *
- * Refusals are `no-store` (a 501 is heuristically cacheable otherwise), end the connection (`Connection: close`:
- * bytes after a badly framed request are never read as the next one), and reach no cache, page or proxy.
- * llhttp refuses the rest itself with a 400 and a closed connection (obs-fold, whitespace before a colon,
- * differing or listed Content-Lengths, both length headers, a bare LF): test/server/request-framing.test.ts
- * holds the whole list.
+ * One framing policy before anything reads a request's host, path or body (RFC 9112): what Node's parser lets
+ * through but a proxy in front might read otherwise (a second Host, an absolute-form target, a transfer coding
+ * other than one `chunked`, a Content-Length beside it, an underscore spelling, a version other than 1.0/1.1) is
+ * refused, `no-store`, with the connection closed, so the portal and every hop agree on where a request ends and
+ * which site it is for. The rules, and what llhttp refuses itself: docs/security.md "One reading of a request's
+ * framing"; every variant: test/server/request-framing.test.ts.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';

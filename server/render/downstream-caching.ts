@@ -1,15 +1,11 @@
 /**
- * Whether a rendered response may tell shared caches (a CDN) to keep it. The rule is the portal's own: only a
- * response the portal is sure to store may be public. A streamed render sends its headers with the shell,
- * before the blocks behind <Suspense> have loaded, and a block whose call fails makes the page one the portal
- * does not store; so a render is public only when, at the moment its headers go out, it is an anonymous 200
- * with every call answered cleanly and no block still loading. Anything else is `private, no-store`.
- *
- * And never a response with something of its own in it: a render streamed to a reader runs its scripts by
- * this response's CSP nonce (docs/security-headers.md), which a shared cache would hand to every reader after
- * it, making it worthless. Such a render is stored (its nonce replaced by its scripts' hashes) and shared from
- * its first HIT on, the same bytes for everyone. (A crawler's render is stored before it is sent, and sent as
- * stored: render-miss.ts.)
+ * Whether a rendered response may tell shared caches (a CDN) to keep it: only one the portal is sure to store.
+ * A streamed render sends its headers with the shell, before the blocks behind <Suspense> have loaded, so it is
+ * public only when, as its headers go out, it is an anonymous 200 with every call answered cleanly and no block
+ * still loading; anything else is `private, no-store`. And never one with something of its own in it: a render
+ * streamed to a reader runs its scripts by this response's CSP nonce (docs/security-headers.md), worthless once a
+ * shared cache hands it on. Such a render is stored with its scripts' hashes instead and shared from its first
+ * HIT; a crawler's render is stored before it is sent, and sent as stored (render-miss.ts).
  */
 import type { ResourceName } from '../../shared/resources';
 

@@ -1,17 +1,11 @@
 /**
- * Fresh cached pages answered in front of Express. A cached page is one stored buffer written as it is
- * (server/cache/stored-page.ts), and Express's own request handling (prototypes, router, a dozen middlewares)
- * cost more than that on every hit. This path answers exactly what the middleware chain and the page handler
- * would for the same request — request id and access log, metrics, security headers with the page's own CSP
- * (its scripts' hashes), the page's cache headers (page-response.ts, the one response path both use); anything
- * else goes to Express unchanged,
- * carrying the page request and the lookup already made (page-request.ts), so the page handler neither works
- * out the page address nor asks the cache a second time.
- *
- * It only takes requests whose answer the chain decides from the path alone: GET/HEAD of a page route (a
- * signed-in reader's too, since pages are the same for everyone, except where rendersForReader says the page
- * handler must look at the session), not the search form's redirect, not a
- * phone asking for an article (sent to the mobile site). A page entry only exists for paths that reached the page handler, so no earlier route of
+ * Fresh cached pages answered in front of Express: a cached page is one stored buffer written as it is, and
+ * Express's own handling cost more than that on every hit. It answers through the same functions as the chain
+ * (page-response.ts for the headers and the held page, request-context.ts for the request id and access log,
+ * the metrics), and only requests whose answer the chain decides from the path alone: GET/HEAD of a page route,
+ * not a session on a per-reader page (rendersForReader), a preview, the search form's redirect, nor a phone
+ * asking for an article. Anything else goes to Express with the page request and lookup already made
+ * (page-request.ts). A page entry exists only for paths that reached the page handler, so no earlier route of
  * the chain (health, assets, feeds, /api, /login, /_data) can be skipped by it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
