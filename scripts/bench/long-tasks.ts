@@ -1,21 +1,11 @@
 /**
- * The main-thread long tasks a first load pays (not part of `npm test` or the bench): starts the built portal on
- * its embedded defaults (as scripts/lighthouse.ts does), opens home, detail, reading, search and video in Debian's
- * Chromium with a phone's viewport and Lighthouse's 4× CPU slowdown, records a trace from navigation until the page
- * has been quiet for a while, and prints each task over 50 ms with what it spent its time on (script evaluation of
- * which file, React's hydration render, commit or effects, style and layout, the component code on top) and the sum
- * of (task − 50 ms) as a TBT-like figure. Script time is told apart with the trace's CPU samples mapped back to the
- * sources through the bundle's source maps. Durations are the main thread's CPU time in each task (trace `tdur`),
- * not wall time, so a busy machine stretches them much less.
- *
- * Env: PORTAL_MAINS (comma-separated server bundles to compare, each with its own dist/ beside it; default this
- * checkout's dist/server/main.cjs), RUNS (default 3, medians printed; the runs of the portals alternate so a busy
- * machine weighs on each alike), PAGES (comma-separated subset), CPU_RATE (default 1) and SCALE (default 4 / CPU_RATE),
- * DETAIL=1 (print each task and the functions with the most self time).
- *
- * By default the page runs unthrottled and each task's duration is multiplied by 4, as Lighthouse's simulated
- * throttling (what `npm run lighthouse` uses) does: Chromium's live throttling (CPU_RATE=4) pauses the main thread
- * in long periods, so a 5 ms slice of React's scheduler that meets a pause shows as a 60 ms task.
+ * The main-thread long tasks a first load pays (not part of `npm test` or the bench): the built portal on its
+ * embedded defaults, home, detail, reading, search and video in Debian's Chromium at a phone's viewport, each
+ * task over 50 ms with what it spent its time on (script evaluation of which file, React's render, commit or
+ * effects, style and layout), mapped through the source maps, and a TBT-like sum. Each task's CPU time (trace
+ * `tdur`) × 4, as Lighthouse's simulated throttling scales an unthrottled trace: Chromium's live throttling pauses
+ * the main thread in long periods, and CPU time is stretched less than wall time by a busy machine.
+ * Env (PORTAL_MAINS, RUNS, PAGES, CPU_RATE, SCALE, DETAIL): docs/build.md "Long tasks of a load".
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
