@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { HOME_CATID } from '../../shared/constants';
 import { href, matchRoute } from '../../shared/routes';
-import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport } from '../../shared/types/upstream';
+import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport } from '../../server/upstream/wire';
 import { article, articleList, homeCategories, upstreamData } from './upstream-data';
 
 export interface Crawled {

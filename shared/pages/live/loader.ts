@@ -4,8 +4,7 @@ import { href } from '../../routes';
 import type { Loader } from '../../loaders/types';
 import { definePageLoaders } from '../../loaders/define';
 import type { ContentApi } from '../../content-api';
-import type { Live } from '../../types/entities';
-import type { LiveStatus } from '../../types/upstream';
+import type { Live, LiveStatus } from '../../types/entities';
 import route, { type LiveData, type OtherLive } from './route';
 
 const PLAYBACKS_SHOWN = 12;

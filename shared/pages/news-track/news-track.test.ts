@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { escapeHtml } from '../../html';
-import type { RawSpecialReport } from '../../types/upstream';
+import type { RawSpecialReport } from '../../../server/upstream/wire';
 import { startTestPortal, type TestPortal } from '../../../test/support/portal';
 import { upstreamData } from '../../../test/support/upstream-data';
 

@@ -5,7 +5,7 @@
  * and the pages sitemap lists lives, reports and albums. And a default install's menu has no entry that answers a reader with an editor's warning.
  */
 import request from 'supertest';
-import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport, RawTopicList } from '../../../shared/types/upstream';
+import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport, RawTopicList } from '../../../server/upstream/wire';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { DEFAULT_THEME_OFFICE_ID, RECOMMENDED_TOPICS_SHOWN } from '../../../shared/constants';
 import { OTHERS_PER_STATE } from '../../../shared/pages/live/loader';

@@ -1,13 +1,16 @@
 /**
  * Wire shapes of the upstream content API (docs/product.md §7): what the CMS sends and what the reference API in
- * scripts/reference-api emits. The portal never renders these directly; server/upstream normalises them
- * into the entities of ./entities.ts.
+ * scripts/reference-api emits. The portal never renders these directly; ./normalise.ts turns them into the
+ * entities of shared/types/entities.ts.
  *
  * Each content call's answer has a zod schema here, and its type is inferred from that schema, so the check the
  * portal runs where an answer enters (server/upstream/http-client.ts) and the type the code relies on cannot
  * drift apart. Unknown fields are dropped by the check; a missing field or a wrong type fails the call.
  */
 import { z } from 'zod';
+import type { AdType, LiveStatus } from '../../shared/types/entities';
+
+export type { AdType, LiveStatus };
 
 const id = z.number().int();
 const count = z.number().int().nonnegative();
@@ -217,8 +220,7 @@ export const RawCategoryIndexSchema = z.object({ children: cmsList(RawCategorySc
 export type RawCategoryIndex = z.infer<typeof RawCategoryIndexSchema>;
 
 /** 1 image, 2 video (docs/product.md §3). */
-export const AdTypeSchema = z.union([z.literal(1), z.literal(2)]);
-export type AdType = z.infer<typeof AdTypeSchema>;
+export const AdTypeSchema: z.ZodType<AdType> = z.union([z.literal(1), z.literal(2)]);
 
 export const RawAdvertisementSchema = z.object({
   id,
@@ -433,8 +435,7 @@ export const RawVideoAlbumSchema = z.object({
 export type RawVideoAlbum = z.infer<typeof RawVideoAlbumSchema>;
 
 /** 1 live now, 2 upcoming, 3 ended (docs/product.md: live/list show_type). */
-export const LiveStatusSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
-export type LiveStatus = z.infer<typeof LiveStatusSchema>;
+export const LiveStatusSchema: z.ZodType<LiveStatus> = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 
 /** GET /api/live/list?show_type&page&page_size → data: RawPagedList<RawLive>; GET /api/live/info?id and /api/live/detail?id → data */
 export const RawLiveSchema = z.object({
@@ -546,19 +547,6 @@ export interface RawSubscribedTags {
   page_size: number;
 }
 
-/**
- * GET /api/wechat/get_jssdk_signature?url → data: what wx.config needs (docs/product.md §3 WeChat share config, less `debug`,
- * which the page chooses). signature = sha1("jsapi_ticket=…&noncestr=…&timestamp=…&url=…"), url without its hash.
- */
-export interface RawJsSdkSignature {
-  appId: string;
-  /** Unix seconds. */
-  timestamp: number;
-  nonceStr: string;
-  signature: string;
-}
-
-/** POST /api/common/feedback {content, contact} → data (docs/product.md §7 leaves the body open; shared/feedback.ts has the rules). */
-export interface RawFeedbackReceipt {
-  id: number;
-}
+// The answers the browser reads itself through the /api proxy (RawJsSdkSignature, RawFeedbackReceipt) are in
+// shared/types/interactions.ts: both sides name them.
+export type { RawFeedbackReceipt, RawJsSdkSignature } from '../../shared/types/interactions';

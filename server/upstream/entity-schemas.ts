@@ -1,32 +1,37 @@
 /**
- * The shapes of ./entities.ts as zod schemas: what a cached content answer must be to be read (server/cache
- * cache.ts checkedJsonCodec). An answer is checked where it enters (./upstream.ts) and stored normalised; what
+ * The shapes of shared/types/entities.ts as zod schemas: what a cached content answer must be to be read
+ * (server/cache/cache.ts checkedJsonCodec). An answer is checked where it enters (./wire.ts) and stored normalised; what
  * Redis hands back is checked again against these, once per decode, so an entry of another shape is a miss, never
  * a page that fails on it. Redis may hold anything, so its texts and lists are cut again by the bounds they had
  * where they entered (each bound here at least the entry's, so what the portal stored reads back unchanged): an
  * entry inflated in Redis sizes no page. Each schema is typed by its entity, so the two cannot drift apart.
  */
 import { z } from 'zod';
-import type { HomeAdSlot, SiteInfo } from '../content-api';
+import type { HomeAdSlot, SiteInfo } from '../../shared/content-api';
 import type {
   AdGroups,
   Advertisement,
   Article,
   ArticlePage,
   ArticleSummary,
+  BoutiqueItem,
   Category,
   ColumnAuthor,
   ColumnAuthorInfo,
   GreyMode,
+  Live,
+  LivePlayback,
   NewspaperIssue,
   Paged,
+  ShikeCategory,
   SpecialReport,
   Tag,
   TemplateCode,
   Topic,
   TopicDetail,
+  Video,
   VideoAlbum,
-} from './entities';
+} from '../../shared/types/entities';
 import {
   AD_CAROUSEL_MAX,
   AdTypeSchema,
@@ -45,12 +50,15 @@ import {
   SHIKE_CATEGORIES_MAX,
   RawVideoSchema,
   unixSeconds,
-} from './upstream';
+} from './wire';
 
 // The wire-shaped entities (Video, Live, …) are stored as they entered: their wire schemas read them again
-// (a date already read reads the same; cut lists stay cut).
-export { RawBoutiqueItemSchema as BoutiqueItemSchema, RawLivePlaybackSchema as LivePlaybackSchema, RawLiveSchema as LiveSchema };
-export { RawShikeCategorySchema as ShikeCategorySchema, RawVideoSchema as VideoSchema };
+// (a date already read reads the same; cut lists stay cut). Typed by the entity, so wire and entity cannot drift.
+export const BoutiqueItemSchema: z.ZodType<BoutiqueItem, unknown> = RawBoutiqueItemSchema;
+export const LivePlaybackSchema: z.ZodType<LivePlayback, unknown> = RawLivePlaybackSchema;
+export const LiveSchema: z.ZodType<Live, unknown> = RawLiveSchema;
+export const ShikeCategorySchema: z.ZodType<ShikeCategory, unknown> = RawShikeCategorySchema;
+export const VideoSchema: z.ZodType<Video, unknown> = RawVideoSchema;
 
 /** An issue as stored: its date one cmsIssueDate accepts as it is. */
 export const NewspaperIssueSchema: z.ZodType<NewspaperIssue, unknown> = RawNewspaperIssueSchema.extend({
@@ -167,7 +175,7 @@ export const VideoAlbumSchema: z.ZodType<VideoAlbum, unknown> = z.object({
   cover: cmsText(),
   description: cmsText(CMS_SUMMARY_MAX),
   adddate: unixSeconds,
-  videos: cmsList(RawVideoSchema, ALBUM_VIDEOS_MAX),
+  videos: cmsList(VideoSchema, ALBUM_VIDEOS_MAX),
 });
 
 export const SpecialReportSchema: z.ZodType<SpecialReport, unknown> = z.object({
@@ -196,14 +204,14 @@ export const STORED = {
   homeAdSlots: cmsList(HomeAdSlotSchema),
   siteInfo: SiteInfoSchema.nullable(),
   greyMode: GreyModeSchema,
-  boutiquePage: pagedSchema(RawBoutiqueItemSchema),
-  video: RawVideoSchema.nullable(),
+  boutiquePage: pagedSchema(BoutiqueItemSchema),
+  video: VideoSchema.nullable(),
   videoAlbum: VideoAlbumSchema.nullable(),
-  shikeCategories: cmsList(RawShikeCategorySchema, SHIKE_CATEGORIES_MAX),
-  shikeCategoryVideos: z.intersection(pagedSchema(RawVideoSchema), z.object({ category: RawShikeCategorySchema })).nullable(),
-  live: RawLiveSchema.nullable(),
-  livePage: pagedSchema(RawLiveSchema),
-  playbackPage: pagedSchema(RawLivePlaybackSchema),
+  shikeCategories: cmsList(ShikeCategorySchema, SHIKE_CATEGORIES_MAX),
+  shikeCategoryVideos: z.intersection(pagedSchema(VideoSchema), z.object({ category: ShikeCategorySchema })).nullable(),
+  live: LiveSchema.nullable(),
+  livePage: pagedSchema(LiveSchema),
+  playbackPage: pagedSchema(LivePlaybackSchema),
   newspaperPage: pagedSchema(NewspaperIssueSchema),
   topicList: z.object({ list: cmsList(TopicSchema), total: z.number() }),
   topicDetail: TopicDetailSchema.nullable(),
