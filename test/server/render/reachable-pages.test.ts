@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport, RawTopicList } from '../../../server/upstream/wire';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { DEFAULT_THEME_OFFICE_ID, RECOMMENDED_TOPICS_SHOWN } from '../../../shared/constants';
-import { OTHERS_PER_STATE } from '../../../shared/pages/live/loader';
+import { OTHERS_PER_STATE } from '../../../server/pages/live/loader';
 import { href } from '../../../shared/routes';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
 import { taggedArticle, upstreamData } from '../../support/upstream-data';
