@@ -1,8 +1,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  // Cross-page suites live in test/; a page's own tests sit beside it in its folder (docs/adding-a-page.md).
-  roots: ['<rootDir>/test', '<rootDir>/shared/pages'],
+  // Cross-page suites live in test/; a page's own tests sit beside its loader in server/pages (docs/adding-a-page.md).
+  roots: ['<rootDir>/test', '<rootDir>/server/pages'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: { module: 'commonjs', jsx: 'react-jsx', esModuleInterop: true, isolatedModules: true } }],

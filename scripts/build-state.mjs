@@ -24,7 +24,7 @@ export const OUTPUTS = [
   'dist/cli/portal-cache.cjs',
 ];
 
-/** A page's own tests sit beside it in shared/pages (docs/adding-a-page.md); no bundle is built from them. */
+/** A page's own tests sit beside its loader in server/pages (docs/adding-a-page.md); no bundle is built from them. */
 const TEST_FILE = /\.test\.tsx?$/;
 
 function newestUnder(file) {

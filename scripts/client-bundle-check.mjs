@@ -1,6 +1,6 @@
-// What the browser bundle may contain, checked on esbuild's metafile: nothing server-only (the page loaders, which
-// read the content API; server/; the reference content API) may be reachable from the browser entry, by a static
-// or a dynamic import. Used by build.mjs on every build; run alone on a saved metafile:
+// What the browser bundle may contain, checked on esbuild's metafile: nothing server-only (server/, the page
+// loaders included; the reference content API) may be reachable from the browser entry, by a static or a dynamic
+// import. Used by build.mjs on every build; run alone on a saved metafile:
 //   node scripts/client-bundle-check.mjs <metafile.json> [entry]
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,8 +9,6 @@ import { gzipSync } from 'node:zlib';
 
 /** Sources that must never reach the browser, as patterns of metafile input paths (relative to the project root). */
 export const SERVER_ONLY = [
-  { pattern: /^shared\/pages\/[^/]+\/loader\.tsx?$/, why: "a page's loader (server only: server/render/page-loaders.ts finds them)" },
-  { pattern: /^shared\/loaders\//, why: 'what page loaders share (server only)' },
   { pattern: /^server\//, why: 'server code' },
   { pattern: /^scripts\/reference-api\//, why: 'the reference content API' },
 ];

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** jest.config.js's roots. */
-const ROOTS = ['test', 'shared/pages'];
+const ROOTS = ['test', 'server/pages'];
 
 /**
  * What starts or needs something outside the process: a portal (it reads the client build), the built server,

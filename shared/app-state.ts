@@ -3,11 +3,44 @@
  * replace page by page. Everything here is public: of the reader's session only the public profile goes in it
  * (never the token), and only in pages rendered for that reader, which are never cached.
  */
-import type { LayoutData } from './loaders/layout';
-import type { PageHead } from './loaders/types';
+import type { MenuEntry } from './menu';
 import type { PageData, PageId } from './page-data';
 import type { RouteParams } from './route-params';
-import type { GreyMode } from './types/entities';
+import type { ArticleSummary, FriendlyLink, GreyMode, SiteSeo } from './types/entities';
+
+/** What the document head says about a page; the server writes it, the client applies it after navigation. */
+export interface PageHead {
+  title: string;
+  description: string;
+  keywords: string;
+  /** Open Graph type; 'website' when absent. */
+  ogType?: 'website' | 'article' | 'video.other';
+  /** Picture for shares and previews (absolute URL). */
+  image?: string;
+  /** The category whose RSS feed the page advertises (`/rss/{catid}.xml`); the site's hot-news feed when absent. */
+  feedCatid?: number;
+  /** schema.org structured data (NewsArticle, VideoObject, …), written as JSON-LD. */
+  jsonLd?: Record<string, unknown> | ReadonlyArray<Record<string, unknown>>;
+  /**
+   * The page's one path, when a second one of the site's own answers it too (home at `/home`): the canonical link
+   * and og:url name it. Absent: the page's own address.
+   */
+  canonicalPath?: string;
+}
+
+/** What the header's banner shows of an article. */
+export type BannerArticle = Pick<ArticleSummary, 'id' | 'catid' | 'title' | 'thumb'>;
+
+/** Data every layout needs (header menu and banner, footer links, site SEO, grey mode): server/pages/layout.ts loads it. */
+export interface LayoutData {
+  /** The header's menu with each item's target worked out (shared/menu.ts). */
+  menu: MenuEntry[];
+  /** The header's banner article: what its picture link shows. */
+  banner: BannerArticle[];
+  friendlyLinks: FriendlyLink[];
+  seo: SiteSeo;
+  greyMode: GreyMode;
+}
 
 /** A page id, or one of the two pages every route can end on. */
 export type RenderedPage = PageId | 'not-found' | 'error';

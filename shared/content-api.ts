@@ -25,8 +25,7 @@ import type {
   Video,
   VideoAlbum,
 } from './types/entities';
-import type { Advertisement } from './types/entities';
-import type { LiveStatus } from './types/upstream';
+import type { Advertisement, LiveStatus } from './types/entities';
 
 export interface HomeAdSlot {
   position: number;

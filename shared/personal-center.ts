@@ -1,6 +1,6 @@
 /**
  * The personal center's sections and addresses: what the page and its loader agree on. Browser-safe (no reading
- * of lists here; that is the loader's, on the server: shared/pages/personal-center/loader.ts).
+ * of lists here; that is the loader's, on the server: server/pages/personal-center/loader.ts).
  */
 import type { CollectedVideo } from './account-api';
 import type { ArticleSummary, ColumnAuthor, Tag } from './types/entities';

@@ -6,8 +6,8 @@
  * is not a detail page but a 404, whatever the page code would have done with it.
  *
  * Browser-safe by design: a route says which page it shows, never how its data is loaded. The loaders are
- * server code (each page's loader.ts, found by server/render/page-loaders.ts), and scripts/build.mjs fails when
- * one of them becomes reachable from the browser entry.
+ * server code (server/pages/<folder>/loader.ts, listed in server/pages/index.ts), and scripts/build.mjs fails
+ * when anything of server/ becomes reachable from the browser entry.
  *
  * The table is built when this module loads, from the list of pages' route modules (no component imports it back:
  * blocks and pages link with `href` and match with `matchRoute` from above; `scripts/import-check.mjs` fails on

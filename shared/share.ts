@@ -3,7 +3,7 @@
  * description are the site name). Articles and videos share their own headline and summary; every other page its
  * own name, or the site name on the home page. Pure, so server tests and the browser agree on it.
  */
-import type { PageHead } from './loaders/types';
+import type { PageHead } from './app-state';
 import { PORTAL_INFO } from './portal-info';
 
 export interface ShareCard {

@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import { MAIN_SITE } from '../../shared/sites';
-import type { RawArticleList } from '../../shared/types/upstream';
+import type { RawArticleList } from '../../server/upstream/wire';
 import { startEdgeStack } from './edge-stack';
 
 const ROUNDS = Number(process.env.PUBLISH_ROUNDS ?? 20);

@@ -7,7 +7,7 @@
 import type { Dataset } from '../reference-api/dataset';
 import { MAIN_DOMAIN } from '../../shared/sites';
 import { encodeKeyword } from '../../shared/search-keyword';
-import { CATEGORY_PAGE_SIZE } from '../../shared/pages/category-list/loader';
+import { CATEGORY_PAGE_SIZE } from '../../server/pages/category-list/loader';
 import { seeded } from '../seeded-random';
 
 export const PAGE_CLASSES = ['article', 'home', 'list', 'search', 'video', 'live', 'sitemap', 'personal'] as const;

@@ -2,7 +2,7 @@
  * Advertising: the detail-layout groups (GET /api/ad/top) and the homepage slots by position
  * (GET /api/ad/list_by_column_id). Slot 7 does not exist in the CMS (docs/product.md §3 lists 1–6 and 8–16).
  */
-import type { AdType, RawAdGroups, RawAdSlot, RawAdvertisement, RawArticleListItem } from '../../shared/types/upstream';
+import type { AdType, RawAdGroups, RawAdSlot, RawAdvertisement, RawArticleListItem } from '../../server/upstream/wire';
 import { imagePath, videoPath } from './media';
 import type { Rng } from './random';
 import { AD_TITLES, EXTERNAL_AD_LINKS } from './words';

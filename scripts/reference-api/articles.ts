@@ -4,7 +4,7 @@
  * stream, so changing one article's text generation never reshuffles the others.
  */
 import { escapeHtml } from '../../shared/html';
-import type { RawArticleDetail, RawTag } from '../../shared/types/upstream';
+import type { RawArticleDetail, RawTag } from '../../server/upstream/wire';
 import type { CategoryRecord, ContentPlan } from './categories';
 import { imagePath } from './media';
 import type { Rng } from './random';

@@ -2,7 +2,7 @@
  * 精品 items: picture stories (type 1, /hd) with several photos each, and posters (type 2, /poster) with one tall
  * image. Captions come from the same scene banks as article photos.
  */
-import type { RawBoutiqueItem, RawImage } from '../../shared/types/upstream';
+import type { RawBoutiqueItem, RawImage } from '../../server/upstream/wire';
 import { DAY_SECONDS } from './articles';
 import { imagePath } from './media';
 import type { Rng } from './random';

@@ -3,7 +3,7 @@
  * the regional home catids (shared/sites.ts) are used verbatim; everything else is allocated in ranges that do not
  * collide with them. The menu deliberately contains the three misconfigured level-2 items docs/product.md §5 warns about.
  */
-import type { RawCategory, RawMenuField } from '../../shared/types/upstream';
+import type { RawCategory, RawMenuField } from '../../server/upstream/wire';
 import {
   ABOUT_ID,
   BANNER_CATID,

@@ -20,7 +20,7 @@ import type {
   RawShikeCategoryItems,
   RawSpecialReport,
   RawVideoAlbum,
-} from '../../shared/types/upstream';
+} from '../../server/upstream/wire';
 import { DAY_SECONDS } from './articles';
 import { presentBoutique } from './boutique';
 import { toRawCategory } from './categories';

@@ -2,7 +2,7 @@
  * Runtime knobs for tests and benchmarks: injected latency and failures, article overrides, drafts (for the
  * editors' preview: docs/preview.md), the grey-mode flag and call counters. Kept apart from the dataset, which never changes after generation.
  */
-import type { RawArticleDetail, RawGreyMode } from '../../shared/types/upstream';
+import type { RawArticleDetail, RawGreyMode } from '../../server/upstream/wire';
 
 export interface LatencyRule {
   /** Prefix of the request path, e.g. '/list/3281/'; '/' matches everything. */

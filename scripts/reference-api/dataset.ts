@@ -18,7 +18,7 @@ import type {
   RawShikeCategory,
   RawSiteInfo,
   RawTag,
-} from '../../shared/types/upstream';
+} from '../../server/upstream/wire';
 import { generateAds, generateRecommendAds } from './ads';
 import { generateBoutique } from './boutique';
 import { generateLives, type LiveRecord, type PlaybackRecord } from './lives';

@@ -3,7 +3,7 @@
  */
 import { DEFAULT_THEME_OFFICE_ID } from '../../shared/constants';
 import { ALL_SITES, MAIN_DOMAIN, type SiteConfig } from '../../shared/sites';
-import type { RawColumnAuthor, RawFriendlyLink, RawSiteInfo, RawTopic } from '../../shared/types/upstream';
+import type { RawColumnAuthor, RawFriendlyLink, RawSiteInfo, RawTopic } from '../../server/upstream/wire';
 import { DAY_SECONDS, TWO_YEARS_SECONDS } from './articles';
 import { subdomainOf } from './categories';
 import { imagePath } from './media';

@@ -2,7 +2,7 @@
  * Live streams in the three states of docs/product.md §7 (1 live now, 2 upcoming, 3 ended) and the recordings of ended ones.
  * States are fixed against the dataset's `now`, so a run is deterministic; only lives on air carry a stream.
  */
-import type { LiveStatus, RawLive, RawLivePlayback } from '../../shared/types/upstream';
+import type { LiveStatus, RawLive, RawLivePlayback } from '../../server/upstream/wire';
 import { DAY_SECONDS } from './articles';
 import { hlsPath, streamSeconds } from './hls';
 import { imagePath } from './media';

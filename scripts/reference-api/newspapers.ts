@@ -4,7 +4,7 @@
  * reprints the previous days' stories.
  */
 import type { NewspaperIssue } from '../../shared/types/entities';
-import type { RawArticleDetail, RawNewspaperArea, RawNewspaperPage } from '../../shared/types/upstream';
+import type { RawArticleDetail, RawNewspaperArea, RawNewspaperPage } from '../../server/upstream/wire';
 import { DAY_SECONDS } from './articles';
 import { imagePath } from './media';
 import type { Rng } from './random';

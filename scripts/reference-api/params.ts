@@ -1,4 +1,4 @@
-import type { RawPagedList } from '../../shared/types/upstream';
+import type { RawPagedList } from '../../server/upstream/wire';
 
 /**
  * Parameter parsing with the CMS's rules: ids are plain decimal digits, pages start at 1, page sizes are capped

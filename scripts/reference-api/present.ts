@@ -12,7 +12,7 @@ import type {
   RawColumnAuthor,
   RawTopic,
   RawTopicDetail,
-} from '../../shared/types/upstream';
+} from '../../server/upstream/wire';
 import { buildMenu, toRawCategory, withMenuFault, type CategoryRecord } from './categories';
 import type { ControlState } from './control';
 import { toListItem, type Dataset, type TopicRecord } from './dataset';

@@ -2,7 +2,7 @@
  * The content API of docs/product.md §7 over the dataset. Every answer is HTTP 200 with a {code, msg, data} envelope, like the
  * CMS it stands in for: 0 success, 40004 not found, 40000 bad parameters.
  */
-import type { RawArticleList, RawColumnAuthorList, RawTopicList } from '../../shared/types/upstream';
+import type { RawArticleList, RawColumnAuthorList, RawTopicList } from '../../server/upstream/wire';
 import type { BodyFields, Reply } from './http';
 import { CONTENT_ROUTES } from './content-routes';
 import { CODE_BAD_PARAMS, CODE_NOT_FOUND, fail, MSG, ok } from './reply';

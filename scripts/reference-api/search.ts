@@ -2,7 +2,7 @@
  * Keyword search over article titles, list titles and descriptions, like the CMS's LIKE-based search: every
  * whitespace-separated term must occur (case-insensitive, NFKC so full-width letters match half-width ones).
  */
-import type { RawArticleDetail } from '../../shared/types/upstream';
+import type { RawArticleDetail } from '../../server/upstream/wire';
 import type { Dataset } from './dataset';
 
 export const RECENT_DAYS = 30;

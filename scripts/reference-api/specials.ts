@@ -2,7 +2,7 @@
  * Special reports (专题 / 新闻追踪) of the topic categories: an event with its ordered updates, read as a timeline
  * on /newsTrack/{id}. Updates are real articles of the report's category, oldest first.
  */
-import type { RawArticleDetail, RawSpecialReport } from '../../shared/types/upstream';
+import type { RawArticleDetail, RawSpecialReport } from '../../server/upstream/wire';
 import { DAY_SECONDS } from './articles';
 import { imagePath } from './media';
 import type { Rng } from './random';

@@ -4,7 +4,7 @@
  * checks the token first; this module only keeps the sets. The lists a reader reads (subscribe_list,
  * get_subscribe_list) carry the authors' and tags' details, and leave out ids the dataset does not know.
  */
-import type { RawColumnAuthor, RawSubscribedTags, RawTag } from '../../shared/types/upstream';
+import type { RawColumnAuthor, RawSubscribedTags, RawTag } from '../../server/upstream/wire';
 import type { BodyFields, Reply } from './http';
 import { CODE_BAD_PARAMS, fail, MSG, ok } from './reply';
 import { idList, listPaging, MAX_PAGE_SIZE, pagedList, positiveInt } from './params';

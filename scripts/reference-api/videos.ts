@@ -2,7 +2,7 @@
  * 视刻 short videos: categories, videos and albums. Every video plays the generated HLS stream of ./hls.ts under
  * its own key, and its duration is that stream's real length, so players, JSON-LD and lists agree.
  */
-import type { RawShikeCategory, RawVideo, RawVideoAlbum } from '../../shared/types/upstream';
+import type { RawShikeCategory, RawVideo, RawVideoAlbum } from '../../server/upstream/wire';
 import { DAY_SECONDS } from './articles';
 import { hlsPath, streamSeconds } from './hls';
 import { imagePath } from './media';

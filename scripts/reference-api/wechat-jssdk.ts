@@ -12,7 +12,7 @@
  * The ticket and app id derive from the dataset's seed, so a run is reproducible.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { RawJsSdkSignature } from '../../shared/types/upstream';
+import type { RawJsSdkSignature } from '../../server/upstream/wire';
 import type { Reply } from './http';
 import { isHttpUrl } from './params';
 import { CODE_BAD_PARAMS, fail, ok } from './reply';

@@ -8,7 +8,7 @@ import { STATE_SCRIPT_ID } from '../../shared/app-state';
 import { hasArticleBody, withArticleBody } from '../../shared/article-body';
 import { HOT_NEWS_ID } from '../../shared/constants';
 import { escapeHtml } from '../../shared/html';
-import type { PageHead } from '../../shared/loaders/types';
+import type { PageHead } from '../../shared/app-state';
 import { href } from '../../shared/routes';
 import { PREFERENCES_HEAD_SCRIPT } from '../../shared/preferences';
 import { READER_HEAD_SCRIPT, READER_STYLE_PATH } from '../../shared/reader-cookie';

@@ -5,7 +5,8 @@
  */
 import type { AppState, PageState, PublicUser } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
-import { loadLayout, type LayoutData } from '../../shared/loaders/layout';
+import type { LayoutData } from '../../shared/app-state';
+import { loadLayout } from '../pages/layout';
 import { isMainSite, type SiteConfig } from '../../shared/sites';
 import { loadPage } from '../../shared/pages/registry';
 import type { Logger } from '../logger';

@@ -7,14 +7,15 @@ import { TEXT } from '../../shared/constants';
 import type { AccountApi } from '../../shared/account-api';
 import type { ContentApi } from '../../shared/content-api';
 import { ContentUnavailableError } from '../../shared/content-api';
-import { siteTitle } from '../../shared/loaders/helpers';
-import type { LoaderResult, PageHead } from '../../shared/loaders/types';
+import { siteTitle } from '../pages/helpers';
+import type { PageHead } from '../../shared/app-state';
+import type { LoaderResult } from '../pages/types';
 import type { PageAddress } from '../../shared/page-address';
 import type { PageId, PageRouteIdOf } from '../../shared/page-data';
 import type { PageRoute, RouteParams } from '../../shared/routes';
 import type { SiteConfig } from '../../shared/sites';
 import type { Logger } from '../logger';
-import { loaderOf } from './page-loaders';
+import { loaderOf } from '../pages/registry';
 
 export const UNAVAILABLE_MESSAGE = '服务暂时不可用，请稍后再试';
 

@@ -5,7 +5,7 @@
  */
 import { HOT_NEWS_ID, HOT_NEWS_SIZE, HOME_CATEGORY_LIST_SIZE, HOME_MAX_BLOCKS } from '../../shared/constants';
 import type { ContentApi } from '../../shared/content-api';
-import { siteCategory, siteTitle } from '../../shared/loaders/helpers';
+import { siteCategory, siteTitle } from '../pages/helpers';
 import { href, routeTable } from '../../shared/routes';
 import { homeCatidOf, type SiteConfig } from '../../shared/sites';
 import { isoDateTime } from '../../shared/time';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { AccountApi, AccountList, CollectedVideo } from '../../shared/account-api';
 import type { ArticleSummary, ColumnAuthor, Paged, Tag } from '../../shared/types/entities';
-import { unixSeconds } from '../../shared/types/upstream';
+import { unixSeconds } from './wire';
 import { CODE_NOT_SIGNED_IN } from '../api-proxy/session-sync';
 import type { UpstreamClient } from './http-client';
 import * as normalise from './normalise';

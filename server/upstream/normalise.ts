@@ -1,4 +1,4 @@
-/** Wire shapes (shared/types/upstream) → entities (shared/types/entities). Pure, so tested without HTTP. */
+/** Wire shapes (./wire.ts) → entities (shared/types/entities). Pure, so tested without HTTP. */
 import type { HomeAdSlot } from '../../shared/content-api';
 import type {
   Advertisement,
@@ -27,7 +27,7 @@ import type {
   RawPagedList,
   RawSpecialReport,
   RawTopic,
-} from '../../shared/types/upstream';
+} from './wire';
 
 const TEMPLATE_CODES: readonly TemplateCode[] = [1, 2, 3, 4, 5, 6, 7, 8];
 

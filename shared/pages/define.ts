@@ -1,8 +1,8 @@
 /**
  * How a page folder of shared/pages declares itself (docs/adding-a-page.md): `route.ts` names the page, its
  * routes and its data type with `definePage`; `index.ts` pairs that route with the component with `page`, and the
- * compiler checks that the component takes exactly that data. The loader (`loader.ts`, server only) is typed by
- * the same route in shared/loaders/define.ts.
+ * compiler checks that the component takes exactly that data. The loader (server/pages/<folder>/loader.ts) is typed by
+ * the same route in server/pages/define.ts.
  *
  * Browser-safe and free of React but for a type: this module is part of the route table (shared/routes.ts).
  */

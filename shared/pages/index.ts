@@ -1,8 +1,8 @@
 /**
  * The list of pages: one line per folder of shared/pages, its route module, in the order the route table tries
  * them (shared/routes.ts ranks a route by its path first, so the order matters only between routes of equal rank,
- * which never overlap). The name is the page id: the folder's name in camelCase (server/render/page-loaders.ts
- * finds `loader.ts` by it). Route modules only: no component, no loader, so the route table that is built from
+ * which never overlap). The name is the page id: the folder's name in camelCase (server/pages/index.ts lists
+ * each page's loader under the same name). Route modules only: no component, no loader, so the route table that is built from
  * this list at load time imports no React and no block that links back to it (no import cycle).
  */
 export { default as home } from './home/route';

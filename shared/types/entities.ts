@@ -1,6 +1,7 @@
-/** Entities as the portal renders them (docs/product.md §3), normalised from ./upstream.ts by server/upstream. */
-import type { AdType } from './upstream';
-import type { RawBoutiqueItem, RawLive, RawLivePlayback, RawNewspaperIssue, RawShikeCategory, RawVideo } from './upstream';
+/**
+ * Entities as the portal renders them (docs/product.md §3), normalised by server/upstream from the CMS's wire
+ * shapes (server/upstream/wire.ts).
+ */
 
 export interface ArticleSummary {
   id: number;
@@ -11,7 +12,7 @@ export interface ArticleSummary {
   fullTitle: string;
   description: string;
   thumb: string;
-  /** Unix seconds; null when the CMS sent no usable date (shared/types/upstream.ts cmsDateSeconds): no time is shown. */
+  /** Unix seconds; null when the CMS sent no usable date (server/upstream/wire.ts cmsDateSeconds): no time is shown. */
   adddate: number | null;
   source: string;
 }
@@ -63,6 +64,9 @@ export interface Category {
   children: Category[];
 }
 
+/** 1 image, 2 video (docs/product.md §3). */
+export type AdType = 1 | 2;
+
 export interface Advertisement {
   id: number;
   type: AdType;
@@ -112,16 +116,121 @@ export interface SiteSeo {
 
 export type GreyMode = 'off' | 'layout' | 'home';
 
-// ---- Media, discovery and e-paper entities. Their wire shapes are already what pages read, so they are the
-// wire types under the names pages use; only article lists inside them are normalised (list_title rule).
+// ---- Media, discovery and e-paper entities. Their wire shapes are already what pages read, so each is its wire
+// type (server/upstream/wire.ts) under the name pages use; only article lists inside them are normalised
+// (list_title rule). Dates are Unix seconds, null when the CMS sent no usable one.
 
-export type Video = RawVideo;
-export type Live = RawLive;
-export type LivePlayback = RawLivePlayback;
-export type ShikeCategory = RawShikeCategory;
-export type BoutiqueItem = RawBoutiqueItem;
-/** An issue with a usable date (shared/types/upstream.ts cmsIssueDate): one without is left out where it enters. */
-export type NewspaperIssue = RawNewspaperIssue & { issue_date: string };
+export interface Video {
+  id: number;
+  /** Portal category the video is filed under (/video/{catid}/{id}). */
+  catid: number;
+  /** 视刻 category id. */
+  category_id: number;
+  title: string;
+  cover: string;
+  /** HLS media playlist (fMP4 segments). */
+  hls_url: string;
+  /** Seconds; equals the stream's real length. */
+  duration: number;
+  description: string;
+  adddate: number | null;
+  views: number;
+  source: string;
+  /** The albums the video belongs to. */
+  albums: Array<{ id: number; title: string }>;
+}
+
+/** 1 live now, 2 upcoming, 3 ended (docs/product.md: live/list show_type). */
+export type LiveStatus = 1 | 2 | 3;
+
+export interface Live {
+  id: number;
+  catid: number;
+  title: string;
+  cover: string;
+  status: LiveStatus;
+  start_time: number | null;
+  end_time: number | null;
+  /** The live stream while status is 1, else ''. */
+  hls_url: string;
+  description: string;
+  /** Readers watching (live) or who watched (ended); 0 for upcoming. */
+  views: number;
+}
+
+/** A recording of an ended live. */
+export interface LivePlayback {
+  id: number;
+  live_id: number;
+  title: string;
+  cover: string;
+  hls_url: string;
+  duration: number;
+  adddate: number | null;
+}
+
+/** 视刻 short-video category. */
+export interface ShikeCategory {
+  id: number;
+  name: string;
+  cover: string;
+  description: string;
+  video_count: number;
+}
+
+export interface BoutiqueImage {
+  url: string;
+  width: number;
+  height: number;
+  caption: string;
+}
+
+/** 精品: type 1 picture story for /hd, 2 poster for /poster. */
+export interface BoutiqueItem {
+  id: number;
+  type: 1 | 2;
+  title: string;
+  description: string;
+  cover: string;
+  images: BoutiqueImage[];
+  adddate: number | null;
+}
+
+/** An article's clickable area on a newspaper page, in page-image pixels. */
+export interface NewspaperArea {
+  article_id: number;
+  title: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** 版面 */
+export interface NewspaperPage {
+  page_no: number;
+  /** E.g. '要闻'. */
+  name: string;
+  /** 1200×1700 SVG. */
+  image: string;
+  width: number;
+  height: number;
+  areas: NewspaperArea[];
+}
+
+/** An issue with a usable date (server/upstream/wire.ts cmsIssueDate): one without is left out where it enters. */
+export interface NewspaperIssue {
+  id: number;
+  /** The paper's category (template 3): 2761 中国青年报, 2762 青年参考. */
+  catid: number;
+  paper_name: string;
+  /** 'YYYY-MM-DD' in Asia/Shanghai. */
+  issue_date: string;
+  /** Running issue number of the paper. */
+  issue_no: number;
+  adddate: number | null;
+  pages: NewspaperPage[];
+}
 
 export interface VideoAlbum {
   id: number;

@@ -1,7 +1,8 @@
 /**
- * The reader interactions of docs/product.md §4/§7 as the CMS takes and answers them: likes and collections are marks on an
- * article (or a video) keyed by category and id; subscriptions are marks on a column author or a tag. Every call
- * needs a signed-in reader (the portal's /api proxy adds the token); the shapes are the reference API's.
+ * The calls the browser makes itself through the portal's /api proxy, as the CMS takes and answers them. The reader
+ * interactions of docs/product.md §4/§7: likes and collections are marks on an article (or a video) keyed by
+ * category and id; subscriptions are marks on a column author or a tag; each needs a signed-in reader (the proxy
+ * adds the token). Then the WeChat share signature and the feedback receipt. The shapes are the reference API's.
  */
 
 /** Marks on one article or video: thumbsup (like), collection (articles), collection_video (videos). */
@@ -68,3 +69,20 @@ export type BatchExistBody = ArticleBatchExistBody | SubscriptionBatchExistBody;
 
 /** A call as the browser sends it through the portal's proxy. */
 export type ApiCall<Body> = { method: 'POST'; path: string; body: Body } | { method: 'GET'; path: string };
+
+/**
+ * GET /api/wechat/get_jssdk_signature?url → data: what wx.config needs (docs/product.md §3 WeChat share config, less `debug`,
+ * which the page chooses). signature = sha1("jsapi_ticket=…&noncestr=…&timestamp=…&url=…"), url without its hash.
+ */
+export interface RawJsSdkSignature {
+  appId: string;
+  /** Unix seconds. */
+  timestamp: number;
+  nonceStr: string;
+  signature: string;
+}
+
+/** POST /api/common/feedback {content, contact} → data (docs/product.md §7 leaves the body open; shared/feedback.ts has the rules). */
+export interface RawFeedbackReceipt {
+  id: number;
+}

@@ -5,7 +5,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { SPECIAL_COLUMN_PAGE_SIZE } from '../../shared/constants';
-import type { RawColumnAuthor } from '../../shared/types/upstream';
+import type { RawColumnAuthor } from '../../server/upstream/wire';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { upstreamData } from '../support/upstream-data';

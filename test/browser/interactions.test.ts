@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { PENDING_KEY } from '../../shared/interactions';
-import type { RawArticleDetail, RawColumnAuthorList, RawShikeCategoryItems } from '../../shared/types/upstream';
+import type { RawArticleDetail, RawColumnAuthorList, RawShikeCategoryItems } from '../../server/upstream/wire';
 import { gotoHydrated, launchBrowser, watchedPage, type WatchedPage } from '../support/browser';
 import type { ReferenceServer } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';

@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { REGIONAL_SITES } from '../../shared/sites';
-import type { RawLive, RawPagedList, RawShikeCategoryItems, RawSpecialReport } from '../../shared/types/upstream';
+import type { RawLive, RawPagedList, RawShikeCategoryItems, RawSpecialReport } from '../../server/upstream/wire';
 import { browserPortalSuite, launchBrowser, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { firstHomeArticle, upstreamData } from '../support/upstream-data';

@@ -104,7 +104,7 @@ describe('the image’s runtime packages', () => {
   });
 
   it.each(['dist/server/main.cjs', 'dist/reference-api/main.cjs'])('has every package %s loads', (bundle) => {
-    // esbuild notes a glob require (server/render/page-loaders.ts) in a comment line; a comment loads nothing.
+    // A comment line (esbuild's notes, a licence) may name a require; a comment loads nothing.
     const code = read(bundle)
       .split('\n')
       .filter((line) => !line.trimStart().startsWith('//'))

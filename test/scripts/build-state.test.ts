@@ -1,6 +1,6 @@
 /**
  * scripts/build-state.mjs: a build is stale when a source it is built from is newer, and a page's own test
- * beside it in shared/pages (never bundled) does not make it so.
+ * beside its loader in server/pages (never bundled) does not make it so.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
@@ -43,12 +43,12 @@ describe('the build state', () => {
   });
 
   it("stays current when only a page's own test changed", () => {
-    writeAt(root, 'shared/pages/news-track/news-track.test.ts', builtAt + 10);
+    writeAt(root, 'server/pages/news-track/news-track.test.ts', builtAt + 10);
     expect(buildState(root)).toEqual({ state: 'current' });
   });
 
   it('is stale when a page source changed, naming it', () => {
-    writeAt(root, 'shared/pages/news-track/loader.ts', builtAt + 10);
-    expect(buildState(root)).toEqual({ state: 'stale', changed: 'shared/pages/news-track/loader.ts' });
+    writeAt(root, 'server/pages/news-track/loader.ts', builtAt + 10);
+    expect(buildState(root)).toEqual({ state: 'stale', changed: 'server/pages/news-track/loader.ts' });
   });
 });

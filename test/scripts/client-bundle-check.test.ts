@@ -48,8 +48,8 @@ async function metafileOf(entry: string): Promise<string> {
 
 describe('the browser bundle carries no server-only code', () => {
   it.each([
-    ['imports-loader.ts', 'shared/pages/home/loader.ts', "a page's loader"],
-    ['imports-server-lazily.ts', 'server/render/page-loaders.ts', 'server code'],
+    ['imports-loader.ts', 'server/pages/home/loader.ts', 'server code'],
+    ['imports-server-lazily.ts', 'server/pages/registry.ts', 'server code'],
     ['via-helper.ts', 'scripts/reference-api/dataset.ts', 'the reference content API'],
   ])('refuses %s, which reaches %s', async (fixture, offender, why) => {
     const entry = `${FIXTURES}/${fixture}`;

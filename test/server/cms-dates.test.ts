@@ -1,5 +1,5 @@
 /**
- * Dates from the CMS are read once where they enter (shared/types/upstream.ts cmsDateSeconds, docs/security.md):
+ * Dates from the CMS are read once where they enter (server/upstream/wire.ts cmsDateSeconds, docs/security.md):
  * the reference content API's answers with every date field (`adddate`, `start_time`, `end_time`) replaced by
  * one variant, crawled over every page kind. A usable date is shown; any other is absent: no 'NaN', no
  * 'Invalid Date', no 1970; every `<time datetime>`, JSON-LD date, RSS pubDate and sitemap lastmod is valid or
@@ -8,7 +8,7 @@
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { MAIN_DOMAIN } from '../../shared/sites';
-import { cmsDateSeconds, EARLIEST_DATE_SECONDS, LATEST_DATE_SECONDS } from '../../shared/types/upstream';
+import { cmsDateSeconds, EARLIEST_DATE_SECONDS, LATEST_DATE_SECONDS } from '../../server/upstream/wire';
 import { crawl, seedPaths, type Crawled } from '../support/crawl';
 import { withoutNonces } from '../support/http';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../support/portal';

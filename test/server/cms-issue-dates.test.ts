@@ -1,5 +1,5 @@
 /**
- * The newspaper's issue date from the CMS (`issue_date`) is read once where it enters (shared/types/upstream.ts
+ * The newspaper's issue date from the CMS (`issue_date`) is read once where it enters (server/upstream/wire.ts
  * cmsIssueDate), by the policy of every CMS date (docs/security.md, "Dates from the CMS"): a real day in the window,
  * else absent. An issue is addressed by its date, so one without a usable date is left out of its list. The
  * reference content API's answers with the issue dates of half the issues (or all of them) replaced by one hostile
@@ -9,8 +9,8 @@
 import request from 'supertest';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { MAIN_DOMAIN } from '../../shared/sites';
-import { cmsIssueDate } from '../../shared/types/upstream';
-import type { RawNewspaperSearch } from '../../shared/types/upstream';
+import { cmsIssueDate } from '../../server/upstream/wire';
+import type { RawNewspaperSearch } from '../../server/upstream/wire';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../support/portal';
 import { withoutNonces } from '../support/http';
 import { startRewritingUpstream, type RewritingUpstream } from '../support/rewriting-upstream';

@@ -6,7 +6,7 @@
  */
 import request from 'supertest';
 import { DEFAULT_THEME_OFFICE_ID, HOME_CATID, HOT_NEWS_ID } from '../../shared/constants';
-import type { RawTopicList } from '../../shared/types/upstream';
+import type { RawTopicList } from '../../server/upstream/wire';
 import { describeWithRedis, testRedisUrl } from '../support/requirements';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { articleList, homeCategories, upstreamData } from '../support/upstream-data';

@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { HOME_CATID } from '../../shared/constants';
 import { href, matchRoute } from '../../shared/routes';
-import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport } from '../../shared/types/upstream';
+import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport } from '../../server/upstream/wire';
 import { article, articleList, homeCategories, upstreamData } from './upstream-data';
 
 export interface Crawled {
@@ -101,7 +101,7 @@ export async function seedPaths(referenceUrl: string): Promise<string[]> {
   for (const entry of entries) {
     const detail = await article(referenceUrl, entry.catid, entry.id);
     const tag = detail.tags[0];
-    // One path per video: /video/{id} is a 301 to this one (shared/pages/video/loader.ts).
+    // One path per video: /video/{id} is a 301 to this one (server/pages/video/loader.ts).
     if (tag) return [`/shike/${category.id}`, href.video(video.catid, video.id), href.tag(tag.id), ...timely];
   }
   throw new Error('no article of the first home category has a tag');

@@ -7,7 +7,7 @@
  * are plain objects the reference API presents on each request, so changing them changes every answer at once
  * (article overrides through the control plane reach articles only).
  */
-import type { RawCategory } from '../../shared/types/upstream';
+import type { RawCategory } from '../../server/upstream/wire';
 import type { ReferenceServer } from './portal';
 
 export const LONG_WORD = 'Pneumonoultramicroscopicsilicovolcanoconiosis'.repeat(4);

@@ -4,7 +4,7 @@
  */
 import { HOME_CATID } from '../../shared/constants';
 import type { Envelope } from '../../shared/types/envelope';
-import type { RawArticleDetail, RawArticleList, RawCategoryIndex } from '../../shared/types/upstream';
+import type { RawArticleDetail, RawArticleList, RawCategoryIndex } from '../../server/upstream/wire';
 
 /** One call's data from the reference API; a non-zero code fails the test that asked. */
 export async function upstreamData<T>(base: string, path: string, body?: unknown): Promise<T> {

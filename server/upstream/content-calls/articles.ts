@@ -5,15 +5,9 @@
  */
 import type { ContentApi } from '../../../shared/content-api';
 import type { Article, ArticlePage, ColumnAuthor, Tag } from '../../../shared/types/entities';
-import type { RawArticleDetail, RawArticleList, RawHeadlineNews, RawNewsSearchInit, RawSearchResult } from '../../../shared/types/upstream';
-import {
-  RawArticleDetailSchema,
-  RawArticleListSchema,
-  RawHeadlineNewsSchema,
-  RawNewsSearchInitSchema,
-  RawSearchResultSchema,
-} from '../../../shared/types/upstream';
-import { STORED } from '../../../shared/types/entity-schemas';
+import type { RawArticleDetail, RawArticleList, RawHeadlineNews, RawNewsSearchInit, RawSearchResult } from '../wire';
+import { RawArticleDetailSchema, RawArticleListSchema, RawHeadlineNewsSchema, RawNewsSearchInitSchema, RawSearchResultSchema } from '../wire';
+import { STORED } from '../entity-schemas';
 import * as normalise from '../normalise';
 import { sanitiseArticleHtmlInSlices } from '../sanitise-html';
 import { articleKeys, type Call } from './call';

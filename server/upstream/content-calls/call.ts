@@ -22,7 +22,7 @@ export interface CallSpec<Raw, T> {
   /** The answer's data is checked against this where it enters; another shape is a failed call. */
   schema: z.ZodType<Raw, unknown>;
   /**
-   * The normalised value's shape (shared/types/entity-schemas.ts STORED): a cached value is read only if it has it,
+   * The normalised value's shape (server/upstream/entity-schemas.ts STORED): a cached value is read only if it has it,
    * otherwise it is a miss (server/cache/cache.ts checkedJsonCodec). A module-level schema: its codec is made once.
    */
   stored: z.ZodType<T, unknown>;

@@ -6,9 +6,9 @@
  */
 import type { ContentApi, HomeAdSlot, SiteInfo } from '../../../shared/content-api';
 import type { AdGroups, GreyMode } from '../../../shared/types/entities';
-import type { RawAdGroups, RawAdSlot, RawGreyMode, RawSiteInfo } from '../../../shared/types/upstream';
-import { RawAdGroupsSchema, RawAdSlotsSchema, RawGreyModeSchema, RawSiteInfoSchema } from '../../../shared/types/upstream';
-import { STORED } from '../../../shared/types/entity-schemas';
+import type { RawAdGroups, RawAdSlot, RawGreyMode, RawSiteInfo } from '../wire';
+import { RawAdGroupsSchema, RawAdSlotsSchema, RawGreyModeSchema, RawSiteInfoSchema } from '../wire';
+import { STORED } from '../entity-schemas';
 import * as normalise from '../normalise';
 import type { Call, CallSpec } from './call';
 

@@ -16,7 +16,7 @@ import type {
   RawShikeCategoryItems,
   RawVideo,
   RawVideoAlbum,
-} from '../../../shared/types/upstream';
+} from '../wire';
 import {
   RawBoutiqueListSchema,
   RawLiveListSchema,
@@ -27,8 +27,8 @@ import {
   RawShikeCategoryItemsSchema,
   RawVideoAlbumSchema,
   RawVideoSchema,
-} from '../../../shared/types/upstream';
-import { STORED } from '../../../shared/types/entity-schemas';
+} from '../wire';
+import { STORED } from '../entity-schemas';
 import * as normalise from '../normalise';
 import { itemKeys, type Call } from './call';
 

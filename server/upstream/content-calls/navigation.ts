@@ -5,9 +5,9 @@
  */
 import type { ContentApi } from '../../../shared/content-api';
 import type { Category } from '../../../shared/types/entities';
-import type { RawCategory, RawCategoryIndex, RawParentCategory } from '../../../shared/types/upstream';
-import { RawCategoryIndexSchema, RawMenuListSchema, RawParentCategorySchema } from '../../../shared/types/upstream';
-import { STORED } from '../../../shared/types/entity-schemas';
+import type { RawCategory, RawCategoryIndex, RawParentCategory } from '../wire';
+import { RawCategoryIndexSchema, RawMenuListSchema, RawParentCategorySchema } from '../wire';
+import { STORED } from '../entity-schemas';
 import * as normalise from '../normalise';
 import type { Call } from './call';
 

@@ -6,15 +6,9 @@
 import type { ContentApi } from '../../../shared/content-api';
 import { DEFAULT_THEME_OFFICE_ID } from '../../../shared/constants';
 import type { ColumnAuthor, Topic, TopicDetail, ColumnAuthorInfo, SpecialReport } from '../../../shared/types/entities';
-import type { RawColumnAuthorInfo, RawColumnAuthorList, RawSpecialReport, RawTopicDetail, RawTopicList } from '../../../shared/types/upstream';
-import {
-  RawColumnAuthorInfoSchema,
-  RawColumnAuthorListSchema,
-  RawSpecialReportsSchema,
-  RawTopicDetailSchema,
-  RawTopicListSchema,
-} from '../../../shared/types/upstream';
-import { STORED } from '../../../shared/types/entity-schemas';
+import type { RawColumnAuthorInfo, RawColumnAuthorList, RawSpecialReport, RawTopicDetail, RawTopicList } from '../wire';
+import { RawColumnAuthorInfoSchema, RawColumnAuthorListSchema, RawSpecialReportsSchema, RawTopicDetailSchema, RawTopicListSchema } from '../wire';
+import { STORED } from '../entity-schemas';
 import * as normalise from '../normalise';
 import { articleKeys, itemKeys, type Call } from './call';
 

@@ -3,7 +3,7 @@
  * through POST /api/user/profile) and one section at a time: collected articles and videos, subscribed column
  * authors and tags (each paged, with an empty state), or the feedback form. Sections are links (`?tab=`), so each
  * has its own address, works without script and is reached with Tab like any link; the lists come rendered
- * from the server (shared/pages/personal-center/loader.ts; the sections and addresses are in shared/personal-center.ts).
+ * from the server (server/pages/personal-center/loader.ts; the sections and addresses are in shared/personal-center.ts).
  */
 import { useState } from 'react';
 import { Link } from '../../ui/link';

@@ -5,7 +5,7 @@
  */
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { charCount, checkFeedback, CONTACT_MAX_CHARS, FEEDBACK_MAX_CHARS, FEEDBACK_MIN_CHARS } from '../../feedback';
-import type { RawFeedbackReceipt } from '../../types/upstream';
+import type { RawFeedbackReceipt } from '../../types/interactions';
 import { proxyPost } from '../lib/proxy-fetch';
 
 export const FEEDBACK_SENT = '提交成功，感谢您的反馈！';

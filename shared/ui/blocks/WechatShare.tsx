@@ -7,7 +7,7 @@
  */
 import { useEffect } from 'react';
 import { isWechatBrowser, SHARE_APIS, shareCard, siteShareName, type ShareCard } from '../../share';
-import type { RawJsSdkSignature } from '../../types/upstream';
+import type { RawJsSdkSignature } from '../../types/interactions';
 import { usePortal } from '../context';
 import { proxyGet } from '../lib/proxy-fetch';
 

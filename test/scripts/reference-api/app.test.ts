@@ -11,7 +11,7 @@ import type {
   RawSiteInfo,
   RawTopicDetail,
   RawTopicList,
-} from '../../../shared/types/upstream';
+} from '../../../server/upstream/wire';
 import type { Envelope } from '../../../shared/types/envelope';
 import { createReferenceApi, type ReferenceApi } from '../../../scripts/reference-api/app';
 import { BAD_PARAMS, bufferBody, getEnvelope, MEDIA_URL, PUBLIC, textBody } from './client';

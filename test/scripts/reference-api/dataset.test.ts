@@ -17,7 +17,7 @@ import {
   YOUTHNEWS_ID,
 } from '../../../shared/constants';
 import { ALL_SITES, REGIONAL_SITES } from '../../../shared/sites';
-import type { RawAdvertisement, RawCategory } from '../../../shared/types/upstream';
+import type { RawAdvertisement, RawCategory } from '../../../server/upstream/wire';
 import { generateDataset, type Dataset } from '../../../scripts/reference-api/dataset';
 import { countMatches, DAY, IMAGE_PATH, NOW, SEED, TWO_YEARS } from './fixtures';
 

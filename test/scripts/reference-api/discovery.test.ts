@@ -12,7 +12,7 @@ import type {
   RawSearchResult,
   RawSpecialReport,
   RawTopicList,
-} from '../../../shared/types/upstream';
+} from '../../../server/upstream/wire';
 import { createReferenceApi, type ReferenceApi } from '../../../scripts/reference-api/app';
 import type { Dataset } from '../../../scripts/reference-api/dataset';
 import { BAD_PARAMS, getEnvelope, getRaw, localPath, MEDIA_URL, PUBLIC } from './client';

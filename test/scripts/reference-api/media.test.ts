@@ -8,7 +8,7 @@ import type {
   RawShikeCategoryItems,
   RawVideo,
   RawVideoAlbum,
-} from '../../../shared/types/upstream';
+} from '../../../server/upstream/wire';
 import { createReferenceApi, type ReferenceApi } from '../../../scripts/reference-api/app';
 import { BAD_PARAMS, getEnvelope, getRaw, HLS_URL, localPath, MEDIA_URL, PUBLIC } from './client';
 import { NOW, SEED } from './fixtures';

@@ -5,7 +5,7 @@
  */
 import { decode } from 'jpeg-js';
 import type { Envelope } from '../../../shared/types/envelope';
-import type { RawArticleDetail, RawNewspaperArea, RawNewspaperSearch } from '../../../shared/types/upstream';
+import type { RawArticleDetail, RawNewspaperArea, RawNewspaperSearch } from '../../../server/upstream/wire';
 import { startReferenceApi, type RunningReferenceApi } from '../../../scripts/reference-api/server';
 import { getOverSocket as get } from './client';
 import { NOW, SEED } from './fixtures';

@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { HOT_NEWS_ID } from '../../../shared/constants';
-import type { RawArticleList } from '../../../shared/types/upstream';
+import type { RawArticleList } from '../../../server/upstream/wire';
 import type { Envelope } from '../../../shared/types/envelope';
 import { startReferenceApi, type RunningReferenceApi } from '../../../scripts/reference-api/server';
 import { NOW, SEED } from './fixtures';

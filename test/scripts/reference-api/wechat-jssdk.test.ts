@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { createReferenceApi, type ReferenceApi } from '../../../scripts/reference-api/app';
 import { JSSDK_VERIFY_PATH, JWEIXIN_SCRIPT_PATH } from '../../../scripts/reference-api/wechat-jssdk';
-import type { RawJsSdkSignature } from '../../../shared/types/upstream';
+import type { RawJsSdkSignature } from '../../../server/upstream/wire';
 import { NOW, SEED } from './fixtures';
 
 let api: ReferenceApi;

@@ -1,5 +1,5 @@
 /**
- * What every content call stores has the shape its reads are checked against (shared/types/entity-schemas.ts):
+ * What every content call stores has the shape its reads are checked against (server/upstream/entity-schemas.ts):
  * otherwise every read of a good entry would be a miss (server/cache/cache.ts checkedJsonCodec reads a value of
  * another shape as one), silently. Every page kind is visited on Redis; every data entry stored is parsed against
  * its call's shape, and none was read as unreadable.
@@ -8,7 +8,7 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import type { z } from 'zod';
 import { decodeEntry } from '../../../server/cache/entry-codec';
-import { STORED } from '../../../shared/types/entity-schemas';
+import { STORED } from '../../../server/upstream/entity-schemas';
 import { pagesOfEveryKind } from '../../support/page-kinds';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';

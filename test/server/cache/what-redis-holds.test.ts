@@ -16,9 +16,9 @@ import { cacheKey } from '../../../server/cache/keys';
 import { lockKey, RedisLock } from '../../../server/cache/redis-lock';
 import { RedisStore } from '../../../server/cache/redis-store';
 import { HOME_CATID } from '../../../shared/constants';
-import { STORED } from '../../../shared/types/entity-schemas';
+import { STORED } from '../../../server/upstream/entity-schemas';
 import { MAIN_SITE } from '../../../shared/sites';
-import { CMS_LIST_MAX, CMS_SUMMARY_MAX, type RawArticleListItem, type RawCategory } from '../../../shared/types/upstream';
+import { CMS_LIST_MAX, CMS_SUMMARY_MAX, type RawArticleListItem, type RawCategory } from '../../../server/upstream/wire';
 import { pageKeyOf, startTestPortal, type TestPortal } from '../../support/portal';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { articleList, homeCategories, upstreamData } from '../../support/upstream-data';
@@ -183,7 +183,7 @@ describeWithRedis()('whatever Redis holds in a lock\u2019s or an entry\u2019s pl
 
   /**
    * A well-formed entry (it decodes: the codec and the metadata are fine) whose value is not what the call stores:
-   * a miss, loaded again and stored over, never a 500 (shared/types/entity-schemas.ts, server/cache/cache.ts).
+   * a miss, loaded again and stored over, never a 500 (server/upstream/entity-schemas.ts, server/cache/cache.ts).
    */
   function plantValue(key: string, value: string): Promise<unknown> {
     return redis.set(key, JSON.stringify({ value, storedAt: Date.now(), ttl: 3600, grace: 3600, staleIfError: 0, tags: [] }));

@@ -8,7 +8,7 @@ import http from 'node:http';
 import request from 'supertest';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { HOME_CATEGORY_LIST_SIZE, HOME_CATID, HOME_MAX_BLOCKS } from '../../../shared/constants';
-import { CATEGORY_PAGE_SIZE } from '../../../shared/pages/category-list/loader';
+import { CATEGORY_PAGE_SIZE } from '../../../server/pages/category-list/loader';
 import { MAIN_SITE, REGIONAL_SITES } from '../../../shared/sites';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
 import { startRewritingUpstream, type RewritingUpstream } from '../../support/rewriting-upstream';

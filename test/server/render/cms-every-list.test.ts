@@ -10,7 +10,7 @@ import http from 'node:http';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { HOME_MAX_BLOCKS } from '../../../shared/constants';
 import { MAIN_DOMAIN } from '../../../shared/sites';
-import { AD_CAROUSEL_MAX, CMS_LIST_MAX } from '../../../shared/types/upstream';
+import { AD_CAROUSEL_MAX, CMS_LIST_MAX } from '../../../server/upstream/wire';
 import { crawl, seedPaths, SEO_PATHS } from '../../support/crawl';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
 import { startRewritingUpstream, type RewritingUpstream } from '../../support/rewriting-upstream';

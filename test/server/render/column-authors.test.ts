@@ -1,7 +1,7 @@
 /** The special-column block pages through every author the API reports (换一换 reaches the 21st and later too). */
 import request from 'supertest';
 import { RESOURCE_ENDPOINT } from '../../../shared/app-state';
-import type { RawColumnAuthor } from '../../../shared/types/upstream';
+import type { RawColumnAuthor } from '../../../server/upstream/wire';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { upstreamData } from '../../support/upstream-data';
 

@@ -16,7 +16,7 @@ import type {
   RawPagedList,
   RawShikeCategoryItems,
   RawSpecialReport,
-} from '../../../shared/types/upstream';
+} from '../../../server/upstream/wire';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { article, firstHomeArticle, upstreamData } from '../../support/upstream-data';
 

@@ -1,6 +1,6 @@
 /**
  * The menu forms of a path (`/{menu}/{sub}/V1/{id}`, `/{menu}/V1/{id}`, the same for V2 and topicDetail) have one
- * prefix per page (shared/loaders/helpers.ts menuPathOf, docs/security.md "One path per page"): the menu's own
+ * prefix per page (server/pages/helpers.ts menuPathOf, docs/security.md "One path per page"): the menu's own
  * link answers; every prefix a reader could write instead (another directory, another item's, a made-up one, the
  * menu alone, a page the menu does not have) is a 301 to the page's one path, query kept, and no cache entry.
  */

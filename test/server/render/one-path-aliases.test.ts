@@ -8,7 +8,7 @@ import request from 'supertest';
 import { HOME_CATID } from '../../../shared/constants';
 import { encodeKeyword } from '../../../shared/search-keyword';
 import { MAIN_DOMAIN } from '../../../shared/sites';
-import type { RawLive, RawPagedList, RawShikeCategoryItems } from '../../../shared/types/upstream';
+import type { RawLive, RawPagedList, RawShikeCategoryItems } from '../../../server/upstream/wire';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { article, articleList, homeCategories, upstreamData } from '../../support/upstream-data';
 

@@ -9,7 +9,7 @@ import { escapeHtml } from '../../../shared/html';
 import type { HomeData } from '../../../shared/pages/home/route';
 import { PORTAL_INFO } from '../../../shared/portal-info';
 import { MAIN_SITE, REGIONAL_SITES, homeCatidOf, resolveSite } from '../../../shared/sites';
-import type { RawAdSlot, RawArticleListItem, RawColumnAuthorList, RawTopicDetail, RawTopicList } from '../../../shared/types/upstream';
+import type { RawAdSlot, RawArticleListItem, RawColumnAuthorList, RawTopicDetail, RawTopicList } from '../../../server/upstream/wire';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { articleList, homeCategories, upstreamData } from '../../support/upstream-data';
 

@@ -5,10 +5,10 @@
  * and the pages sitemap lists lives, reports and albums. And a default install's menu has no entry that answers a reader with an editor's warning.
  */
 import request from 'supertest';
-import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport, RawTopicList } from '../../../shared/types/upstream';
+import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport, RawTopicList } from '../../../server/upstream/wire';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { DEFAULT_THEME_OFFICE_ID, RECOMMENDED_TOPICS_SHOWN } from '../../../shared/constants';
-import { OTHERS_PER_STATE } from '../../../shared/pages/live/loader';
+import { OTHERS_PER_STATE } from '../../../server/pages/live/loader';
 import { href } from '../../../shared/routes';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
 import { taggedArticle, upstreamData } from '../../support/upstream-data';

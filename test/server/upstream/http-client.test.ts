@@ -1,7 +1,7 @@
 /** The envelope rules of docs/product.md §8 against the reference content API's real failure modes. */
 import { UpstreamClient, UpstreamHttpError } from '../../../server/upstream/http-client';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
-import { RawCategoryIndexSchema, RawMenuListSchema } from '../../../shared/types/upstream';
+import { RawCategoryIndexSchema, RawMenuListSchema } from '../../../server/upstream/wire';
 
 type Server = Awaited<ReturnType<typeof startReferenceApi>>;
 

@@ -1,6 +1,6 @@
 import { articleSummary, category, greyMode, templateOf, topic } from '../../../server/upstream/normalise';
 import { sanitiseArticleHtml, sanitiseArticleHtmlInSlices, SLICE_CHARS } from '../../../server/upstream/sanitise-html';
-import type { RawCategory } from '../../../shared/types/upstream';
+import type { RawCategory } from '../../../server/upstream/wire';
 
 const item = { id: 1, catid: 2, title: '完整标题', list_title: '', description: '', thumb: '', adddate: 0, source: '' };
 

@@ -12,7 +12,7 @@ import request from 'supertest';
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { NO_RESPONSE_ENVELOPE } from '../../../shared/types/envelope';
 import { MAIN_DOMAIN } from '../../../shared/sites';
-import { RawCategoryIndexSchema } from '../../../shared/types/upstream';
+import { RawCategoryIndexSchema } from '../../../server/upstream/wire';
 import { UpstreamClient, type UpstreamCallOutcome } from '../../../server/upstream/http-client';
 import { mediaProxy } from '../../../server/upstream/media-proxy';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
