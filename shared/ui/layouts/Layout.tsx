@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import type { PageState } from '../../app-state';
 import type { LayoutKind } from '../../routes';
 import type { AdGroups } from '../../types/entities';
-import { AdCarousel } from '../blocks/AdCarousel';
+import { AdCarousel, DETAIL_TOP_AD_HEIGHT_PX } from '../blocks/AdCarousel';
 import { BackToTop } from '../blocks/BackToTop';
 import { Footer, type FooterVariant } from '../blocks/Footer';
 import { Header } from '../blocks/Header';
@@ -17,13 +17,13 @@ import { LoadingBar } from '../blocks/LoadingBar';
 import { LoginDialogHost } from '../blocks/LoginModal';
 import { PreviewBanner } from '../blocks/PreviewBanner';
 import { RecommendedTopics } from '../blocks/RecommendedTopics';
+import { ShownAt } from '../blocks/ShownAt';
 import { SpecialColumns } from '../blocks/SpecialColumns';
 import { ToastHost } from '../blocks/Toast';
 import { WechatShare } from '../blocks/WechatShare';
 import { usePortal } from '../context';
 
 const NO_ADS: AdGroups = { detailTop: [], hotNewsTop: [], hotNewsBot: [], hotTopicBot: [], specialColBot: [] };
-const DETAIL_TOP_AD_HEIGHT_PX = 120;
 
 /** The detail page's ad groups, when the page shown is a detail page. */
 function detailAds(page: PageState): AdGroups {
@@ -34,9 +34,10 @@ function DetailColumns({ ads, children }: { ads: AdGroups; children: ReactNode }
   return (
     <>
       {ads.detailTop.length > 0 && (
-        <div className="detail-top-ad">
+        // From 768px up; a phone has this ad under the article's headline (shared/pages/detail/DetailPage.tsx).
+        <ShownAt widths="wide" className="detail-top-ad">
           <AdCarousel ads={ads.detailTop} height={DETAIL_TOP_AD_HEIGHT_PX} label="顶部广告" eager />
-        </div>
+        </ShownAt>
       )}
       <div className="columns">
         <div className="columns__main">{children}</div>
