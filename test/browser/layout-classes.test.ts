@@ -55,15 +55,13 @@ async function settleCarousels(page: Page): Promise<void> {
     for (const image of document.querySelectorAll<HTMLImageElement>('.ad-slide img')) image.loading = 'eager';
   });
   for (const carousel of await page.locator('.ad-carousel:has(.ad-carousel__controls)').all()) {
-    // The placement of an ad hidden at this width (shared/ui/blocks/ShownAt.tsx) never starts.
-    if (!(await carousel.isVisible())) continue;
     await carousel.scrollIntoViewIfNeeded();
     await carousel.locator('.ad-carousel__controls:not([hidden])').waitFor();
   }
   await page.waitForFunction(() =>
-    [...document.querySelectorAll<HTMLImageElement | HTMLVideoElement>('.ad-slide img, .ad-slide video')]
-      .filter((media) => media.checkVisibility())
-      .every((media) => (media instanceof HTMLImageElement ? media.complete : media.getBoundingClientRect().width > 0)),
+    [...document.querySelectorAll<HTMLImageElement | HTMLVideoElement>('.ad-slide img, .ad-slide video')].every((media) =>
+      media instanceof HTMLImageElement ? media.complete : media.getBoundingClientRect().width > 0,
+    ),
   );
 }
 
@@ -118,8 +116,6 @@ function adsOutOfProportion(page: Page, slack: number): Promise<string[]> {
       };
       const faults: string[] = [];
       for (const element of media) {
-        // Not drawn at this width: the other placement of its ad (shared/ui/blocks/ShownAt.tsx).
-        if (!element.checkVisibility()) continue;
         const box = element.getBoundingClientRect();
         const follows = (size: { width: number; height: number }) => Math.abs(box.width / box.height / (size.width / size.height) - 1) <= tolerance;
         if (element instanceof HTMLImageElement) {

@@ -4,7 +4,8 @@
  * page a phone's browser is not sent away from, to the mobile site): the header is one row (logo, 菜单, the search
  * behind its icon), no top bar and no banner, and every ad shown comes after the first items (home's lead block,
  * the article's headline). From 768px up the header is the full one (top bar, banner, logo, menu, search box) and
- * the ads are where they were. The first screen of each is written to test-results/phone-header/.
+ * the ads are drawn where they were, from their one place in the markup (decision 0150). The first screen of each
+ * is written to test-results/phone-header/.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -240,6 +241,17 @@ describeWithBrowser()('the phone header', () => {
           expect(await page.locator('.phone-services').isVisible()).toBe(false);
           // An ad heads the page's content, above the first items, as before.
           expect({ where, adFirst: screen.adTops.length > 0 && screen.adTops[0]! < screen.headlineTop }).toEqual({ where, adFirst: true });
+          if (kind === 'article') {
+            // The article's top ad, in the markup under the headline, is drawn as it was: as wide as both columns, 24px
+            // over them (decision 0150).
+            const placed = await page.evaluate(() => {
+              const ad = document.querySelector('.detail-top-ad')!.getBoundingClientRect();
+              const columns = document.querySelector('.columns')!.getBoundingClientRect();
+              const content = document.querySelector('.columns__main')!.getBoundingClientRect();
+              return { left: ad.left === columns.left, width: ad.width === columns.width, height: ad.height, gap: content.top - ad.bottom };
+            });
+            expect({ where, placed }).toEqual({ where, placed: { left: true, width: true, height: 120, gap: 24 } });
+          }
         }
         expect(problems).toEqual([]);
       } finally {

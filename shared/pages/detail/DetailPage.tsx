@@ -2,20 +2,23 @@
 import type { DetailData } from './route';
 import { href } from '../../routes';
 import { Link } from '../../ui/link';
-import { AdCarousel, DETAIL_TOP_AD_HEIGHT_PX } from '../../ui/blocks/AdCarousel';
+import { AdCarousel } from '../../ui/blocks/AdCarousel';
 import { ArticleContent } from '../../ui/blocks/ArticleContent';
 import { ArticleList } from '../../ui/blocks/ArticleList';
 import { Breadcrumb } from '../../ui/blocks/Breadcrumb';
 import { FloatMenu } from '../../ui/blocks/FloatMenu';
-import { ShownAt } from '../../ui/blocks/ShownAt';
+
+/** The top ad's slot; from 768px up main.css keeps this much room (and 24px) over the columns for it. */
+const TOP_AD_HEIGHT_PX = 120;
 
 export default function DetailPage({ data }: { data: DetailData }) {
   const { article, related, ads } = data;
-  // A phone's place for the top ad (the layout's own is hidden there): under the headline, not above it (issue 38).
-  const phoneAd = ads.detailTop.length > 0 && (
-    <ShownAt widths="phone" className="detail-phone-ad">
-      <AdCarousel ads={ads.detailTop} height={DETAIL_TOP_AD_HEIGHT_PX} label="顶部广告" />
-    </ShownAt>
+  // The top ad, once: under the headline in the markup (a phone shows it there, issue 38, and every reader reaches
+  // the news first); from 768px up CSS lifts it over both columns, where it always was (decision 0150).
+  const topAd = ads.detailTop.length > 0 && (
+    <div className="detail-top-ad">
+      <AdCarousel ads={ads.detailTop} height={TOP_AD_HEIGHT_PX} label="顶部广告" eager />
+    </div>
   );
   return (
     <div className="detail">
@@ -23,7 +26,7 @@ export default function DetailPage({ data }: { data: DetailData }) {
       <div className="detail__tools">
         <FloatMenu article={{ catid: article.catid, id: article.id, title: article.fullTitle }} mode="detail" />
       </div>
-      <ArticleContent article={article} afterHeader={phoneAd}>
+      <ArticleContent article={article} afterHeader={topAd}>
         {article.tags.length > 0 && (
           <ul className="article__tags" aria-label="标签">
             {article.tags.map((tag) => (

@@ -8,7 +8,6 @@ import { AdCarousel } from '../../ui/blocks/AdCarousel';
 import { HomeLives, HomeNewsTracks } from '../../ui/blocks/HomeLiveAndTracks';
 import { HotNews } from '../../ui/blocks/HotNews';
 import { RecommendedTopics } from '../../ui/blocks/RecommendedTopics';
-import { ShownAt } from '../../ui/blocks/ShownAt';
 import { SpecialColumns } from '../../ui/blocks/SpecialColumns';
 import { usePortal } from '../../ui/context';
 
@@ -48,14 +47,11 @@ export default function HomePage({ data }: { data: HomeData }) {
         <AdCarousel ads={slot(position)} height={BANNER_HEIGHT_PX} label={`广告位 ${position}`} slot={position} />
       </div>
     ));
-  const leadAd = <AdCarousel ads={slot(SLOT.homeAdvertising)} height={BANNER_HEIGHT_PX} label="首页通栏广告" slot={SLOT.homeAdvertising} />;
   return (
     <div className="columns">
       <div className="columns__main home">
         {/* One h1 per page (issue 29): home's is the site's name, for screen readers; the logo shows it. */}
         <h1 className="visually-hidden">{state.layout.seo.title}</h1>
-        {/* The banner ad heads the page from 768px up; a phone has it under the first items (issue 38, item 2). */}
-        <ShownAt widths="wide">{leadAd}</ShownAt>
         {lead && (
           <section className="home-lead" aria-labelledby={`block-${lead.catid}`}>
             <h2 id={`block-${lead.catid}`} className="block-title">
@@ -64,7 +60,8 @@ export default function HomePage({ data }: { data: HomeData }) {
             <ArticleList items={lead.items} className="article-list article-list--lead" />
           </section>
         )}
-        <ShownAt widths="phone">{leadAd}</ShownAt>
+        {/* After the lead block, where a phone shows it (issue 38, item 2); from 768px up CSS puts it first (decision 0150). */}
+        <AdCarousel ads={slot(SLOT.homeAdvertising)} height={BANNER_HEIGHT_PX} label="首页通栏广告" slot={SLOT.homeAdvertising} />
         <AdCarousel ads={slot(SLOT.mainMiddle)} height={120} label="首页广告" slot={SLOT.mainMiddle} />
         <div className="home-grid">
           {rows.map((row, index) => (

@@ -109,9 +109,6 @@ function slotHeight(height: number): CSSProperties {
   return { '--ad-slot-height': `${height}px` } as CSSProperties;
 }
 
-/** The article's top ad (detailTop): over the columns from 768px up, under the headline on a phone. */
-export const DETAIL_TOP_AD_HEIGHT_PX = 120;
-
 export interface AdCarouselProps {
   ads: readonly Advertisement[];
   height?: number;

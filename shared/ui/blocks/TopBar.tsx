@@ -11,7 +11,6 @@ import { usePortal } from '../context';
 import { requestSignIn, returnPathOf, signInHref } from './LoginModal';
 import { NightModeSwitch } from './NightModeSwitch';
 import { QrImage } from './QrImage';
-import { ShownAt } from './ShownAt';
 import { SiteLink } from './SiteLink';
 
 /** A reader's public identity: from the server's session, or from the reader cookie after hydration (state.user). */
@@ -193,37 +192,31 @@ export function TopBar() {
  * the news comes first (docs/decisions/0150-compact-phone-header.md). Its QR codes are left out: a phone cannot
  * scan its own screen, and the footer shows the same codes to save. The reader's entries are plain rows here, no
  * popup: 个人中心 and 退出登录 once signed in (on a page cached for everyone, shown by html[data-reader], as the
- * top bar's reader menu is), else 订阅.
+ * top bar's reader menu is), else 订阅. Hidden from 768px up (CSS), where the top bar shows; named apart from the
+ * top bar's 服务 all the same, since a landmark list names each landmark once whatever shows (issue 29). Its rows
+ * are styled by their place (CSS), no class each: every byte here is in every page's HTML.
  */
 export function PhoneServices() {
   const { state } = usePortal();
   const user = state.user;
   return (
-    <ShownAt widths="phone">
-      <nav className="phone-services" aria-label="服务">
-        <SiteLink className="phone-services__link" href={RECRUITMENT_URL}>
-          招聘
-        </SiteLink>
-        <Link className="phone-services__link" to="/seekingReport">
-          我要报料
-        </Link>
-        <Link className="phone-services__link" to="/moveInto">
-          我要入驻
-        </Link>
-        <NightModeSwitch className="phone-services__link" />
-        {user ? (
-          <UserMenuLinks />
-        ) : (
-          <>
-            <div className="phone-services__reader">
-              <UserMenuLinks />
-            </div>
-            <a className="phone-services__subscribe" href={signInHref(returnPathOf(state.page))} onClick={openSignInDialog}>
-              订阅
-            </a>
-          </>
-        )}
-      </nav>
-    </ShownAt>
+    <nav className="phone-services" aria-label="更多服务">
+      <SiteLink href={RECRUITMENT_URL}>招聘</SiteLink>
+      <Link to="/seekingReport">我要报料</Link>
+      <Link to="/moveInto">我要入驻</Link>
+      <NightModeSwitch className="phone-services__link" />
+      {user ? (
+        <UserMenuLinks />
+      ) : (
+        <>
+          <div className="phone-services__reader">
+            <UserMenuLinks />
+          </div>
+          <a className="phone-services__subscribe" href={signInHref(returnPathOf(state.page))} onClick={openSignInDialog}>
+            订阅
+          </a>
+        </>
+      )}
+    </nav>
   );
 }

@@ -1,14 +1,13 @@
 /**
  * The layouts of docs/product.md §2 around a page. Default: header, content, footer in the 1296px frame, back-to-top.
- * Detail: the top ad carousel, then the content beside a right column (hot news with its ads, the first 4
- * recommended topics, special columns). Reading: no header or side column, dark or light. Small footer on
+ * Detail: the content beside a right column (hot news with its ads, the first 4 recommended topics, special
+ * columns), the article's top ad over both from 768px up (drawn there by CSS, see DetailColumns). Reading: no header or side column, dark or light. Small footer on
  * contribute, seekingReport and moveInto; company info on siteMap.
  */
 import type { ReactNode } from 'react';
 import type { PageState } from '../../app-state';
 import type { LayoutKind } from '../../routes';
 import type { AdGroups } from '../../types/entities';
-import { AdCarousel, DETAIL_TOP_AD_HEIGHT_PX } from '../blocks/AdCarousel';
 import { BackToTop } from '../blocks/BackToTop';
 import { Footer, type FooterVariant } from '../blocks/Footer';
 import { Header } from '../blocks/Header';
@@ -17,7 +16,6 @@ import { LoadingBar } from '../blocks/LoadingBar';
 import { LoginDialogHost } from '../blocks/LoginModal';
 import { PreviewBanner } from '../blocks/PreviewBanner';
 import { RecommendedTopics } from '../blocks/RecommendedTopics';
-import { ShownAt } from '../blocks/ShownAt';
 import { SpecialColumns } from '../blocks/SpecialColumns';
 import { ToastHost } from '../blocks/Toast';
 import { WechatShare } from '../blocks/WechatShare';
@@ -32,22 +30,16 @@ function detailAds(page: PageState): AdGroups {
 
 function DetailColumns({ ads, children }: { ads: AdGroups; children: ReactNode }) {
   return (
-    <>
-      {ads.detailTop.length > 0 && (
-        // From 768px up; a phone has this ad under the article's headline (shared/pages/detail/DetailPage.tsx).
-        <ShownAt widths="wide" className="detail-top-ad">
-          <AdCarousel ads={ads.detailTop} height={DETAIL_TOP_AD_HEIGHT_PX} label="顶部广告" eager />
-        </ShownAt>
-      )}
-      <div className="columns">
-        <div className="columns__main">{children}</div>
-        <aside className="columns__side" aria-label="侧栏">
-          <HotNews adsAbove={ads.hotNewsTop} adsBelow={ads.hotNewsBot} />
-          <RecommendedTopics adsBelow={ads.hotTopicBot} />
-          <SpecialColumns adsBelow={ads.specialColBot} />
-        </aside>
-      </div>
-    </>
+    // The top ad over both columns from 768px up is the article's own (shared/pages/detail/DetailPage.tsx), lifted
+    // there by CSS: one copy for every width (decision 0150).
+    <div className="columns">
+      <div className="columns__main">{children}</div>
+      <aside className="columns__side" aria-label="侧栏">
+        <HotNews adsAbove={ads.hotNewsTop} adsBelow={ads.hotNewsBot} />
+        <RecommendedTopics adsBelow={ads.hotTopicBot} />
+        <SpecialColumns adsBelow={ads.specialColBot} />
+      </aside>
+    </div>
   );
 }
 
