@@ -10,8 +10,9 @@ import { PRIVATE_NO_STORE } from '../cache/headers';
 import { hasReaderCookie, sessionOf } from '../session';
 import { clearSessionCookie } from './cookies';
 
-/** What main.css does under <html data-reader>, which a browser without script never gets. */
-const SHOW_READER_MENU = '.top-bar__subscribe{display:none}.reader-menu{display:block}';
+/** What main.css does under <html data-reader>, which a browser without script never gets (the phone's 菜单 panel too). */
+const SHOW_READER_MENU =
+  '.top-bar__subscribe{display:none}.reader-menu{display:block}.phone-services__subscribe{display:none}.phone-services__reader{display:block}';
 
 export function readerStyleRoutes(secureCookies: boolean): Router {
   const router = Router();

@@ -41,7 +41,9 @@ async function waitOpen(page: Page, button: Locator, open: boolean): Promise<voi
 describeWithBrowser()('Escape closes every top-bar popup', () => {
   const suite = signInBrowserSuite();
 
-  it.each([1296, 390])('by keyboard and by pointer, focus back on its button, at %ipx, anonymous and signed in', async (width) => {
+  // From 768px: under it the top bar is hidden, its entries rows of the 菜单 panel with no popup (issue 38, item
+  // 2), and the 菜单 button's own Escape is phone-menu.test.ts's.
+  it.each([1296, 768])('by keyboard and by pointer, focus back on its button, at %ipx, anonymous and signed in', async (width) => {
     const { page, problems } = await watchedPage(suite.browser, { viewport: { width, height: 900 } });
     try {
       await gotoHydrated(page, `${suite.portal.origin}/`);

@@ -9,7 +9,8 @@ import { describeWithBrowser } from '../support/requirements';
 describeWithBrowser()('the top bar’s QR panels', () => {
   const suite = browserPortalSuite();
 
-  it.each([1296, 768, 390, 360])('shows each code at its own size, inside the viewport, at %ipx', async (width) => {
+  // From 768px: a phone has no top bar (issue 38, item 2); its codes are the footer's.
+  it.each([1296, 768])('shows each code at its own size, inside the viewport, at %ipx', async (width) => {
     const { page, problems } = await watchedPage(suite.browser, { viewport: { width, height: 900 } });
     try {
       await gotoHydrated(page, `${suite.portal.url}/`);

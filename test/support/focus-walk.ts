@@ -128,9 +128,13 @@ export async function walkPage(page: Page): Promise<{ stops: number; triggers: n
   let triggers = 0;
   const visited = new Set<string>();
   let stops = 0;
+  let previous = '';
   for (; stops < 600; stops += 1) {
     await page.keyboard.press('Tab');
     const key = await focusKey(page);
+    // Tab through an element's own controls (a <video>'s play, time, volume…): focus stays on the element itself.
+    if (key === previous) continue;
+    previous = key;
     if (key === 'body' || visited.has(key)) break;
     visited.add(key);
     await check(`Tab ${stops}`);

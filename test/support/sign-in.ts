@@ -187,8 +187,16 @@ export async function signInFromDialog(page: Page, portal: BrowserPortal, nickna
 }
 
 /** In the browser: the top bar's 订阅, then the dialog's sign-in, back on the same page. */
+/** 订阅: the top bar's from 768px up; on a phone the 菜单 panel's, the top bar hidden (issue 38, item 2). */
+async function clickSubscribe(page: Page): Promise<void> {
+  const topBar = page.locator('.top-bar__subscribe');
+  if (await topBar.isVisible()) return topBar.click();
+  await page.locator('button.menu-toggle').click();
+  await page.locator('.phone-services__subscribe').click();
+}
+
 export async function signInInBrowser(page: Page, portal: BrowserPortal, nickname: string): Promise<void> {
   const returnUrl = page.url();
-  await page.click('.top-bar__subscribe');
+  await clickSubscribe(page);
   await signInFromDialog(page, portal, nickname, returnUrl);
 }

@@ -52,7 +52,6 @@ export default function HomePage({ data }: { data: HomeData }) {
       <div className="columns__main home">
         {/* One h1 per page (issue 29): home's is the site's name, for screen readers; the logo shows it. */}
         <h1 className="visually-hidden">{state.layout.seo.title}</h1>
-        <AdCarousel ads={slot(SLOT.homeAdvertising)} height={BANNER_HEIGHT_PX} label="首页通栏广告" slot={SLOT.homeAdvertising} />
         {lead && (
           <section className="home-lead" aria-labelledby={`block-${lead.catid}`}>
             <h2 id={`block-${lead.catid}`} className="block-title">
@@ -61,6 +60,8 @@ export default function HomePage({ data }: { data: HomeData }) {
             <ArticleList items={lead.items} className="article-list article-list--lead" />
           </section>
         )}
+        {/* After the lead block, where a phone shows it (issue 38, item 2); from 768px up CSS puts it first (decision 0150). */}
+        <AdCarousel ads={slot(SLOT.homeAdvertising)} height={BANNER_HEIGHT_PX} label="首页通栏广告" slot={SLOT.homeAdvertising} />
         <AdCarousel ads={slot(SLOT.mainMiddle)} height={120} label="首页广告" slot={SLOT.mainMiddle} />
         <div className="home-grid">
           {rows.map((row, index) => (

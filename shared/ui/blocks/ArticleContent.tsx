@@ -21,7 +21,8 @@ function Byline({ article }: { article: Article }) {
   );
 }
 
-export function ArticleContent({ article, children }: { article: Article; children?: ReactNode }) {
+/** `afterHeader`: what follows the headline, time and source before the body (a phone's ad on the detail page). */
+export function ArticleContent({ article, afterHeader, children }: { article: Article; afterHeader?: ReactNode; children?: ReactNode }) {
   return (
     <article className="article">
       <header className="article__header">
@@ -32,6 +33,7 @@ export function ArticleContent({ article, children }: { article: Article; childr
           {article.author && <Byline article={article} />}
         </p>
       </header>
+      {afterHeader}
       {/* contentHtml was sanitised on the server (server/upstream/sanitise-html.ts) before it entered any state. */}
       <div className="article__body" dangerouslySetInnerHTML={{ __html: article.contentHtml }} />
       {article.editor && <p className="article__editor">{`责任编辑：${article.editor}`}</p>}

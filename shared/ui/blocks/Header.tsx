@@ -1,7 +1,9 @@
 /**
  * Header (docs/product.md §2): top bar, banner, logo with the site's name, the category menu and the search box. At
  * 1500px and wider the menu sits on the logo's row; narrower screens move it to a row of its own (CSS). Under 768px
- * (phones) the menu is one column behind the 菜单 button (./MenuToggle) and the search box takes a row of its own.
+ * (phones) the header is one compact row, so the first headline is on the first screen: the logo, the 菜单 button
+ * (./MenuToggle) and the search behind its icon; no banner, and the top bar's links at the end of the 菜单 panel
+ * (docs/decisions/0150-compact-phone-header.md).
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from '../link';
@@ -11,17 +13,27 @@ import { usePortal } from '../context';
 import { Menu } from './Menu';
 import { MenuToggle, SITE_MENU_ID } from './MenuToggle';
 import { SearchBox } from './SearchBox';
-import { TopBar } from './TopBar';
+import { PhoneServices, TopBar } from './TopBar';
+
+/** The widths the compact header is for (client/styles/main.css, the 767px media query). */
+const PHONE_MEDIA = '(max-width: 767px)';
+/** A 1×1 transparent GIF: a source that costs no request. */
+const EMPTY_PICTURE = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';
 
 function Banner() {
   const { state } = usePortal();
   const first = state.layout.banner[0];
   if (!first || !first.thumb) return null;
   return (
-    <div className="page-width">
+    // Not on phones (CSS): 200px of picture before the news.
+    <div className="page-width site-header__banner">
       <div className="banner" style={{ height: BANNER_HEIGHT_PX }}>
         <Link to={href.detail(first.catid, first.id)}>
-          <img src={first.thumb || undefined} alt={first.title} width={PAGE_WIDTH_PX} height={BANNER_HEIGHT_PX} fetchPriority="high" />
+          <picture>
+            {/* A phone never shows the banner: it picks this empty source instead of fetching the picture. */}
+            <source media={PHONE_MEDIA} srcSet={EMPTY_PICTURE} />
+            <img src={first.thumb || undefined} alt={first.title} width={PAGE_WIDTH_PX} height={BANNER_HEIGHT_PX} fetchPriority="high" />
+          </picture>
         </Link>
       </div>
     </div>
@@ -56,6 +68,7 @@ export function Header() {
         <MenuToggle ref={toggle} open={menuOpen} onToggle={() => setMenuOpen(!menuOpen)} onKeyDown={onMenuKeyDown} />
         <div className={menuOpen ? 'site-header__menu site-header__menu--open' : 'site-header__menu'} id={SITE_MENU_ID} onKeyDown={onMenuKeyDown}>
           <Menu />
+          <PhoneServices />
         </div>
         <SearchBox />
       </div>

@@ -11,6 +11,7 @@ import { addToHistory, parseHistory, SEARCH_HISTORY_KEY, searchPath, type Search
 import type { PageState } from '../../app-state';
 import { usePage } from '../context';
 import { readStorage, writeStorage } from '../lib/storage';
+import { useHydrated } from '../lib/use-hydrated';
 
 /** On a search page, the type it shows; elsewhere the default (recent). Same on server and browser. */
 function typeShown(page: PageState): SearchType {
@@ -27,6 +28,11 @@ export function SearchBox() {
   const root = useRef<HTMLFormElement>(null);
   const navigate = useNavigate();
   const panelId = useId();
+  const inputId = useId();
+  const submit = useRef<HTMLButtonElement>(null);
+  const hydrated = useHydrated();
+  // The input stays expanded while it holds text, so the reader sees what was searched.
+  const expanded = open || text !== '';
 
   // The panel's radio follows the search page being shown (近期 or 全部) after each navigation.
   useEffect(() => setType(typeShown(page)), [page]);
@@ -59,8 +65,7 @@ export function SearchBox() {
       ref={root}
       className="search"
       data-open={open}
-      // The input stays expanded while it holds text, so the reader sees what was searched.
-      data-expanded={open || text !== ''}
+      data-expanded={expanded}
       role="search"
       aria-label="站内搜索"
       action="/search"
@@ -70,8 +75,9 @@ export function SearchBox() {
         if (event.key !== 'Escape') return;
         setOpen(false);
         // Escape in a search field also empties it (the browser's own action), and an empty input folds to nothing
-        // once closed: focus moves to the search button, never left on a hidden element (issue 29).
-        if (event.target === input.current) root.current?.querySelector<HTMLButtonElement>('.search__submit')?.focus();
+        // once closed, as the panel does: focus moves to the search button, never left on a hidden element (issue
+        // 29), from the field or from the panel's 近期/全部 (issue 38).
+        submit.current?.focus();
       }}
       onBlur={(event) => {
         if (!root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
@@ -79,6 +85,7 @@ export function SearchBox() {
     >
       <input
         ref={input}
+        id={inputId}
         className="search__input"
         type="search"
         name="q"
@@ -106,7 +113,16 @@ export function SearchBox() {
           ×
         </button>
       )}
-      <button type="submit" className="search__submit" aria-label="搜索">
+      <button
+        ref={submit}
+        type="submit"
+        className="search__submit"
+        aria-label="搜索"
+        // With script the icon opens the folded field (a phone's search behind its icon, issue 38): it says whether
+        // the field shows. Not before: without script the field is open on a desktop and the icon a plain submit.
+        aria-expanded={hydrated ? expanded : undefined}
+        aria-controls={hydrated ? inputId : undefined}
+      >
         <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
           <circle cx="10" cy="10" r="7" fill="none" stroke="currentColor" strokeWidth="2.4" />
           <path d="M15.5 15.5 21 21" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" />

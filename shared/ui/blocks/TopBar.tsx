@@ -186,3 +186,37 @@ export function TopBar() {
     </div>
   );
 }
+
+/**
+ * Under 768px the top bar's entries are rows at the end of the 菜单 panel (./Header), the top bar itself hidden so
+ * the news comes first (docs/decisions/0150-compact-phone-header.md). Its QR codes are left out: a phone cannot
+ * scan its own screen, and the footer shows the same codes to save. The reader's entries are plain rows here, no
+ * popup: 个人中心 and 退出登录 once signed in (on a page cached for everyone, shown by html[data-reader], as the
+ * top bar's reader menu is), else 订阅. Hidden from 768px up (CSS), where the top bar shows; named apart from the
+ * top bar's 服务 all the same, since a landmark list names each landmark once whatever shows (issue 29). Its rows
+ * are styled by their place (CSS), no class each: every byte here is in every page's HTML.
+ */
+export function PhoneServices() {
+  const { state } = usePortal();
+  const user = state.user;
+  return (
+    <nav className="phone-services" aria-label="更多服务">
+      <SiteLink href={RECRUITMENT_URL}>招聘</SiteLink>
+      <Link to="/seekingReport">我要报料</Link>
+      <Link to="/moveInto">我要入驻</Link>
+      <NightModeSwitch className="phone-services__link" />
+      {user ? (
+        <UserMenuLinks />
+      ) : (
+        <>
+          <div className="phone-services__reader">
+            <UserMenuLinks />
+          </div>
+          <a className="phone-services__subscribe" href={signInHref(returnPathOf(state.page))} onClick={openSignInDialog}>
+            订阅
+          </a>
+        </>
+      )}
+    </nav>
+  );
+}

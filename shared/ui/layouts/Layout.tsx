@@ -1,14 +1,13 @@
 /**
  * The layouts of docs/product.md §2 around a page. Default: header, content, footer in the 1296px frame, back-to-top.
- * Detail: the top ad carousel, then the content beside a right column (hot news with its ads, the first 4
- * recommended topics, special columns). Reading: no header or side column, dark or light. Small footer on
+ * Detail: the content beside a right column (hot news with its ads, the first 4 recommended topics, special
+ * columns), the article's top ad over both from 768px up (drawn there by CSS, see DetailColumns). Reading: no header or side column, dark or light. Small footer on
  * contribute, seekingReport and moveInto; company info on siteMap.
  */
 import type { ReactNode } from 'react';
 import type { PageState } from '../../app-state';
 import type { LayoutKind } from '../../routes';
 import type { AdGroups } from '../../types/entities';
-import { AdCarousel } from '../blocks/AdCarousel';
 import { BackToTop } from '../blocks/BackToTop';
 import { Footer, type FooterVariant } from '../blocks/Footer';
 import { Header } from '../blocks/Header';
@@ -23,7 +22,6 @@ import { WechatShare } from '../blocks/WechatShare';
 import { usePortal } from '../context';
 
 const NO_ADS: AdGroups = { detailTop: [], hotNewsTop: [], hotNewsBot: [], hotTopicBot: [], specialColBot: [] };
-const DETAIL_TOP_AD_HEIGHT_PX = 120;
 
 /** The detail page's ad groups, when the page shown is a detail page. */
 function detailAds(page: PageState): AdGroups {
@@ -32,21 +30,16 @@ function detailAds(page: PageState): AdGroups {
 
 function DetailColumns({ ads, children }: { ads: AdGroups; children: ReactNode }) {
   return (
-    <>
-      {ads.detailTop.length > 0 && (
-        <div className="detail-top-ad">
-          <AdCarousel ads={ads.detailTop} height={DETAIL_TOP_AD_HEIGHT_PX} label="顶部广告" eager />
-        </div>
-      )}
-      <div className="columns">
-        <div className="columns__main">{children}</div>
-        <aside className="columns__side" aria-label="侧栏">
-          <HotNews adsAbove={ads.hotNewsTop} adsBelow={ads.hotNewsBot} />
-          <RecommendedTopics adsBelow={ads.hotTopicBot} />
-          <SpecialColumns adsBelow={ads.specialColBot} />
-        </aside>
-      </div>
-    </>
+    // The top ad over both columns from 768px up is the article's own (shared/pages/detail/DetailPage.tsx), lifted
+    // there by CSS: one copy for every width (decision 0150).
+    <div className="columns">
+      <div className="columns__main">{children}</div>
+      <aside className="columns__side" aria-label="侧栏">
+        <HotNews adsAbove={ads.hotNewsTop} adsBelow={ads.hotNewsBot} />
+        <RecommendedTopics adsBelow={ads.hotTopicBot} />
+        <SpecialColumns adsBelow={ads.specialColBot} />
+      </aside>
+    </div>
   );
 }
 
