@@ -12,6 +12,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.js',
   // Anything the code under test prints on the console (outside the JSON log) fails the test (console-guard.ts).
   setupFilesAfterEnv: ['<rootDir>/test/support/console-guard.ts'],
+  // Heavy suites first on a clean clone too (test/support/sequencer.js).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // Browser and multi-process suites share loopback ports and two cores; run files one at a time per worker pool.
   maxWorkers: 2,
 };

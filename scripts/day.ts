@@ -22,6 +22,7 @@ import { runStoppingChildren } from './bench/children';
 import { startEdgeStack, type EdgeStack } from './bench/edge-stack';
 import { cpuMicrosOf, rssKiBOf } from './bench/processes';
 import { get, signIn } from './day/client';
+import { diagnoseStale, type Diagnosis } from './day/diagnose';
 import { runNewsroom, type Newsroom } from './day/newsroom';
 import { chartSvg, classRows, longestDip, median, minutesOf, PERIOD_HEADER, periodOf, periodRow, type Second } from './day/report';
 import { catalogueOf, headShare, HEAD_SIZE, traffic, type View } from './day/traffic';
@@ -49,6 +50,8 @@ const RSS_JUDGED_FROM_MINUTES = 5;
 const DIP_MOST_S = 5;
 /** After the restart, the seconds within which views/s must have come back. */
 const RESTART_WINDOW_S = 30;
+/** Stale pages inspected while still held (day/diagnose.ts), the first ones of the run, one per address. */
+const DIAGNOSED_MOST = 5;
 
 interface ProcessRss {
   name: string;
@@ -123,6 +126,7 @@ async function main(): Promise<number> {
     const durationMs = MINUTES * 60_000;
     const seconds: Second[] = [];
     const errors: ErrorView[] = [];
+    const diagnoses = new Map<string, Promise<Diagnosis>>();
     let behind = 0;
 
     const processes: ProcessRss[] = [
@@ -208,6 +212,9 @@ async function main(): Promise<number> {
       };
       const truth = ledger.check(facts, answer.body);
       if (truth.stale) second.stale += 1;
+      const url = `http://${view.host}${view.path}`;
+      if (truth.stale && diagnoses.size < DIAGNOSED_MOST && !diagnoses.has(url))
+        diagnoses.set(url, diagnoseStale(stack.redis.url, stack.cachePrefix, url, ledger.stale.at(-1)!.article));
       if (truth.leak) second.leaks += 1;
     };
 
@@ -217,6 +224,7 @@ async function main(): Promise<number> {
     clearTimeout(middle);
     rssAt('end');
     counters.end = await cacheCounters(stack);
+    const diagnosed = await Promise.all(diagnoses.values());
     const loadAtEnd = loadavg();
     return writeReport({
       stack,
@@ -230,6 +238,7 @@ async function main(): Promise<number> {
       startedAt,
       loads: [loadAtStart, loadAtEnd],
       catalogueSize: catalogue.articles.length,
+      diagnosed,
     });
   } finally {
     agent.destroy();
@@ -249,6 +258,8 @@ interface Outcome {
   startedAt: number;
   loads: number[][];
   catalogueSize: number;
+  /** The first stale pages, inspected while still held. */
+  diagnosed: Diagnosis[];
 }
 
 function writeReport(outcome: Outcome): number {
@@ -312,6 +323,7 @@ function writeReport(outcome: Outcome): number {
     targets,
     errors: outcome.errors,
     stale: ledger.stale,
+    staleInspected: outcome.diagnosed,
     leaks: ledger.leaks,
     hookFailures: newsroom.failures,
     events: newsroom.events,
@@ -360,6 +372,14 @@ function writeReport(outcome: Outcome): number {
     `![views/s and p99](${path.basename(base)}.svg)`,
     '',
     ...(ledger.stale.length > 0 ? ['## Stale views', '', ...ledger.stale.slice(0, 50).map((stale) => `- ${JSON.stringify(stale)}`), ''] : []),
+    ...(outcome.diagnosed.length > 0
+      ? [
+          '## The first stale pages, inspected while held (`portal-cache inspect`)',
+          '',
+          ...outcome.diagnosed.map((diagnosis) => `- ${JSON.stringify(diagnosis)}`),
+          '',
+        ]
+      : []),
     ...(ledger.leaks.length > 0 ? ['## Leaks', '', ...ledger.leaks.slice(0, 50).map((leak) => `- ${JSON.stringify(leak)}`), ''] : []),
     ...(outcome.errors.length > 0 ? ['## Errors (first 200)', '', ...outcome.errors.map((error) => `- ${JSON.stringify(error)}`), ''] : []),
     ...(newsroom.failures.length > 0 ? ['## Hook failures', '', ...newsroom.failures.map((failure) => `- ${failure}`), ''] : []),

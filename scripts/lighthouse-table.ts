@@ -58,6 +58,24 @@ export function figuresOf(report: ReportLike): RunFigures {
   };
 }
 
+/** A node as a Lighthouse detail table names it. */
+interface NodeLike {
+  type?: unknown;
+  selector?: unknown;
+  snippet?: unknown;
+}
+
+/**
+ * The element Lighthouse took as the Largest Contentful Paint (`largest-contentful-paint-element`), as its selector
+ * and opening tag: what an LCP over target is to be looked for in. 'unknown' when the report names none.
+ */
+export function lcpElementOf(report: ReportLike): string {
+  const tables = (report.audits['largest-contentful-paint-element']?.details?.items ?? []) as Array<{ items?: Array<{ node?: NodeLike }> }>;
+  const node = tables.flatMap((table) => table.items ?? []).find((row) => row.node?.type === 'node')?.node;
+  if (!node) return 'unknown';
+  return `${String(node.selector ?? '')} ${String(node.snippet ?? '')}`.trim();
+}
+
 /** Lighthouse's runtime errors that come and go on a loaded Chromium (a trace or protocol hiccup, not the page). */
 const TRANSIENT_LIGHTHOUSE_ERRORS = new Set([
   'NO_NAVSTART',

@@ -13,7 +13,17 @@ import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { DESKTOP_UA, measuredPages, startBuiltPortal } from './bench/measured-pages';
-import { figuresOf, formatTable, isLighthouseRuntimeError, medianFigures, missedTargets, type FormFactor, type Row, type RunFigures } from './lighthouse-table';
+import {
+  figuresOf,
+  formatTable,
+  lcpElementOf,
+  isLighthouseRuntimeError,
+  medianFigures,
+  missedTargets,
+  type FormFactor,
+  type Row,
+  type RunFigures,
+} from './lighthouse-table';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -59,6 +69,7 @@ function runLighthouse(url: string, form: FormFactor, desktopUserAgent: boolean)
       const report = JSON.parse(stdout) as Parameters<typeof figuresOf>[0] & AccessibilityReport;
       const failed = failedAccessibilityAudits(report);
       if (failed.length > 0) console.error(`${url} (${form}): accessibility audits failed: ${failed.join(', ')}`);
+      console.error(`${url} (${form}): LCP element ${lcpElementOf(report)}`);
       resolve(figuresOf(report));
     });
   });

@@ -33,6 +33,8 @@ export interface EdgeStack {
   upstream: RunningReferenceApi;
   redis: Running;
   portals: Running[];
+  /** The portals' CACHE_PREFIX: their keys in the run's Redis (for `portal-cache --prefix`). */
+  cachePrefix: string;
   varnish: TestVarnish;
   /** The WeChat app id the portals sign readers in with (the reference API's stand-in accepts any). */
   wechatAppId: string;
@@ -69,6 +71,7 @@ export async function startEdgeStack(options: EdgeStackOptions = {}): Promise<Ed
   const secret = `day-${randomBytes(24).toString('hex')}`;
   const edgeToken = `edge-${randomBytes(12).toString('hex')}`;
   const wechatAppId = 'wxbenchapp';
+  const cachePrefix = `stack${randomBytes(3).toString('hex')}`;
   const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
   const started: Array<{ stop(): Promise<void> }> = [];
   let redis: Running | null = null;
@@ -79,7 +82,7 @@ export async function startEdgeStack(options: EdgeStackOptions = {}): Promise<Ed
     const env = {
       UPSTREAM_URL: upstream.url,
       REDIS_URL: redis.url,
-      CACHE_PREFIX: `stack${randomBytes(3).toString('hex')}`,
+      CACHE_PREFIX: cachePrefix,
       PURGE_SECRET: secret,
       EDGE_PURGE_URLS: edgeUrl,
       EDGE_PURGE_TOKEN: edgeToken,
@@ -105,6 +108,7 @@ export async function startEdgeStack(options: EdgeStackOptions = {}): Promise<Ed
       upstream,
       redis,
       portals,
+      cachePrefix,
       varnish,
       wechatAppId,
       hook: (body, portal = 0) => {

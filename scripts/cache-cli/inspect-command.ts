@@ -38,6 +38,8 @@ interface Explained extends EntryReport {
 
 interface PageReport extends Explained {
   lock: { held: boolean; expiresInMs: number | null };
+  /** Tags whose index does not name this page: a purge of one of them would not find it (tags.ts). */
+  unindexed: string[];
   data: Explained[];
   /** Each instance's in-memory copy of this key, in the order of the document's `instances`. */
   l1: L1Copy[];
@@ -141,12 +143,24 @@ async function keysForUrl(client: RedisClient, prefix: string, target: string): 
 async function pageReport(client: RedisClient, prefix: string, key: string): Promise<Omit<PageReport, 'l1'> | null> {
   const report = await inspectKey(client, key);
   if (!report) return null;
-  const [lockTtl, data, explained] = await Promise.all([client.pttl(lockKey(key)), dataEntries(client, prefix, key, report.tags), explain(client, report)]);
+  const [lockTtl, data, explained, unindexed] = await Promise.all([
+    client.pttl(lockKey(key)),
+    dataEntries(client, prefix, key, report.tags),
+    explain(client, report),
+    unindexedTags(client, prefix, key, report.tags),
+  ]);
   return {
     ...explained,
     lock: { held: lockTtl >= 0 || lockTtl === -1, expiresInMs: lockTtl >= 0 ? lockTtl : null },
+    unindexed,
     data,
   };
+}
+
+/** The entry's tags whose index set does not hold its key. */
+async function unindexedTags(client: RedisClient, prefix: string, key: string, tags: readonly string[]): Promise<string[]> {
+  const held = await Promise.all(tags.map((tag) => client.sismember(tagSetKey(prefix, tag), key)));
+  return tags.filter((_, index) => held[index] !== 1);
 }
 
 /** Data entries of the page's build holding only tags the page holds too: the calls it was built from. */
@@ -213,6 +227,7 @@ function humanReport(r: PageReport, instances: AskedInstance[]): string {
     `  ${failure(r)}`,
     `  lock: ${r.lock.held ? `held (a refresh is under way${r.lock.expiresInMs !== null ? `, expires in ${r.lock.expiresInMs} ms` : ''})` : 'none'}`,
     `  tags: ${r.tags.join(' ')}`,
+    ...(r.unindexed.length > 0 ? [`  not in the index of: ${r.unindexed.join(' ')} (a purge of these tags does not find this page)`] : []),
     `  built from ${r.data.length} data entries${r.data.length > 0 ? ':' : ''}`,
     ...r.data.flatMap((d) => [
       `    ${d.freshness.padEnd(7)} age ${formatDuration(d.ageSeconds).padEnd(8)} ttl ${formatDuration(d.ttl).padEnd(6)} ${d.key}`,

@@ -9,6 +9,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import request from 'supertest';
 import { recordRefreshError } from '../../server/cache/refresh-errors';
+import { tagSetKey } from '../../server/cache/tags';
 import { PAGE_POLICY } from '../../server/cache/policy';
 import { PROJECT_ROOT } from '../../server/render/assets';
 import { HOME_CATID } from '../../shared/constants';
@@ -30,6 +31,7 @@ interface Inspected {
     ttl: number;
     bytes: number;
     lock: { held: boolean };
+    unindexed: string[];
     data: Array<{ key: string; freshness: string }>;
   }>;
 }
@@ -116,6 +118,7 @@ describeWithRedis()('portal-cache', () => {
       expect(entry!.decision).toMatch(/^fresh/);
       expect(entry!.tags).toContain(`article:${raw.id}`);
       expect(new Set(entry!.tags).size).toBe(entry!.tags.length);
+      expect(entry!.unindexed).toEqual([]);
       expect(entry!.data.some((data) => data.key.includes(`:data:_:show:${raw.catid}:${raw.id}`))).toBe(true);
     }
     // A failed refresh, as the portal records it (server/cache/refresh-errors.ts), is shown with when it happened.
@@ -123,15 +126,25 @@ describeWithRedis()('portal-cache', () => {
     const redis = new Redis(testRedisUrl());
     try {
       await recordRefreshError(redis, pageKey, new Error('upstream /show answered HTTP 502'), Date.now() - 90_000);
+      // A page its tag's index no longer names is one a purge of that tag cannot find: inspect says which tags.
+      await redis.srem(tagSetKey(t.cachePrefix, `article:${raw.id}`), pageKey);
     } finally {
       redis.disconnect();
     }
+    expect((await cli.json<Inspected>('inspect', pagePath)).entries[0]!.unindexed).toEqual([`article:${raw.id}`]);
     const text = await cli.run('inspect', pagePath);
+    expect(text.stdout).toContain(`not in the index of: article:${raw.id} (a purge of these tags does not find this page)`);
     expect(text.stdout).toMatch(/last refresh failed \d+m(\d+s)? ago \(\d{4}-\d\d-\d\dT[^)]+\): upstream \/show answered HTTP 502/);
     expect(text.stdout).toMatch(/fresh: served from the cache/);
     expect(text.stdout).toMatch(/lock: none/);
     expect(text.stdout).toMatch(/built from \d+ data entries/);
     expect(text.stdout.match(/tags: /g)).toHaveLength(1);
+    const restore = new Redis(testRedisUrl());
+    try {
+      await restore.sadd(tagSetKey(t.cachePrefix, `article:${raw.id}`), pageKey);
+    } finally {
+      restore.disconnect();
+    }
 
     const miss = await cli.run('--json', 'inspect', '/detail/1/1');
     expect(miss.code).toBe(4);

@@ -1,5 +1,14 @@
 /** The table `npm run lighthouse` prints: figures read from a report, medians per figure, targets missed. */
-import { figuresOf, formatTable, isLighthouseRuntimeError, median, medianFigures, missedTargets, type RunFigures } from '../../scripts/lighthouse-table';
+import {
+  figuresOf,
+  formatTable,
+  isLighthouseRuntimeError,
+  lcpElementOf,
+  median,
+  medianFigures,
+  missedTargets,
+  type RunFigures,
+} from '../../scripts/lighthouse-table';
 
 const GOOD: RunFigures = { performance: 99, accessibility: 100, bestPractices: 100, seo: 100, tbtMs: 20, lcpMs: 1800, jsKiB: 50 };
 
@@ -21,6 +30,25 @@ describe('lighthouse table', () => {
       },
     };
     expect(figuresOf(report)).toEqual({ performance: 88, accessibility: 100, bestPractices: 96, seo: 0, tbtMs: 213, lcpMs: 2411, jsKiB: 60 });
+  });
+
+  it('names the LCP element by its selector and opening tag, or says it is unknown', () => {
+    const node = { type: 'node', selector: 'main > ul.article-list--lead > li > a > img', snippet: '<img src="/a.jpg" alt="">' };
+    const report = {
+      categories: {},
+      audits: {
+        'largest-contentful-paint-element': {
+          details: {
+            items: [
+              { type: 'table', items: [{ node }] },
+              { type: 'table', items: [{ phase: 'TTFB', timing: 600 }] },
+            ],
+          },
+        },
+      },
+    };
+    expect(lcpElementOf(report)).toBe('main > ul.article-list--lead > li > a > img <img src="/a.jpg" alt="">');
+    expect(lcpElementOf({ categories: {}, audits: {} })).toBe('unknown');
   });
 
   it('takes the median of each figure on its own, odd and even counts', () => {

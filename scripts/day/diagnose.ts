@@ -1,0 +1,71 @@
+/**
+ * Why a stale view was stale, asked of the cache while the page is still held: the operator's own question,
+ * `portal-cache --json inspect <url>` (docs/operations.md "Cache CLI"). Its answer says whether Redis holds the
+ * page and since when, whether the corrected article's tag is among its tags and its index names it (so a purge of
+ * the tag finds it), and which instance still holds a copy in memory (L1).
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../server/render/assets';
+
+const CLI = path.join(PROJECT_ROOT, 'dist/cli/portal-cache.cjs');
+const INSPECT_TIMEOUT_MS = 30_000;
+
+interface InspectedCopy {
+  copy: string;
+  ageSeconds?: number;
+}
+
+interface InspectedEntry {
+  key: string;
+  ageSeconds: number;
+  tags: string[];
+  unindexed: string[];
+  l1: InspectedCopy[];
+}
+
+interface Inspected {
+  found: boolean;
+  entries?: InspectedEntry[];
+  memoryOnly?: Array<{ key: string; l1: InspectedCopy[] }>;
+  error?: string;
+}
+
+/** What inspect said of a stale page, in the report's words. */
+export interface Diagnosis {
+  url: string;
+  /** Each build's page entry in Redis: its age, and whether the article's tag is on it and indexed. */
+  redis: Array<{ key: string; ageSeconds: number; articleTag: 'indexed' | 'not indexed' | 'missing' }>;
+  /** Each instance's L1 copy: absent, or present with its age in seconds. */
+  l1: string[];
+  error?: string;
+}
+
+function copies(l1: readonly InspectedCopy[]): string[] {
+  return l1.map((copy) => (copy.copy === 'present' ? `present, age ${copy.ageSeconds ?? '?'} s` : copy.copy));
+}
+
+function summarise(url: string, article: number, inspected: Inspected): Diagnosis {
+  const tag = `article:${article}`;
+  const redis = (inspected.entries ?? []).map((entry) => ({
+    key: entry.key,
+    ageSeconds: entry.ageSeconds,
+    articleTag: !entry.tags.includes(tag) ? ('missing' as const) : entry.unindexed.includes(tag) ? ('not indexed' as const) : ('indexed' as const),
+  }));
+  const l1 = [...(inspected.entries ?? []), ...(inspected.memoryOnly ?? [])].flatMap((entry) => copies(entry.l1));
+  return { url, redis, l1, ...(inspected.found ? {} : { error: inspected.error ?? 'nothing cached' }) };
+}
+
+/** Inspects the page at `url` (a full URL: its host picks the site) in the run's Redis and the portals' L1. */
+export function diagnoseStale(redisUrl: string, prefix: string, url: string, article: number): Promise<Diagnosis> {
+  return new Promise((resolve) => {
+    const args = [CLI, '--json', '--redis', redisUrl, '--prefix', prefix, 'inspect', url];
+    execFile(process.execPath, args, { timeout: INSPECT_TIMEOUT_MS }, (error, stdout) => {
+      try {
+        resolve(summarise(url, article, JSON.parse(stdout) as Inspected));
+      } catch {
+        resolve({ url, redis: [], l1: [], error: error?.message ?? 'inspect printed no JSON' });
+      }
+    });
+  });
+}
