@@ -59,6 +59,30 @@ interface ProcessRss {
   kib: { start: number; middle: number; end: number };
 }
 
+type Moment = 'start' | 'middle' | 'end';
+
+/** What a portal's memory holds, from its /metrics: the L1's bytes (bounded), V8's heap in use, Buffers outside it. */
+interface PortalMemory {
+  l1: number;
+  heapUsed: number;
+  external: number;
+}
+
+/** Each portal's memory figures at `when`, read from its /metrics (bytes; 0 for a figure it did not give). */
+async function portalMemory(stack: EdgeStack): Promise<PortalMemory[]> {
+  const figure = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return Promise.all(
+    stack.portals.map(async (portal) => {
+      const text = await fetch(`${portal.url}/metrics`).then((res) => res.text());
+      return {
+        l1: figure(text, 'portal_cache_l1_bytes'),
+        heapUsed: figure(text, 'portal_nodejs_heap_size_used_bytes'),
+        external: figure(text, 'portal_nodejs_external_memory_bytes'),
+      };
+    }),
+  );
+}
+
 interface ErrorView {
   at: number;
   cls: string;
@@ -135,9 +159,14 @@ async function main(): Promise<number> {
       { name: 'varnishd (and its cache process)', pid: () => stack.varnish.pid, kib: { start: 0, middle: 0, end: 0 } },
       { name: 'this process (traffic, reference API)', pid: () => process.pid, kib: { start: 0, middle: 0, end: 0 } },
     ];
-    const rssAt = (when: 'start' | 'middle' | 'end') => processes.forEach((entry) => (entry.kib[when] = rssKiBOf(entry.pid())));
+    const rssAt = (when: Moment) => processes.forEach((entry) => (entry.kib[when] = rssKiBOf(entry.pid())));
+    const memory: Partial<Record<Moment, PortalMemory[]>> = {};
+    const memoryAt = async (when: Moment) => {
+      memory[when] = await portalMemory(stack).catch(() => undefined);
+    };
     const counters = { start: await cacheCounters(stack), end: await cacheCounters(stack) };
     rssAt('start');
+    await memoryAt('start');
 
     const startedAt = performance.now();
     const end = startedAt + durationMs;
@@ -159,7 +188,14 @@ async function main(): Promise<number> {
       cpu = cpuNow;
       cms = cmsNow;
     }, 1000);
-    const middle = setTimeout(() => rssAt('middle'), durationMs * 0.5 - 2000);
+    let middleMemory: Promise<void> = Promise.resolve();
+    const middle = setTimeout(
+      () => {
+        rssAt('middle');
+        middleMemory = memoryAt('middle');
+      },
+      durationMs * 0.5 - 2000,
+    );
     const newsroom: Newsroom = runNewsroom(stack, ledger, catalogue.articles, startedAt, durationMs);
 
     let ticket = 0;
@@ -223,6 +259,7 @@ async function main(): Promise<number> {
     clearInterval(sampler);
     clearTimeout(middle);
     rssAt('end');
+    await Promise.all([middleMemory, memoryAt('end')]);
     counters.end = await cacheCounters(stack);
     const diagnosed = await Promise.all(diagnoses.values());
     const loadAtEnd = loadavg();
@@ -239,6 +276,7 @@ async function main(): Promise<number> {
       loads: [loadAtStart, loadAtEnd],
       catalogueSize: catalogue.articles.length,
       diagnosed,
+      memory,
     });
   } finally {
     agent.destroy();
@@ -260,6 +298,8 @@ interface Outcome {
   catalogueSize: number;
   /** The first stale pages, inspected while still held. */
   diagnosed: Diagnosis[];
+  /** The portals' memory figures at the start, the middle and the end. */
+  memory: Partial<Record<Moment, PortalMemory[]>>;
 }
 
 function writeReport(outcome: Outcome): number {
@@ -320,6 +360,7 @@ function writeReport(outcome: Outcome): number {
     medianViewsPerSecond: medianViews,
     restart: restart ? { atSecond: restartFrom, ms: restart.to - restart.from, longestDip: dip } : null,
     rssKiB: processes.map((entry) => ({ name: entry.name, ...entry.kib })),
+    portalMemoryBytes: outcome.memory,
     targets,
     errors: outcome.errors,
     stale: ledger.stale,
@@ -369,6 +410,7 @@ function writeReport(outcome: Outcome): number {
       (entry) => `| ${entry.name} | ${(entry.kib.start / 1024).toFixed(0)} | ${(entry.kib.middle / 1024).toFixed(0)} | ${(entry.kib.end / 1024).toFixed(0)} |`,
     ),
     '',
+    ...portalMemoryRows(outcome.memory, outcome.stack.portals.length),
     `![views/s and p99](${path.basename(base)}.svg)`,
     '',
     ...(ledger.stale.length > 0 ? ['## Stale views', '', ...ledger.stale.slice(0, 50).map((stale) => `- ${JSON.stringify(stale)}`), ''] : []),
@@ -387,6 +429,36 @@ function writeReport(outcome: Outcome): number {
   writeFileSync(`${base}.md`, markdown);
   process.stdout.write(`${markdown}\nday: wrote ${base}.{json,md,svg}\n`);
   return targets.every((entry) => entry.met !== false) ? 0 : 1;
+}
+
+/**
+ * Each portal's memory at the start, middle and end, MiB: what of its RSS the L1 holds (bounded by L1_MAX_BYTES,
+ * filling as the long tail is read) and V8's heap and Buffers, so RSS growth can be told from the L1 filling.
+ */
+function portalMemoryRows(memory: Outcome['memory'], portals: number): string[] {
+  const mib = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / 1024 / 1024).toFixed(0));
+  const at = (when: Moment, index: number, pick: (figures: PortalMemory) => number) => {
+    const figures = memory[when]?.[index];
+    return figures ? mib(pick(figures)) : '-';
+  };
+  const moments: Moment[] = ['start', 'middle', 'end'];
+  const rows = Array.from({ length: portals }, (_, index) =>
+    (
+      [
+        ['L1 held', (figures: PortalMemory) => figures.l1],
+        ['V8 heap used', (figures: PortalMemory) => figures.heapUsed],
+        ['external (Buffers)', (figures: PortalMemory) => figures.external],
+      ] as const
+    ).map(([label, pick]) => `| portal ${index + 1} | ${label} | ${moments.map((when) => at(when, index, pick)).join(' | ')} |`),
+  ).flat();
+  return [
+    '## Portal memory from /metrics, MiB (start, middle, end)',
+    '',
+    '| process | figure | start | middle | end |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ];
 }
 
 void runStoppingChildren('day', main);
