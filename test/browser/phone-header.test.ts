@@ -4,8 +4,8 @@
  * page a phone's browser is not sent away from, to the mobile site): the header is one row (logo, 菜单, the search
  * behind its icon), no top bar and no banner, and every ad shown comes after the first items (home's lead block,
  * the article's headline). From 768px up the header is the full one (top bar, banner, logo, menu, search box) and
- * the ads are drawn where they were, from their one place in the markup (decision 0150). The first screen of each
- * is written to test-results/phone-header/.
+ * the ads are drawn where they were, from their one place in the markup (decision 0150). At every width the first
+ * screen's largest picture is not left to lazy loading. The first screen of each is written to test-results/phone-header/.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +41,12 @@ interface FirstScreen {
   headerBottom: number;
   shown: Record<'topBar' | 'banner' | 'menuToggle' | 'searchIcon' | 'menu', boolean>;
   searchFieldWidth: number;
+  /**
+   * The largest picture in the first screen (by the area it shows there) when it is marked `loading="lazy"`: the
+   * browser asks for a lazy picture only once layout has placed it, and that picture is the page's Largest
+   * Contentful Paint (home's banner ad, under the lead on a phone, was). Null when it loads eagerly or there is none.
+   */
+  lazyLargest: string | null;
 }
 
 /** Measured in the page, in viewport pixels at the top of the page. */
@@ -69,6 +75,19 @@ function firstScreen(page: Page, kind: Kind): Promise<FirstScreen> {
         menu: shown('#site-menu'),
       },
       searchFieldWidth: Math.round(box('.site-header .search__input')?.width ?? 0),
+      lazyLargest: (() => {
+        const shownArea = (image: HTMLImageElement) => {
+          const { top, bottom, left, right } = image.getBoundingClientRect();
+          const height = Math.min(bottom, window.innerHeight) - Math.max(top, 0);
+          const width = Math.min(right, window.innerWidth) - Math.max(left, 0);
+          return image.checkVisibility({ visibilityProperty: true }) && height > 0 && width > 0 ? height * width : 0;
+        };
+        const largest = [...document.querySelectorAll('img')].reduce<HTMLImageElement | null>(
+          (best, image) => (shownArea(image) > (best ? shownArea(best) : 0) ? image : best),
+          null,
+        );
+        return largest?.loading === 'lazy' ? (largest.getAttribute('src') ?? '') : null;
+      })(),
     };
   }, FIRST_ITEMS[kind]);
 }
@@ -94,6 +113,7 @@ describeWithBrowser()('the phone header', () => {
           await page.screenshot({ path: path.join(SCREENSHOTS, `${kind}-${width}.png`) });
           const where = `${kind} at ${width}px`;
           expect({ where, headlineInTopHalf: screen.headlineTop <= HEADLINE_TOP_MAX_PX }).toEqual({ where, headlineInTopHalf: true });
+          expect({ where, lazyLargest: screen.lazyLargest }).toEqual({ where, lazyLargest: null });
           // Every ad shown starts below the first items (an article's under its headline, home's under the lead block).
           expect({ where, adsBefore: screen.adTops.filter((top) => top < screen.firstItemsBottom) }).toEqual({ where, adsBefore: [] });
           if (kind !== 'reading') {
@@ -239,6 +259,7 @@ describeWithBrowser()('the phone header', () => {
           });
           expect({ where, barUnder: rows[2]!.top >= rows[1]!.top + rows[1]!.height }).toEqual({ where, barUnder: true });
           expect(await page.locator('.phone-services').isVisible()).toBe(false);
+          expect({ where, lazyLargest: screen.lazyLargest }).toEqual({ where, lazyLargest: null });
           // An ad heads the page's content, above the first items, as before.
           expect({ where, adFirst: screen.adTops.length > 0 && screen.adTops[0]! < screen.headlineTop }).toEqual({ where, adFirst: true });
           if (kind === 'article') {
