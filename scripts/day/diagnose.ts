@@ -22,6 +22,8 @@ interface InspectedEntry {
   tags: string[];
   unindexed: string[];
   l1: InspectedCopy[];
+  /** The data entries the page was built from. */
+  data: Array<{ key: string; ageSeconds: number; tags: string[] }>;
 }
 
 interface Inspected {
@@ -38,6 +40,11 @@ export interface Diagnosis {
   redis: Array<{ key: string; ageSeconds: number; articleTag: 'indexed' | 'not indexed' | 'missing' }>;
   /** Each instance's L1 copy: absent, or present with its age in seconds. */
   l1: string[];
+  /**
+   * The page's data entries that name the corrected article, with their age: one older than the correction's
+   * hook is data the purge left, and a page rendered from it shows the corrected headline however young it is.
+   */
+  data: Array<{ key: string; ageSeconds: number }>;
   error?: string;
 }
 
@@ -53,7 +60,10 @@ function summarise(url: string, article: number, inspected: Inspected): Diagnosi
     articleTag: !entry.tags.includes(tag) ? ('missing' as const) : entry.unindexed.includes(tag) ? ('not indexed' as const) : ('indexed' as const),
   }));
   const l1 = [...(inspected.entries ?? []), ...(inspected.memoryOnly ?? [])].flatMap((entry) => copies(entry.l1));
-  return { url, redis, l1, ...(inspected.found ? {} : { error: inspected.error ?? 'nothing cached' }) };
+  const data = (inspected.entries ?? []).flatMap((entry) =>
+    entry.data.filter((datum) => datum.tags.includes(tag)).map((datum) => ({ key: datum.key, ageSeconds: datum.ageSeconds })),
+  );
+  return { url, redis, l1, data, ...(inspected.found ? {} : { error: inspected.error ?? 'nothing cached' }) };
 }
 
 /** Inspects the page at `url` (a full URL: its host picks the site) in the run's Redis and the portals' L1. */
@@ -64,7 +74,7 @@ export function diagnoseStale(redisUrl: string, prefix: string, url: string, art
       try {
         resolve(summarise(url, article, JSON.parse(stdout) as Inspected));
       } catch {
-        resolve({ url, redis: [], l1: [], error: error?.message ?? 'inspect printed no JSON' });
+        resolve({ url, redis: [], l1: [], data: [], error: error?.message ?? 'inspect printed no JSON' });
       }
     });
   });
