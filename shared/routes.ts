@@ -1,17 +1,10 @@
 /**
- * The one route table shared by the Express server and the client router, built from the routes of the list of
- * pages (shared/pages/index.ts; each page's route.ts) and nothing else. Patterns use React Router's syntax
- * (`/:param`, `/:param?`) and are matched as its matchPath did, by a small compiler of our own (compiled once per
- * route, and no router library in the browser bundle: docs/build.md); each param has a rule, so `/detail/12/abc`
- * is not a detail page but a 404, whatever the page code would have done with it.
- *
- * Browser-safe by design: a route says which page it shows, never how its data is loaded. The loaders are
- * server code (server/pages/<folder>/loader.ts, listed in server/pages/index.ts), and scripts/build.mjs fails
- * when anything of server/ becomes reachable from the browser entry.
- *
- * The table is built when this module loads, from the list of pages' route modules (no component imports it back:
- * blocks and pages link with `href` and match with `matchRoute` from above; `scripts/import-check.mjs` fails on
- * any import cycle).
+ * The one route table of the server and the browser, built when this module loads from each page's route.ts
+ * (shared/pages/index.ts). Patterns use React Router's syntax (`/:param`, `/:param?`); `matchRoute` matches them
+ * with a rule per param, so `/detail/12/abc` is a 404, not a detail page, before any page code runs. React Router
+ * (shared/ui/routes.tsx) renders from the same table. A route names its page, never how its data is loaded: the
+ * loaders are server code (server/pages/index.ts), and the browser build fails on anything of server/
+ * (docs/build.md). Blocks and pages link with `href`, so nothing here imports a component back.
  */
 import type { PageId, PageRouteIdOf } from './page-data';
 import type { BareRoute, PageRoute, ParamRule, RouteDef } from './pages/define';

@@ -1,15 +1,10 @@
 /**
- * WeChat JS-SDK sharing, simulated with WeChat's real protocol so the portal's side is exercised as in production:
- *
- * - GET /api/wechat/get_jssdk_signature?url — the CMS's call (docs/product.md §7): signs the page address with the official
- *   account's jsapi_ticket as WeChat's JS-SDK documentation says: signature = sha1 of
- *   `jsapi_ticket=…&noncestr=…&timestamp=…&url=…` (fields in that order, url without its #hash).
- * - GET /__wechat/jweixin-1.6.0.js — stands in for res.wx.qq.com's script: the same `wx` interface (config, ready,
- *   error, updateAppMessageShareData, updateTimelineShareData), which verifies the config against this API like
- *   WeChat's client does against WeChat, and records every call on `window.__wxCalls` for tests to read.
- * - GET /__wechat/jssdk_verify — what that script asks: does the signature match this ticket and the page address?
- *
- * The ticket and app id derive from the dataset's seed, so a run is reproducible.
+ * WeChat JS-SDK sharing, simulated with WeChat's real protocol (ticket and app id from the dataset's seed):
+ * - GET /api/wechat/get_jssdk_signature?url, the CMS's call (docs/product.md §7): sha1 of
+ *   `jsapi_ticket=…&noncestr=…&timestamp=…&url=…` (in that order, url without its #hash), as WeChat documents;
+ * - GET /__wechat/jweixin-1.6.0.js, for res.wx.qq.com's script: the same `wx` interface, verifying its config
+ *   against this API and recording every call on `window.__wxCalls` for tests;
+ * - GET /__wechat/jssdk_verify, what that script asks: does the signature match the ticket and the page address?
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { RawJsSdkSignature } from '../../server/upstream/wire';

@@ -1,18 +1,10 @@
 /**
- * Issue 29, item 2, as a screen reader and a keyboard reader meet the page after hydration, in Chromium's own
- * accessibility tree (CDP `Accessibility.getFullAXTree`, what assistive technology is given; axe reads the DOM):
- *
- * - every page kind at 390 and 1296 px: one banner, one main, one contentinfo; every other landmark named, and no
- *   two landmarks of one role share a name; every heading of the page is in the tree (a block the browser skips
- *   rendering, `content-visibility: auto`, drops out of it, its heading and its region's name with it);
- * - Tab through the whole of home, an article, reading mode, a list, search, the video hub, a live and the
- *   personal center at both widths, opening every popup and menu on the way with Enter and closing it with
- *   Escape: focus is never on an element a reader cannot see (no box, display:none, visibility:hidden,
- *   aria-hidden, or a part of a carousel swiped away).
- *
- * One visit per page and width serves both: the tree is read first, then the walk goes round the page.
- * (hostile-content.test.ts walks every kind at 390 px too, over CMS content built to break a layout: a different
- * page; its reading mode, for one, has fewer stops than this one's.)
+ * Issue 29, item 2, in Chromium's own accessibility tree (CDP `Accessibility.getFullAXTree`, what assistive
+ * technology is given) after hydration, at 390 and 1296 px, one visit per page and width:
+ * - every page kind: one banner, main and contentinfo, every other landmark named once, every heading in the tree
+ *   (a block skipped by `content-visibility: auto` would drop out of it);
+ * - Tab through the eight pages a phone reader meets, opening every popup with Enter and closing it with Escape:
+ *   focus never on an element a reader cannot see (hostile-content.test.ts walks every kind over hostile content).
  */
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { treeProblems, walkPage } from '../support/focus-walk';

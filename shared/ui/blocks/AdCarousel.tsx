@@ -1,19 +1,10 @@
 /**
- * Advertising carousel (docs/product.md §2, §3): image or video slides (a video plays, muted, only while it is on
- * screen). The server renders every slide in swiper's markup with the first one showing; after hydration, a
- * carousel of two or more slides loads swiper (its own chunk) once it comes within a screen of the viewport (so a
- * page whose carousels are below the fold does not fetch or run swiper during load), and autoplays with a delay
- * drawn from 5–8 s unless one is set, held while the pointer or focus is on it. Once swiper runs, the carousel
- * shows its controls (上一张, 暂停轮播/继续轮播, 下一张) beside the dots, all buttons a keyboard reaches
- * (carousel-engine.ts); before that, and without JavaScript, there are none, so no control is dead. A reader who
- * asks for reduced motion gets the carousel paused.
- *
- * The CMS gives an ad's picture or video without its size (docs/product.md §3), and one slot may hold a 16:9 video
- * poster as well as a wide banner. So a slide never crops its media: the picture keeps its own aspect at the
- * slot's height (narrowed, letterboxed, when it is wider than the slot), and the ad's title fills the room beside
- * a picture narrower than the slot, as portals show a picture-and-text ad in a banner. On a phone, where a banner
- * is always wider than the slot, the slot is as high as its picture instead (its box the picture's aspect, no
- * letterbox).
+ * Advertising carousel (docs/product.md §2, §3): image or video slides, every slide rendered by the server in
+ * swiper's markup. Swiper (its own chunk) loads only for two or more slides within a screen of the viewport, then
+ * autoplays (5–8 s, held under pointer or focus, paused for reduced motion) and shows its keyboard controls
+ * (carousel-engine.ts); without it there are no controls, so none is dead. The CMS gives no media size, so a slide
+ * never crops: the picture keeps its aspect at the slot's height with the title beside a narrow one, and on a
+ * phone the slot takes its picture's proportions (docs/decisions/0150-compact-phone-header.md).
  */
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import { autoplayDelay, DEFAULT_SLIDE_HEIGHT_PX } from '../../carousel';
