@@ -35,6 +35,17 @@ async function scanNode(node: Pick<RedisClient, 'scan'>, glob: string): Promise<
   return found;
 }
 
+/**
+ * An executed pipeline's replies in queue order, or its first failed command's error: ioredis resolves a pipeline
+ * even when its commands fail (a timeout included).
+ */
+function repliesOf(pairs: Array<[Error | null, unknown]> | null): unknown[] {
+  const list = pairs ?? [];
+  const failed = list.find(([error]) => error !== null);
+  if (failed) throw failed[0];
+  return list.map(([, reply]) => reply);
+}
+
 /** Pipelines grouped by the node serving each key's slot; on a single Redis, one pipeline. */
 export class Batches {
   private readonly pipelines = new Map<string, ChainableCommander>();
@@ -53,16 +64,12 @@ export class Batches {
   }
 
   /**
-   * Runs every pipeline: the replies in queue order per pipeline, or the first failed command's error. An ioredis
-   * pipeline resolves even when its commands fail (a timeout included), and a resolved batch reads as Redis having
-   * answered (stall.ts would end a stall on it).
+   * Runs every pipeline: the replies in queue order per pipeline, or the first failed command's error (a batch
+   * that resolved would read as Redis having answered, and stall.ts would end a stall on it).
    */
   async exec(): Promise<unknown[]> {
     const results = await Promise.all([...this.pipelines.values()].map((pipeline) => pipeline.exec()));
-    const replies = results.flatMap((pairs) => pairs ?? []);
-    const failed = replies.find(([error]) => error !== null);
-    if (failed) throw failed[0];
-    return replies.map(([, reply]) => reply);
+    return results.flatMap(repliesOf);
   }
 
   /**
@@ -79,13 +86,8 @@ export class Batches {
       else queued.set(pipeline, [key]);
     }
     const replies = new Map<string, unknown>();
-    const results = await Promise.all([...queued].map(async ([pipeline, list]) => ({ list, pairs: (await pipeline.exec()) ?? [] })));
-    for (const { list, pairs } of results) {
-      pairs.forEach(([error, reply], index) => {
-        if (error) throw error;
-        replies.set(list[index]!, reply);
-      });
-    }
+    const results = await Promise.all([...queued].map(async ([pipeline, list]) => ({ list, pairs: await pipeline.exec() })));
+    for (const { list, pairs } of results) repliesOf(pairs).forEach((reply, index) => replies.set(list[index]!, reply));
     return replies;
   }
 
