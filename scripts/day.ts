@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { MAIN_DOMAIN } from '../shared/sites';
 import { PROJECT_ROOT } from '../server/render/assets';
+import { parsePrometheus } from '../server/cache/stats';
 import { runStoppingChildren } from './bench/children';
 import { startEdgeStack, type EdgeStack } from './bench/edge-stack';
 import { cpuMicrosOf, rssKiBOf } from './bench/processes';
@@ -68,17 +69,22 @@ interface PortalMemory {
   external: number;
 }
 
-/** Each portal's memory figures at `when`, read from its /metrics (bytes; 0 for a figure it did not give). */
+/** Each figure of PortalMemory: its row in the report and the /metrics sample it is read from. */
+const MEMORY_FIGURES: ReadonlyArray<{ figure: keyof PortalMemory; label: string; sample: string }> = [
+  { figure: 'l1', label: 'L1 held', sample: 'portal_cache_l1_bytes' },
+  { figure: 'heapUsed', label: 'V8 heap used', sample: 'portal_nodejs_heap_size_used_bytes' },
+  { figure: 'external', label: 'external (Buffers)', sample: 'portal_nodejs_external_memory_bytes' },
+];
+
+/** Each portal's memory figures now, read from its /metrics (bytes; 0 for a figure it did not give). */
 async function portalMemory(stack: EdgeStack): Promise<PortalMemory[]> {
-  const figure = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return Promise.all(
     stack.portals.map(async (portal) => {
-      const text = await fetch(`${portal.url}/metrics`).then((res) => res.text());
-      return {
-        l1: figure(text, 'portal_cache_l1_bytes'),
-        heapUsed: figure(text, 'portal_nodejs_heap_size_used_bytes'),
-        external: figure(text, 'portal_nodejs_external_memory_bytes'),
-      };
+      const samples = parsePrometheus(await fetch(`${portal.url}/metrics`).then((res) => res.text()));
+      const value = (name: string) => samples.find((sample) => sample.name === name)?.value ?? 0;
+      const memory: PortalMemory = { l1: 0, heapUsed: 0, external: 0 };
+      for (const { figure, sample } of MEMORY_FIGURES) memory[figure] = value(sample);
+      return memory;
     }),
   );
 }
@@ -436,20 +442,13 @@ function writeReport(outcome: Outcome): number {
  * filling as the long tail is read) and V8's heap and Buffers, so RSS growth can be told from the L1 filling.
  */
 function portalMemoryRows(memory: Outcome['memory'], portals: number): string[] {
-  const mib = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / 1024 / 1024).toFixed(0));
-  const at = (when: Moment, index: number, pick: (figures: PortalMemory) => number) => {
-    const figures = memory[when]?.[index];
-    return figures ? mib(pick(figures)) : '-';
+  const at = (when: Moment, index: number, figure: keyof PortalMemory) => {
+    const bytes = memory[when]?.[index]?.[figure];
+    return bytes === undefined ? '-' : (bytes / 1024 / 1024).toFixed(0);
   };
   const moments: Moment[] = ['start', 'middle', 'end'];
   const rows = Array.from({ length: portals }, (_, index) =>
-    (
-      [
-        ['L1 held', (figures: PortalMemory) => figures.l1],
-        ['V8 heap used', (figures: PortalMemory) => figures.heapUsed],
-        ['external (Buffers)', (figures: PortalMemory) => figures.external],
-      ] as const
-    ).map(([label, pick]) => `| portal ${index + 1} | ${label} | ${moments.map((when) => at(when, index, pick)).join(' | ')} |`),
+    MEMORY_FIGURES.map(({ figure, label }) => `| portal ${index + 1} | ${label} | ${moments.map((when) => at(when, index, figure)).join(' | ')} |`),
   ).flat();
   return [
     '## Portal memory from /metrics, MiB (start, middle, end)',

@@ -36,7 +36,8 @@ interface Explained extends EntryReport {
   lastRefreshError: (RefreshError & { isoTime: string }) | null;
 }
 
-interface PageReport extends Explained {
+/** One build's entry of the page in inspect's document (`entries`). */
+export interface PageReport extends Explained {
   lock: { held: boolean; expiresInMs: number | null };
   /** Tags whose index does not name this page: a purge of one of them would not find it (tags.ts). */
   unindexed: string[];
@@ -51,7 +52,7 @@ export interface InspectOptions {
 }
 
 /** Copies of a page instances still hold in memory though Redis has none (evicted, or deleted behind their backs). */
-interface MemoryOnly {
+export interface MemoryOnly {
   key: string;
   l1: L1Copy[];
 }

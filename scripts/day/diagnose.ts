@@ -7,29 +7,17 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../server/render/assets';
+import type { MemoryOnly, PageReport } from '../cache-cli/inspect-command';
+import type { L1Copy } from '../cache-cli/instances';
 
 const CLI = path.join(PROJECT_ROOT, 'dist/cli/portal-cache.cjs');
 const INSPECT_TIMEOUT_MS = 30_000;
 
-interface InspectedCopy {
-  copy: string;
-  ageSeconds?: number;
-}
-
-interface InspectedEntry {
-  key: string;
-  ageSeconds: number;
-  tags: string[];
-  unindexed: string[];
-  l1: InspectedCopy[];
-  /** The data entries the page was built from. */
-  data: Array<{ key: string; ageSeconds: number; tags: string[] }>;
-}
-
+/** inspect's JSON document (inspect-command.ts): the page's entries, or the copies held only in memory. */
 interface Inspected {
   found: boolean;
-  entries?: InspectedEntry[];
-  memoryOnly?: Array<{ key: string; l1: InspectedCopy[] }>;
+  entries?: PageReport[];
+  memoryOnly?: MemoryOnly[];
   error?: string;
 }
 
@@ -48,7 +36,7 @@ export interface Diagnosis {
   error?: string;
 }
 
-function copies(l1: readonly InspectedCopy[]): string[] {
+function copies(l1: readonly L1Copy[]): string[] {
   return l1.map((copy) => (copy.copy === 'present' ? `present, age ${copy.ageSeconds ?? '?'} s` : copy.copy));
 }
 
