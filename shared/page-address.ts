@@ -5,7 +5,7 @@
  * The server works it out once per request (`addressOf`) and passes it along: to the cache key, to the page's
  * loader and to the state the page is rendered from.
  */
-import { matchRoute, type RouteMatch } from './routes';
+import { findRoute, type RouteMatch } from './routes';
 
 export interface PageAddress {
   pathname: string;
@@ -41,7 +41,7 @@ function queryKeysOfMatch(match: RouteMatch): readonly string[] {
 /** The address of the page at `pathname` asked for with `search`: the route matched once, the query kept once. */
 export function addressOf(pathname: string, search: URLSearchParams | string): PageAddress {
   const params = typeof search === 'string' ? new URLSearchParams(search) : search;
-  const match = matchRoute(pathname);
+  const match = findRoute(pathname);
   const query = normaliseQuery(params, queryKeysOfMatch(match));
   return { pathname, match, query, path: pathname + query };
 }

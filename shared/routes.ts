@@ -1,11 +1,12 @@
 /**
  * The one route table of the server and the browser, built when this module loads from each page's route.ts
- * (shared/pages/index.ts). Patterns use React Router's syntax (`/:param`, `/:param?`); `matchRoute` matches them
- * with a rule per param, so `/detail/12/abc` is a 404, not a detail page, before any page code runs. React Router
- * (shared/ui/routes.tsx) renders from the same table. A route names its page, never how its data is loaded: the
- * loaders are server code (server/pages/index.ts), and the browser build fails on anything of server/
- * (docs/build.md). Blocks and pages link with `href`, so nothing here imports a component back.
+ * (shared/pages/index.ts). Patterns use React Router's syntax (`/:param`, `/:param?`) and React Router's
+ * matchRoutes matches them (`findRoute`), with a rule per param on top, so `/detail/12/abc` is a 404, not a
+ * detail page, before any page code runs; shared/ui/routes.tsx renders from the same table. A route names its
+ * page, never how its data is loaded: the loaders are server code (server/pages/index.ts). Blocks and pages link
+ * with `href`, so nothing here imports a component back.
  */
+import { matchRoutes, type RouteObject } from 'react-router-dom';
 import type { PageId, PageRouteIdOf } from './page-data';
 import type { BareRoute, PageRoute, ParamRule, RouteDef } from './pages/define';
 import * as pageList from './pages';
@@ -82,22 +83,54 @@ type TableRoute = TablePageRoute | BareRoute;
 
 interface Table {
   routes: readonly TableRoute[];
-  compiled: ReadonlyArray<{ route: TableRoute; pattern: CompiledPattern }>;
+  byId: ReadonlyMap<string, TableRoute>;
+  /**
+   * The routes as React Router's route objects (matched case-sensitively, as the portal's paths are), grouped
+   * by their first segment: a path is matched against its own group and the routes that start with a param.
+   */
+  objectsByFirstSegment: ReadonlyMap<string, readonly RouteObject[]>;
+  paramFirst: readonly RouteObject[];
+}
+
+/** A path's first segment: `detail` of `/detail/1/2`. */
+function firstSegmentOf(path: string): string {
+  return path.split('/', 2)[1] ?? '';
+}
+
+/**
+ * React Router flattens and ranks the routes it is given on every call (about 300 µs for the whole table); most
+ * paths can only match the few routes of their first segment, so only those, and the param-first ones, are given.
+ * Ranking a subset keeps the order React Router gives the whole table.
+ */
+function groupByFirstSegment(routes: readonly TableRoute[]): Pick<Table, 'objectsByFirstSegment' | 'paramFirst'> {
+  const groups = new Map<string, RouteObject[]>();
+  const paramFirst: RouteObject[] = [];
+  for (const route of routes) {
+    const object: RouteObject = { id: route.id, path: route.path, caseSensitive: true };
+    if (route.path.startsWith('/:')) {
+      paramFirst.push(object);
+      for (const group of groups.values()) group.push(object);
+      continue;
+    }
+    const key = firstSegmentOf(route.path);
+    groups.set(key, [...(groups.get(key) ?? paramFirst), object]);
+  }
+  return { objectsByFirstSegment: groups, paramFirst };
 }
 
 /** The routes of every page of the list, typed by page: the list's entries are checked against page-data.ts. */
 const PAGE_ROUTE_MODULES: { readonly [P in PageId]: { routes: ReadonlyArray<PageRoute<PageRouteIdOf<P>, P>> } } = pageList;
 
-/** The table, with each pattern compiled once, in the order it is tried. */
+/** The table in the order it is listed (React Router ranks the routes itself; this order breaks its ties). */
 function buildTable(): Table {
   const pageRoutes = Object.values(PAGE_ROUTE_MODULES).flatMap((module): readonly TablePageRoute[] => module.routes);
   const routes: TableRoute[] = [...pageRoutes, ...bareRoutes(pageRoutes)].sort((a, b) => rankOf(a) - rankOf(b));
-  return { routes, compiled: routes.map((route) => ({ route, pattern: compilePattern(route.path) })) };
+  return { routes, byId: new Map(routes.map((route) => [route.id, route])), ...groupByFirstSegment(routes) };
 }
 
 const TABLE = buildTable();
 
-/** Every route, in the order matchRoute tries them. */
+/** Every route, in the table's order. */
 export function routeTable(): readonly TableRoute[] {
   return TABLE.routes;
 }
@@ -111,76 +144,32 @@ function paramsAreValid(route: RouteDef, params: RouteParams): boolean {
   });
 }
 
-/** Percent-decoding that fails closed: malformed escapes are a miss, never an exception. */
-function safeDecode(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
+/** Whether every segment's escapes are UTF-8: React Router would match such a path undecoded (and warn). */
+function segmentsDecode(pathname: string): boolean {
   try {
-    return decodeURIComponent(value);
+    decodeURIComponent(pathname);
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
-}
-
-function decodeParams(raw: Readonly<Record<string, string | undefined>>): RouteParams | null {
-  const decoded: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    const text = safeDecode(value);
-    if (value !== undefined && text === undefined) return null;
-    decoded[name] = text;
-  }
-  return decoded;
-}
-
-interface CompiledPattern {
-  matcher: RegExp;
-  params: ReadonlyArray<{ name: string; optional: boolean }>;
-}
-
-/**
- * A pattern as a case-sensitive regular expression matching the whole pathname (trailing slashes allowed), the
- * way React Router's matchPath compiled it: `/:name` is one non-empty segment, `/:name?` an optional one.
- */
-export function compilePattern(path: string): CompiledPattern {
-  const params: Array<{ name: string; optional: boolean }> = [];
-  const source = path
-    .replace(/\/*$/, '')
-    .replace(/^\/*/, '/')
-    .replace(/[\\.*+^${}|()[\]]/g, '\\$&')
-    .replace(/\/:([\w-]+)(\?)?/g, (_match, name: string, optional: string | undefined) => {
-      params.push({ name, optional: optional !== undefined });
-      return optional !== undefined ? '(?:/([^\\/]*))?' : '/([^\\/]+)';
-    });
-  return { matcher: new RegExp(`^${source}\\/*$`), params };
-}
-
-/** The raw (still percent-encoded) params of a pathname the pattern matches, or null. */
-function matchPattern(pattern: CompiledPattern, pathname: string): Record<string, string | undefined> | null {
-  const found = pattern.matcher.exec(pathname);
-  if (!found) return null;
-  const params: Record<string, string | undefined> = {};
-  pattern.params.forEach(({ name, optional }, index) => {
-    const value = found[index + 1];
-    params[name] = optional && !value ? undefined : (value ?? '').replace(/%2F/g, '/');
-  });
-  return params;
 }
 
 /**
  * Every link a page renders asks which route its path is (shared/site-links.ts), the same few hundred paths on
- * page after page: one walk of the table's patterns per distinct path, then a Map lookup. A match
- * is a pure function of the path and the table, and nothing writes to one (params are frozen). Paths
- * are kept only up to MEMO_PATH_LENGTH, so the memo stays small whatever is asked for.
+ * page after page: one match per distinct path, then a Map lookup. A match is a pure function of the path and
+ * the table, and nothing writes to one (params are frozen). Paths are kept only up to MEMO_PATH_LENGTH, so the
+ * memo stays small whatever is asked for.
  */
 const MATCH_MEMO_SIZE = 4096;
 const MEMO_PATH_LENGTH = 200;
 const matches = new Map<string, RouteMatch>();
 
 /**
- * Pathname → what to serve. The first route whose pattern matches and whose params pass their rules wins; a
- * pattern that matches with bad params does not stop the search (`/V1/abc` may still be a `/{menu}/V1`-less
- * miss), and when nothing wins the answer is 404.
+ * Pathname → what to serve: the route React Router's matchRoutes ranks first, as the browser's router does. Its
+ * params must pass their rules or the path is a 404 (`/detail/V1/12` is no detail page, and no other page either:
+ * the browser would show it as the detail route).
  */
-export function matchRoute(pathname: string): RouteMatch {
+export function findRoute(pathname: string): RouteMatch {
   const known = matches.get(pathname);
   if (known) return known;
   const match = firstMatch(pathname);
@@ -192,17 +181,16 @@ export function matchRoute(pathname: string): RouteMatch {
 }
 
 function firstMatch(pathname: string): RouteMatch {
-  for (const { route, pattern } of TABLE.compiled) {
-    const found = matchPattern(pattern, pathname);
-    if (!found) continue;
-    const params = decodeParams(found);
-    if (!params || !paramsAreValid(route, params)) continue;
-    // An optional id left out (`/detail`, `/detail/12`): no page; the route's bare form below takes the path.
-    if (route.page !== undefined && route.params[ID_PARAM] !== undefined && params[ID_PARAM] === undefined) continue;
-    if (route.page === undefined) return { kind: 'redirect', location: '/' };
-    return { kind: 'page', route, params: Object.freeze(params) };
-  }
-  return { kind: 'not-found' };
+  if (!segmentsDecode(pathname)) return { kind: 'not-found' };
+  const candidates = TABLE.objectsByFirstSegment.get(decodeURIComponent(firstSegmentOf(pathname))) ?? TABLE.paramFirst;
+  const found = matchRoutes([...candidates], { pathname })?.[0];
+  const route = found?.route.id === undefined ? undefined : TABLE.byId.get(found.route.id);
+  if (!found || !route) return { kind: 'not-found' };
+  const params: RouteParams = { ...found.params };
+  if (!paramsAreValid(route, params)) return { kind: 'not-found' };
+  // A page route with its optional id left out (`/detail`, `/detail/12`) names no page: its bare form, home.
+  if (route.page === undefined || (route.params[ID_PARAM] !== undefined && params[ID_PARAM] === undefined)) return { kind: 'redirect', location: '/' };
+  return { kind: 'page', route, params: Object.freeze(params) };
 }
 
 /**
@@ -232,7 +220,7 @@ export type RouteSpelling = { kind: 'canonical' } | { kind: 'respelt'; path: str
  * spelling (a 404). Anything that is not a page (nothing, a bare family root) is 'canonical': not this rule's.
  */
 export function routeSpelling(pathname: string): RouteSpelling {
-  const match = matchRoute(pathname);
+  const match = findRoute(pathname);
   // Most routes (every request passes here, cached hits too) have no such param: one lookup, nothing built.
   if (match.kind !== 'page' || !hasSpelledParams(match.route)) return { kind: 'canonical' };
   const path = spelledPath(match.route, match.params);
@@ -273,7 +261,7 @@ function spelledPath(route: RouteDef, params: RouteParams): string | null {
 }
 
 export function routeById(id: string): RouteDef | undefined {
-  return routeTable().find((route) => route.id === id);
+  return TABLE.byId.get(id);
 }
 
 /** Links the pages build, in one place so every href matches a route of the table. */

@@ -4,7 +4,7 @@
  * feeds, files, other domains of the network) is an ordinary document load.
  */
 import { isPlainPath } from './canonical-path';
-import { matchRoute } from './routes';
+import { findRoute } from './routes';
 
 /**
  * The path (+ query + hash) to navigate to on the client, or null when the link must load a new document. A plain
@@ -12,7 +12,7 @@ import { matchRoute } from './routes';
  * renders some 300 links, on the server for every render and in the browser again while hydrating.
  */
 export function appPathOf(href: string, siteDomain: string): string | null {
-  if (isPlainPath(href)) return matchRoute(href).kind === 'page' ? href : null;
+  if (isPlainPath(href)) return findRoute(href).kind === 'page' ? href : null;
   return appPathByParse(href, siteDomain);
 }
 
@@ -27,7 +27,7 @@ export function appPathByParse(href: string, siteDomain: string): string | null 
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
   if (url.host !== siteDomain) return null;
-  const match = matchRoute(url.pathname);
+  const match = findRoute(url.pathname);
   if (match.kind !== 'page') return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }

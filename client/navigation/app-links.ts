@@ -4,7 +4,7 @@
  * anything else (another button, a modifier, a target, a download, another origin, a path no page serves) is the
  * browser's. A click on the address already shown replaces the entry instead of adding one.
  */
-import { matchRoute } from '../../shared/routes';
+import { findRoute } from '../../shared/routes';
 
 interface Navigator {
   navigate(to: string, options?: { replace?: boolean }): Promise<void>;
@@ -16,7 +16,7 @@ function appTarget(event: MouseEvent): { anchor: HTMLAnchorElement; url: URL } |
   if (!(anchor instanceof HTMLAnchorElement)) return null;
   if ((anchor.target !== '' && anchor.target !== '_self') || anchor.hasAttribute('download')) return null;
   const url = new URL(anchor.href, window.location.href);
-  if (url.origin !== window.location.origin || matchRoute(url.pathname).kind !== 'page') return null;
+  if (url.origin !== window.location.origin || findRoute(url.pathname).kind !== 'page') return null;
   return { anchor, url };
 }
 

@@ -4,7 +4,7 @@
  * link, including those rendered later.
  */
 import { prefetchAllowed, type ConnectionHints } from '../../shared/prefetch';
-import { matchRoute } from '../../shared/routes';
+import { findRoute } from '../../shared/routes';
 import { prefetchPageData } from './page-data';
 
 function connection(): ConnectionHints | undefined {
@@ -18,7 +18,7 @@ function samePortalPath(anchor: HTMLAnchorElement): string | null {
   const path = url.pathname + url.search;
   if (path === window.location.pathname + window.location.search) return null;
   // Only routes whose pages are built: the others would answer 404 and teach the reader nothing.
-  const match = matchRoute(url.pathname);
+  const match = findRoute(url.pathname);
   return match.kind === 'page' && match.route.page ? path : null;
 }
 

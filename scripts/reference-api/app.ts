@@ -14,7 +14,7 @@ import { newspaperPageLabel } from './newspapers';
 import { pictureJpeg } from './picture-catalog';
 import { Presenter } from './present';
 import { PREVIEW_HEADER, PREVIEW_HEADER_VALUE } from '../../server/preview/contract';
-import { CODE_BAD_PARAMS, fail, matchRoute, MSG, type RouteContext } from './routes';
+import { CODE_BAD_PARAMS, fail, findRoute, MSG, type RouteContext } from './routes';
 import { presentVideo } from './videos';
 import { WechatJsSdk } from './wechat-jssdk';
 
@@ -175,7 +175,7 @@ async function routeReply(ctx: ApiContext, req: IncomingMessage, path: string, q
   if (ctx.jsSdk.handles(method, path)) return ctx.jsSdk.handle(path, query);
   const account = await accountReply(ctx.accounts, req, method, path, query);
   if (account) return account;
-  const route = matchRoute(method, path);
+  const route = findRoute(method, path);
   if (!route) return NOT_FOUND;
   let body: BodyFields = {};
   if (route.readsBody) {

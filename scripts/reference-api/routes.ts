@@ -129,7 +129,7 @@ export interface MatchedRoute {
   readsBody: boolean;
 }
 
-export function matchRoute(method: string, path: string): MatchedRoute | null {
+export function findRoute(method: string, path: string): MatchedRoute | null {
   for (const route of ROUTES) {
     if (route.method !== method) continue;
     const match = route.pattern.exec(path);

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { classifyPath } from '../../shared/canonical-path';
-import { matchRoute, routeSpelling } from '../../shared/routes';
+import { findRoute, routeSpelling } from '../../shared/routes';
 import { bareErrorDocument } from '../render/document';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
@@ -50,7 +50,7 @@ export function judgeTarget(method: string | undefined, target: string | undefin
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'bad', message: `use the canonical path ${canonical}` };
   // Only a page is worth a redirect: another spelling of a file, an API path or nothing at all is simply not
   // here, so no Location ever echoes a path an attacker wrote (`//evil.example` → '/evil.example').
-  if (matchRoute(canonical).kind === 'not-found') return { kind: 'not-found' };
+  if (findRoute(canonical).kind === 'not-found') return { kind: 'not-found' };
   const location = canonical + (queryAt < 0 ? '' : target.slice(queryAt));
   // A query holding bytes a header may not carry cannot be sent back in Location.
   if (!HEADER_SAFE.test(location)) return { kind: 'bad', message: 'malformed query' };

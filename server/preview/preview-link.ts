@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalPathOf } from '../../shared/canonical-path';
-import { matchRoute } from '../../shared/routes';
+import { findRoute } from '../../shared/routes';
 import { PREVIEW_LINK_SECONDS } from './contract';
 
 /** How far ahead of the portal's clock a link may be (the CMS's clock drifting). */
@@ -57,7 +57,7 @@ function pathOf(query: URLSearchParams): string {
     throw new PreviewLinkError(`path "${path.slice(0, 80)}" is not a path of this site`);
   const [pathname, search] = splitSearch(path);
   if (canonicalPathOf(pathname) !== pathname) throw new PreviewLinkError(`path "${path.slice(0, 80)}" is not spelt as the site spells it`);
-  if (matchRoute(pathname).kind !== 'page') throw new PreviewLinkError(`path "${path.slice(0, 80)}" is not a page of this site`);
+  if (findRoute(pathname).kind !== 'page') throw new PreviewLinkError(`path "${path.slice(0, 80)}" is not a page of this site`);
   return search === '' ? pathname : `${pathname}?${search}`;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { signedMobileLink } from '../preview/preview-link';
-import { matchRoute, type RouteMatch } from '../../shared/routes';
+import { findRoute, type RouteMatch } from '../../shared/routes';
 
 // Phones, not tablets: an iPad or Android tablet gets the desktop page, as the publisher's own site does.
 const MOBILE_UA = /Mobi|iPhone|iPod|Android.+Mobile|Windows Phone|HarmonyOS.+Mobile|MicroMessenger.+Mobile/i;
@@ -38,7 +38,7 @@ export function mobileDetailTarget(match: RouteMatch, userAgent: string | undefi
 /** `previewSecret`: the request is an editor's preview (its cookie checked), and the mobile link keeps it. */
 export function mobileDetailRedirect(mobileDetailUrl: string, previewSecretOf: (req: Request) => string | undefined = () => undefined): RequestHandler {
   return (req, res, next) => {
-    const match = matchRoute(req.path);
+    const match = findRoute(req.path);
     if (!variesByUserAgent(match)) return next();
     res.vary('User-Agent');
     const target = mobileDetailTarget(match, req.headers['user-agent'], mobileDetailUrl, previewSecretOf(req));

@@ -42,6 +42,8 @@ export function createPortalRoutes(pageLoader: LoaderFunction): RouteObject[] {
   const pageRoute = (id: string, path: string): RouteObject => ({
     id,
     path,
+    // The portal's paths are case-sensitive (`/Home` is no page), on both sides (shared/routes.ts).
+    caseSensitive: true,
     loader: pageLoader,
     shouldRevalidate: anotherPage,
     Component: RoutePage,

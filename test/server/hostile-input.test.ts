@@ -11,7 +11,7 @@ import type { CacheEntry } from '../../server/cache/entry';
 import { decodeEntry } from '../../server/cache/entry-codec';
 import { pageCodec } from '../../server/cache/page-cache';
 import { setOverrides } from '../../server/cache/runtime-policy';
-import { matchRoute, routeSpelling } from '../../shared/routes';
+import { findRoute, routeSpelling } from '../../shared/routes';
 import { hostileCorpus, type HostileCase } from '../fixtures/hostile-requests';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithRedis, testRedisUrl } from '../support/requirements';
@@ -153,7 +153,7 @@ describeWithRedis()('hostile-input corpus', () => {
       const path = key.slice(key.indexOf(':page:') + ':page:'.length).replace(/^\d+:/, '');
       const pathname = path.split('?')[0]!;
       const isFeed = pathname.startsWith('/rss/') || pathname.startsWith('/sitemaps/');
-      expect([key, isFeed || matchRoute(pathname).kind === 'page']).toEqual([key, true]);
+      expect([key, isFeed || findRoute(pathname).kind === 'page']).toEqual([key, true]);
       // One entry per page: never one for another spelling of a search keyword or a tag page's title.
       expect([key, routeSpelling(pathname).kind]).toEqual([key, 'canonical']);
       expect(key).not.toMatch(/evil|<|>|\s/);

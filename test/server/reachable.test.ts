@@ -4,7 +4,7 @@
  * the route table within three clicks: home is click 0, its links click 1, and so on.
  */
 import request from 'supertest';
-import { routeTable, matchRoute } from '../../shared/routes';
+import { routeTable, findRoute } from '../../shared/routes';
 import { MAIN_DOMAIN, REGIONAL_SITES } from '../../shared/sites';
 import { startTestPortal, type TestPortal } from '../support/portal';
 
@@ -21,7 +21,7 @@ function linksOf(html: string, origin: string): string[] {
 }
 
 function pageOf(path: string): string | null {
-  const match = matchRoute(path.split(/[?#]/)[0] ?? '');
+  const match = findRoute(path.split(/[?#]/)[0] ?? '');
   return match.kind === 'page' ? match.route.page : null;
 }
 

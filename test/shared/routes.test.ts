@@ -1,7 +1,9 @@
-import { matchRoute, routeTable, href, type ParamRule } from '../../shared/routes';
+import { findRoute, routeTable, href, type ParamRule } from '../../shared/routes';
+import { matchRoutes } from 'react-router-dom';
+import { createPortalRoutes } from '../../shared/ui/routes';
 
 function pageOf(path: string): { id: string; name: string | undefined; params: Record<string, string | undefined> } {
-  const match = matchRoute(path);
+  const match = findRoute(path);
   if (match.kind !== 'page') throw new Error(`${path} did not match a page: ${JSON.stringify(match)}`);
   return { id: match.route.id, name: match.route.name, params: { ...match.params } };
 }
@@ -79,8 +81,10 @@ describe('route table', () => {
     '/Home',
     '/a/b/c/V1/1',
     '/%2e%2e/V1/1',
+    // React Router ranks the detail route first (as the browser does): its catid breaks its rule, and no other route is tried.
+    '/detail/V1/12',
   ])('sends %s to the 404 page', (path) => {
-    expect(matchRoute(path)).toEqual({ kind: 'not-found' });
+    expect(findRoute(path)).toEqual({ kind: 'not-found' });
   });
 
   it('redirects a matched route without a name to /', () => {
@@ -88,7 +92,7 @@ describe('route table', () => {
     // The same route with its id left out after other params: an article's catid, a menu and sub-category.
     paths.push('/detail/12', '/detailReading/12/', '/xinwen/V1', '/xinwen/guonei/V2', '/zhuanti/xiangcun/topicDetail', '/zhuanti/topicDetail');
     for (const path of paths) {
-      expect([path, matchRoute(path)]).toEqual([path, { kind: 'redirect', location: '/' }]);
+      expect([path, findRoute(path)]).toEqual([path, { kind: 'redirect', location: '/' }]);
     }
   });
 
@@ -144,7 +148,7 @@ describe('route table', () => {
         paths = paths.flatMap((path) => (param?.[2] ? [`${path}/${value}`, path] : [`${path}/${value}`]));
       }
       for (const path of paths) {
-        const match = matchRoute(path);
+        const match = findRoute(path);
         // Another page's own path (a video by its id): that page's, not a bare one.
         if (match.kind === 'page' && match.params.id !== undefined) continue;
         answers.push([route.id, path, match.kind === 'redirect' ? match.location : match.kind]);
@@ -178,10 +182,10 @@ describe('route table', () => {
   });
 });
 
-describe('matchRoute remembers what it found', () => {
+describe('findRoute remembers what it found', () => {
   it('answers a path it has seen with the same match, whose params cannot be changed', () => {
-    const first = matchRoute('/detail/2728/33727');
-    expect(matchRoute('/detail/2728/33727')).toBe(first);
+    const first = findRoute('/detail/2728/33727');
+    expect(findRoute('/detail/2728/33727')).toBe(first);
     if (first.kind !== 'page') throw new Error('the detail path did not match a page');
     expect(Object.isFrozen(first.params)).toBe(true);
     expect(first.params).toEqual({ catid: '2728', id: '33727' });
@@ -189,15 +193,49 @@ describe('matchRoute remembers what it found', () => {
 
   it('matches long paths without keeping them, with the same answer each time', () => {
     const long = `/tagDetail/12/${'长'.repeat(300)}`;
-    const first = matchRoute(long);
-    const second = matchRoute(long);
+    const first = findRoute(long);
+    const second = findRoute(long);
     expect(second).not.toBe(first);
     expect(second).toEqual(first);
   });
 
   it('keeps answering correctly after thousands of distinct paths', () => {
-    for (let id = 1; id <= 5000; id += 1) expect(matchRoute(`/detail/2728/${id}`).kind).toBe('page');
-    expect(matchRoute('/no/such/page').kind).toBe('not-found');
-    expect(matchRoute('/detail/2728/33727').kind).toBe('page');
+    for (let id = 1; id <= 5000; id += 1) expect(findRoute(`/detail/2728/${id}`).kind).toBe('page');
+    expect(findRoute('/no/such/page').kind).toBe('not-found');
+    expect(findRoute('/detail/2728/33727').kind).toBe('page');
+  });
+});
+
+describe('findRoute and the browser router agree', () => {
+  /** Every route's path with each param given a sample (valid or not) or left out, plus a trailing slash and an extra segment. */
+  function pathsOfTable(): string[] {
+    const samples = ['12', 'abc', 'xinwen', '5paw6Ze7', '2', '%E9%9D%92', 'V1', 'Detail'];
+    const paths = new Set<string>(['/', '/Home', '/nope']);
+    for (const route of routeTable()) {
+      let prefixes = [''];
+      for (const segment of route.path.split('/').slice(1)) {
+        const optional = segment.endsWith('?');
+        prefixes = prefixes.flatMap((prefix) => {
+          if (!segment.startsWith(':')) return [`${prefix}/${segment}`];
+          return [...samples.map((sample) => `${prefix}/${sample}`), ...(optional ? [prefix] : [])];
+        });
+        for (const prefix of prefixes) paths.add(prefix || '/').add(`${prefix}/`).add(`${prefix}/extra`);
+      }
+    }
+    return [...paths];
+  }
+
+  it('gives each path the page route React Router matches in the browser, or none when its params break their rules', () => {
+    const browserRoutes = createPortalRoutes(() => null);
+    const paths = pathsOfTable();
+    expect(paths.length).toBeGreaterThan(1000);
+    const disagreements = paths.flatMap((path) => {
+      const leaf = matchRoutes(browserRoutes, path)?.at(-1)?.route.id;
+      const match = findRoute(path);
+      // The browser asks the server for a path whose params it cannot check: the server's answer is then a 404 or a redirect.
+      if (match.kind !== 'page') return [];
+      return leaf === match.route.id ? [] : [`${path}: browser ${leaf}, server ${match.route.id}`];
+    });
+    expect(disagreements).toEqual([]);
   });
 });

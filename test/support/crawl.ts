@@ -5,7 +5,7 @@
  */
 import request from 'supertest';
 import { HOME_CATID } from '../../shared/constants';
-import { href, matchRoute } from '../../shared/routes';
+import { href, findRoute } from '../../shared/routes';
 import type { RawLive, RawPagedList, RawShikeCategory, RawShikeCategoryItems, RawSpecialReport } from '../../server/upstream/wire';
 import { article, articleList, homeCategories, upstreamData } from './upstream-data';
 
@@ -28,7 +28,7 @@ function kindOf(path: string): { kind: string; route: string } | null {
   if (pathname.startsWith('/rss/')) return { kind: 'rss', route: 'rss' };
   if (pathname.startsWith('/sitemap')) return { kind: pathname, route: pathname };
   if (pathname === '/robots.txt') return { kind: 'robots', route: 'robots' };
-  const match = matchRoute(pathname);
+  const match = findRoute(pathname);
   return match.kind === 'page' ? { kind: match.route.page, route: match.route.id } : null;
 }
 

@@ -1,5 +1,5 @@
 /** Pages of every kind the route table serves, as a reader reaches them (real ids of the reference dataset). */
-import { matchRoute, routeTable } from '../../shared/routes';
+import { findRoute, routeTable } from '../../shared/routes';
 import { encodeKeyword } from '../../shared/search-keyword';
 
 /** The first link on `from` whose path matches `pattern`. */
@@ -120,7 +120,7 @@ export async function pagesOfEveryRoute(base: string, upstreamUrl: string): Prom
 /** The page ids of the route table that none of `paths` shows: what a suite claiming every kind left out. */
 export function pageIdsMissing(paths: readonly string[]): string[] {
   const shown = new Set(
-    paths.map((path) => matchRoute(new URL(path, 'http://portal.test').pathname)).map((match) => (match.kind === 'page' ? match.route.page : match.kind)),
+    paths.map((path) => findRoute(new URL(path, 'http://portal.test').pathname)).map((match) => (match.kind === 'page' ? match.route.page : match.kind)),
   );
   const every = new Set(routeTable().flatMap((route) => (route.page === undefined ? [] : [route.page])));
   return [...every].filter((id) => !shown.has(id)).sort();
@@ -166,7 +166,7 @@ function routeKind(routeId: string): string {
  * page by its state (`liveStreamDetail-id (upcoming)`); null for a path that shows no page (a feed, a redirect).
  */
 export function pageKindOf(path: string, liveStates: ReadonlyMap<number, LiveState>): string | null {
-  const match = matchRoute(new URL(path, 'http://portal.test').pathname);
+  const match = findRoute(new URL(path, 'http://portal.test').pathname);
   if (match.kind !== 'page') return null;
   const kind = routeKind(match.route.id);
   if (kind !== LIVE_KIND) return kind;
