@@ -5,7 +5,7 @@
  */
 import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, type HydrationState, type RouteObject } from 'react-router-dom';
 import type { AppState, PageState } from '../shared/app-state';
 import { RESOURCE_ENDPOINT, STATE_SCRIPT_ID } from '../shared/app-state';
 import { ARTICLE_BODY_SELECTOR, hasArticleBody, withArticleBody } from '../shared/article-body';
@@ -21,6 +21,7 @@ import { followAppLinks } from './navigation/app-links';
 import { rememberPage } from './navigation/page-data';
 import { loadPage } from '../shared/pages/registry';
 import { createPortalRoutes } from '../shared/ui/routes';
+import { ServerRenderedError } from '../shared/ui/RouteError';
 import './styles/main.css';
 
 function readState(): AppState {
@@ -45,10 +46,16 @@ async function fetchResource(name: ResourceName): Promise<unknown> {
   return response.json();
 }
 
-/** The server's page state as the loader data of every route the router matches here, so none loads again. */
-function hydrationLoaderData(routes: RouteObject[], page: PageState): Record<string, PageState> {
+/**
+ * What React Router's hydration needs, from the portal's state script: the server's page state as the loader data
+ * of every route matched here (so none loads again), or, for a page the server answered with its route's error
+ * boundary (a 500, server/render/page-router.ts), that error at the deepest route.
+ */
+function hydrationData(routes: RouteObject[], page: PageState): HydrationState {
   const matches = matchRoutes(routes, window.location) ?? [];
-  return Object.fromEntries(matches.flatMap(({ route }) => (route.loader && route.id ? [[route.id, page]] : [])));
+  const loaded = matches.flatMap(({ route }) => (route.loader && route.id ? [route.id] : []));
+  if (page.status === 500) return { errors: Object.fromEntries(loaded.slice(-1).map((id) => [id, new ServerRenderedError(500)])) };
+  return { loaderData: Object.fromEntries(loaded.map((id) => [id, page])) };
 }
 
 async function start(): Promise<void> {
@@ -59,8 +66,8 @@ async function start(): Promise<void> {
   if (!root) throw new Error('#root missing from the document');
   rememberPage(state.page.path, { kind: 'page', page: state.page });
   watchHistoryNavigations();
-  const routes = createPortalRoutes(pageLoader);
-  const router = createBrowserRouter(routes, { hydrationData: { loaderData: hydrationLoaderData(routes, state.page) } });
+  const routes = createPortalRoutes(() => pageLoader);
+  const router = createBrowserRouter(routes, { hydrationData: hydrationData(routes, state.page) });
   followAppLinks(router);
   // Hydrating in a transition makes it interruptible: React works in slices of a few milliseconds and yields to
   // the browser between them (input, paint), instead of one long task that grows with the page and the CPU load.

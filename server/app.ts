@@ -39,7 +39,7 @@ import { mobileDetailRedirect } from './render/mobile-redirect';
 import { previewOf, previewRoutes } from './preview/preview-routes';
 import type { UsedLinks } from './preview/used-links';
 import { createPageHandler } from './render/page-handler';
-import { UNAVAILABLE_MESSAGE } from './render/prepare-page';
+import { UNAVAILABLE_MESSAGE } from './render/page-status';
 import { feedRoutes } from './seo/routes';
 import type { ContentService } from './upstream/content-service';
 import type { UpstreamClient } from './upstream/http-client';

@@ -12,6 +12,7 @@ import { loadPage } from '../../shared/pages/registry';
 import type { AppState } from '../../shared/app-state';
 import { isResourceName } from '../../shared/resources';
 import { documentTree, renderDocument, type RenderOptions } from '../../server/render/render-document';
+import { contextOfLoadedPage } from '../../server/render/page-router';
 
 export interface PageInputs {
   state: AppState;
@@ -44,14 +45,15 @@ export function storeOf({ resources }: PageInputs): ResourceStore {
 }
 
 /** The tree the server renders for the page (render-document.tsx), with a fresh store. */
-export function pageTree(inputs: PageInputs, nonce: string): Promise<ReactElement> {
-  return documentTree(inputs.state, nonce, storeOf(inputs));
+export function pageTree(inputs: PageInputs, nonce: string): ReactElement {
+  return documentTree(inputs.state, nonce, storeOf(inputs), contextOfLoadedPage(inputs.state.page));
 }
 
 /** The options renderDocument takes for the page, as a reader's render (not waiting for every block). */
 export function documentOptions(inputs: PageInputs, nonce: string, waitForAll = false): RenderOptions {
   return {
     state: inputs.state,
+    router: contextOfLoadedPage(inputs.state.page),
     nonce,
     resources: storeOf(inputs),
     styles: ['/assets/entry.css'],
@@ -77,7 +79,7 @@ export type FloorKind = 'string' | 'stream';
 export async function renderFloor(html: string, seconds: number, kind: FloorKind = 'string'): Promise<Floor> {
   const inputs = pageInputs(html);
   await loadPageOf(inputs);
-  const render = kind === 'string' ? async () => renderToString(await pageTree(inputs, 'floor')).length : () => streamedLength(inputs);
+  const render = kind === 'string' ? async () => renderToString(pageTree(inputs, 'floor')).length : () => streamedLength(inputs);
   for (let warm = 0; warm < 30; warm++) await render();
   const cpu = process.cpuUsage();
   const started = performance.now();

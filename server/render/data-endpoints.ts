@@ -6,7 +6,7 @@
 import express, { Router, type Response } from 'express';
 import { z } from 'zod';
 import { CLIENT_ERROR_ENDPOINT, CLIENT_ERROR_TEXT_LIMIT, type ClientErrorReport } from '../../shared/client-error';
-import { PAGE_DATA_ENDPOINT, RESOURCE_ENDPOINT } from '../../shared/app-state';
+import { PAGE_DATA_ENDPOINT, RESOURCE_ENDPOINT, type PageDataResponse } from '../../shared/app-state';
 import { classifyPath } from '../../shared/canonical-path';
 import { isResourceName, RESOURCES } from '../../shared/resources';
 import { routeSpelling } from '../../shared/routes';
@@ -19,7 +19,8 @@ import type { ContentApi } from '../../shared/content-api';
 import { previewOf } from '../preview/preview-routes';
 import { addressOf } from '../../shared/page-address';
 import { mobileDetailTarget, variesByUserAgent } from './mobile-redirect';
-import { pageDataFailure, preparePage, unixNow } from './prepare-page';
+import { pageDataFailure, unixNow } from './page-status';
+import { PageLoad, routePage } from './page-router';
 
 const MAX_PATH_LENGTH = 2048;
 
@@ -102,18 +103,24 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
       const account = accountFor(req, res);
       const api = contentFor(content, recorder, preview, 'throw');
       // The flag an open tab follows (its document's layout is not sent again): read beside the page's loaders.
-      const [prepared, greyMode] = await Promise.all([
-        preparePage({
-          site: resolveSite(req.headers.host),
-          address,
-          content: api,
-          now: unixNow(),
-          account,
-          onLoaderError: pageDataFailure(logger, 'loader failed', target.pathname),
-        }),
+      const [routed, greyMode] = await Promise.all([
+        routePage(
+          new PageLoad({
+            site: resolveSite(req.headers.host),
+            address,
+            content: api,
+            pageCalls: recorder,
+            now: unixNow(),
+            account,
+            onLoaderError: pageDataFailure(logger, 'loader failed', target.pathname),
+          }),
+        ),
         api.greyMode(),
       ]);
-      const answer = prepared.kind === 'page' ? { ...prepared, page: { ...prepared.page, greyMode } } : prepared;
+      const answer: PageDataResponse =
+        routed.kind === 'page'
+          ? { kind: 'page', page: { ...routed.page, greyMode } }
+          : { kind: 'redirect', location: routed.location, ...(routed.permanent ? { permanent: true } : {}) };
       // A signed-in reader's navigation may carry their own lists, and an answer built on a failed call or an
       // error is not one to reuse: neither is kept by any cache.
       const status = answer.kind === 'page' ? answer.page.status : 200;

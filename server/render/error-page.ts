@@ -1,31 +1,33 @@
 /**
- * The error page of a render whose shell failed: the site's layout around the error page, rendered whole; if
- * even that cannot be had, a bare error document. Never kept by any cache (page-response.ts).
+ * The error page of a render whose shell failed: the page's layout around React Router's error boundary of the
+ * page's route (page-router.ts, failedRenderContext), rendered whole, a 500; if even that cannot be rendered, a
+ * bare error document. Never kept by any cache (page-response.ts).
  */
 import type { Response } from 'express';
 import { TEXT } from '../../shared/constants';
-import type { ContentApi } from '../../shared/content-api';
 import { CallRecorder } from '../upstream/content-service';
 import { bareErrorDocument } from './document';
-import { addressOf } from '../../shared/page-address';
-import { renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
+import { renderOptions, resourceLoads, type DocumentRequest, type PageContext } from './page-context';
+import { failedRenderContext } from './page-router';
+import type { DocumentState } from './page-state';
 import { errorHeaders, setHeaders } from './page-response';
-import { statusPage, unixNow } from './prepare-page';
+import { statusPage, unixNow } from './page-status';
 import { renderDocument, type DocumentSink } from './render-document';
 
-export async function sendErrorPage(context: PageContext, res: Response, request: DocumentRequest, content: ContentApi, status: number): Promise<void> {
+const STATUS = 500;
+
+export async function sendErrorPage(context: PageContext, res: Response, request: DocumentRequest, failed: DocumentState, error: unknown): Promise<void> {
   const { page } = request;
-  // The layout comes from the home page's state; the page itself is the error page at the request's address.
-  const home = { ...request, account: null, page: { ...page, address: addressOf('/', '') } };
-  const base = await stateFor(context, home, content, new CallRecorder()).catch(() => null);
   const fallback = () => {
     if (res.headersSent) return;
-    res.status(status).type('html');
+    res.status(STATUS).type('html');
     setHeaders(res, errorHeaders());
-    res.send(bareErrorDocument(status, TEXT.errorDefault));
+    res.send(bareErrorDocument(STATUS, TEXT.errorDefault));
   };
-  if (!base || 'redirect' in base) return fallback();
-  const state = { ...base, page: statusPage(page.site, page.address.path, status, TEXT.errorDefault, unixNow()) };
+  const errorPage: DocumentState = {
+    state: { ...failed.state, page: statusPage(page.site, page.address.path, STATUS, TEXT.errorDefault, unixNow()) },
+    router: failedRenderContext(failed.router, error),
+  };
   const sink: DocumentSink = {
     start: (code) => {
       res.status(code).type('html');
@@ -35,5 +37,7 @@ export async function sendErrorPage(context: PageContext, res: Response, request
     end: () => res.end(),
     shellFailed: fallback,
   };
-  await renderDocument(renderOptions(context, state, { ...request, waitForAll: true }, resourceLoads(content)), sink);
+  // Its blocks load nothing: the error page's content is the boundary's.
+  const content = context.deps.content.forRequest(new CallRecorder());
+  await renderDocument(renderOptions(context, errorPage, { ...request, waitForAll: true }, resourceLoads(content)), sink);
 }

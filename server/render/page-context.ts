@@ -19,7 +19,7 @@ import type { CallRecorder, ContentService } from '../upstream/content-service';
 import type { Assets } from './assets';
 import { ResourceLoads } from './downstream-caching';
 import type { PageRequest } from './page-request';
-import { createStateBuilder, type BuiltState, type StateInput } from './page-state';
+import { createStateBuilder, type BuiltState, type DocumentState, type StateInput } from './page-state';
 import type { RenderOptions } from './render-document';
 import type { SecurityHeaders } from '../middleware/security';
 
@@ -98,10 +98,11 @@ function canonicalUrlOf(request: DocumentRequest, state: AppState, protocol: str
   return `${protocol}://${request.page.site.domain}${state.page.head.canonicalPath ?? state.page.path}`;
 }
 
-export function renderOptions(context: PageContext, state: AppState, request: DocumentRequest, loads: ResourceLoads): RenderOptions {
+export function renderOptions(context: PageContext, { state, router }: DocumentState, request: DocumentRequest, loads: ResourceLoads): RenderOptions {
   const { deps } = context;
   return {
     state,
+    router,
     nonce: request.nonce,
     resources: createResourceStore(loads.load),
     styles: deps.assets.styles,

@@ -1,9 +1,10 @@
 /**
- * The state a document is rendered from (shared/app-state.ts): the page (prepare-page.ts decides it and its
- * status), the layout around it, the site and the reader. The page's own calls are recorded apart from the
+ * The state a document is rendered from (shared/app-state.ts): the page (React Router's query decides it and its
+ * status, page-router.ts), the layout around it, the site and the reader. The page's own calls are recorded apart from the
  * layout's, so 'the page's own data is missing' (a 503) can be told from 'the menu is missing' (an empty menu).
  */
-import type { AppState, PageState, PublicUser } from '../../shared/app-state';
+import type { StaticHandlerContext } from 'react-router-dom';
+import type { AppState, PublicUser } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
 import type { LayoutData } from '../../shared/app-state';
 import { loadLayout } from '../pages/layout';
@@ -13,7 +14,8 @@ import type { Logger } from '../logger';
 import type { AccountSession } from '../upstream/account-service';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
 import type { PageRequest } from './page-request';
-import { pageDataFailure, preparePage, statusPage, UNAVAILABLE_MESSAGE, unixNow } from './prepare-page';
+import { pageDataFailure, unixNow } from './page-status';
+import { PageLoad, routePage } from './page-router';
 
 export interface PageStateDeps {
   content: ContentService;
@@ -35,7 +37,13 @@ export interface StateInput {
   preview?: boolean;
 }
 
-export type BuiltState = AppState | { redirect: string; permanent?: boolean };
+/** A document's state and React Router's context of its page, or where the page's path redirects. */
+export interface DocumentState {
+  state: AppState;
+  router: StaticHandlerContext;
+}
+
+export type BuiltState = DocumentState | { redirect: string; permanent?: boolean };
 
 const EMPTY_LAYOUT = (site: SiteConfig): LayoutData => ({
   menu: [],
@@ -47,15 +55,6 @@ const EMPTY_LAYOUT = (site: SiteConfig): LayoutData => ({
 
 function publicSite(site: SiteConfig): AppState['site'] {
   return { id: site.id, name: site.name, domain: site.domain, isMain: isMainSite(site) };
-}
-
-/**
- * Every call of the page's loader failed (none was answered, even from cache): the page has no data and the
- * upstream is down, so it is a 503 with Retry-After, not a 200 shell of empty blocks.
- */
-export function unavailableIfNoData(site: SiteConfig, page: PageState, pageCalls: CallRecorder): PageState {
-  if (page.status !== 200 || !pageCalls.degraded || pageCalls.states.length > 0) return page;
-  return statusPage(site, page.path, 503, UNAVAILABLE_MESSAGE, page.now);
 }
 
 export function createStateBuilder(deps: PageStateDeps): (input: StateInput) => Promise<BuiltState> {
@@ -73,25 +72,28 @@ export function createStateBuilder(deps: PageStateDeps): (input: StateInput) => 
     const { site, address } = input.page;
     const account = input.account ?? null;
     const pageCalls = new CallRecorder();
-    const [prepared, layout] = await Promise.all([
-      preparePage({
-        site,
-        address,
-        // The page's own data: a failed call makes the page a 503, never an empty page or a 404.
-        content: input.preview ? deps.content.forPreview(pageCalls, 'throw') : deps.content.forRequest(pageCalls, 'throw'),
-        now: unixNow(),
-        account,
-        onLoaderError: pageDataFailure(logger, 'loader failed', address.pathname),
-      }),
+    const [routed, layout] = await Promise.all([
+      routePage(
+        new PageLoad({
+          site,
+          address,
+          // The page's own data: a failed call makes the page a 503, never an empty page or a 404.
+          content: input.preview ? deps.content.forPreview(pageCalls, 'throw') : deps.content.forRequest(pageCalls, 'throw'),
+          pageCalls,
+          now: unixNow(),
+          account,
+          onLoaderError: pageDataFailure(logger, 'loader failed', address.pathname),
+        }),
+      ),
       layoutOf(site, input.content),
     ]);
     input.recorder.absorb(pageCalls);
-    if (prepared.kind === 'redirect') return { redirect: prepared.location, ...(prepared.permanent ? { permanent: true } : {}) };
-    const page = unavailableIfNoData(site, prepared.page, pageCalls);
+    if (routed.kind === 'redirect') return { redirect: routed.location, ...(routed.permanent ? { permanent: true } : {}) };
+    const { page, router } = routed;
     if (page.page !== 'not-found' && page.page !== 'error') await loadPage(page.page);
     // The CMS ended the reader's token while the page loaded: the session is gone, so the page is a visitor's.
     const user = account?.signedOut ? null : input.user;
-    return {
+    const state: AppState = {
       buildId: deps.buildId,
       site: publicSite(site),
       user,
@@ -101,5 +103,6 @@ export function createStateBuilder(deps: PageStateDeps): (input: StateInput) => 
       page,
       preview: input.preview === true,
     };
+    return { state, router };
   };
 }

@@ -8,13 +8,13 @@
  */
 import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server.bun';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider, type LoaderFunctionArgs } from 'react-router-dom';
-import type { AppState, PageState } from '../../shared/app-state';
+import { createStaticRouter, StaticRouterProvider, type StaticHandlerContext } from 'react-router-dom';
+import type { AppState } from '../../shared/app-state';
 import { PortalShell } from '../../shared/ui/App';
 import type { ResourceStore } from '../../shared/ui/data/resource-store';
-import { createPortalRoutes } from '../../shared/ui/routes';
 import { DOCUMENT_END, documentAfterShell, documentHead } from './document';
 import { FlushingDestination } from './flushing-destination';
+import { dataRoutes } from './page-router';
 
 export interface DocumentSink {
   /** Called once, before the first byte: the place to set status and headers. */
@@ -29,6 +29,8 @@ export interface DocumentSink {
 
 export interface RenderOptions {
   state: AppState;
+  /** React Router's context of the page's query (page-router.ts): what the static router renders. */
+  router: StaticHandlerContext;
   nonce: string;
   resources: ResourceStore;
   styles: readonly string[];
@@ -51,59 +53,12 @@ export interface RenderOutcome {
 }
 
 /**
- * The page state each query's request is for. The routes' server loader only hands it over: the portal's own
- * loaders (each page's loader.ts, server only) ran before the render, through the data cache, so the status is
- * known before the shell and a page that fails is answered by the error page, not half-streamed.
+ * The React tree of a page's document (the bench's floor renders this one too): React Router's static router
+ * over the handler's context of the page's query (page-router.ts), inside the portal shell. No hydration script
+ * of the router's own: the browser builds its hydration data from the portal's state script (client/entry.tsx).
  */
-const pageOfRequest = new WeakMap<Request, PageState>();
-
-function serverPageLoader({ request }: LoaderFunctionArgs): PageState {
-  const page = pageOfRequest.get(request);
-  if (!page) throw new Error(`no page state for ${request.url}`);
-  return page;
-}
-
-/** React Router's static handler over the portal's routes, made once: matching and loader calls per request. */
-const staticHandler = createStaticHandler(createPortalRoutes(serverPageLoader));
-
-/** A fixed origin for the query's request: routes match by path; the site is in the state. */
-const QUERY_ORIGIN = 'http://portal.invalid';
-
-/**
- * The React tree of a page's document (the bench's floor renders this one too): React Router's static router,
- * queried at the page's address, inside the portal shell. No hydration script of the router's own: the browser
- * builds its hydration data from the portal's state script (client/entry.tsx).
- */
-function decodes(segment: string): boolean {
-  try {
-    decodeURIComponent(segment);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The address as React Router reads it: a path segment whose escapes are not UTF-8 (`/%C0%AF`, a not-found page)
- * gets its `%` escaped, so the router matches the same literal text it would fall back to anyway, without a
- * console.warn on stderr (outside the JSON log) for every such request a reader sends.
- */
-function routerAddress(address: string): string {
-  const queryAt = address.indexOf('?');
-  const path = queryAt < 0 ? address : address.slice(0, queryAt);
-  const safe = path
-    .split('/')
-    .map((segment) => (decodes(segment) ? segment : segment.replaceAll('%', '%25')))
-    .join('/');
-  return queryAt < 0 ? safe : safe + address.slice(queryAt);
-}
-
-export async function documentTree(state: AppState, nonce: string, resources: ResourceStore): Promise<ReactElement> {
-  const request = new Request(QUERY_ORIGIN + routerAddress(state.page.path));
-  pageOfRequest.set(request, state.page);
-  const context = await staticHandler.query(request);
-  if (context instanceof Response) throw new Error(`router answered ${state.page.path} with a ${context.status} response`);
-  const router = createStaticRouter(staticHandler.dataRoutes, context);
+export function documentTree(state: AppState, nonce: string, resources: ResourceStore, context: StaticHandlerContext): ReactElement {
+  const router = createStaticRouter(dataRoutes, context);
   return (
     <PortalShell state={state} nonce={nonce} resources={resources}>
       <StaticRouterProvider router={router} context={context} hydrate={false} nonce={nonce} />
@@ -114,7 +69,7 @@ export async function documentTree(state: AppState, nonce: string, resources: Re
 export async function renderDocument(options: RenderOptions, sink: DocumentSink): Promise<RenderOutcome> {
   let tree: ReactElement;
   try {
-    tree = await documentTree(options.state, options.nonce, options.resources);
+    tree = documentTree(options.state, options.nonce, options.resources, options.router);
   } catch (error) {
     sink.shellFailed(error);
     return { clean: false, aborted: false };

@@ -133,12 +133,12 @@ export async function renderMiss(context: PageContext, res: Response, request: D
   const started = performance.now();
   const recorder = new CallRecorder();
   const content = request.preview ? context.deps.content.forPreview(recorder) : context.deps.content.forRequest(recorder);
-  const state = await stateFor(context, request, content, recorder);
-  if ('redirect' in state) {
-    res.redirect(state.permanent ? 301 : 302, state.redirect);
+  const built = await stateFor(context, request, content, recorder);
+  if ('redirect' in built) {
+    res.redirect(built.permanent ? 301 : 302, built.redirect);
     return;
   }
-  const streaming: Streaming = { context, request, key, state, recorder, loads: resourceLoads(content), started };
+  const streaming: Streaming = { context, request, key, state: built.state, recorder, loads: resourceLoads(content), started };
   let shellError: unknown = null;
   let shellFailed = false;
   const onShellFailed = (error: unknown) => {
@@ -146,11 +146,11 @@ export async function renderMiss(context: PageContext, res: Response, request: D
     shellError = error;
   };
   const sink = request.waitForAll && key !== null ? wholeSink(streaming, res, onShellFailed) : streamingSink(streaming, res, onShellFailed);
-  const rendered = await renderDocument(renderOptions(context, state, request, streaming.loads), sink);
+  const rendered = await renderDocument(renderOptions(context, built, request, streaming.loads), sink);
   // The access log's upstream time: what this request's loaders waited for (cached calls cost nothing).
   notePage(res, { upstreamMs: recorder.upstreamMs });
   context.deps.onRender?.(String(res.locals.metricsRoute ?? 'other'), (performance.now() - started) / 1000, outcomeOf(shellFailed, rendered));
   if (!shellFailed) return;
   context.deps.logger.error({ err: shellError, path: request.page.address.pathname }, 'shell failed; sending the error page');
-  await sendErrorPage(context, res, request, content, 500);
+  await sendErrorPage(context, res, request, built, shellError);
 }

@@ -34,13 +34,14 @@ function collectingSink(): { sink: DocumentSink; parts: Buffer[]; failed: () => 
 export async function renderWhole(context: PageContext, request: DocumentRequest, revalidateStale = false): Promise<WholeRender> {
   const recorder = new CallRecorder(revalidateStale);
   const content = context.deps.content.forRequest(recorder);
-  const state = await stateFor(context, { ...request, waitForAll: true, user: null, account: null }, content, recorder);
-  if ('redirect' in state) return { kind: 'other' };
-  if (state.page.status === 503) return { kind: 'unavailable' };
-  if (state.page.status !== 200) return { kind: 'other' };
+  const built = await stateFor(context, { ...request, waitForAll: true, user: null, account: null }, content, recorder);
+  if ('redirect' in built) return { kind: 'other' };
+  const { page } = built.state;
+  if (page.status === 503) return { kind: 'unavailable' };
+  if (page.status !== 200) return { kind: 'other' };
   const collected = collectingSink();
-  const outcome = await renderDocument(renderOptions(context, state, { ...request, waitForAll: true }, resourceLoads(content)), collected.sink);
+  const outcome = await renderDocument(renderOptions(context, built, { ...request, waitForAll: true }, resourceLoads(content)), collected.sink);
   if (recorder.degraded) return { kind: 'unavailable' };
   if (collected.failed() || !outcome.clean) return { kind: 'other' };
-  return { kind: 'ok', html: Buffer.concat(collected.parts), sources: pageSources(recorder, request.page.site, state.page.page) };
+  return { kind: 'ok', html: Buffer.concat(collected.parts), sources: pageSources(recorder, request.page.site, page.page) };
 }

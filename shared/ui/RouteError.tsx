@@ -21,13 +21,24 @@ export class PageDataUnavailable extends Error {
   }
 }
 
+/** The error a page's document was rendered with on the server (its loader or render failed): logged there already. */
+export class ServerRenderedError extends Error {
+  constructor(readonly status: number) {
+    super(`the server rendered this page's error boundary (${status})`);
+    this.name = 'ServerRenderedError';
+  }
+}
+
 function statusOf(error: unknown): number {
+  if (error instanceof ServerRenderedError) return error.status;
   return isRouteErrorResponse(error) ? error.status : 500;
 }
 
 function useReportedError(): unknown {
   const error = useRouteError();
-  useEffect(() => reportClientError(error), [error]);
+  useEffect(() => {
+    if (!(error instanceof ServerRenderedError)) reportClientError(error);
+  }, [error]);
   return error;
 }
 

@@ -4,11 +4,10 @@
  * built from the pages' route modules), each with its route id and path, plus `*` for every other path. Every
  * route shows the page its loader returned and has an error boundary.
  *
- * The loader is the side's own, given by the caller: on the server the page state the portal's loaders already
- * made for this request (server/render/render-document.tsx; the loaders themselves stay server-only, and run
- * before the render so the status is known before the shell); in the browser a read of `/_data/page`
- * (client/navigation/page-loader.ts). The routes do not check params: a path whose params break their rules
- * (`/detail/1/abc`) is matched here and gets the 404 page state from the server.
+ * The loaders are each side's own, given by the caller: on the server the route's loader runs the page's loader
+ * (server/render/page-router.ts, in React Router's static handler); in the browser it reads `/_data/page`, which
+ * the server answers from the same loaders (client/navigation/page-loader.ts). The routes do not check params: a
+ * path whose params break their rules (`/detail/1/abc`) is matched here and gets the 404 page from the server.
  */
 import { Outlet, ScrollRestoration, type LoaderFunction, type RouteObject, type ShouldRevalidateFunction } from 'react-router-dom';
 import { pageAddress } from '../page-address';
@@ -37,14 +36,14 @@ function Root() {
 const anotherPage: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
   defaultShouldRevalidate && pageAddress(currentUrl.pathname, currentUrl.search) !== pageAddress(nextUrl.pathname, nextUrl.search);
 
-/** The portal's routes with `pageLoader` as every page route's loader. */
-export function createPortalRoutes(pageLoader: LoaderFunction): RouteObject[] {
+/** The portal's routes, each page route with the loader `loaderOf` gives for its id. */
+export function createPortalRoutes(loaderOf: (routeId: string) => LoaderFunction): RouteObject[] {
   const pageRoute = (id: string, path: string): RouteObject => ({
     id,
     path,
     // The portal's paths are case-sensitive (`/Home` is no page), on both sides (shared/routes.ts).
     caseSensitive: true,
-    loader: pageLoader,
+    loader: loaderOf(id),
     shouldRevalidate: anotherPage,
     Component: RoutePage,
     ErrorBoundary: RouteErrorBoundary,

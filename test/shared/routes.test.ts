@@ -226,7 +226,7 @@ describe('findRoute and the browser router agree', () => {
   }
 
   it('gives each path the page route React Router matches in the browser, or none when its params break their rules', () => {
-    const browserRoutes = createPortalRoutes(() => null);
+    const browserRoutes = createPortalRoutes(() => () => null);
     const paths = pathsOfTable();
     expect(paths.length).toBeGreaterThan(1000);
     const disagreements = paths.flatMap((path) => {

@@ -12,8 +12,7 @@ import { MemoryStore } from '../../../server/cache/memory-store';
 import { PageCache } from '../../../server/cache/page-cache';
 import { carryLookup, pageKind, pageRequestOf, routeLabel, takeLookup, targetOf } from '../../../server/render/page-request';
 import { generatedPaths, seeded } from '../../support/generated-paths';
-import { unavailableIfNoData } from '../../../server/render/page-state';
-import { UNAVAILABLE_MESSAGE } from '../../../server/render/prepare-page';
+import { unavailableIfNoData, UNAVAILABLE_MESSAGE } from '../../../server/render/page-status';
 import { CallRecorder } from '../../../server/upstream/content-service';
 
 const pageCache = new PageCache(new Cache(new MemoryStore(1024 * 1024)), { prefix: 'request', buildId: 'b1' });

@@ -4,6 +4,7 @@ import { MAIN_SITE } from '../../../shared/sites';
 import { createResourceStore } from '../../../shared/ui/data/resource-store';
 import { loadPage } from '../../../shared/pages/registry';
 import { renderDocument, type DocumentSink } from '../../../server/render/render-document';
+import { contextOfLoadedPage } from '../../../server/render/page-router';
 
 const NOW = 1_795_400_000;
 
@@ -57,6 +58,7 @@ function render(fetchResource: () => Promise<unknown>, timeoutMs: number, errors
   return renderDocument(
     {
       state: homeState(),
+      router: contextOfLoadedPage(homeState().page),
       nonce: 'bm9uY2Vub25jZW5vbmNlMQ==',
       resources: createResourceStore(fetchResource),
       styles: [],
