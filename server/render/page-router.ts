@@ -64,7 +64,10 @@ function statusData(input: PageLoadInput, status: number, message?: string) {
 async function loadPage<P extends PageId>(route: PageRoute<PageRouteIdOf<P>, P>, input: PageLoadInput) {
   let result: LoaderResult<PageData<P>>;
   try {
-    result = await loaderOf(route.page, route.id)({
+    result = await loaderOf(
+      route.page,
+      route.id,
+    )({
       params: input.address.match.kind === 'page' ? input.address.match.params : {},
       // The page sees only the query its route reads: that is all its cache key holds, so all a stored page may hold.
       query: new URLSearchParams(input.address.query),

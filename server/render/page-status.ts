@@ -54,7 +54,11 @@ export function statusPage(site: SiteConfig, path: string, status: number, messa
  * Every call of the page's loader failed (none was answered, even from cache): the page has no data and the
  * upstream is down, so it is a 503 with Retry-After, not a 200 shell of empty blocks.
  */
-export function unavailableIfNoData<T extends Pick<PageState, 'status' | 'path' | 'now'>>(site: SiteConfig, page: T, pageCalls: CallRecorder): T | StatusPageState {
+export function unavailableIfNoData<T extends Pick<PageState, 'status' | 'path' | 'now'>>(
+  site: SiteConfig,
+  page: T,
+  pageCalls: CallRecorder,
+): T | StatusPageState {
   if (page.status !== 200 || !pageCalls.degraded || pageCalls.states.length > 0) return page;
   return statusPage(site, page.path, 503, UNAVAILABLE_MESSAGE, page.now);
 }

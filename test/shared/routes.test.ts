@@ -219,7 +219,11 @@ describe('findRoute and the browser router agree', () => {
           if (!segment.startsWith(':')) return [`${prefix}/${segment}`];
           return [...samples.map((sample) => `${prefix}/${sample}`), ...(optional ? [prefix] : [])];
         });
-        for (const prefix of prefixes) paths.add(prefix || '/').add(`${prefix}/`).add(`${prefix}/extra`);
+        for (const prefix of prefixes)
+          paths
+            .add(prefix || '/')
+            .add(`${prefix}/`)
+            .add(`${prefix}/extra`);
       }
     }
     return [...paths];

@@ -67,7 +67,13 @@ async function documentOf(state: AppState['page'], router: Parameters<typeof ren
 describe('React Router runs the page', () => {
   it("runs the matched route's own loader: a loader that throws is the route's error boundary, a 500", async () => {
     const errors: unknown[] = [];
-    const routed = await routePage(loadOf('/detail/2728/33727', failingContent((call) => new TypeError(`bug in ${call}`)), errors));
+    const routed = await routePage(
+      loadOf(
+        '/detail/2728/33727',
+        failingContent((call) => new TypeError(`bug in ${call}`)),
+        errors,
+      ),
+    );
     if (routed.kind !== 'page') throw new Error('the detail page redirected');
     expect(routed.router.statusCode).toBe(500);
     // The error React Router holds is the one the detail page's loader threw, at the detail route.
@@ -80,7 +86,12 @@ describe('React Router runs the page', () => {
   });
 
   it('answers a page whose data could not be had with the 503 page, as loader data with its status', async () => {
-    const routed = await routePage(loadOf('/V1/2728', failingContent((call) => new ContentUnavailableError(call))));
+    const routed = await routePage(
+      loadOf(
+        '/V1/2728',
+        failingContent((call) => new ContentUnavailableError(call)),
+      ),
+    );
     if (routed.kind !== 'page') throw new Error('the list page redirected');
     expect(routed.router.errors).toBeNull();
     expect(routed.router.statusCode).toBe(503);
@@ -93,7 +104,12 @@ describe('React Router runs the page', () => {
       ['/no/such/page', 'other-paths'],
       ['/detail/V1/12', 'detail'],
     ] as const) {
-      const routed = await routePage(loadOf(path, failingContent((call) => new Error(`no call expected, got ${call}`))));
+      const routed = await routePage(
+        loadOf(
+          path,
+          failingContent((call) => new Error(`no call expected, got ${call}`)),
+        ),
+      );
       if (routed.kind !== 'page') throw new Error(`${path} redirected`);
       expect([path, routed.router.statusCode, routed.page.page]).toEqual([path, 404, 'not-found']);
       expect(routed.router.matches.at(-1)?.route.id).toBe(routeId);
@@ -101,6 +117,13 @@ describe('React Router runs the page', () => {
   });
 
   it("redirects where the route table says, before React Router's query", async () => {
-    expect(await routePage(loadOf('/detail/12', failingContent(() => new Error('no call expected'))))).toEqual({ kind: 'redirect', location: '/', permanent: false });
+    expect(
+      await routePage(
+        loadOf(
+          '/detail/12',
+          failingContent(() => new Error('no call expected')),
+        ),
+      ),
+    ).toEqual({ kind: 'redirect', location: '/', permanent: false });
   });
 });
