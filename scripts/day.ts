@@ -255,8 +255,11 @@ async function main(): Promise<number> {
       const truth = ledger.check(facts, answer.body);
       if (truth.stale) second.stale += 1;
       const url = `http://${view.host}${view.path}`;
-      if (truth.stale && diagnoses.size < DIAGNOSED_MOST && !diagnoses.has(url))
-        diagnoses.set(url, diagnoseStale(stack.redis.url, stack.cachePrefix, url, ledger.stale.at(-1)!.article));
+      const stale = truth.stale ? ledger.stale.at(-1) : undefined;
+      if (stale && diagnoses.size < DIAGNOSED_MOST && !diagnoses.has(url)) {
+        const portals = stack.portals.map((portal) => portal.url);
+        diagnoses.set(url, diagnoseStale(stack.redis.url, stack.cachePrefix, portals, { url, article: stale.article, marker: stale.marker }));
+      }
       if (truth.leak) second.leaks += 1;
     };
 
