@@ -6,6 +6,7 @@
  * the difference between the two is streaming, not the portal's request handling.
  */
 import type { ReactElement } from 'react';
+import type { StaticHandlerContext } from 'react-router-dom';
 import { renderToString } from 'react-dom/server';
 import { createResourceStore, type ResourceStore } from '../../shared/ui/data/resource-store';
 import { loadPage } from '../../shared/pages/registry';
@@ -16,6 +17,8 @@ import { contextOfLoadedPage } from '../../server/render/page-router';
 
 export interface PageInputs {
   state: AppState;
+  /** React Router's context for the page, made once: the floor is React's render, not the router's query. */
+  router: StaticHandlerContext;
   resources: Map<string, unknown>;
 }
 
@@ -27,7 +30,8 @@ export function pageInputs(html: string): PageInputs {
   for (const [, name, json] of html.matchAll(/<script type="application\/json" data-resource="([^"]+)"[^>]*>([\s\S]*?)<\/script>/g)) {
     resources.set(name!, JSON.parse(json!));
   }
-  return { state: JSON.parse(state[1]!) as AppState, resources };
+  const parsed = JSON.parse(state[1]!) as AppState;
+  return { state: parsed, router: contextOfLoadedPage(parsed.page), resources };
 }
 
 /** Loads the page's module (pages are loaded on first use), so its tree renders without suspending on it. */
@@ -46,14 +50,14 @@ export function storeOf({ resources }: PageInputs): ResourceStore {
 
 /** The tree the server renders for the page (render-document.tsx), with a fresh store. */
 export function pageTree(inputs: PageInputs, nonce: string): ReactElement {
-  return documentTree(inputs.state, nonce, storeOf(inputs), contextOfLoadedPage(inputs.state.page));
+  return documentTree(inputs.state, nonce, storeOf(inputs), inputs.router);
 }
 
 /** The options renderDocument takes for the page, as a reader's render (not waiting for every block). */
 export function documentOptions(inputs: PageInputs, nonce: string, waitForAll = false): RenderOptions {
   return {
     state: inputs.state,
-    router: contextOfLoadedPage(inputs.state.page),
+    router: inputs.router,
     nonce,
     resources: storeOf(inputs),
     styles: ['/assets/entry.css'],
