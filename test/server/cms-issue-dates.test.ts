@@ -94,7 +94,7 @@ describe('one portal, its CMS spoiling issue dates as each test says', () => {
       const res = await request(t.url).get(path).set('Host', MAIN_DOMAIN);
       expect([path, res.status]).not.toEqual([path, 500]);
       expect(withoutNonces(res.text)).not.toMatch(/NaN|Invalid Date|undefined|>null</);
-      if (typeof value === 'string' && value !== '') expect(res.text).not.toContain(value);
+      if (typeof value === 'string' && value !== '') expect(withoutNonces(res.text)).not.toContain(value);
       return res;
     }
 
