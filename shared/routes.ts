@@ -144,10 +144,10 @@ function paramsAreValid(route: RouteDef, params: RouteParams): boolean {
   });
 }
 
-/** Whether every segment's escapes are UTF-8: React Router would match such a path undecoded (and warn). */
-function segmentsDecode(pathname: string): boolean {
+/** Whether every escape of `text` is UTF-8: React Router would match a path that is not undecoded (and warn). */
+export function decodesAsUtf8(text: string): boolean {
   try {
-    decodeURIComponent(pathname);
+    decodeURIComponent(text);
     return true;
   } catch {
     return false;
@@ -181,7 +181,7 @@ export function findRoute(pathname: string): RouteMatch {
 }
 
 function firstMatch(pathname: string): RouteMatch {
-  if (!segmentsDecode(pathname)) return { kind: 'not-found' };
+  if (!decodesAsUtf8(pathname)) return { kind: 'not-found' };
   const candidates = TABLE.objectsByFirstSegment.get(decodeURIComponent(firstSegmentOf(pathname))) ?? TABLE.paramFirst;
   const found = matchRoutes([...candidates], { pathname })?.[0];
   const route = found?.route.id === undefined ? undefined : TABLE.byId.get(found.route.id);

@@ -13,7 +13,7 @@ import type { AccountApi } from '../../shared/account-api';
 import { ContentUnavailableError, type ContentApi } from '../../shared/content-api';
 import type { PageAddress } from '../../shared/page-address';
 import type { PageData, PageId, PageRouteIdOf } from '../../shared/page-data';
-import type { PageRoute } from '../../shared/routes';
+import { decodesAsUtf8, type PageRoute, type RouteParams } from '../../shared/routes';
 import type { SiteConfig } from '../../shared/sites';
 import { createPortalRoutes } from '../../shared/ui/routes';
 import { loaderOf } from '../pages/registry';
@@ -52,7 +52,7 @@ function routeLoader(routeId: string): LoaderFunction {
     const { input } = context;
     const { match } = input.address;
     if (match.kind !== 'page' || match.route.id !== routeId) return statusData(input, 404);
-    return loadPage(match.route, input);
+    return loadPage(match.route, match.params, input);
   };
 }
 
@@ -61,14 +61,14 @@ function statusData(input: PageLoadInput, status: number, message?: string) {
 }
 
 /** Runs the page's loader, typed by the page so the compiler follows the route to its data. */
-async function loadPage<P extends PageId>(route: PageRoute<PageRouteIdOf<P>, P>, input: PageLoadInput) {
+async function loadPage<P extends PageId>(route: PageRoute<PageRouteIdOf<P>, P>, params: RouteParams, input: PageLoadInput) {
   let result: LoaderResult<PageData<P>>;
   try {
     result = await loaderOf(
       route.page,
       route.id,
     )({
-      params: input.address.match.kind === 'page' ? input.address.match.params : {},
+      params,
       // The page sees only the query its route reads: that is all its cache key holds, so all a stored page may hold.
       query: new URLSearchParams(input.address.query),
       site: input.site,
@@ -87,7 +87,7 @@ async function loadPage<P extends PageId>(route: PageRoute<PageRouteIdOf<P>, P>,
     path: input.address.path,
     routeId: route.id,
     page: route.page,
-    params: input.address.match.kind === 'page' ? input.address.match.params : {},
+    params,
     status: 200,
     data: result.data,
     head: result.head,
@@ -105,15 +105,6 @@ export const dataRoutes = staticHandler.dataRoutes;
 /** A fixed origin for the query's request: routes match by path; the site is in the page load. */
 const QUERY_ORIGIN = 'http://portal.invalid';
 
-function decodes(segment: string): boolean {
-  try {
-    decodeURIComponent(segment);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The address as React Router reads it: a path segment whose escapes are not UTF-8 (`/%C0%AF`, a not-found page)
  * gets its `%` escaped, so the router matches the same literal text it would fall back to anyway, without a
@@ -124,7 +115,7 @@ function routerAddress(address: string): string {
   const path = queryAt < 0 ? address : address.slice(0, queryAt);
   const safe = path
     .split('/')
-    .map((segment) => (decodes(segment) ? segment : segment.replaceAll('%', '%25')))
+    .map((segment) => (decodesAsUtf8(segment) ? segment : segment.replaceAll('%', '%25')))
     .join('/');
   return queryAt < 0 ? safe : safe + address.slice(queryAt);
 }
