@@ -41,6 +41,29 @@ describeWithVarnish()('the publish hook purges the edge', () => {
         10_000,
       );
 
+    // A typo or another case would match nothing and look like success: the whole call is refused, so the good tag
+    // beside it purges nothing anywhere (issue 34, item 6). First: a purge that succeeded is repeated at the edge
+    // 1 s and 15 s later (EDGE_FOLLOW_UPS_MS), and could drop this page for a tag it shares with an earlier test's.
+    it.each([
+      ['a family the contract does not list', 'artcle'],
+      ['a known family in capitals', 'ARTICLE'],
+    ])('a tag of %s is a 400 naming it, and nothing of the call is purged: not at the edge, not on either portal', async (_name, family) => {
+      const entry = await homeListEntry(suite.a.upstream.url, 2);
+      const path = `/detail/${entry.catid}/${entry.id}`;
+      const viaPortal = (t: TestPortal) => rawRequest(t.url, 'GET', path, { host: MAIN_SITE.domain });
+      await edgeHit(MAIN_SITE.domain, path);
+      for (const t of [suite.a, suite.b])
+        await eventually(
+          () => viaPortal(t),
+          (res) => res.headers['x-cache'] === 'HIT',
+        );
+      const bad = `${family}:${entry.id}`;
+      const answer = await hook(suite.a, { tags: [`article:${entry.id}`, bad], soft: false, event: `typo ${bad}` });
+      expect([answer.status, answer.body.error]).toEqual([400, expect.stringContaining(`tags.1: "${bad}"`)]);
+      expect((await viaEdge(MAIN_SITE.domain, path)).headers['x-edge-cache']).toBe('HIT');
+      for (const t of [suite.a, suite.b]) expect((await viaPortal(t)).headers['x-cache']).toBe('HIT');
+    });
+
     it('one signed call takes a corrected headline to every page that showed it through the edge, home teaser included', async () => {
       const entry = await homeListEntry(suite.a.upstream.url);
       const old = entry.list_title || entry.title;
@@ -185,28 +208,6 @@ describeWithVarnish()('the publish hook purges the edge', () => {
       const again = await hook(suite.a, { tags: [`article:${entry.id}`], soft: false, event: `feeds evicted ${entry.id}` });
       expect([again.status, again.body.complete]).toEqual([200, true]);
       for (const feed of feeds) expect([feed, (await viaEdge(MAIN_SITE.domain, feed)).headers['x-edge-cache']]).toEqual([feed, 'MISS']);
-    });
-
-    // A typo or another case would match nothing and look like success: the whole call is refused, so the good tag
-    // beside it purges nothing anywhere (issue 34, item 6).
-    it.each([
-      ['a family the contract does not list', 'artcle'],
-      ['a known family in capitals', 'ARTICLE'],
-    ])('a tag of %s is a 400 naming it, and nothing of the call is purged: not at the edge, not on either portal', async (_name, family) => {
-      const entry = await homeListEntry(suite.a.upstream.url, 2);
-      const path = `/detail/${entry.catid}/${entry.id}`;
-      const viaPortal = (t: TestPortal) => rawRequest(t.url, 'GET', path, { host: MAIN_SITE.domain });
-      await edgeHit(MAIN_SITE.domain, path);
-      for (const t of [suite.a, suite.b])
-        await eventually(
-          () => viaPortal(t),
-          (res) => res.headers['x-cache'] === 'HIT',
-        );
-      const bad = `${family}:${entry.id}`;
-      const answer = await hook(suite.a, { tags: [`article:${entry.id}`, bad], soft: false, event: `typo ${bad}` });
-      expect([answer.status, answer.body.error]).toEqual([400, expect.stringContaining(`tags.1: "${bad}"`)]);
-      expect((await viaEdge(MAIN_SITE.domain, path)).headers['x-edge-cache']).toBe('HIT');
-      for (const t of [suite.a, suite.b]) expect((await viaPortal(t)).headers['x-cache']).toBe('HIT');
     });
 
     // Last: it stops the edge.
