@@ -39,6 +39,7 @@ import { mobileDetailRedirect } from './render/mobile-redirect';
 import { previewOf, previewRoutes } from './preview/preview-routes';
 import type { UsedLinks } from './preview/used-links';
 import { createPageHandler } from './render/page-handler';
+import type { HeldHeads } from './render/page-response';
 import { UNAVAILABLE_MESSAGE } from './render/page-status';
 import { feedRoutes } from './seo/routes';
 import type { ContentService } from './upstream/content-service';
@@ -70,6 +71,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Security headers (CSP with media and sign-in origins), made once per portal; the nonce is per response. */
   security: SecurityHeaders;
+  /** The heads held pages are written with, shared with the hit path in front of Express (page-response.ts). */
+  heads: HeldHeads;
   /** Embedded mode: serve the in-process reference API's /media under this origin. */
   embeddedMediaUpstream?: string;
   auth: { settings: AuthSettings; sessions: Sessions; accounts: AccountClient };
@@ -160,6 +163,7 @@ export function createApp(deps: AppDeps): Express {
     cachePolicy: deps.cachePolicy,
     assets: deps.assets,
     security: deps.security,
+    heads: deps.heads,
     logger,
     renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
     onRender: (route, seconds, outcome) => deps.metrics.renderFinished(route, seconds, outcome),

@@ -23,6 +23,7 @@ import type { SecurityHeaders } from './middleware/security';
 import { UsedLinks } from './preview/used-links';
 import { OutageLogs } from './redis/outage-log';
 import { loadAssets, type Assets } from './render/assets';
+import { HeldHeads } from './render/page-response';
 import { createUpstream, type PortalUpstream } from './upstream/create-upstream';
 
 export interface Portal {
@@ -112,11 +113,13 @@ function handlersOf(options: PortalOptions, assets: Assets, parts: Subsystems, i
   const { logger, metrics, security, caches } = parts;
   const internal = internalOf(config, parts);
   const readiness = readinessOf(options, parts, isDraining);
-  const app = appOf(options, assets, parts, { internal, readiness });
+  const heads = new HeldHeads(security);
+  const app = appOf(options, assets, parts, { internal, readiness, heads });
   const handler = createEdge(app, {
     logger,
     metrics,
     security,
+    heads,
     pageCache: caches.pageCache,
     cachePolicy: caches.policy,
     pageHits: options.pageHits !== false,
@@ -128,11 +131,16 @@ function handlersOf(options: PortalOptions, assets: Assets, parts: Subsystems, i
 }
 
 /** The Express app over the subsystems (app.ts). */
-function appOf(options: PortalOptions, assets: Assets, parts: Subsystems, probes: { internal: InternalDeps; readiness: ReadinessDeps }): Express {
+function appOf(
+  options: PortalOptions,
+  assets: Assets,
+  parts: Subsystems,
+  wiring: { internal: InternalDeps; readiness: ReadinessDeps; heads: HeldHeads },
+): Express {
   const { config } = options;
   const { logger, metrics, caches, upstream, auth } = parts;
   return createApp({
-    internal: probes.internal,
+    internal: wiring.internal,
     auth: { settings: auth.settings, sessions: auth.sessions, accounts: auth.accounts },
     upstream: upstream.client,
     config,
@@ -145,8 +153,9 @@ function appOf(options: PortalOptions, assets: Assets, parts: Subsystems, probes
     metrics,
     assets,
     security: parts.security,
+    heads: wiring.heads,
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
-    readiness: probes.readiness,
+    readiness: wiring.readiness,
     preview: config.PREVIEW_SECRET
       ? { secret: config.PREVIEW_SECRET, usedLinks: new UsedLinks(caches.redis ? { client: caches.redis.client, prefix: config.CACHE_PREFIX } : null) }
       : null,

@@ -13,6 +13,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { withCanonicalAcceptEncoding } from '../render/accept-encoding';
 import { pageHits } from '../render/page-hits';
+import type { HeldHeads } from '../render/page-response';
 import { canonicalTargets } from './canonical-target';
 import { compiledTrust, withForwardedHeaderCheck } from './forwarded-check';
 import { withFramingPolicy } from './request-framing';
@@ -24,7 +25,9 @@ export interface EdgeDeps {
   security: SecurityHeaders;
   pageCache: PageCache;
   cachePolicy: PolicySource;
-  /** false: every request goes through the Express chain (tests compare both ways of answering a hit). */
+  /** The heads held pages are written with, the chain's page handler's as well (page-response.ts). */
+  heads: HeldHeads;
+  /** false: every request goes through the Express chain (tests ask each way of answering a hit). */
   pageHits: boolean;
   /** The upstream is the in-process reference API: every answer says so. */
   embeddedUpstream: boolean;
@@ -41,7 +44,7 @@ export function edgeSecurity(config: Config, upstreamUrl: string, embeddedUpstre
 
 export function createEdge(app: Express, deps: EdgeDeps): RequestListener {
   const { logger, metrics, security } = deps;
-  const chain = deps.pageHits ? pageHits({ pageCache: deps.pageCache, cachePolicy: deps.cachePolicy, logger, metrics, security }, app) : app;
+  const chain = deps.pageHits ? pageHits({ pageCache: deps.pageCache, cachePolicy: deps.cachePolicy, logger, metrics, heads: deps.heads }, app) : app;
   // Every request's path is brought to its one spelling before anything else reads it.
   const handler = canonicalTargets({ logger, metrics, security }, chain);
   // The hit path and the chain's compression negotiate on the same reading of Accept-Encoding.

@@ -22,6 +22,7 @@ import type { PageRequest } from './page-request';
 import { createStateBuilder, type BuiltState, type DocumentState, type StateInput } from './page-state';
 import type { RenderOptions } from './render-document';
 import type { SecurityHeaders } from '../middleware/security';
+import type { HeldHeads } from './page-response';
 
 export interface PageHandlerDeps {
   content: ContentService;
@@ -31,6 +32,8 @@ export interface PageHandlerDeps {
   assets: Assets;
   /** The CSP a page stored for every reader is sent with (its scripts' hashes). */
   security: SecurityHeaders;
+  /** The heads held pages are written with, shared with the hit path in front of Express (page-response.ts). */
+  heads: HeldHeads;
   logger: Logger;
   renderTimeoutMs: number;
   publicProtocol: 'http' | 'https';

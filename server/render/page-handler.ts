@@ -58,7 +58,7 @@ async function serveShared(context: PageContext, req: Request, res: Response, do
   if (action.kind === 'render') return renderMiss(context, res, document, page.key);
   const policy = cachePolicy.page(pageKind(page));
   if (action.kind === 'expired') return serveExpired(context, req, res, document, action.lookup, policy);
-  serveHeld(context, req, res, action.kind === 'hit' ? 'HIT' : 'STALE', action.lookup, policy);
+  serveHeld(context, req, res, { state: action.kind === 'hit' ? 'HIT' : 'STALE', page, lookup: action.lookup, policy });
   if (action.kind === 'stale') refreshInBackground(context, document, policy);
 }
 

@@ -14,14 +14,13 @@ import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { logRequest, markBytesBefore, requestIdOf, type SentFacts } from '../middleware/request-context';
-import type { SecurityHeaders } from '../middleware/security';
 import { READER_COOKIE } from '../../shared/reader-cookie';
 import { PREVIEW_COOKIE } from '../preview/contract';
 import { SESSION_COOKIE } from '../session';
 import { pageFormFor } from './accept-encoding';
 import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
 import { carryLookup, pageKind, pageRequestOf, routeLabel, type PageRequest } from './page-request';
-import { HeldHeads, writeHeld } from './page-response';
+import { writeHeld, type HeldHeads } from './page-response';
 import { searchFormRedirect } from './search-redirect';
 
 export interface PageHitsDeps {
@@ -29,10 +28,7 @@ export interface PageHitsDeps {
   cachePolicy: PolicySource;
   logger: Logger;
   metrics: Metrics;
-  security: SecurityHeaders;
-}
-
-interface HitDeps extends PageHitsDeps {
+  /** The heads held pages are written with, shared with the chain (page-response.ts). */
   heads: HeldHeads;
 }
 
@@ -78,7 +74,6 @@ class Candidates {
 }
 
 export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestListener {
-  const hitDeps: HitDeps = { ...deps, heads: new HeldHeads(deps.security) };
   const candidates = new Candidates(deps.pageCache);
   return (req, res) => {
     const started = performance.now();
@@ -89,7 +84,7 @@ export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestList
       return;
     }
     const answer = (lookup: HeldLookup | null) => {
-      if (lookup?.freshness === 'fresh' && serveHit(hitDeps, req, res, candidate, lookup, started)) return;
+      if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, started)) return;
       // A page read in one form only is no use to the chain, which may answer in the other: it reads it again.
       carryLookup(req, { request: ownRequest(candidate.request), lookup: lookup === null || isWholeLookup(lookup) ? lookup : undefined });
       next(req, res);
@@ -149,7 +144,7 @@ function rendersForReader(cookies: string | undefined, perReader: boolean): bool
 }
 
 /** Answers with the held page; false (nothing sent, no header left behind) if that failed before the headers went. */
-function serveHit(deps: HitDeps, req: IncomingMessage, res: ServerResponse, candidate: Candidate, lookup: HeldLookup, started: number): boolean {
+function serveHit(deps: PageHitsDeps, req: IncomingMessage, res: ServerResponse, candidate: Candidate, lookup: HeldLookup, started: number): boolean {
   const { request } = candidate;
   const route = routeLabel(request);
   const id = requestIdOf(req);
@@ -160,7 +155,8 @@ function serveHit(deps: HitDeps, req: IncomingMessage, res: ServerResponse, cand
   };
   try {
     res.once('finish', finished);
-    sent.length = writeHeld(req, res, deps.heads, lookup, deps.cachePolicy.page(pageKind(request)), id, candidate.variesByUserAgent);
+    const policy = deps.cachePolicy.page(pageKind(request));
+    sent.length = writeHeld(req, res, deps.heads, { state: 'HIT', lookup, policy, requestId: id, varyUserAgent: candidate.variesByUserAgent });
     return true;
   } catch (error) {
     if (res.headersSent) throw error;

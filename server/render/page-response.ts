@@ -3,7 +3,7 @@
  * carries (X-Cache, ETag, Age, Cache-Control, Surrogate-Key, Server-Timing, Retry-After), what it tells the
  * access log and the metrics, and how a held page is written. The cached-hit path in front of Express
  * (page-hits.ts) and the page handler's every branch (HIT, STALE, an expired page re-rendered, a streamed MISS
- * or PASS, the error page) answer through these functions, so both paths answer alike by construction.
+ * or PASS, the error page) answer through these functions; every held page, on either path, through writeHeld.
  * Works on plain node:http objects: the hit path has no Express request or response.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,7 +11,7 @@ import fresh from 'fresh';
 import vary from 'vary';
 import type { CachePolicy } from '../cache/entry';
 import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
-import type { CachedPage, HeldLookup, PageLookup } from '../cache/page-cache';
+import type { CachedPage, HeldLookup } from '../cache/page-cache';
 import { etagOf, type HeldPage, type PageForm } from '../cache/stored-page';
 import type { SecurityHeaders } from '../middleware/security';
 import { pageFormFor } from './accept-encoding';
@@ -67,22 +67,13 @@ function sharingHeaders(sharing: Sharing, keys = sharing ? surrogateKey(sharing.
 
 /**
  * A page served from the cache: always shareable (the portal holds it as sent), with its age. As flat
- * name, value pairs appended to `out` (what `writeHead` takes), so the hit path builds no arrays per header.
+ * name, value pairs appended to `out` (what `writeHead` takes).
  */
-export function appendHeldHeaders(out: string[], state: HeldState, lookup: HeldLookup, form: PageForm, ageSeconds: number, policy: CachePolicy): void {
+function appendHeldHeaders(out: string[], state: HeldState, lookup: HeldLookup, form: PageForm, ageSeconds: number, policy: CachePolicy): void {
   out.push('X-Cache', state, 'ETag', etagOf(lookup.page, form), 'Age', String(ageSeconds), 'Cache-Control', heldCacheControl(policy));
   const keys = heldSurrogateKey(lookup.tags);
   if (keys) out.push('Surrogate-Key', keys);
   out.push('Server-Timing', HELD_TIMING[state]);
-}
-
-/** The same headers as pairs, for a response that sets them one by one (the page handler's). */
-export function heldHeaders(state: HeldState, lookup: HeldLookup, form: PageForm, ageSeconds: number, policy: CachePolicy): Header[] {
-  const flat: string[] = [];
-  appendHeldHeaders(flat, state, lookup, form, ageSeconds, policy);
-  const headers: Header[] = [];
-  for (let index = 0; index < flat.length; index += 2) headers.push([flat[index]!, flat[index + 1]!]);
-  return headers;
 }
 
 export interface StreamedPage {
@@ -122,31 +113,6 @@ export function errorHeaders(): Header[] {
 
 export function setHeaders(res: ServerResponse, headers: readonly Header[]): void {
   for (const [name, value] of headers) res.setHeader(name, value);
-}
-
-/**
- * The cached page's headers (its CSP allowing its scripts by their hashes, in place of the one with this
- * response's nonce the middleware set), then a 304 when the reader's copy is current, else the page as stored.
- */
-export function sendHeld(
-  req: IncomingMessage,
-  res: ServerResponse,
-  state: HeldState,
-  lookup: PageLookup,
-  policy: CachePolicy,
-  security: SecurityHeaders,
-): void {
-  const form = pageFormFor(req.headers['accept-encoding']);
-  res.setHeader(CSP, security.sharedPolicy(lookup.page.scripts));
-  setHeaders(res, heldHeaders(state, lookup, form, ageOf(lookup), policy));
-  // Before the 304 decision: a 304 carries the Vary, ETag and Cache-Control its 200 would (RFC 9110 §15.4.5).
-  vary(res, 'Accept-Encoding');
-  if (isNotModified(req, etagOf(lookup.page, form))) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  sendPage(res, lookup.page, form);
 }
 
 /** A page just stored (an expired page rendered again): sent as it was stored, with its own CSP. */
@@ -195,16 +161,16 @@ function bodyOf(page: HeldPage, form: PageForm): Buffer {
 }
 
 /**
- * The head of a cached hit (page-hits.ts), made once per page, form, policy and Vary: the headers sendHeld would
- * set, in the order the middleware chain and sendHeld set them (the request id, the security headers with the
- * page's CSP, `Vary: User-Agent` where the chain's mobile check says so, the held headers, the body's), as the
- * flat name, value list `writeHead` takes. A response copies it and writes its own request id and `Age` into
- * it: no header is built, concatenated or looked up per response, and every value is a string Node has
- * checked before (a CSP built per response was a new string of ~700 characters to flatten and scan each time).
+ * The head of a held page's answer, made once per page, state, form, policy and Vary: the request id, the security
+ * headers with the page's CSP (in place of the nonce CSP the chain's middleware set), the Vary, the held headers
+ * and the body's, as the flat name, value list `writeHead` takes. A response copies it and writes its own request
+ * id and `Age` into it: no header is built, concatenated or looked up per response, and every value is a string
+ * Node has checked before (a CSP of ~700 characters is not flattened and scanned on each hit).
  */
 interface HeldHead {
   etag: string;
   scripts: string;
+  state: HeldState;
   form: PageForm;
   policy: CachePolicy;
   varyUserAgent: boolean;
@@ -217,39 +183,46 @@ interface HeldHead {
   bodyAt: number;
 }
 
-/** Kinds of heads one entry may need: three forms, with and without Vary: User-Agent, and a policy changed once. */
-const HEADS_PER_ENTRY = 12;
+/** What one answer with a held page is made of, beside the request and response. */
+export interface HeldAnswer {
+  state: HeldState;
+  lookup: HeldLookup;
+  policy: CachePolicy;
+  requestId: string;
+  /** The page's route answers phones elsewhere (mobile-redirect.ts): `Vary: User-Agent`. */
+  varyUserAgent: boolean;
+}
+
+/** Kinds of heads one entry may need: HIT and STALE, three forms, with and without Vary: User-Agent, a policy changed once. */
+const HEADS_PER_ENTRY = 24;
 
 /**
  * Heads by the entry's tags (the same array on every hit of an L1 entry, and of an entry read from Redis while
- * its metadata is remembered: entry-codec.ts), then by what else they are made of. One per portal: the security
- * headers are its own.
+ * its metadata is remembered: entry-codec.ts), then by what else they are made of. One per portal, shared by the
+ * hit path and the chain (portal.ts): the security headers are the portal's own.
  */
 export class HeldHeads {
   private readonly byTags = new WeakMap<readonly string[], HeldHead[]>();
 
   constructor(private readonly security: SecurityHeaders) {}
 
-  headOf(lookup: HeldLookup, form: PageForm, policy: CachePolicy, varyUserAgent: boolean): HeldHead {
-    const { page, tags } = lookup;
+  headOf(answer: HeldAnswer, form: PageForm): HeldHead {
+    const { page, tags } = answer.lookup;
     let heads = this.byTags.get(tags);
     if (!heads) this.byTags.set(tags, (heads = []));
-    for (const head of heads) {
-      if (head.etag === page.etag && head.scripts === page.scripts && head.form === form && head.policy === policy && head.varyUserAgent === varyUserAgent)
-        return head;
-    }
-    const head = this.make(lookup, form, policy, varyUserAgent);
+    for (const head of heads) if (head.etag === page.etag && head.scripts === page.scripts && isHeadOf(head, answer, form)) return head;
+    const head = this.make(answer, form);
     if (heads.length >= HEADS_PER_ENTRY) heads.shift();
     heads.push(head);
     return head;
   }
 
-  private make(lookup: HeldLookup, form: PageForm, policy: CachePolicy, varyUserAgent: boolean): HeldHead {
+  private make({ state, lookup, policy, varyUserAgent }: HeldAnswer, form: PageForm): HeldHead {
     const headers = ['X-Request-Id', ''];
     this.security.appendShared(headers, lookup.page.scripts);
     if (varyUserAgent) headers.push('Vary', 'User-Agent, Accept-Encoding');
     const heldAt = headers.length;
-    appendHeldHeaders(headers, 'HIT', lookup, form, 0, policy);
+    appendHeldHeaders(headers, state, lookup, form, 0, policy);
     // Where appendHeldHeaders put Age's value (found, not counted, so its order may change).
     const ageAt = headers.indexOf('Age', heldAt) + 1;
     if (!varyUserAgent) headers.push('Vary', 'Accept-Encoding');
@@ -257,48 +230,35 @@ export class HeldHeads {
     headers.push('Content-Type', HTML);
     if (form !== 'identity') headers.push('Content-Encoding', form);
     headers.push('Content-Length', '');
-    return {
-      etag: lookup.page.etag,
-      scripts: lookup.page.scripts,
-      form,
-      policy,
-      varyUserAgent,
-      validator: etagOf(lookup.page, form),
-      headers,
-      ageAt,
-      lengthAt: headers.length - 1,
-      bodyAt,
-    };
+    const { etag, scripts } = lookup.page;
+    return { etag, scripts, state, form, policy, varyUserAgent, validator: etagOf(lookup.page, form), headers, ageAt, lengthAt: headers.length - 1, bodyAt };
   }
 }
 
+function isHeadOf(head: HeldHead, answer: HeldAnswer, form: PageForm): boolean {
+  return head.state === answer.state && head.form === form && head.policy === answer.policy && head.varyUserAgent === answer.varyUserAgent;
+}
+
 /**
- * The hit path's answer with a held page: its head (HeldHeads) with this response's request id and `Age`, then a
- * 304 when the reader's copy is current, else the stored form as the body of the same call. One `writeHead` and
- * one `end`. Returns the body's length (undefined for a 304), which the log and the metrics are told (no header is
- * left on the response to ask).
+ * Every answer with a held page, in front of Express (page-hits.ts) and in the chain (serve-cached.ts): its head
+ * (HeldHeads) with this response's request id and `Age`, then a 304 when the reader's copy is current, else the
+ * stored form as the body of the same call. One `writeHead` (whose list replaces any header of the same name the
+ * chain's middleware set) and one `end`. Returns the body's length (undefined for a 304), which the log and the
+ * metrics are told (no header is left on the response to ask).
  */
-export function writeHeld(
-  req: IncomingMessage,
-  res: ServerResponse,
-  heads: HeldHeads,
-  lookup: HeldLookup,
-  policy: CachePolicy,
-  requestId: string,
-  varyUserAgent: boolean,
-): number | undefined {
+export function writeHeld(req: IncomingMessage, res: ServerResponse, heads: HeldHeads, answer: HeldAnswer): number | undefined {
   const form = pageFormFor(req.headers['accept-encoding']);
-  const head = heads.headOf(lookup, form, policy, varyUserAgent);
+  const head = heads.headOf(answer, form);
   const headers = head.headers.slice();
-  headers[1] = requestId;
-  headers[head.ageAt] = String(ageOf(lookup));
+  headers[1] = answer.requestId;
+  headers[head.ageAt] = String(ageOf(answer.lookup));
   if (isNotModified(req, head.validator)) {
     headers.length = head.bodyAt;
     res.writeHead(304, headers);
     res.end();
     return undefined;
   }
-  const body = bodyOf(lookup.page, form);
+  const body = bodyOf(answer.lookup.page, form);
   headers[head.lengthAt] = String(body.length);
   res.writeHead(200, headers);
   res.end(body);

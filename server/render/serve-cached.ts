@@ -8,14 +8,23 @@ import type { Request, Response } from 'express';
 import type { CachePolicy } from '../cache/entry';
 import type { PageLookup } from '../cache/page-cache';
 import { newNonce } from '../middleware/security';
+import { variesByUserAgent } from './mobile-redirect';
 import type { DocumentRequest, PageContext } from './page-context';
-import { ageOf, sendHeld, sendStored, type HeldState } from './page-response';
+import { ageOf, sendStored, writeHeld, type HeldState } from './page-response';
+import type { PageRequest } from './page-request';
 import { renderMiss } from './render-miss';
 import { renderWhole } from './render-whole';
 
-/** The held page as stored, with its own CSP. */
-export function serveHeld(context: PageContext, req: Request, res: Response, state: HeldState, lookup: PageLookup, policy: CachePolicy): void {
-  sendHeld(req, res, state, lookup, policy, context.deps.security);
+/** The held page as stored, with its own CSP: written as the hit path in front of Express writes it. */
+export function serveHeld(
+  context: PageContext,
+  req: Request,
+  res: Response,
+  held: { state: HeldState; page: PageRequest; lookup: PageLookup; policy: CachePolicy },
+): void {
+  const { state, page, lookup, policy } = held;
+  const requestId = String(res.locals.requestId);
+  writeHeld(req, res, context.deps.heads, { state, lookup, policy, requestId, varyUserAgent: variesByUserAgent(page.address.match) });
 }
 
 /** One re-render of a stale page, in the background, under the cache's refresh lock (one per key across instances). */
@@ -50,7 +59,7 @@ export async function serveExpired(
   const rendered = await renderWhole(context, request);
   if (rendered.kind === 'unavailable') {
     context.deps.logger.warn({ key, age: ageOf(lookup) }, 'upstream unavailable: serving an expired page (stale-if-error)');
-    serveHeld(context, req, res, 'STALE', lookup, policy);
+    serveHeld(context, req, res, { state: 'STALE', page: request.page, lookup, policy });
     return;
   }
   if (rendered.kind === 'other') {

@@ -1,7 +1,7 @@
 /**
  * The one response path for pages (server/render/page-response.ts): which headers a HIT, a STALE, a stored
- * re-render, a streamed MISS or PASS and an error page get, decided in one place for the hit path and the chain.
- * The chain-versus-hit-path comparison of whole answers is in page-hits.test.ts.
+ * re-render, a streamed MISS or PASS and an error page get, decided in one place for the hit path and the chain;
+ * a held page as writeHeld puts it on the wire for both.
  */
 import http from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
@@ -15,13 +15,14 @@ import { securityHeaders } from '../../../server/middleware/security';
 import {
   ageOf,
   errorHeaders,
-  heldHeaders,
+  HeldHeads,
   notePage,
   pageFactsOf,
-  sendHeld,
   storedHeaders,
   streamedHeaders,
+  writeHeld,
   type Header,
+  type HeldState,
 } from '../../../server/render/page-response';
 
 const NONCE = 'cmVuZGVyLW5vbmNlLTAwMDE=';
@@ -43,27 +44,6 @@ async function heldLookup(tags: string[], storedAt = Date.now()): Promise<PageLo
 }
 
 describe('page response headers', () => {
-  it('gives a HIT and a STALE the same shareable headers, told apart by X-Cache and Server-Timing', async () => {
-    const lookup = await heldLookup(['article:33727', 'page:detail']);
-    const hit = heldHeaders('HIT', lookup, 'gzip', 12, POLICY);
-    const stale = heldHeaders('STALE', lookup, 'gzip', 12, POLICY);
-    expect(hit.map(([name]) => name)).toEqual(['X-Cache', 'ETag', 'Age', 'Cache-Control', 'Surrogate-Key', 'Server-Timing']);
-    expect(asObject(hit)).toEqual({
-      'X-Cache': 'HIT',
-      ETag: etagOf(lookup.page, 'gzip'),
-      Age: '12',
-      'Cache-Control': SHARED,
-      'Surrogate-Key': 'article:33727 page:detail',
-      'Server-Timing': 'cache;desc="HIT"',
-    });
-    expect(asObject(stale)).toMatchObject({ 'X-Cache': 'STALE', 'Server-Timing': 'cache;desc="STALE"', 'Cache-Control': SHARED });
-  });
-
-  it('leaves Surrogate-Key out when a held page has no tags', async () => {
-    const names = heldHeaders('HIT', await heldLookup([]), 'identity', 0, POLICY).map(([name]) => name);
-    expect(names).not.toContain('Surrogate-Key');
-  });
-
   it('counts Age in whole seconds since the page was stored, never below 0', async () => {
     const lookup = await heldLookup([], 1_000_000);
     expect(ageOf(lookup, 1_000_000 + 2_999)).toBe(2);
@@ -126,13 +106,23 @@ describe('page facts for the log and the metrics', () => {
 });
 
 /** A plain GET (fetch would add `Cache-Control: no-cache` beside If-None-Match, which asks for the page). */
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; rawNames: string[]; body: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers, agent: false }, (res) => {
         const parts: Buffer[] = [];
         res.on('data', (chunk: Buffer) => parts.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawNames: res.rawHeaders.filter((_, index) => index % 2 === 0),
+            body: Buffer.concat(parts).toString('utf8'),
+          }),
+        );
       })
       .on('error', reject);
   });
@@ -142,20 +132,61 @@ describe('a held page on the wire', () => {
   let server: http.Server;
   let base = '';
   let lookup: PageLookup;
+  let untagged: PageLookup;
 
   beforeAll(async () => {
-    lookup = await heldLookup(['page:detail']);
+    lookup = await heldLookup(['article:33727', 'page:detail']);
+    untagged = await heldLookup([]);
+    const heads = new HeldHeads(securityHeaders({ mediaOrigins: [], https: false, frameOrigins: [] }));
     const security = securityHeaders({ mediaOrigins: [], https: false, frameOrigins: [] });
     server = http.createServer((req, res) => {
-      // What the chain's security middleware set: this response's nonce, which a stored page does not use.
+      const url = new URL(req.url ?? '/', 'http://portal.test');
+      // What the chain's middleware set before the page handler: this response's nonce CSP and a Vary.
       security.apply(res, 'cmVzcG9uc2Utbm9uY2UtMDAwMQ==');
-      sendHeld(req, res, 'HIT', lookup, POLICY, security);
+      res.setHeader('Vary', 'User-Agent');
+      const state: HeldState = url.searchParams.has('stale') ? 'STALE' : 'HIT';
+      const held = url.pathname === '/untagged' ? untagged : lookup;
+      writeHeld(req, res, heads, { state, lookup: held, policy: POLICY, requestId: 'req-0001', varyUserAgent: url.searchParams.has('ua') });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('gives a HIT and a STALE the same shareable headers, told apart by X-Cache and Server-Timing', async () => {
+    const hit = await get(`${base}/`, { 'accept-encoding': 'gzip' });
+    expect(hit.headers).toMatchObject({
+      'x-request-id': 'req-0001',
+      'x-cache': 'HIT',
+      etag: etagOf(lookup.page, 'gzip'),
+      age: expect.stringMatching(/^\d+$/),
+      'cache-control': SHARED,
+      'surrogate-key': 'article:33727 page:detail',
+      'server-timing': 'cache;desc="HIT"',
+      'content-encoding': 'gzip',
+    });
+    const stale = await get(`${base}/?stale`, { 'accept-encoding': 'gzip' });
+    expect(stale.headers).toMatchObject({ 'x-cache': 'STALE', 'server-timing': 'cache;desc="STALE"', 'cache-control': SHARED, etag: hit.headers.etag });
+    // A HIT's head is kept for the entry: the STALE after it was not answered with it, nor the HIT after that.
+    expect((await get(`${base}/`, { 'accept-encoding': 'gzip' })).headers['x-cache']).toBe('HIT');
+  });
+
+  it('leaves Surrogate-Key out when a held page has no tags', async () => {
+    const page = await get(`${base}/untagged`);
+    expect(page.status).toBe(200);
+    expect(page.headers['surrogate-key']).toBeUndefined();
+  });
+
+  it('sends each header once, in place of what the middleware set: the page CSP, one Vary, the request id', async () => {
+    for (const target of ['/', '/?ua']) {
+      const page = await get(`${base}${target}`);
+      const names = page.rawNames.map((name) => name.toLowerCase());
+      expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+      expect(page.headers.vary).toBe(target === '/' ? 'Accept-Encoding' : 'User-Agent, Accept-Encoding');
+      expect(page.headers['content-security-policy']).not.toContain('nonce-');
+    }
   });
 
   it('is the stored bytes with the CSP of their hashes, and answers a current copy with a 304 that keeps the 200 headers', async () => {
