@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { DecodedOnce } from './decoded-once';
-import type { CacheEntry, CachePolicy, EntryValue } from './entry';
+import type { CacheEntry, CachePolicy, EntryMetadata, EntryValue } from './entry';
 import { freshnessOf } from './entry';
 import type { PageForm } from './stored-page';
 import type { HeldPageEntry } from './redis-page-read';
@@ -90,6 +90,8 @@ export class Cache {
   private readonly writing = new Set<Promise<void>>();
   /** Per shared codec: the values of the entries L1 holds, decoded once each. */
   private readonly decodedOnce = new WeakMap<Codec<unknown>, DecodedOnce>();
+  /** Entries judged uncovered by the purges noted, with the purge clock's version then (unpurged). */
+  private readonly uncoveredAt = new WeakMap<EntryMetadata, number>();
 
   constructor(
     readonly store: CacheStore,
@@ -149,6 +151,26 @@ export class Cache {
   /** What peek would answer, if the store can tell at once (CacheStore.getNow); undefined otherwise. */
   peekNow(key: string): CacheEntry | null | undefined {
     return this.store.getNow?.(key);
+  }
+
+  /**
+   * A held page as the purges this instance has noted since its render began leave it (purge-clock.ts): gone after
+   * a hard one, stale from the moment of a soft one (as the sweep marks it), else as it is. A copy the sweeps did
+   * not reach (written to Redis by an instance that had not heard of the purge yet, or read into L1 from there
+   * before the second sweep) is then never served as fresh. An entry found uncovered is not judged again until
+   * another purge is noted.
+   */
+  unpurged<E extends EntryMetadata>(key: string, entry: E): E | null {
+    if (entry.since === undefined || !this.purges) return entry;
+    const version = this.purges.version;
+    if (this.uncoveredAt.get(entry) === version) return entry;
+    const cover = this.purges.coverOf(key, entry.tags, entry.since);
+    if (cover === null) {
+      this.uncoveredAt.set(entry, version);
+      return entry;
+    }
+    if (!cover.soft) return null;
+    return { ...entry, storedAt: Math.min(entry.storedAt, cover.at - entry.ttl * 1000) };
   }
 
   /**

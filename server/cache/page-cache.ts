@@ -103,7 +103,7 @@ export class PageCache {
   }
 
   lookup(key: string): Promise<PageLookup | null> {
-    return this.cache.peek(key).then(lookupOf);
+    return this.cache.peek(key).then((entry) => lookupOf(entry && this.cache.unpurged(key, entry)));
   }
 
   /**
@@ -113,13 +113,13 @@ export class PageCache {
   lookupForm(key: string, form: PageForm): Promise<HeldLookup | null> {
     const read = this.cache.peekPageForm(key, form);
     if (!read) return this.lookup(key);
-    return read.then(heldLookupOf);
+    return read.then((entry) => heldLookupOf(entry && this.cache.unpurged(key, entry)));
   }
 
   /** What lookup would answer, when the store can tell at once (a page in L1); undefined when only lookup can. */
   lookupNow(key: string): PageLookup | null | undefined {
     const entry = this.cache.peekNow(key);
-    return entry === undefined ? undefined : lookupOf(entry);
+    return entry === undefined ? undefined : lookupOf(entry && this.cache.unpurged(key, entry));
   }
 
   /**

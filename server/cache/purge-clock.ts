@@ -16,16 +16,28 @@ interface Noted {
   at: number;
   selectors: readonly PurgeSelector[];
   build: string;
+  /** A soft purge leaves its pages stale (served while one re-render runs), a hard one gone. */
+  soft: boolean;
 }
+
+/** How the purges noted since an entry's load began leave it: stale from `at` (soft only) or gone (a hard one). */
+export type Cover = { soft: true; at: number } | { soft: false };
 
 export class PurgeClock {
   private readonly noted: Noted[] = [];
+  private notes = 0;
+
+  /** Changes with every purge noted: an entry judged at one version is judged the same until it changes. */
+  get version(): number {
+    return this.notes;
+  }
 
   /** Kept in order of `at` (a purge is noted at its start, which may come before one noted just earlier). */
-  note(selectors: readonly PurgeSelector[], build: string, at: number = Date.now()): void {
+  note(selectors: readonly PurgeSelector[], build: string, at: number = Date.now(), soft = false): void {
+    this.notes += 1;
     let index = this.noted.length;
     while (index > 0 && this.noted[index - 1]!.at > at) index -= 1;
-    this.noted.splice(index, 0, { at, selectors, build });
+    this.noted.splice(index, 0, { at, selectors, build, soft });
     const oldest = Date.now() - REMEMBERED_MS;
     while (this.noted.length > 0 && (this.noted[0]!.at < oldest || this.noted.length > MAX_REMEMBERED)) this.noted.shift();
   }
@@ -35,15 +47,23 @@ export class PurgeClock {
    * `startedAt` only: every data answer a render reads is checked, so the cost is the purges since its load.
    */
   purgedSince(key: string, tags: readonly string[], startedAt: number): boolean {
+    return this.coverOf(key, tags, startedAt) !== null;
+  }
+
+  /** What the purges noted at or after `startedAt` that cover the key or one of its tags do to it; null: none. */
+  coverOf(key: string, tags: readonly string[], startedAt: number): Cover | null {
     let parsed: ParsedKey | null = null;
+    let softAt: number | null = null;
     for (let index = this.noted.length - 1; index >= 0; index -= 1) {
       const purge = this.noted[index]!;
-      if (purge.at < startedAt) return false;
+      if (purge.at < startedAt) break;
       parsed ??= parseKey(key);
       if (purge.build !== '*' && purge.build !== parsed.build) continue;
-      if (purge.selectors.some((selector) => covers(selector, key, parsed!, tags))) return true;
+      if (!purge.selectors.some((selector) => covers(selector, key, parsed!, tags))) continue;
+      if (!purge.soft) return { soft: false };
+      softAt = purge.at;
     }
-    return false;
+    return softAt === null ? null : { soft: true, at: softAt };
   }
 }
 

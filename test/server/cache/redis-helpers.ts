@@ -53,7 +53,7 @@ export function keysOf(url: string, prefix: string): Promise<string[]> {
 export async function ageEntries(url: string, prefix: string, seconds: number | 'past-grace'): Promise<number> {
   return withRedis(url, async (client) => {
     const instances = await announcedInstances(client, prefix);
-    let aged = 0;
+    const aged: string[] = [];
     for (const key of await client.keys(`${prefix}:*`)) {
       if ((await client.type(key)) !== 'string') continue;
       const raw = await client.getBuffer(key);
@@ -63,11 +63,11 @@ export async function ageEntries(url: string, prefix: string, seconds: number | 
       const by = seconds === 'past-grace' ? entry.ttl + entry.grace + 5 : seconds;
       entry.storedAt -= by * 1000;
       await client.set(key, encodeEntry(entry), 'KEEPTTL');
-      aged += 1;
+      aged.push(key);
     }
     // Portals hold in-process copies too: they drop them before the test goes on.
-    await dropInProcessCopies(client, prefix, instances);
-    return aged;
+    await evictInProcessCopies(client, prefix, instances, aged);
+    return aged.length;
   });
 }
 
@@ -103,17 +103,32 @@ export async function forgetEntries(url: string, prefix: string): Promise<void> 
 
 /** Every running portal of the prefix drops its in-process copies (after a change made in Redis behind its back). */
 export async function dropL1Copies(url: string, prefix: string): Promise<void> {
-  await withRedis(url, async (client) => dropInProcessCopies(client, prefix, await announcedInstances(client, prefix)));
+  await withRedis(url, async (client) => evictInProcessCopies(client, prefix, await announcedInstances(client, prefix), await client.keys(`${prefix}:*`)));
 }
 
 /**
- * A change made behind the portals' backs reaches their L1 as a purge of everything does: announced on the bus
- * and acknowledged by every running instance before this resolves (an `evict` announcement is handled some time
- * after PUBLISH returns, and a request sent in between would still be answered from the old copy).
+ * Every running instance of the prefix drops its in-process copies, whatever Redis holds, as a purge of everything
+ * does: announced on the bus and acknowledged by each before this resolves (an `evict` announcement is handled some
+ * time after PUBLISH returns, and a request sent in between would still be answered from the old copy). For
+ * entries gone from Redis too: an instance that notes the purge reads every copy made before it as gone.
  */
 async function dropInProcessCopies(client: Redis, prefix: string, instances: readonly { id: string }[]): Promise<void> {
+  await acknowledged(client, prefix, instances, [{ by: 'all' }]);
+}
+
+/**
+ * `keys` changed in Redis behind the instances' backs (aged, spoilt) and meant to be read from there: evicted from
+ * their L1 as a write evicts them, then a purge of a key nobody holds, acknowledged by each instance once it has
+ * handled what came before it on the bus. Not a purge of them: it would make them read as gone (purge-clock.ts).
+ */
+async function evictInProcessCopies(client: Redis, prefix: string, instances: readonly { id: string }[], keys: readonly string[]): Promise<void> {
+  if (keys.length > 0) await announce(client, prefix, { kind: 'evict', keys: [...keys] });
+  await acknowledged(client, prefix, instances, [{ by: 'key', key: `${prefix}:barrier:${randomBytes(6).toString('hex')}` }]);
+}
+
+async function acknowledged(client: Redis, prefix: string, instances: readonly { id: string }[], selectors: PurgeSelector[]): Promise<void> {
   const id = `test-${randomBytes(6).toString('hex')}`;
-  await announce(client, prefix, { kind: 'purge', purge: { id, selectors: [{ by: 'all' }], build: '*' } });
+  await announce(client, prefix, { kind: 'purge', purge: { id, selectors, build: '*' } });
   await acknowledgementsOf(
     client,
     prefix,
