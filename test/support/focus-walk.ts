@@ -48,13 +48,32 @@ export async function treeProblems(page: Page, cdp: CDPSession, bare = false): P
   return problems;
 }
 
+/** Where focus is after a key, and what the walk needs to know of it, asked in one round trip to the page. */
+interface Stop {
+  /** The child indexes from the focused element up to the root; 'body' when only the page has focus. */
+  key: string;
+  /** Why the focused element is not one a reader can see; null when it is (or only the page has focus). */
+  hidden: string | null;
+  /** It opens a popup or a panel (and is a button, so Enter does not follow a link). */
+  trigger: boolean;
+}
+
 /**
- * Why the focused element is not one a reader can see, or null when it is (or only the page has focus). Asked on
- * every frame for up to 3 s, since a control may move focus, or bring it into view, a frame or two after the key
- * (a carousel sliding its focused slide in, a panel closing).
+ * The stop focus is at. When a key scrolled the page across the back-to-top button's threshold, the button's scroll
+ * listener sees the event on the next frame and renders after it, so two frames pass first; a walk pressing on
+ * sooner would Tab past (or onto) a button the scroll has just brought (or taken away), and its stop count would
+ * depend on the machine's speed. Only then: waiting after every scroll would double the walk. A hidden focus is
+ * asked again on every frame for up to 3 s, since a control may move focus, or bring it into view, a frame or two
+ * after the key (a carousel sliding its focused slide in, a panel closing).
  */
-function hiddenFocus(page: Page): Promise<string | null> {
-  return page.evaluate(async () => {
+function stopOf(page: Page): Promise<Stop> {
+  return page.evaluate(async (threshold) => {
+    const shown = (y: number) => y > threshold;
+    const walked = window as unknown as { __walkScrollY?: number };
+    if (shown(window.scrollY) !== shown(walked.__walkScrollY ?? 0)) {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    }
+    walked.__walkScrollY = window.scrollY;
     const reason = (): string | null => {
       const focused = document.activeElement;
       if (!focused || focused === document.body) return null;
@@ -75,43 +94,17 @@ function hiddenFocus(page: Page): Promise<string | null> {
       return null;
     };
     const deadline = performance.now() + 3_000;
-    let why = reason();
-    while (why !== null && performance.now() < deadline) {
+    let hidden = reason();
+    while (hidden !== null && performance.now() < deadline) {
       await new Promise((resolve) => requestAnimationFrame(resolve));
-      why = reason();
+      hidden = reason();
     }
-    return why;
-  });
-}
-
-/** The focused element opens a popup or a panel (and is a button, so Enter does not follow a link). */
-function isPopupTrigger(page: Page): Promise<boolean> {
-  return page.evaluate(() => {
     const focused = document.activeElement;
-    return !!focused && focused.tagName === 'BUTTON' && (focused.hasAttribute('aria-expanded') || focused.hasAttribute('aria-haspopup'));
-  });
-}
-
-/**
- * Where focus is, as the child indexes from it up to the root; 'body' when only the page has focus. Asked after
- * each Tab of the walk and after each popup's round: when a key scrolled the page across the back-to-top button's threshold, the
- * button's scroll listener sees the event on the next frame and renders after it, so two frames pass first; a walk
- * pressing on sooner would Tab past (or onto) a button the scroll has just brought (or taken away), and its stop
- * count would depend on the machine's speed. Only then: waiting after every scroll would double the walk.
- */
-function focusKey(page: Page): Promise<string> {
-  return page.evaluate(async (threshold) => {
-    const shown = (y: number) => y > threshold;
-    const walked = window as unknown as { __walkScrollY?: number };
-    if (shown(window.scrollY) !== shown(walked.__walkScrollY ?? 0)) {
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    }
-    walked.__walkScrollY = window.scrollY;
-    const focused = document.activeElement;
-    if (!focused || focused === document.body) return 'body';
+    if (!focused || focused === document.body) return { key: 'body', hidden, trigger: false };
     const path: number[] = [];
     for (let node: Element | null = focused; node && node.parentElement; node = node.parentElement) path.push([...node.parentElement.children].indexOf(node));
-    return path.join('/');
+    const trigger = focused.tagName === 'BUTTON' && (focused.hasAttribute('aria-expanded') || focused.hasAttribute('aria-haspopup'));
+    return { key: path.join('/'), hidden, trigger };
   }, BACK_TO_TOP_THRESHOLD_PX);
 }
 
@@ -121,9 +114,10 @@ function focusKey(page: Page): Promise<string> {
  */
 export async function walkPage(page: Page): Promise<{ stops: number; triggers: number; problems: string[] }> {
   const problems: string[] = [];
-  const check = async (step: string) => {
-    const why = await hiddenFocus(page);
-    if (why) problems.push(`${step}: ${why}`);
+  const check = async (step: string): Promise<Stop> => {
+    const stop = await stopOf(page);
+    if (stop.hidden) problems.push(`${step}: ${stop.hidden}`);
+    return stop;
   };
   let triggers = 0;
   const visited = new Set<string>();
@@ -131,26 +125,25 @@ export async function walkPage(page: Page): Promise<{ stops: number; triggers: n
   let previous = '';
   for (; stops < 600; stops += 1) {
     await page.keyboard.press('Tab');
-    const key = await focusKey(page);
+    const stop = await stopOf(page);
     // Tab through an element's own controls (a <video>'s play, time, volume…): focus stays on the element itself.
-    if (key === previous) continue;
-    previous = key;
-    if (key === 'body' || visited.has(key)) break;
-    visited.add(key);
-    await check(`Tab ${stops}`);
-    if (!(await isPopupTrigger(page))) continue;
+    if (stop.key === previous) continue;
+    previous = stop.key;
+    if (stop.key === 'body' || visited.has(stop.key)) break;
+    visited.add(stop.key);
+    if (stop.hidden) problems.push(`Tab ${stops}: ${stop.hidden}`);
+    if (!stop.trigger) continue;
     triggers += 1;
     await page.keyboard.press('Enter');
     await check(`Enter on trigger ${triggers}`);
     await page.keyboard.press('Tab');
     await check(`Tab after opening trigger ${triggers}`);
     await page.keyboard.press('Escape');
-    await check(`Escape after trigger ${triggers}`);
+    const escaped = await check(`Escape after trigger ${triggers}`);
     // Back to the trigger (Escape may have put focus there already), and Escape once more to close what it opened.
-    if (!(await isPopupTrigger(page))) await page.keyboard.press('Shift+Tab');
+    if (!escaped.trigger) await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Escape');
-    await check(`Escape on trigger ${triggers}`);
-    visited.add(await focusKey(page));
+    visited.add((await check(`Escape on trigger ${triggers}`)).key);
   }
   return { stops, triggers, problems };
 }
