@@ -11,7 +11,7 @@ import { createRedisClient } from '../../server/redis/client';
 import { parseRedisTarget } from '../../server/redis/target';
 import { findRoute } from '../../shared/routes';
 import { ALL_SITES } from '../../shared/sites';
-import { startPortalUnderTest, stopPortalUnderTest, type PortalUnderTest } from './render-portals';
+import { bundlesToCompare, startPortalUnderTest, stopPortalUnderTest, type PortalUnderTest } from './render-portals';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
@@ -86,9 +86,7 @@ function firstDifference(a: string, b: string): string {
 }
 
 async function main(): Promise<void> {
-  const mainA = process.env.PORTAL_A;
-  const mainB = process.env.PORTAL_B;
-  if (!mainA || !mainB) throw new Error('set PORTAL_A and PORTAL_B to the main.cjs of each bundle');
+  const { mainA, mainB } = bundlesToCompare();
   const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
   const client = createRedisClient(parseRedisTarget(REDIS_URL), { role: 'cli' });
   const portals: PortalUnderTest[] = [];

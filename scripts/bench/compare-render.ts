@@ -10,7 +10,7 @@ import { startReferenceApi } from '../reference-api/server';
 import { createRedisClient } from '../../server/redis/client';
 import { parseRedisTarget } from '../../server/redis/target';
 import { loadFrom } from './processes';
-import { articlePaths, DETAIL, startPortalUnderTest, stopPortalUnderTest, warm, type PortalUnderTest } from './render-portals';
+import { articlePaths, bundlesToCompare, DETAIL, startPortalUnderTest, stopPortalUnderTest, warm, type PortalUnderTest } from './render-portals';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 3);
@@ -26,9 +26,7 @@ interface Total {
 }
 
 async function main(): Promise<void> {
-  const mainA = process.env.PORTAL_A;
-  const mainB = process.env.PORTAL_B;
-  if (!mainA || !mainB) throw new Error('set PORTAL_A and PORTAL_B to the main.cjs of each bundle');
+  const { mainA, mainB } = bundlesToCompare();
   const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
   const client = createRedisClient(parseRedisTarget(REDIS_URL), { role: 'cli' });
   const portals: Array<[string, PortalUnderTest]> = [];

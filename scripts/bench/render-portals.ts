@@ -14,6 +14,14 @@ import { freePort } from '../free-port';
 
 export const DETAIL = '/detail/2728/33727';
 
+/** PORTAL_A and PORTAL_B: the main.cjs of each of the two bundles a comparison runs side by side. */
+export function bundlesToCompare(): { mainA: string; mainB: string } {
+  const mainA = process.env.PORTAL_A;
+  const mainB = process.env.PORTAL_B;
+  if (!mainA || !mainB) throw new Error('set PORTAL_A and PORTAL_B to the main.cjs of each bundle');
+  return { mainA, mainB };
+}
+
 export interface PortalUnderTest {
   url: string;
   child: ChildProcess;
