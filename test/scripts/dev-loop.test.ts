@@ -49,12 +49,13 @@ function run(command: string, args: string[], dir: string, port: number): Runnin
   return { child, output: () => output };
 }
 
-async function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 90_000): Promise<T> {
+/** `said`: what the process under test has printed, for the error of a wait that timed out (its last lines). */
+async function until<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 90_000, said = () => ''): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined && accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${said() ? `; it printed last:\n${said().slice(-4000)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -148,6 +149,8 @@ describe('the development loop (a temporary copy of the tree)', () => {
         () => homeText(port),
         (text) => text.includes('开发循环中的修改'),
         'the edit to be served',
+        90_000,
+        dev.output,
       );
       expect(page).toContain('开发循环中的修改');
       expect(dev.output()).toMatch(/\[dev\] restarting the server/);
