@@ -1,6 +1,7 @@
 /**
  * Client navigation a reader can trust, in a real browser against a real portal: a page that fails to render
- * leaves the error page inside the layout (and the server's log is told), the new page is announced and focused,
+ * leaves the error page inside the layout (and the server's log is told), a page whose loader throws is the same
+ * error page from the server and after a click, the new page is announced and focused,
  * a phone following a link to an article goes to the mobile site as a typed URL would, and back returns to
  * where the reader was on a long page, and an open tab follows grey mode switched since its document was made.
  */
@@ -11,6 +12,8 @@ import { waitForLog } from '../support/portal';
 import { eventually } from '../server/cache/redis-helpers';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';
+import { PAGE_LOADERS } from '../../server/pages/registry';
+import { CLIENT_ERROR_ENDPOINT } from '../../shared/client-error';
 
 const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 /** The portal's default MOBILE_DETAIL_URL (server/config.ts); the test answers it itself. */
@@ -63,6 +66,56 @@ describeWithBrowser()('client navigation', () => {
         ),
       ).toEqual([]);
     } finally {
+      await page.context().close();
+    }
+  });
+
+  // One loader, two sides (issue 36): the detail page's own loader, made to throw for one article, is what React
+  // Router's static handler runs for the document and for the browser's loader (through /_data/page).
+  it('a page whose loader throws is its route’s error page: from the server, after hydration, and after a click', async () => {
+    const html = await (await fetch(`${suite.portal.url}/`)).text();
+    // The last article home links to: one no other test here opens, so no page cache holds it.
+    const path = [...html.matchAll(/href="(\/detail\/\d+\/\d+)"/g)].map((match) => match[1]!).at(-1)!;
+    const id = path.split('/').at(-1)!;
+    const original = PAGE_LOADERS.detail.loaders.detail;
+    const bug = jest.spyOn(PAGE_LOADERS.detail.loaders, 'detail').mockImplementation(async (args) => {
+      if (args.params.id === id) throw new TypeError('a bug in the detail loader');
+      return original(args);
+    });
+    const { page, problems } = await watchedPage(suite.browser);
+    const reports: string[] = [];
+    const documents: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname);
+      if (new URL(request.url()).pathname === CLIENT_ERROR_ENDPOINT) reports.push(request.postData() ?? '');
+    });
+    const boundary = async () => ({
+      code: await page.textContent('main .status-page .status-page__code'),
+      header: await page.locator('header').first().isVisible(),
+      footer: await page.locator('footer').first().isVisible(),
+    });
+    try {
+      const served = await page.goto(`${suite.portal.url}${path}`, { waitUntil: 'domcontentloaded' });
+      expect(served?.status()).toBe(500);
+      await page.waitForSelector('html[data-hydrated="true"]');
+      expect(await boundary()).toEqual({ code: '500', header: true, footer: true });
+      // Hydrated as the server rendered it: no mismatch, and the error not reported again from the browser.
+      expect(problems.filter((line) => !line.startsWith('HTTP 500') && !line.includes('status of 500'))).toEqual([]);
+      expect(reports).toEqual([]);
+
+      await homeWithLinkTo(page, path);
+      await page.click(`a[href="${path}"]`);
+      // The browser's loader gets the route's error page, a 500, from /_data/page, where the same loader threw.
+      await page.waitForFunction(
+        (target) => location.pathname === target && document.documentElement.dataset.hydrated === 'true' && !!document.querySelector('main .status-page'),
+        path,
+      );
+      expect(await boundary()).toEqual({ code: '500', header: true, footer: true });
+      // Twice the same loader: for the document, then for the browser's loader; no document was loaded again.
+      expect(bug.mock.calls.filter(([args]) => args.params.id === id)).toHaveLength(2);
+      expect(documents).toEqual([path, '/']);
+    } finally {
+      bug.mockRestore();
       await page.context().close();
     }
   });
