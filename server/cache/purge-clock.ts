@@ -12,11 +12,17 @@ import type { PurgeSelector } from './invalidation';
 const REMEMBERED_MS = 5 * 60_000;
 const MAX_REMEMBERED = 10_000;
 
-interface Noted {
-  at: number;
+/** A purge as the clock keeps it (a PurgeAnnouncement is one). */
+export interface NotedPurge {
   selectors: readonly PurgeSelector[];
+  /** Only this build's entries ('*': every build). */
   build: string;
   /** A soft purge leaves its pages stale (served while one re-render runs), a hard one gone. */
+  soft?: boolean;
+}
+
+interface Noted extends NotedPurge {
+  at: number;
   soft: boolean;
 }
 
@@ -33,7 +39,7 @@ export class PurgeClock {
   }
 
   /** Kept in order of `at` (a purge is noted at its start, which may come before one noted just earlier). */
-  note(selectors: readonly PurgeSelector[], build: string, at: number = Date.now(), soft = false): void {
+  note({ selectors, build, soft = false }: NotedPurge, at: number = Date.now()): void {
     this.notes += 1;
     let index = this.noted.length;
     while (index > 0 && this.noted[index - 1]!.at > at) index -= 1;

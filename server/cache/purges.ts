@@ -13,7 +13,7 @@ import type { EdgeAck, EdgePurgeOrder } from './edge-purge';
 import { announcedInstances } from './instances';
 import { edgeTagsOf } from './tags';
 import type { PurgeAnnouncement } from './coherence';
-import type { PurgeClock } from './purge-clock';
+import type { NotedPurge, PurgeClock } from './purge-clock';
 import { appendPurge, compareLogIds, purgeLogEpoch, purgeLogSince, purgeLogTail, type LoggedPurge } from './purge-log';
 import { Invalidator, PurgeInputError, urlSelector, validate, type PurgeSelector, type PurgeSpace } from './invalidation';
 import type { CacheStore } from './store';
@@ -197,7 +197,7 @@ export class Purges {
     for (const selector of selectors) validate(selector, this.space);
     const announced = [...selectors, ...(await this.answersBehind(selectors))];
     const purge: PurgeAnnouncement = { id: randomUUID(), selectors: announced, build: this.space.buildId, soft: order.soft };
-    this.options.clock?.note(announced, this.space.buildId, started, order.soft);
+    this.options.clock?.note(purge, started);
     // This instance's L1 first, so its acknowledgement counts the copies it held: the shared purge drops them too
     // (the store is tiered), and any a read refilled from Redis in between.
     const local = await this.purgeOwn(purge);
@@ -241,7 +241,7 @@ export class Purges {
     const { entries, pageUrls } = await this.purgeShared(selectors, order.soft);
     // Noted again now that this instance's L1 and the shared store are purged: a load or render begun while they
     // were being purged may have read an old copy, and must not store what it built (purge-clock.ts).
-    this.options.clock?.note(selectors, purge.build, Date.now(), purge.soft);
+    this.options.clock?.note(purge);
     this.applied.add(id);
     if (this.options.client) await appendPurge(this.options.client, this.options.prefix, purge, this.options.self?.id ?? 'cli');
     const others = await this.acknowledgements(id);
@@ -273,7 +273,7 @@ export class Purges {
     const self = this.options.self!;
     this.applied.add(purge.id);
     // Noted again now that this instance's L1 is purged: what began while it was being purged may have read it.
-    this.options.clock?.note(purge.selectors, purge.build, Date.now(), purge.soft);
+    this.options.clock?.note(purge);
     const edges = await this.purgeEdges(order.tags, edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)), order.soft);
     this.held.push({ purge, order, started });
     this.retryTimer ??= setInterval(() => void this.replayHeld(), REPLAY_RETRY_MS).unref();
@@ -300,7 +300,7 @@ export class Purges {
     while (this.held.length > 0 && this.options.store.isAvailable()) {
       const next = this.held[0]!;
       // What began before the replay may have read what Redis held through the outage: not stored.
-      this.options.clock?.note(next.purge.selectors, next.purge.build, Date.now(), next.purge.soft);
+      this.options.clock?.note(next.purge);
       try {
         this.options.onReplay?.(await this.carryOut(next.purge, next.order, next.started, await this.purgeOwn(next.purge), true));
       } catch (error) {
@@ -325,12 +325,12 @@ export class Purges {
    * begun before it may read an old copy and must not store it (the first note), and so may one begun while it
    * runs, before the old copy is gone (the second).
    */
-  private async noted<T>(purge: Pick<PurgeAnnouncement, 'selectors' | 'build' | 'soft'>, work: () => Promise<T>): Promise<T> {
-    this.options.clock?.note(purge.selectors, purge.build, Date.now(), purge.soft);
+  private async noted<T>(purge: NotedPurge, work: () => Promise<T>): Promise<T> {
+    this.options.clock?.note(purge);
     try {
       return await work();
     } finally {
-      this.options.clock?.note(purge.selectors, purge.build, Date.now(), purge.soft);
+      this.options.clock?.note(purge);
     }
   }
 

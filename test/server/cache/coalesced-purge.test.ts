@@ -31,7 +31,7 @@ describe('a render that joins a load begun before a purge', () => {
     const first = cache.getOrLoad(DATA, PAGE_POLICY.default, () => upstream);
     await untilLoading(cache);
     jest.setSystemTime(PURGED);
-    clock.note([{ by: 'tag', tag: 'article:33721' }], '*');
+    clock.note({ selectors: [{ by: 'tag', tag: 'article:33721' }], build: '*' });
     // A render begun after the purge asks for hot news while that load still runs: it joins it.
     jest.setSystemTime(RENDER_STARTS);
     const recorder = new CallRecorder();

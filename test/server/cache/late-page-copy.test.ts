@@ -48,7 +48,7 @@ describe('a page copy made before a purge this instance noted', () => {
     const clock = new PurgeClock();
     const { pageCache, key } = await heldCopy(clock);
     expect((await readEveryWay(pageCache, key)).map((lookup) => lookup?.freshness)).toEqual(['fresh', 'fresh', 'fresh']);
-    clock.note([selector], build, rendered + 5_000);
+    clock.note({ selectors: [selector], build }, rendered + 5_000);
     expect(await readEveryWay(pageCache, key)).toEqual([null, null, null]);
   });
 
@@ -56,13 +56,13 @@ describe('a page copy made before a purge this instance noted', () => {
     const clock = new PurgeClock();
     const { pageCache, key } = await heldCopy(clock);
     const purgedAt = rendered + 5_000;
-    clock.note([{ by: 'tag', tag: 'article:33722' }], '*', purgedAt, true);
+    clock.note({ selectors: [{ by: 'tag', tag: 'article:33722' }], build: '*', soft: true }, purgedAt);
     for (const lookup of await readEveryWay(pageCache, key)) {
       expect(lookup?.freshness).toBe('stale');
       expect(lookup!.storedAt).toBeLessThanOrEqual(purgedAt - POLICY.ttl * 1000);
     }
     // A hard purge noted after it: gone.
-    clock.note([{ by: 'tag', tag: 'page:list' }], '*', purgedAt + 1);
+    clock.note({ selectors: [{ by: 'tag', tag: 'page:list' }], build: '*' }, purgedAt + 1);
     expect(await readEveryWay(pageCache, key)).toEqual([null, null, null]);
   });
 
@@ -74,7 +74,7 @@ describe('a page copy made before a purge this instance noted', () => {
   ])('is left fresh by a purge of %s', async (_what, selector, build, after) => {
     const clock = new PurgeClock();
     const { pageCache, key } = await heldCopy(clock);
-    clock.note([selector], build, rendered + after);
+    clock.note({ selectors: [selector], build }, rendered + after);
     expect((await readEveryWay(pageCache, key)).map((lookup) => lookup?.freshness)).toEqual(['fresh', 'fresh', 'fresh']);
   });
 });

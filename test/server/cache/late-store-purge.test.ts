@@ -50,7 +50,7 @@ describe('an answer stored after a purge by an instance that had not heard of it
     const store = new MemoryStore(1 << 20);
     const clock = new PurgeClock();
     const cache = new Cache(store, {}, null, clock);
-    clock.note([selector], '*', PURGED);
+    clock.note({ selectors: [selector], build: '*' }, PURGED);
     await storedLate(store);
     jest.setSystemTime(LATER);
     const served = await cache.getOrLoad(HOT_NEWS, PAGE_POLICY.default, answer('the corrected headline'));
@@ -63,8 +63,8 @@ describe('an answer stored after a purge by an instance that had not heard of it
     const store = new MemoryStore(1 << 20);
     const clock = new PurgeClock();
     const cache = new Cache(store, {}, null, clock);
-    clock.note([{ by: 'tag', tag: 'article:1' }], '*', PURGED);
-    clock.note([{ by: 'tag', tag: 'article:33721' }], '*', LOAD_STARTS - 1);
+    clock.note({ selectors: [{ by: 'tag', tag: 'article:1' }], build: '*' }, PURGED);
+    clock.note({ selectors: [{ by: 'tag', tag: 'article:33721' }], build: '*' }, LOAD_STARTS - 1);
     await storedLate(store);
     jest.setSystemTime(LATER);
     expect(await cache.getOrLoad(HOT_NEWS, PAGE_POLICY.default, answer('not loaded'))).toMatchObject({ value: 'the old headline', state: 'HIT' });

@@ -25,7 +25,7 @@ describe('PurgeClock', () => {
   ];
   it.each(cases)('a purge by %s', (_name, selector, key, tags, covered) => {
     const clock = new PurgeClock();
-    clock.note([selector], '*', now);
+    clock.note({ selectors: [selector], build: '*' }, now);
     expect(clock.purgedSince(key, tags, now - 1000)).toBe(covered);
     // Begun after the purge: read what the purge left, so stored.
     expect(clock.purgedSince(key, tags, now + 1000)).toBe(false);
@@ -33,16 +33,16 @@ describe('PurgeClock', () => {
 
   it('a purge of one build leaves another build’s entries alone', () => {
     const clock = new PurgeClock();
-    clock.note([{ by: 'all' }], 'b2', now);
+    clock.note({ selectors: [{ by: 'all' }], build: 'b2' }, now);
     expect(clock.purgedSince(PAGE, [], now - 1000)).toBe(false);
-    clock.note([{ by: 'all' }], 'b1', now);
+    clock.note({ selectors: [{ by: 'all' }], build: 'b1' }, now);
     expect(clock.purgedSince(PAGE, [], now - 1000)).toBe(true);
   });
 
   it('forgets purges older than any load can run', () => {
     const clock = new PurgeClock();
-    clock.note([{ by: 'all' }], '*', Date.now() - 10 * 60_000);
-    clock.note([{ by: 'tag', tag: 'grey' }], '*');
+    clock.note({ selectors: [{ by: 'all' }], build: '*' }, Date.now() - 10 * 60_000);
+    clock.note({ selectors: [{ by: 'tag', tag: 'grey' }], build: '*' });
     expect(clock.purgedSince(DATA, [], 0)).toBe(false);
     expect(clock.purgedSince(DATA, ['grey'], 0)).toBe(true);
   });

@@ -179,7 +179,7 @@ describe('TieredStore reading Redis across a purge', () => {
     const read = tiered.get('k');
     await held.reading;
     // Another instance's purge, heard and applied here while Redis was answering (its old copy already on the wire).
-    clock.note([{ by: 'tag', tag }], '*', Date.now() + 1);
+    clock.note({ selectors: [{ by: 'tag', tag }], build: '*' }, Date.now() + 1);
     held.release();
     // The read began before the purge: it answers (an existence check of a purge must see the key), L1 keeps it or not.
     expect((await read)?.value).toBe('the copy from Redis');
