@@ -19,7 +19,8 @@ import { notePage } from './page-response';
 import { renderMiss } from './render-miss';
 import { searchFormRedirect } from './search-redirect';
 import { previewOf } from '../preview/preview-routes';
-import { refreshInBackground, serveExpired, serveHeld } from './serve-cached';
+import { refreshInBackground, serveExpired } from './serve-cached';
+import { serveHeld } from './serve-held';
 
 export type { PageHandlerDeps } from './page-context';
 

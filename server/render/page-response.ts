@@ -8,10 +8,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fresh from 'fresh';
-import vary from 'vary';
 import type { CachePolicy } from '../cache/entry';
 import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
-import type { CachedPage, HeldLookup } from '../cache/page-cache';
+import type { HeldLookup } from '../cache/page-cache';
 import { etagOf, type HeldPage, type PageForm } from '../cache/stored-page';
 import type { SecurityHeaders } from '../middleware/security';
 import { pageFormFor } from './accept-encoding';
@@ -19,6 +18,8 @@ import { pageFormFor } from './accept-encoding';
 /** How a page was served, as X-Cache and the access log say it (docs/cache.md). */
 export type HeldState = 'HIT' | 'STALE';
 export type RenderedState = 'MISS' | 'PASS';
+/** How a held page is written: read from the cache, or (MISS) rendered whole for this request and stored first. */
+export type WrittenState = HeldState | 'MISS';
 
 /** What shared caches (a CDN) may keep: the page under its policy with its tags, or nothing (`private, no-store`). */
 export type Sharing = { policy: CachePolicy; tags: Iterable<string> } | null;
@@ -36,7 +37,11 @@ export function serverTiming(parts: Record<string, number | string>): string {
     .join(', ');
 }
 
-const HELD_TIMING: Record<HeldState, string> = { HIT: serverTiming({ cache: 'HIT' }), STALE: serverTiming({ cache: 'STALE' }) };
+const HELD_TIMING: Record<WrittenState, string> = {
+  HIT: serverTiming({ cache: 'HIT' }),
+  STALE: serverTiming({ cache: 'STALE' }),
+  MISS: serverTiming({ cache: 'MISS' }),
+};
 
 /** Surrogate-Key of a held entry's tags: the same array on every L1 hit, so the header is built once. */
 const surrogateKeys = new WeakMap<readonly string[], string | undefined>();
@@ -69,7 +74,7 @@ function sharingHeaders(sharing: Sharing, keys = sharing ? surrogateKey(sharing.
  * A page served from the cache: always shareable (the portal holds it as sent), with its age. As flat
  * name, value pairs appended to `out` (what `writeHead` takes).
  */
-function appendHeldHeaders(out: string[], state: HeldState, lookup: HeldLookup, form: PageForm, ageSeconds: number, policy: CachePolicy): void {
+function appendHeldHeaders(out: string[], state: WrittenState, lookup: HeldLookup, form: PageForm, ageSeconds: number, policy: CachePolicy): void {
   out.push('X-Cache', state, 'ETag', etagOf(lookup.page, form), 'Age', String(ageSeconds), 'Cache-Control', heldCacheControl(policy));
   const keys = heldSurrogateKey(lookup.tags);
   if (keys) out.push('Surrogate-Key', keys);
@@ -101,11 +106,6 @@ export function streamedHeaders(page: StreamedPage): Header[] {
   return headers;
 }
 
-/** An expired page rendered again, whole, and stored before it is sent: a MISS that is already held. */
-export function storedHeaders(page: CachedPage, form: PageForm, policy: CachePolicy, tags: readonly string[]): Header[] {
-  return [['X-Cache', 'MISS'], ['ETag', etagOf(page, form)], ...sharingHeaders({ policy, tags }), ['Server-Timing', serverTiming({ cache: 'MISS' })]];
-}
-
 /** The error page (a shell that failed, or an error the handler caught): never kept by anyone. */
 export function errorHeaders(): Header[] {
   return [['Cache-Control', PRIVATE_NO_STORE]];
@@ -113,21 +113,6 @@ export function errorHeaders(): Header[] {
 
 export function setHeaders(res: ServerResponse, headers: readonly Header[]): void {
   for (const [name, value] of headers) res.setHeader(name, value);
-}
-
-/** A page just stored (an expired page rendered again): sent as it was stored, with its own CSP. */
-export function sendStored(
-  req: IncomingMessage,
-  res: ServerResponse,
-  page: CachedPage,
-  policy: CachePolicy,
-  tags: readonly string[],
-  security: SecurityHeaders,
-): void {
-  const form = pageFormFor(req.headers['accept-encoding']);
-  res.setHeader(CSP, security.sharedPolicy(page.scripts));
-  setHeaders(res, storedHeaders(page, form, policy, tags));
-  sendPage(res, page, form);
 }
 
 /**
@@ -138,20 +123,7 @@ function isNotModified(req: IncomingMessage, etag: string): boolean {
   return fresh(req.headers, { etag });
 }
 
-/** The stored page in `form`, as it was compressed when stored: one write, nothing encoded per response. */
-function sendPage(res: ServerResponse, page: CachedPage, form: PageForm): void {
-  const body = bodyOf(page, form);
-  res.statusCode = 200;
-  res.setHeader('Content-Type', HTML);
-  vary(res, 'Accept-Encoding');
-  // Already encoded: the compression middleware leaves the response alone.
-  if (form !== 'identity') res.setHeader('Content-Encoding', form);
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
-}
-
 const HTML = 'text/html; charset=utf-8';
-const CSP = 'Content-Security-Policy';
 
 /** Throws for a page held without `form` (PageCache.lookupForm read another). */
 function bodyOf(page: HeldPage, form: PageForm): Buffer {
@@ -170,7 +142,7 @@ function bodyOf(page: HeldPage, form: PageForm): Buffer {
 interface HeldHead {
   etag: string;
   scripts: string;
-  state: HeldState;
+  state: WrittenState;
   form: PageForm;
   policy: CachePolicy;
   varyUserAgent: boolean;
@@ -185,7 +157,7 @@ interface HeldHead {
 
 /** What one answer with a held page is made of, beside the request and response. */
 export interface HeldAnswer {
-  state: HeldState;
+  state: WrittenState;
   lookup: HeldLookup;
   policy: CachePolicy;
   requestId: string;

@@ -14,8 +14,9 @@ import { maySharedCachesKeep } from './downstream-caching';
 import { sendErrorPage } from './error-page';
 import { pageSources, pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
 import type { CachedPage } from '../cache/page-cache';
-import { notePage, sendStored, setHeaders, streamedHeaders, type Sharing } from './page-response';
+import { notePage, setHeaders, streamedHeaders, type Sharing } from './page-response';
 import { renderDocument, type DocumentSink } from './render-document';
+import { serveStored } from './serve-held';
 
 interface Streaming {
   context: PageContext;
@@ -95,7 +96,7 @@ function wholeSink(streaming: Streaming, res: Response, onShellFailed: (error: u
         const { context, recorder, state, request } = streaming;
         if (page) {
           const tags = pageTags(recorder, request.page.site, state.page.page);
-          sendStored(res.req, res, page, context.deps.cachePolicy.page(state.page.page), tags, context.deps.security);
+          serveStored(context, res.req, res, { page: request.page, value: page, tags, policy: context.deps.cachePolicy.page(state.page.page) });
           return;
         }
         setRenderedHeaders(streaming, res, status);

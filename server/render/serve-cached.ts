@@ -8,24 +8,12 @@ import type { Request, Response } from 'express';
 import type { CachePolicy } from '../cache/entry';
 import type { PageLookup } from '../cache/page-cache';
 import { newNonce } from '../middleware/security';
-import { variesByUserAgent } from './mobile-redirect';
 import type { DocumentRequest, PageContext } from './page-context';
-import { ageOf, sendStored, writeHeld, type HeldState } from './page-response';
+import { ageOf } from './page-response';
 import type { PageRequest } from './page-request';
 import { renderMiss } from './render-miss';
 import { renderWhole } from './render-whole';
-
-/** The held page as stored, with its own CSP: written as the hit path in front of Express writes it. */
-export function serveHeld(
-  context: PageContext,
-  req: Request,
-  res: Response,
-  held: { state: HeldState; page: PageRequest; lookup: PageLookup; policy: CachePolicy },
-): void {
-  const { state, page, lookup, policy } = held;
-  const requestId = String(res.locals.requestId);
-  writeHeld(req, res, context.deps.heads, { state, lookup, policy, requestId, varyUserAgent: variesByUserAgent(page.address.match) });
-}
+import { serveHeld, serveStored } from './serve-held';
 
 /** One re-render of a stale page, in the background, under the cache's refresh lock (one per key across instances). */
 export function refreshInBackground(context: PageContext, request: DocumentRequest, policy: CachePolicy): void {
@@ -72,5 +60,5 @@ export async function serveExpired(
     await renderMiss(context, res, request, key);
     return;
   }
-  sendStored(req, res, page, policy, rendered.sources.tags, context.deps.security);
+  serveStored(context, req, res, { page: request.page, value: page, tags: rendered.sources.tags, policy });
 }

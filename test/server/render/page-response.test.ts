@@ -1,7 +1,7 @@
 /**
- * The one response path for pages (server/render/page-response.ts): which headers a HIT, a STALE, a stored
- * re-render, a streamed MISS or PASS and an error page get, decided in one place for the hit path and the chain;
- * a held page as writeHeld puts it on the wire for both.
+ * The one response path for pages (server/render/page-response.ts): which headers a HIT, a STALE, a page stored
+ * for this request, a streamed MISS or PASS and an error page get, decided in one place for the hit path and the
+ * chain; a held page as writeHeld puts it on the wire for both.
  */
 import http from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
@@ -18,11 +18,10 @@ import {
   HeldHeads,
   notePage,
   pageFactsOf,
-  storedHeaders,
   streamedHeaders,
   writeHeld,
   type Header,
-  type HeldState,
+  type WrittenState,
 } from '../../../server/render/page-response';
 
 const NONCE = 'cmVuZGVyLW5vbmNlLTAwMDE=';
@@ -75,17 +74,6 @@ describe('page response headers', () => {
     expect(pass['Retry-After']).toBeUndefined();
     const unavailable = asObject(streamedHeaders({ state: 'MISS', status: 503, sharing: null, upstreamMs: 0, renderMs: 1 }));
     expect(unavailable['Retry-After']).toBe('30');
-  });
-
-  it('gives a re-rendered expired page its new ETag, shared, as a MISS', async () => {
-    const lookup = await heldLookup([]);
-    expect(asObject(storedHeaders(lookup.page, 'br', POLICY, ['page:detail']))).toEqual({
-      'X-Cache': 'MISS',
-      ETag: etagOf(lookup.page, 'br'),
-      'Cache-Control': SHARED,
-      'Surrogate-Key': 'page:detail',
-      'Server-Timing': 'cache;desc="MISS"',
-    });
   });
 
   it('never lets anyone keep the error page', () => {
@@ -144,7 +132,7 @@ describe('a held page on the wire', () => {
       // What the chain's middleware set before the page handler: this response's nonce CSP and a Vary.
       security.apply(res, 'cmVzcG9uc2Utbm9uY2UtMDAwMQ==');
       res.setHeader('Vary', 'User-Agent');
-      const state: HeldState = url.searchParams.has('stale') ? 'STALE' : 'HIT';
+      const state: WrittenState = url.searchParams.has('stale') ? 'STALE' : url.searchParams.has('miss') ? 'MISS' : 'HIT';
       const held = url.pathname === '/untagged' ? untagged : lookup;
       writeHeld(req, res, heads, { state, lookup: held, policy: POLICY, requestId: 'req-0001', varyUserAgent: url.searchParams.has('ua') });
     });
@@ -171,6 +159,20 @@ describe('a held page on the wire', () => {
     expect(stale.headers).toMatchObject({ 'x-cache': 'STALE', 'server-timing': 'cache;desc="STALE"', 'cache-control': SHARED, etag: hit.headers.etag });
     // A HIT's head is kept for the entry: the STALE after it was not answered with it, nor the HIT after that.
     expect((await get(`${base}/`, { 'accept-encoding': 'gzip' })).headers['x-cache']).toBe('HIT');
+  });
+
+  it('gives a page rendered and stored for this request (MISS) the held headers, its ETag, shared', async () => {
+    const miss = await get(`${base}/?miss`, { 'accept-encoding': 'br' });
+    expect(miss.headers).toMatchObject({
+      'x-cache': 'MISS',
+      etag: etagOf(lookup.page, 'br'),
+      'cache-control': SHARED,
+      'surrogate-key': 'article:33727 page:detail',
+      'server-timing': 'cache;desc="MISS"',
+      'content-encoding': 'br',
+    });
+    const revalidated = await get(`${base}/?miss`, { 'accept-encoding': 'br', 'if-none-match': etagOf(lookup.page, 'br') });
+    expect(revalidated).toMatchObject({ status: 304, headers: { 'x-cache': 'MISS', etag: etagOf(lookup.page, 'br') } });
   });
 
   it('leaves Surrogate-Key out when a held page has no tags', async () => {
