@@ -10,7 +10,6 @@ import type { PageLookup } from '../cache/page-cache';
 import { newNonce } from '../middleware/security';
 import type { DocumentRequest, PageContext } from './page-context';
 import { ageOf } from './page-response';
-import type { PageRequest } from './page-request';
 import { renderMiss } from './render-miss';
 import { renderWhole } from './render-whole';
 import { serveHeld, serveStored } from './serve-held';
