@@ -3,7 +3,8 @@
  * of a dist/server/main.cjs, e.g. a build of the commit before a change and of the tree) on one reference API,
  * each with its own prefix, their data caches warmed; then in COMPARE_ROUNDS rounds, taking turns, signed-in
  * `/home` and detail renders (COMPARE_SECONDS each) and COMPARE_PAGES anonymous misses. Prints each bundle's
- * server CPU per page: on a busy machine, compare the two within one run. PORTAL_B_ARGS: node flags for B;
+ * server CPU per page: on a busy machine, compare the two within one run. NODE_A, NODE_B: the node binary of each
+ * (one bundle on two Nodes); PORTAL_B_ARGS: node flags for B;
  * COMPARE_GZIP=1: the signed-in renders ask for gzip, as browsers do (the compression middleware's work).
  */
 import { startReferenceApi } from '../reference-api/server';
@@ -26,7 +27,7 @@ interface Total {
 }
 
 async function main(): Promise<void> {
-  const { mainA, mainB } = bundlesToCompare();
+  const { mainA, mainB, nodeA, nodeB } = bundlesToCompare();
   const upstream = await startReferenceApi({ port: 0, host: '127.0.0.1' });
   const client = createRedisClient(parseRedisTarget(REDIS_URL), { role: 'cli' });
   const portals: Array<[string, PortalUnderTest]> = [];
@@ -36,9 +37,9 @@ async function main(): Promise<void> {
     totals.set(key, { micros: total.micros + load.serverMicros, requests: total.requests + load.requests, p99: Math.max(total.p99, load.p99) });
   };
   try {
-    portals.push(['A', await startPortalUnderTest(mainA, { upstreamUrl: upstream.url, redisUrl: REDIS_URL }, client)]);
+    portals.push(['A', await startPortalUnderTest(mainA, { upstreamUrl: upstream.url, redisUrl: REDIS_URL }, client, [], nodeA)]);
     const argsB = (process.env.PORTAL_B_ARGS ?? '').split(' ').filter(Boolean);
-    portals.push(['B', await startPortalUnderTest(mainB, { upstreamUrl: upstream.url, redisUrl: REDIS_URL }, client, argsB)]);
+    portals.push(['B', await startPortalUnderTest(mainB, { upstreamUrl: upstream.url, redisUrl: REDIS_URL }, client, argsB, nodeB)]);
     const paths = await articlePaths(upstream.url, PAGES * ROUNDS);
     for (const [, portal] of portals) await warm(portal, ['/home', DETAIL, ...paths]);
     for (let round = 0; round < ROUNDS; round++) {

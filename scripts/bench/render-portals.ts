@@ -14,12 +14,15 @@ import { freePort } from '../free-port';
 
 export const DETAIL = '/detail/2728/33727';
 
-/** PORTAL_A and PORTAL_B: the main.cjs of each of the two bundles a comparison runs side by side. */
-export function bundlesToCompare(): { mainA: string; mainB: string } {
+/**
+ * PORTAL_A and PORTAL_B: the main.cjs of each of the two bundles a comparison runs side by side; NODE_A and NODE_B:
+ * the node binary each runs on (this process's when unset), so one bundle can be compared on two Nodes.
+ */
+export function bundlesToCompare(): { mainA: string; mainB: string; nodeA: string; nodeB: string } {
   const mainA = process.env.PORTAL_A;
   const mainB = process.env.PORTAL_B;
   if (!mainA || !mainB) throw new Error('set PORTAL_A and PORTAL_B to the main.cjs of each bundle');
-  return { mainA, mainB };
+  return { mainA, mainB, nodeA: process.env.NODE_A || process.execPath, nodeB: process.env.NODE_B || process.execPath };
 }
 
 export interface PortalUnderTest {
@@ -30,12 +33,13 @@ export interface PortalUnderTest {
   prefix: string;
 }
 
-/** `main` (a dist/server/main.cjs) with `nodeArgs` (--cpu-prof, …), once it answers /healthz. */
+/** `main` (a dist/server/main.cjs) on `node` with `nodeArgs` (--cpu-prof, …), once it answers /healthz. */
 export async function startPortalUnderTest(
   main: string,
   services: { upstreamUrl: string; redisUrl: string },
   client: RedisClient,
   nodeArgs: string[] = [],
+  node = process.execPath,
 ): Promise<PortalUnderTest> {
   const prefix = `render${randomBytes(4).toString('hex')}`;
   const port = await freePort();
@@ -48,7 +52,7 @@ export async function startPortalUnderTest(
     UPSTREAM_URL: services.upstreamUrl,
     REDIS_URL: services.redisUrl,
   };
-  const child = spawn(process.execPath, [...nodeArgs, main], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(node, [...nodeArgs, main], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (!(await answers(`${url}/healthz`))) {
