@@ -180,10 +180,20 @@ export async function signInFromDialog(page: Page, portal: BrowserPortal, nickna
   // Enter submits the confirm form (the phone's 模拟扫码确认): a real key press, the user activation Chromium
   // wants before a framed page may navigate the top page.
   await qr.locator('input[name="nickname"]').press('Enter');
-  await page.waitForSelector('html[data-hydrated="true"]:not([data-before-sign-in])');
+  await page.waitForSelector('html[data-hydrated="true"]:not([data-before-sign-in])').catch(async (error: unknown) => {
+    throw new Error(`no new hydrated page after the sign-in's confirmation: ${await whereSignInStopped(page)}`, { cause: error });
+  });
   await page.waitForURL(returnUrl);
   const cookies = await page.context().cookies(returnUrl);
   if (!cookies.some((cookie) => cookie.name === 'portal_session')) throw new Error(`no portal_session cookie for ${returnUrl} after sign-in`);
+}
+
+/** Where the page and its frames are, and the root's attributes: what a sign-in that never came back left. */
+async function whereSignInStopped(page: Page): Promise<string> {
+  const root = await page
+    .evaluate(() => [...document.documentElement.attributes].map((attribute) => `${attribute.name}=${attribute.value}`).join(' '))
+    .catch((error: unknown) => `unreadable (${String(error)})`);
+  return JSON.stringify({ url: page.url(), root, frames: page.frames().map((frame) => frame.url()) });
 }
 
 /** In the browser: the top bar's 订阅, then the dialog's sign-in, back on the same page. */
