@@ -72,13 +72,13 @@ describeWithRedis()('RedisLock', () => {
 });
 
 describeWithRedis()('a live holder slower than the lock timeout', () => {
-  const LOCK_TIMEOUT_MS = 2000;
+  const LOCK_TIMEOUT_MS = 4000;
   let a: TestPortal;
   let b: TestPortal;
   beforeAll(async () => {
-    // Upstream calls take three lock timeouts: without renewal every waiter would load again. A 2 s timeout (renewed
-    // every 667 ms) rides out a stall of over a second of the holder's event loop on a loaded machine; with 1 s, a
-    // stall of ~700 ms in a CI run let the lock lapse and a second instance load the same key.
+    // Upstream calls take two lock timeouts: without renewal every waiter would load again. A 4 s timeout (renewed
+    // every 1.3 s) rides out a stall of over two seconds of the holder's event loop on a loaded machine; with 2 s, a
+    // CI run on a slow machine let the lock lapse and a second instance load the same key (with 1 s, a ~700 ms stall).
     const env = { REDIS_COMMAND_TIMEOUT_MS: '5000', CACHE_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS) };
     a = await startTestPortal({ redisUrl: testRedisUrl(), env });
     b = await startTestPortal({ redisUrl: testRedisUrl(), upstream: a.upstream, cachePrefix: a.cachePrefix, env });
@@ -92,7 +92,7 @@ describeWithRedis()('a live holder slower than the lock timeout', () => {
   it('keeps its lock: one upstream call per key across both instances', async () => {
     const raw = await firstHomeArticle(a.upstream.url, HOME_CATID);
     a.upstream.api.control.reset();
-    a.upstream.api.control.setLatency([{ path: '/', ms: 3 * LOCK_TIMEOUT_MS }]);
+    a.upstream.api.control.setLatency([{ path: '/', ms: 2 * LOCK_TIMEOUT_MS }]);
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, index) => request(index % 2 === 0 ? a.url : b.url).get(`/detail/${raw.catid}/${raw.id}`)),
     );
