@@ -162,7 +162,6 @@ export function createApp(deps: AppDeps): Express {
     pageCache: deps.pageCache,
     cachePolicy: deps.cachePolicy,
     assets: deps.assets,
-    security: deps.security,
     heads: deps.heads,
     logger,
     renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,

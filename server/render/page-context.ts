@@ -21,7 +21,6 @@ import { ResourceLoads } from './downstream-caching';
 import type { PageRequest } from './page-request';
 import { createStateBuilder, type BuiltState, type DocumentState, type StateInput } from './page-state';
 import type { RenderOptions } from './render-document';
-import type { SecurityHeaders } from '../middleware/security';
 import type { HeldHeads } from './page-response';
 
 export interface PageHandlerDeps {
@@ -30,8 +29,6 @@ export interface PageHandlerDeps {
   /** TTL/grace per page kind, changeable at run time. */
   cachePolicy: PolicySource;
   assets: Assets;
-  /** The CSP a page stored for every reader is sent with (its scripts' hashes). */
-  security: SecurityHeaders;
   /** The heads held pages are written with, shared with the hit path in front of Express (page-response.ts). */
   heads: HeldHeads;
   logger: Logger;
