@@ -39,5 +39,5 @@ describeWithBrowser()('every page kind from 360 to 1920 px', () => {
       }
     }
     expect(faults).toEqual([]);
-  });
+  }, 900_000);
 });
