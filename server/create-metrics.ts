@@ -12,7 +12,7 @@ export function createMetrics(caches: PortalCaches, build: string): Metrics {
   return new Metrics({
     l1Bytes: () => tiered?.l1Bytes ?? (store instanceof MemoryStore ? store.bytes : 0),
     redisUp: async () => (health ? health.isUp() : null),
-    redisReadOnly: async () => (health ? (await health.state()) === 'read-only' : null),
+    redisReadOnly: async () => (health ? health.state() === 'read-only' : null),
     invalidationSubscribed: () => (bus ? bus.isSubscribed() : null),
     l1Unverified: () => tiered?.servingUnverified() ?? false,
     cacheMode: () => tiered?.mode() ?? null,

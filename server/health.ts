@@ -2,6 +2,10 @@
  * /healthz: the process is alive. /readyz: can it serve well? 503 only while draining (so the load balancer
  * stops sending); a dead Redis or upstream is 'degraded' with 200, because pages still render (uncached or
  * stale) and pulling every instance out would turn a cache outage into a site outage.
+ *
+ * Both answer at once from state that background checks keep (background-check.ts, redis/health.ts): nothing here
+ * awaits a dependency, so a frozen Redis or a stalled content API never holds a probe past the load balancer's
+ * timeout (the shipped VCL's is 1 s) and never takes a portal that can serve out of rotation.
  */
 import { Router } from 'express';
 import type { CacheStore } from './cache/store';
@@ -10,10 +14,11 @@ import type { RedisState } from './redis/health';
 export interface ReadinessDeps {
   store: CacheStore;
   /** Null without Redis. On a cluster: every master answers and every slot is served (server/redis/health.ts). */
-  redisState: (() => Promise<RedisState>) | null;
+  redisState: (() => RedisState) | null;
   /** Null unless SESSION_REDIS_URL names a Redis of its own for sessions and sign-ins. */
-  sessionsState?: (() => Promise<RedisState>) | null;
-  upstreamAnswers: () => Promise<boolean>;
+  sessionsState?: (() => RedisState) | null;
+  /** The content API's last answer to the background check (a flag call, as cheap as any). */
+  upstreamUp: () => boolean;
   isDraining: () => boolean;
   /** How L1 is used now (coherent, bypass, outage, outage-short-ttl); null without Redis in front of an L1. */
   cacheMode?: () => string | null;
@@ -25,36 +30,23 @@ export interface ReadinessDeps {
 
 export type ContentKind = 'upstream' | 'reference-dataset';
 
-const UPSTREAM_CHECK_CACHE_MS = 2000;
-
 export function healthRoutes(deps: ReadinessDeps): Router {
   const router = Router();
-  let lastUpstream: { at: number; ok: boolean } | null = null;
-
-  async function upstreamOk(): Promise<boolean> {
-    if (lastUpstream && Date.now() - lastUpstream.at < UPSTREAM_CHECK_CACHE_MS) return lastUpstream.ok;
-    const ok = await deps.upstreamAnswers().catch(() => false);
-    lastUpstream = { at: Date.now(), ok };
-    return ok;
-  }
 
   router.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'ok' });
   });
 
-  router.get('/readyz', async (_req, res) => {
+  router.get('/readyz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     if (deps.isDraining()) {
       res.status(503).json({ status: 'draining' });
       return;
     }
-    const [redis, sessions, upstreamUp] = await Promise.all([
-      deps.redisState ? deps.redisState().catch((): RedisState => 'down') : ('not-configured' as const),
-      deps.sessionsState ? deps.sessionsState().catch((): RedisState => 'down') : null,
-      upstreamOk(),
-    ]);
-    const upstream = upstreamUp ? 'up' : 'down';
+    const redis = deps.redisState?.() ?? 'not-configured';
+    const sessions = deps.sessionsState?.() ?? null;
+    const upstream = deps.upstreamUp() ? 'up' : 'down';
     // Read-only (a replica after a failover): hits are served, nothing new is stored, sign-in is refused. Degraded,
     // still 200: every instance sees the same Redis, so taking them out would take the site down (operations.md).
     // The same for a session Redis of its own: pages are served, sign-in is refused (a 503 page saying so).

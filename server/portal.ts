@@ -7,6 +7,7 @@
 import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import { createApp, internalApp } from './app';
+import { BackgroundCheck } from './background-check';
 import { createAuth, type PortalAuth } from './auth/create-auth';
 import { createCaches, type PortalCaches } from './cache/create-cache';
 import type { CacheStore } from './cache/store';
@@ -25,6 +26,8 @@ import { OutageLogs } from './redis/outage-log';
 import { loadAssets, type Assets } from './render/assets';
 import { HeldHeads } from './render/page-response';
 import { createUpstream, type PortalUpstream } from './upstream/create-upstream';
+
+const UPSTREAM_ANSWER_KEPT_MS = 2000;
 
 export interface Portal {
   app: Express;
@@ -69,6 +72,8 @@ interface Subsystems {
   upstream: PortalUpstream;
   auth: PortalAuth;
   security: SecurityHeaders;
+  /** The content API's answer to /readyz's background check. */
+  upstreamCheck: BackgroundCheck<boolean>;
 }
 
 export function createPortal(options: PortalOptions): Portal {
@@ -86,9 +91,10 @@ export function createPortal(options: PortalOptions): Portal {
   const cacheClient = caches.redis?.client ?? null;
   const auth = createAuth({ config, logger, outages, cacheClient, upstream: upstream.client, embeddedUpstreamUrl: embedded ? upstreamUrl : undefined });
   const security = edgeSecurity(config, upstreamUrl, embedded, auth.settings);
+  const upstreamCheck = upstreamReadiness(upstream, config);
   let draining = false;
   return {
-    ...handlersOf(options, assets, { logger, metrics, caches, upstream, auth, security }, () => draining),
+    ...handlersOf(options, assets, { logger, metrics, caches, upstream, auth, security, upstreamCheck }, () => draining),
     store: caches.store,
     cachePolicy: caches.policy,
     assets,
@@ -99,6 +105,7 @@ export function createPortal(options: PortalOptions): Portal {
     listening: (url) => caches.announce(url),
     // Upstream first (its flag watch may still purge), then the caches, then the sessions' own Redis.
     close: async () => {
+      upstreamCheck.stop();
       outages.stop();
       await upstream.close();
       await caches.close();
@@ -179,7 +186,6 @@ function internalOf(config: Config, parts: Subsystems): InternalDeps {
 function readinessOf(options: PortalOptions, parts: Subsystems, isDraining: () => boolean): ReadinessDeps {
   const { store, health, tiered } = parts.caches;
   const { sessionsState } = parts.auth;
-  const upstream = parts.upstream.client;
   return {
     store,
     redisState: health ? () => health.state() : null,
@@ -188,6 +194,13 @@ function readinessOf(options: PortalOptions, parts: Subsystems, isDraining: () =
     cacheMode: () => tiered?.mode() ?? null,
     content: options.embeddedUpstream ? 'reference-dataset' : 'upstream',
     publishHook: options.config.PURGE_SECRET ? 'on' : 'off',
-    upstreamAnswers: async () => (await upstream.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !== 'unavailable',
+    upstreamUp: () => parts.upstreamCheck.current(),
   };
+}
+
+/** The content API as /readyz reports it: a flag call at most every two seconds, down while one is unanswered past its timeout. */
+function upstreamReadiness(upstream: PortalUpstream, config: Config): BackgroundCheck<boolean> {
+  const answers = async (): Promise<boolean> =>
+    (await upstream.client.request({ method: 'GET', path: '/api/common/grey_mode', call: 'readiness' })).outcome !== 'unavailable';
+  return new BackgroundCheck(answers, { maxAgeMs: UPSTREAM_ANSWER_KEPT_MS, boundMs: config.UPSTREAM_TIMEOUT_MS, failed: false });
 }

@@ -31,7 +31,7 @@ export interface PortalAuth {
   sessions: Sessions;
   accounts: AccountClient;
   /** Null unless SESSION_REDIS_URL names a Redis of its own for sessions and sign-ins. */
-  sessionsState: (() => Promise<RedisState>) | null;
+  sessionsState: (() => RedisState) | null;
   close(): void;
 }
 
@@ -48,6 +48,7 @@ export function createAuth(deps: AuthDeps): PortalAuth {
     accounts: new AccountClient(deps.upstream),
     sessionsState: health ? () => health.state() : null,
     close: () => {
+      health?.stop();
       if (client && client !== deps.cacheClient) client.disconnect();
     },
   };

@@ -101,6 +101,7 @@ export function createCaches(deps: CacheDeps): PortalCaches {
       announcer = announceInstance(deps, redis.client, instance, url);
     },
     close: async () => {
+      health?.stop();
       await announcer?.stop();
       policy.stop();
       purges.close();

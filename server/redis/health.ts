@@ -6,38 +6,42 @@
  * has died; so a cluster is healthy only when every master it routes to answers and the cluster says
  * `cluster_state:ok` (every slot served).
  */
+import { BackgroundCheck } from '../background-check';
 import { isCluster, type RedisClient } from './client';
 
 const PROBE_TIMEOUT_MS = 1000;
-const CACHE_MS = 1000;
+const ANSWER_KEPT_MS = 1000;
 
 /** 'read-only': it answers, and refuses writes (a replica). */
 export type RedisState = 'up' | 'read-only' | 'down';
 
 export class RedisHealth {
-  private last: { at: number; state: RedisState } | null = null;
-  private running: Promise<RedisState> | null = null;
+  private readonly check: BackgroundCheck<RedisState>;
+  private readonly onReady = (): void => this.check.runNow();
 
-  constructor(private readonly client: RedisClient) {}
+  constructor(private readonly client: RedisClient) {
+    this.check = new BackgroundCheck<RedisState>(() => probe(client), { maxAgeMs: ANSWER_KEPT_MS, boundMs: PROBE_TIMEOUT_MS, failed: 'down' });
+    // A reconnect is checked at once rather than at the next period: readiness follows Redis back within a probe.
+    client.on('ready', this.onReady);
+  }
 
-  /** The last answer when under a second old (readiness probes and scrapes must not hammer Redis). */
-  async state(): Promise<RedisState> {
-    // A lost connection shows at once (it costs nothing to look); only the probe's answer is kept a second.
+  /**
+   * The last probe's answer, at once: readiness probes and scrapes never wait on Redis (a frozen one would hold
+   * them past the load balancer's timeout). A lost connection shows at once, since it costs nothing to look.
+   */
+  state(): RedisState {
     if (this.client.status !== 'ready') return 'down';
-    if (this.last && Date.now() - this.last.at < CACHE_MS) return this.last.state;
-    this.running ??= probe(this.client)
-      .catch((): RedisState => 'down')
-      .then((state) => {
-        this.last = { at: Date.now(), state };
-        this.running = null;
-        return state;
-      });
-    return this.running;
+    return this.check.current();
   }
 
   /** Answering, read-only or not. */
-  async isUp(): Promise<boolean> {
-    return (await this.state()) !== 'down';
+  isUp(): boolean {
+    return this.state() !== 'down';
+  }
+
+  stop(): void {
+    this.check.stop();
+    this.client.off('ready', this.onReady);
   }
 }
 

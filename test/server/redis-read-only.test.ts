@@ -181,11 +181,20 @@ describe.each(topologies)('%s demoted to a read-only replica', (_name, topology)
     });
 
     it('readiness says which Redis is read-only (200, degraded: hits still served, sign-in refused), and so do the metrics', async () => {
-      const ready = await request(t.url).get('/readyz');
       // The session Redis is not the cache's: the cache's own is still a master there.
       const cache = announcesThere ? 'read-only' : 'up';
       // A session Redis of its own is named beside it; demoted, sign-in is refused: degraded too, still 200.
       const sessions = announcesThere ? undefined : 'read-only';
+      // Readiness answers from its checks' last answers (server/background-check.ts): it follows within a probe.
+      let ready = await request(t.url).get('/readyz');
+      await waitUntil(
+        async () => {
+          ready = await request(t.url).get('/readyz');
+          return ready.body.checks?.redis === cache && ready.body.checks?.sessions === sessions;
+        },
+        10_000,
+        'readiness to see the demotion',
+      );
       expect([ready.status, ready.body.status, ready.body.checks.redis, ready.body.checks.sessions]).toEqual([200, 'degraded', cache, sessions]);
       const metrics = await request(t.url).get('/metrics');
       expect(metrics.text).toMatch(new RegExp(`^portal_redis_read_only ${announcesThere ? 1 : 0}$`, 'm'));
