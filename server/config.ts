@@ -112,6 +112,10 @@ const schema = z.object({
   INTERNAL_URL: optionalUrl(['http:', 'https:']),
   // A shared secret that opens /_internal to requests from other machines (the CLI sends it); unset: loopback only.
   INTERNAL_TOKEN: z.string().trim().min(16, 'at least 16 characters').max(256).optional(),
+  // The instances' internal listeners, comma-separated origins; each host stands for every address it resolves to
+  // (compose's service names, a Kubernetes headless Service). A purge made while Redis cannot be reached is sent
+  // to them straight (cache/peer-purge.ts), beside the instances last seen announced in Redis.
+  PEER_URLS: originList('http://portal-1:3000'),
   // The edge caches (Varnish, deploy/varnish/default.vcl) a purge is also sent to, comma-separated origins; unset: none.
   EDGE_PURGE_URLS: originList('http://varnish:6081'),
   // The secret the edge's VCL asks of a PURGE (its EDGE_PURGE_TOKEN); needed with EDGE_PURGE_URLS.

@@ -12,6 +12,8 @@ import { ageSeconds, freshnessOf, type CacheEntry } from './cache/entry';
 import { carriesToken, INTERNAL_TOKEN_HEADER } from './cache/instances';
 import { PurgeInputError } from './cache/invalidation';
 import { MAX_PURGE_BODY_BYTES, orderOf, PurgeRequestError, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S, signatureOf, verifySignature } from './cache/purge-request';
+import { wirePurge, type PurgeAnnouncement } from './cache/coherence';
+import type { PeerAck as PeerPurgeAnswer } from './cache/peer-purge';
 import type { PurgeRecord, Purges } from './cache/purges';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
@@ -100,7 +102,43 @@ export function internalRoutes(deps: InternalDeps): Router {
     };
     res.json(answer);
   });
+  router.post(
+    '/_internal/peer-purge',
+    hookBodyDeadline(HOOK_BODY_DEADLINE_MS),
+    express.raw({ type: () => true, limit: MAX_PEER_PURGE_BYTES }),
+    peerPurge(deps),
+    hookBodyError,
+  );
   return router;
+}
+
+/** A purge announcement of up to 10,000 selectors (coherence.ts wirePurge), as JSON. */
+const MAX_PEER_PURGE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A purge sent straight by another instance that cannot reach Redis (cache/peer-purge.ts): applied to this
+ * instance's L1 and clock, answered with this instance's id and the copies it dropped.
+ */
+function peerPurge(deps: InternalDeps) {
+  return async (req: Request, res: Response): Promise<void> => {
+    if (res.headersSent) return;
+    const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    let parsed: ReturnType<typeof wirePurge.safeParse>;
+    try {
+      parsed = wirePurge.safeParse(JSON.parse(raw));
+    } catch {
+      res.status(400).json({ error: 'body: not JSON' });
+      return;
+    }
+    if (!parsed.success) {
+      res.status(400).json({ error: `body: not a purge announcement (${parsed.error.issues[0]?.message ?? 'invalid'})` });
+      return;
+    }
+    const announcement: PurgeAnnouncement = parsed.data;
+    const entries = await deps.purge.purges.acknowledgeDirect(announcement);
+    const answer: PeerPurgeAnswer = { id: deps.instance.id, entries };
+    res.json(answer);
+  };
 }
 
 /**
@@ -211,10 +249,12 @@ function purgeHook(hook: InternalDeps['purge']) {
       const matching = verifySignature(hook.secret, signature, raw);
       const order = orderOf(raw);
       await hook.purges.selectorsOf(order);
-      if (!(await hook.purges.firstUse(matching, 2 * SIGNATURE_TOLERANCE_S))) {
+      const keepSeconds = 2 * SIGNATURE_TOLERANCE_S;
+      if (!(await hook.purges.firstUse(matching, keepSeconds))) {
         throw new PurgeRequestError(409, `${SIGNATURE_HEADER}: this signature was used already (sign each call anew, with its own t)`);
       }
-      const record = await hook.purges.purge(order, `cms (${req.ip ?? 'unknown'})`, 'hook');
+      const used = { value: matching, until: Date.now() + keepSeconds * 1000 };
+      const record = await hook.purges.purge({ ...order, signature: used }, `cms (${req.ip ?? 'unknown'})`, 'hook');
       hook.metrics?.purgeFinished('hook', record);
       logPurge(hook.logger, record);
       const answer = hookAnswer(record);

@@ -22,6 +22,13 @@ export interface PurgeAnnouncement {
   soft?: boolean;
   /** Its place in the purge log (purge-log.ts), once appended there. */
   logId?: string;
+  /** The hook call's signature and until when (epoch ms) it is kept: every instance that applies the purge refuses it again. */
+  signature?: UsedSignature;
+}
+
+export interface UsedSignature {
+  value: string;
+  until: number;
 }
 
 /** Who changed the cache and how: every portal writes it to its log, so an operator action is on record. */
@@ -62,6 +69,7 @@ export const wirePurge = z.object({
   build: z.string().max(100).default('*'),
   soft: z.boolean().optional(),
   logId: z.string().max(40).optional(),
+  signature: z.object({ value: z.string().max(200), until: z.number().int().nonnegative() }).optional(),
 });
 
 const wireEvent = z.object({

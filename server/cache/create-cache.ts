@@ -12,12 +12,13 @@ import { RedisHealth } from '../redis/health';
 import type { OutageLogs } from '../redis/outage-log';
 import { Cache, type CacheEvents } from './cache';
 import { edgePurgerOf, type EdgePurger } from './edge-purge';
-import { InstanceAnnouncer, internalUrlOf } from './instances';
+import { InstanceAnnouncer, internalUrlOf, type Announcement } from './instances';
 import type { KeySpace } from './keys';
 import { MemoryStore } from './memory-store';
 import { PageCache } from './page-cache';
+import { PeerPurger } from './peer-purge';
 import { PurgeClock } from './purge-clock';
-import { claimCount, Purges, type PurgesOptions } from './purges';
+import { ACK_TIMEOUT_MS, claimCount, Purges, type PurgesOptions } from './purges';
 import { RedisLock } from './redis-lock';
 import type { CommandObserver, RedisStore } from './redis-store';
 import { recordRefreshError } from './refresh-errors';
@@ -78,7 +79,9 @@ export function createCaches(deps: CacheDeps): PortalCaches {
   const edgePurger = edgePurgerOf(config);
   // Purged here: L1's copies, then the data cache's writes under way (cache.ts put), each ended or undone.
   const purgeLocal = localPurge(config, stores.tiered, () => cache.writesSettled());
-  const purges = (late.purges = createPurges(config, logger, stores, { id: instance.id, purgeLocal }, edgePurger, purgeClock));
+  // Without Redis there is one instance and no outage to bridge.
+  const peers = redis ? new PeerPurger({ selfId: instance.id, peerUrls: config.PEER_URLS, token: config.INTERNAL_TOKEN, timeoutMs: ACK_TIMEOUT_MS }) : null;
+  const purges = (late.purges = createPurges(config, logger, stores, { id: instance.id, purgeLocal }, { edges: edgePurger, peers }, purgeClock));
   const health = redis ? new RedisHealth(redis.client) : null;
   const policy = (late.policy = createPolicy(config, logger, redis?.client ?? null, outageDefaults));
   const keys = { prefix: config.CACHE_PREFIX, buildId: deps.build };
@@ -98,7 +101,7 @@ export function createCaches(deps: CacheDeps): PortalCaches {
     pageCache: new PageCache(cache, keys, lock),
     announce: (url) => {
       if (!redis || announcer) return;
-      announcer = announceInstance(deps, redis.client, instance, url);
+      announcer = announceInstance(deps, redis.client, instance, url, (instances) => peers?.rememberInstances(instances));
     },
     close: async () => {
       health?.stop();
@@ -154,8 +157,16 @@ function localPurge(config: Config, tiered: TieredStore | null, writesSettled: (
   };
 }
 
-function createPurges(config: Config, logger: Logger, stores: Stores, self: PurgesOptions['self'], edges: EdgePurger | null, clock: PurgeClock): Purges {
+function createPurges(
+  config: Config,
+  logger: Logger,
+  stores: Stores,
+  self: PurgesOptions['self'],
+  { edges, peers }: { edges: EdgePurger | null; peers: PeerPurger | null },
+  clock: PurgeClock,
+): Purges {
   return new Purges({
+    peers,
     store: stores.store,
     prefix: config.CACHE_PREFIX,
     client: stores.redis?.client ?? null,
@@ -219,7 +230,13 @@ function dataCacheEvents(deps: CacheDeps, client: RedisClient | null): CacheEven
   };
 }
 
-function announceInstance(deps: CacheDeps, client: RedisClient, instance: { id: string; build: string }, url: string): InstanceAnnouncer {
+function announceInstance(
+  deps: CacheDeps,
+  client: RedisClient,
+  instance: { id: string; build: string },
+  url: string,
+  onInstances: (instances: Announcement[]) => void,
+): InstanceAnnouncer {
   const { config, logger } = deps;
   const announcer = new InstanceAnnouncer({
     client,
@@ -227,6 +244,7 @@ function announceInstance(deps: CacheDeps, client: RedisClient, instance: { id: 
     record: { ...instance, url: internalUrlOf(withPort(url, config.INTERNAL_PORT), config.INTERNAL_URL) },
     ...(deps.announceEveryMs ? { everyMs: deps.announceEveryMs } : {}),
     onError: (error) => logger.warn({ err: error }, 'instance announcement not written (portal-cache inspect may not list it)'),
+    onInstances,
   });
   announcer.start();
   return announcer;

@@ -52,6 +52,8 @@ export interface AnnouncerOptions {
   record: Omit<Announcement, 'host' | 'pid' | 'startedAt'>;
   everyMs?: number;
   onError: (error: unknown) => void;
+  /** Every instance announced, read after each write: what a purge reaches straight while Redis is away (peer-purge.ts). */
+  onInstances?: (instances: Announcement[]) => void;
 }
 
 /**
@@ -96,6 +98,8 @@ export class InstanceAnnouncer {
     // Not connected yet: 'ready' writes it as soon as it is, without a warning for the wait.
     if (client.status !== 'ready') return;
     client.set(instanceKey(prefix, record.id), this.value, 'PX', this.everyMs * 3).catch(onError);
+    const { onInstances } = this.options;
+    if (onInstances) announcedInstances(client, prefix).then(onInstances, () => undefined);
   }
 }
 

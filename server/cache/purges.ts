@@ -12,7 +12,8 @@ import type { RedisClient } from '../redis/client';
 import type { EdgeAck, EdgePurgeOrder } from './edge-purge';
 import { announcedInstances } from './instances';
 import { edgeTagsOf } from './tags';
-import type { PurgeAnnouncement } from './coherence';
+import type { PurgeAnnouncement, UsedSignature } from './coherence';
+import type { PeerPurger } from './peer-purge';
 import type { NotedPurge, PurgeClock } from './purge-clock';
 import { appendPurge, compareLogIds, purgeLogEpoch, purgeLogSince, purgeLogTail, type LoggedPurge } from './purge-log';
 import { Invalidator, PurgeInputError, urlSelector, validate, type PurgeSelector, type PurgeSpace } from './invalidation';
@@ -115,6 +116,8 @@ export interface PurgesOptions {
   ackTimeoutMs?: number;
   /** This instance's record of purges (purge-clock.ts); the CLI has none. */
   clock?: PurgeClock;
+  /** The other instances reached without Redis (peer-purge.ts): a held purge goes to them straight. */
+  peers?: PeerPurger | null;
   /** Only this build's entries (the CLI's --build); default every build. */
   buildId?: string;
 }
@@ -122,6 +125,8 @@ export interface PurgesOptions {
 export interface PurgeOrderInput {
   /** The CMS's id of the event, recorded with the purge. */
   event?: string;
+  /** The hook call's signature (firstUse): carried with the purge, so every instance that applies it refuses it again. */
+  signature?: UsedSignature;
   tags: readonly string[];
   urls: readonly string[];
   soft: boolean;
@@ -148,7 +153,10 @@ export async function acknowledgementsOf(
 
 export class Purges {
   private readonly localHistory: PurgeRecord[] = [];
-  /** Without Redis: signatures seen, until when they are kept. */
+  /**
+   * Signatures this instance has seen (its own hook calls and every purge it applied), until when they are kept:
+   * asked before Redis, so a call refused once stays refused through an outage and a Redis that came back empty.
+   */
   private readonly usedSignatures = new Map<string, number>();
   private readonly space: PurgeSpace;
   /** Purges made while Redis could not be reached, oldest first: replayed in this order once it answers. */
@@ -156,8 +164,6 @@ export class Purges {
   private replaying: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly followUps = new Set<NodeJS.Timeout>();
-  /** The other instances last seen announced: named as missing while Redis cannot say which there are. */
-  private knownOthers: string[] = [];
   /** Where this instance is in the purge log: the last entry it heard of, in the log named `epoch`. */
   private log: { epoch: string; lastId: string } | null = null;
   /** False from a lost subscription until the catch-up: what is heard meanwhile does not move `log` past a gap. */
@@ -196,7 +202,13 @@ export class Purges {
     const started = Date.now();
     for (const selector of selectors) validate(selector, this.space);
     const announced = [...selectors, ...(await this.answersBehind(selectors))];
-    const purge: PurgeAnnouncement = { id: randomUUID(), selectors: announced, build: this.space.buildId, soft: order.soft };
+    const purge: PurgeAnnouncement = {
+      id: randomUUID(),
+      selectors: announced,
+      build: this.space.buildId,
+      soft: order.soft,
+      ...(order.signature ? { signature: order.signature } : {}),
+    };
     this.options.clock?.note(purge, started);
     // This instance's L1 first, so its acknowledgement counts the copies it held: the shared purge drops them too
     // (the store is tiered), and any a read refilled from Redis in between.
@@ -243,6 +255,8 @@ export class Purges {
     // were being purged may have read an old copy, and must not store what it built (purge-clock.ts).
     this.options.clock?.note(purge);
     this.applied.add(id);
+    // A held purge's signature never reached Redis: the instances that missed the call refuse it from now on.
+    if (replayed && purge.signature) await this.shareSignature(purge.signature);
     if (this.options.client) await appendPurge(this.options.client, this.options.prefix, purge, this.options.self?.id ?? 'cli');
     const others = await this.acknowledgements(id);
     // Once every instance knows of the purge, nothing begun before it is stored any more; what such a load or
@@ -265,24 +279,27 @@ export class Purges {
   }
 
   /**
-   * Redis cannot be reached: this instance's L1 and the edges now (by tag, and by the URLs of the pages its L1
-   * held), the rest once Redis answers. The other instances cannot be told until then; they read the purge log
-   * when they reconnect (catchUp).
+   * Redis cannot be reached: this instance's L1, then every other instance straight (peer-purge.ts), then the
+   * edges, which would otherwise refetch a peer's old copy; the rest (Redis, the log) once Redis answers. The
+   * record names exactly what was not reached; the edges' follow-ups send the purge to the peers again first.
    */
   private async hold(purge: PurgeAnnouncement, order: RunOrder, started: number, local: LocalPurge): Promise<PurgeRecord> {
     const self = this.options.self!;
     this.applied.add(purge.id);
     // Noted again now that this instance's L1 is purged: what began while it was being purged may have read it.
     this.options.clock?.note(purge);
-    const edges = await this.purgeEdges(order.tags, edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)), order.soft);
+    const peers = this.options.peers;
+    const reached = peers ? await peers.purge(purge) : { acknowledged: [], missing: [] };
+    const again = peers ? () => peers.purge(purge).then(() => undefined) : undefined;
+    const edges = await this.purgeEdges(order.tags, edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)), order.soft, again);
     this.held.push({ purge, order, started });
     this.retryTimer ??= setInterval(() => void this.replayHeld(), REPLAY_RETRY_MS).unref();
     const record: PurgeRecord = {
       ...this.recordOf(purge, order, started),
       entries: 0,
-      instances: { acknowledged: [{ id: self.id, entries: local.entries }], missing: this.knownOthers },
+      instances: { acknowledged: [{ id: self.id, entries: local.entries }, ...reached.acknowledged], missing: reached.missing },
       edges,
-      unreached: ['redis', 'instances'],
+      unreached: reached.missing.length > 0 ? ['redis', 'instances'] : ['redis'],
       ms: Date.now() - started,
     };
     this.rememberLocally(record);
@@ -339,6 +356,7 @@ export class Purges {
     const { self, client, prefix } = this.options;
     if (!self) return;
     this.applied.add(announcement.id);
+    this.keepSignature(announcement.signature);
     const { entries } = await this.noted(announcement, () => self.purgeLocal(announcement.selectors, announcement.build));
     if (!client) return;
     const key = ackKey(prefix, announcement.id);
@@ -387,6 +405,7 @@ export class Purges {
     const self = this.options.self!;
     const edgeOrders = { hard: { tags: [] as string[], urls: [] as string[] }, soft: { tags: [] as string[], urls: [] as string[] } };
     for (const { purge } of entries) {
+      this.keepSignature(purge.signature);
       if (this.applied.has(purge.id)) continue;
       this.applied.add(purge.id);
       const local = await this.noted(purge, () => self.purgeLocal(purge.selectors, purge.build));
@@ -400,26 +419,59 @@ export class Purges {
   }
 
   /**
-   * True the first time a hook signature is seen (kept twice the signature tolerance, across instances when
-   * there is Redis; in this instance while Redis cannot be reached): a captured call sent again is refused even
-   * inside the tolerance.
+   * A purge sent straight by an instance that cannot reach Redis (peer-purge.ts): this instance's L1 copies dropped,
+   * its clock and its record of signatures told. The L1 copies it dropped; 0 for a purge it has applied already.
+   */
+  async acknowledgeDirect(announcement: PurgeAnnouncement): Promise<number> {
+    const self = this.options.self;
+    this.keepSignature(announcement.signature);
+    if (!self || this.applied.has(announcement.id)) return 0;
+    this.applied.add(announcement.id);
+    const { entries } = await this.noted(announcement, () => self.purgeLocal(announcement.selectors, announcement.build));
+    return entries;
+  }
+
+  /**
+   * True the first time a hook signature is seen (kept twice the signature tolerance): a captured call sent again
+   * is refused even inside the tolerance. This instance's own record is asked first (it holds the signatures of
+   * every purge it applied, so one used during an outage or before Redis came back empty stays used), then Redis,
+   * which tells the instances apart when it answers.
    */
   async firstUse(signature: string, keepSeconds: number): Promise<boolean> {
     const { client, prefix } = this.options;
+    const until = Date.now() + keepSeconds * 1000;
+    if (this.seenHere(signature)) return false;
     if (client && this.options.store.isAvailable()) {
       try {
-        return (await client.set(`${prefix}:purge:signature:${signature}`, '1', 'EX', keepSeconds, 'NX')) === 'OK';
+        const first = (await client.set(`${prefix}:purge:signature:${signature}`, '1', 'EX', keepSeconds, 'NX')) === 'OK';
+        this.keepSignature({ value: signature, until });
+        return first;
       } catch (error) {
         if (!this.holds() || !this.redisFailed(error)) throw error;
       }
     } else if (client && !this.holds()) {
       throw new Error('redis is not connected');
     }
+    this.keepSignature({ value: signature, until });
+    return true;
+  }
+
+  private seenHere(signature: string): boolean {
     const now = Date.now();
     for (const [seen, until] of this.usedSignatures) if (until < now) this.usedSignatures.delete(seen);
-    if (this.usedSignatures.has(signature)) return false;
-    this.usedSignatures.set(signature, now + keepSeconds * 1000);
-    return true;
+    return this.usedSignatures.has(signature);
+  }
+
+  private keepSignature(signature: UsedSignature | undefined): void {
+    if (!signature || signature.until < Date.now()) return;
+    this.usedSignatures.set(signature.value, Math.max(signature.until, this.usedSignatures.get(signature.value) ?? 0));
+  }
+
+  /** A signature used while Redis was away, written there for the rest of its window. */
+  private async shareSignature(signature: UsedSignature): Promise<void> {
+    const left = signature.until - Date.now();
+    if (!this.options.client || left <= 0) return;
+    await this.options.client.set(`${this.options.prefix}:purge:signature:${signature.value}`, '1', 'PX', left, 'NX');
   }
 
   /** The newest purges first (with Redis unreachable, the ones this instance holds). */
@@ -465,14 +517,18 @@ export class Purges {
     return { id: purge.id, at: new Date(started).toISOString(), who, source, what, tags: [...order.tags], urls: [...order.urls], soft: order.soft };
   }
 
-  /** Each edge's answer; an item's purge reaches too the pages whose Surrogate-Key had no room for its key (tags.ts edgeTagsOf). */
-  private async purgeEdges(tags: readonly string[], urls: readonly string[], soft: boolean): Promise<EdgeAck[]> {
+  /**
+   * Each edge's answer; an item's purge reaches too the pages whose Surrogate-Key had no room for its key (tags.ts
+   * edgeTagsOf). `before`: what each follow-up does first (a held purge sends itself to the peers again).
+   */
+  private async purgeEdges(tags: readonly string[], urls: readonly string[], soft: boolean, before?: () => Promise<void>): Promise<EdgeAck[]> {
     const edges = this.options.edges;
     if (!edges) return [];
     const order: EdgePurgeOrder = { tags: edgeTagsOf(tags), urls: [...new Set(urls)].slice(0, MAX_EDGE_URLS), soft };
     const acks = await edges.purge(order);
     // The CLI exits once it has answered: only a running instance follows up.
-    if (this.options.self) for (const delay of EDGE_FOLLOW_UPS_MS) this.followUp(() => edges.purge(order), delay);
+    const followUp = before ? () => before().then(() => edges.purge(order)) : () => edges.purge(order);
+    if (this.options.self) for (const delay of EDGE_FOLLOW_UPS_MS) this.followUp(followUp, delay);
     return acks;
   }
 
@@ -503,8 +559,10 @@ export class Purges {
   private async acknowledgements(id: string): Promise<{ acknowledged: InstanceAck[]; missing: string[] }> {
     const { client, prefix, self } = this.options;
     if (!client) return { acknowledged: [], missing: [] };
-    const expected = (await announcedInstances(client, prefix)).map((instance) => instance.id).filter((instanceId) => instanceId !== self?.id);
-    this.knownOthers = expected;
+    const instances = await announcedInstances(client, prefix);
+    // Kept for an outage: the instances a held purge is sent to straight when Redis cannot list them.
+    this.options.peers?.rememberInstances(instances);
+    const expected = instances.map((instance) => instance.id).filter((instanceId) => instanceId !== self?.id);
     const acks = await acknowledgementsOf(client, prefix, id, expected, this.options.ackTimeoutMs);
     return {
       acknowledged: Object.entries(acks)

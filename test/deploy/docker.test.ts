@@ -140,6 +140,9 @@ describe('docker-compose.yml', () => {
         INTERNAL_TOKEN: SECRETS.INTERNAL_TOKEN,
         PURGE_SECRET: SECRETS.PURGE_SECRET,
       });
+      // A purge made while Redis is away reaches every portal straight, each at its internal listener.
+      const peers = new Set(loadConfig(withComposeDefaults(env)).PEER_URLS.map((url) => new URL(url).hostname));
+      expect(peers).toEqual(new Set(['portal-1', 'portal-2']));
       // Required, with no default anyone could know: Compose refuses to start without them (below).
       expect(env.REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD:\?[^}]+\}@redis:6379\/0$/);
       expect(env.INTERNAL_TOKEN).toMatch(/^\$\{INTERNAL_TOKEN:\?[^}]+\}$/);

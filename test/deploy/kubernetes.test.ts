@@ -127,6 +127,11 @@ describe('deploy/k8s/portal.yaml', () => {
     expect(deployment.spec.template.metadata.annotations['prometheus.io/port']).toBe(config.INTERNAL_PORT);
     expect(find('Service').spec.ports.map((port: { targetPort: string }) => port.targetPort)).toEqual(['http']);
     expect(find('Service', 'portal-internal').spec.ports.map((port: { targetPort: string }) => port.targetPort)).toEqual(['internal']);
+    // A purge made while Redis is away reaches every pod: PEER_URLS names the headless Service (one address a pod)
+    // at the internal port.
+    const internal = find('Service', 'portal-internal').spec;
+    expect(internal.clusterIP).toBe('None');
+    expect(find('ConfigMap').data.PEER_URLS).toBe(`http://portal-internal:${internal.ports[0].port}`);
     const backends = find('Ingress').spec.rules.flatMap((rule: any) => rule.http.paths.map((entry: any) => entry.backend.service));
     expect(backends.length).toBeGreaterThan(0);
     for (const backend of backends) expect(backend).toEqual({ name: 'portal', port: { name: 'http' } });
