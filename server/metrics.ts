@@ -9,6 +9,7 @@
  * these names; test/deploy/monitoring.test.ts checks every name they use against a live /metrics.
  */
 import type { ServerResponse } from 'node:http';
+import { totalmem } from 'node:os';
 import type { RequestHandler, Router } from 'express';
 import { Router as createRouter } from 'express';
 import onHeaders from 'on-headers';
@@ -17,7 +18,8 @@ import { siteById } from '../shared/sites';
 import type { RedisMemory } from './redis/memory-info';
 import { CACHE_MODES, type CacheMode } from './cache/tiered-store';
 import { packageInfo } from './package-info';
-import { areaOf } from './route-area';
+import { areaOf, ROUTE_AREAS } from './route-area';
+import { routeTable } from '../shared/routes';
 
 export type CacheKind = 'page' | 'data';
 export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
@@ -30,10 +32,14 @@ export const PURGE_SOURCES = ['hook', 'cli'] as const;
 export type PurgeSource = (typeof PURGE_SOURCES)[number];
 /**
  * complete: every instance and edge acknowledged; partial: carried out, some did not (named in the answer and
- * the log); refused: a bad request (signature, body, tag), nothing purged; failed: the store did not answer.
+ * the log); held: Redis was away, every instance and edge reached straight, Redis to follow (the replay);
+ * refused: a bad request (signature, body, tag), nothing purged; failed: the store did not answer.
  */
-export const PURGE_OUTCOMES = ['complete', 'partial', 'refused', 'failed'] as const;
+export const PURGE_OUTCOMES = ['complete', 'partial', 'held', 'refused', 'failed'] as const;
 export type PurgeOutcome = (typeof PURGE_OUTCOMES)[number];
+
+/** The 5xx statuses alert rules read (PortalHigh5xx): their series start at 0 for every route label. */
+const ALERTED_5XX = ['500', '502', '503', '504'] as const;
 
 /** Which Redis an outage is of: the cache's (REDIS_URL) or the sessions' own (SESSION_REDIS_URL). */
 export const REDIS_ROLES = ['cache', 'session'] as const;
@@ -226,7 +232,20 @@ export class Metrics {
     this.registerL1Gauges(sources);
     this.registerRedisMemory(sources.redisMemory);
     this.registerBuildInfo(sources.build);
+    this.registerMemoryLimit();
     client.collectDefaultMetrics({ register: this.registry, prefix: 'portal_' });
+  }
+
+  /** The memory this process may use (the container's limit, else the machine's), beside its resident memory. */
+  private registerMemoryLimit(): void {
+    new client.Gauge({
+      name: 'portal_process_memory_limit_bytes',
+      help: 'Memory this process may use: its cgroup limit (a container limit), else the machine total; PortalMemoryNearLimit reads resident memory against it',
+      registers: [this.registry],
+      collect() {
+        this.set(memoryLimitBytes());
+      },
+    });
   }
 
   /** How long each Redis's outage going on has lasted, read at each scrape. */
@@ -417,8 +436,10 @@ export class Metrics {
   /** A purge carried out: complete when every instance and edge acknowledged, else partial (and who did not). */
   purgeFinished(source: PurgeSource, purge: PurgeSummary): void {
     const missingEdges = purge.edges.filter((edge) => !edge.ok);
-    const complete = purge.instances.missing.length === 0 && missingEdges.length === 0 && !purge.unreached?.length;
-    this.purges.inc({ source, outcome: complete ? 'complete' : 'partial' });
+    const reachedAll = purge.instances.missing.length === 0 && missingEdges.length === 0;
+    // Held for Redis alone is not partial: every reader-facing copy is gone, and PortalRedisDown already pages.
+    const outcome = !reachedAll ? 'partial' : purge.unreached?.length ? 'held' : 'complete';
+    this.purges.inc({ source, outcome });
     this.purgeDuration.observe({ source }, purge.ms / 1000);
     if (purge.instances.missing.length > 0) this.purgeInstancesMissing.inc({ source }, purge.instances.missing.length);
     for (const { edge } of missingEdges) this.purgeEdgesMissing.inc({ source, edge });
@@ -488,6 +509,10 @@ export class Metrics {
     for (const kind of ['page', 'data'] as const)
       for (const error of ['stale-if-error', 'refresh-failed', 'unreadable'] as const) this.cacheErrors.inc({ kind, error }, 0);
     for (const where of ['process', 'cluster'] as const) this.coalesced.inc({ where }, 0);
+    // The series alert rules read with rate() and increase(): present at 0, so the first event is seen.
+    const pageRoutes = routeTable().map((route) => route.id);
+    for (const route of new Set([...pageRoutes, ...ROUTE_AREAS])) for (const status of ALERTED_5XX) this.requests.inc({ route, status }, 0);
+    for (const route of pageRoutes) this.renderAborts.inc({ route }, 0);
   }
 
   /** Every purge series at 0 from the start: rate() and increase() then see the first partial purge. */
@@ -540,4 +565,11 @@ export function siteLabel(site: string | number): string {
   const id = typeof site === 'number' ? site : /^\d+$/.test(site) ? Number(site) : null;
   if (id === null) return SHARED_SITE;
   return siteById(id)?.domain ?? SHARED_SITE;
+}
+
+/** The cgroup limit when there is one (Node reads it: a container's memory limit), else the machine's memory. */
+function memoryLimitBytes(): number {
+  const machine = totalmem();
+  const constrained = process.constrainedMemory();
+  return constrained > 0 && constrained < machine ? constrained : machine;
 }

@@ -5,6 +5,11 @@
  */
 export function areaOf(path: string): string {
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') return path.slice(1);
-  for (const area of ['assets', '_data', 'api', 'media', '_internal']) if (path.startsWith(`/${area}/`)) return area;
+  for (const area of PATH_AREAS) if (path.startsWith(`/${area}/`)) return area;
   return 'other';
 }
+
+const PATH_AREAS = ['assets', '_data', 'api', 'media', '_internal'] as const;
+
+/** Every label areaOf can give: their series start at 0 (metrics.ts). */
+export const ROUTE_AREAS: readonly string[] = ['healthz', 'readyz', 'metrics', ...PATH_AREAS, 'other'];

@@ -54,7 +54,7 @@ export async function instancesCommand(globals: Globals, options: { portal: stri
 /** Without Redis, --portal alone still gets answers (said on stderr); without either there is nothing to ask. */
 async function redisOrNull(globals: Globals, portals: string[]): Promise<RedisClient | null> {
   try {
-    return await connect(globals.redis);
+    return await connect(globals.redis, globals.timeout);
   } catch (error) {
     if (portals.length === 0 || !(error instanceof CliError)) throw error;
     process.stderr.write(`portal-cache: ${error.message}; asking only the --portal instances\n`);

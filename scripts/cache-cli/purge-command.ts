@@ -94,7 +94,7 @@ async function dryRun(globals: Globals, store: RedisStore, selector: PurgeSelect
 
 export async function purgeCommand(globals: Globals, options: PurgeOptions): Promise<void> {
   const selector = await selectorOf(options);
-  const client = await connect(globals.redis);
+  const client = await connect(globals.redis, globals.timeout);
   // The store shares the CLI's connection: connected already, and on a cluster the same node map.
   const store = new RedisStore({ client });
   try {
@@ -178,7 +178,7 @@ function purgeLines(record: PurgeRecord, fromL1: number): string {
 }
 
 export async function purgesCommand(globals: Globals, options: { limit: number }): Promise<void> {
-  const client = await connect(globals.redis);
+  const client = await connect(globals.redis, globals.timeout);
   const store = new RedisStore({ client });
   try {
     const purges = new Purges({ store, prefix: globals.prefix, client, self: null });

@@ -8,18 +8,12 @@ import { CliError, EXIT, type Globals } from './output';
 import { within } from './portals';
 
 /**
- * A server that accepts the connection but never answers (a firewall's tarpit, a stuck process) would hold the
- * CLI forever; a Redis answers its ready check in milliseconds, so this is generous even on a loaded machine.
+ * The ready check and each command once connected wait at most --timeout (5 s by default), the deadline the
+ * CLI's messages name: a server that accepts the connection but never answers (a frozen Redis, a firewall's
+ * tarpit) or stops answering mid-run ends the command with that message instead of holding it. A Redis answers
+ * its ready check, a SCAN step or an UNLINK batch in milliseconds.
  */
-const READY_TIMEOUT_MS = 15_000;
-
-/**
- * Each command once connected: a Redis that stops answering mid-run (a failover, a stuck server) ends the command
- * with an error instead of holding it. A SCAN step or an UNLINK batch takes milliseconds; this is far above that.
- */
-const COMMAND_TIMEOUT_MS = 30_000;
-
-export async function connect(url: string): Promise<RedisClient> {
+export async function connect(url: string, timeoutSeconds: number): Promise<RedisClient> {
   let target: RedisTarget;
   try {
     target = parseRedisTarget(url);
@@ -27,14 +21,14 @@ export async function connect(url: string): Promise<RedisClient> {
     if (!(error instanceof RedisUrlError)) throw error;
     throw new CliError(`--redis "${redactRedisUrl(url)}": ${error.message}`, EXIT.usage);
   }
-  const client = createRedisClient(target, { role: 'cli', commandTimeoutMs: COMMAND_TIMEOUT_MS });
+  const client = createRedisClient(target, { role: 'cli', commandTimeoutMs: timeoutSeconds * 1000 });
   let cause = '';
   // The socket error (ECONNREFUSED, ENOTFOUND…) says more than connect()'s 'Connection is closed'.
   client.on('error', (error: Error) => {
     cause ||= error.message;
   });
   try {
-    await within(client.connect(), READY_TIMEOUT_MS / 1000);
+    await within(client.connect(), timeoutSeconds);
     return client;
   } catch (error) {
     client.disconnect();
@@ -49,7 +43,7 @@ function unreachable(url: string, cause: string): string {
 }
 
 export async function withRedis<T>(globals: Globals, use: (client: RedisClient) => Promise<T>): Promise<T> {
-  const client = await connect(globals.redis);
+  const client = await connect(globals.redis, globals.timeout);
   try {
     return await use(client);
   } finally {

@@ -25,7 +25,7 @@ export async function watchCommand(globals: Globals, options: { portal: string[]
 /** Redis to find the announced instances in; without it, --portal alone still gives a watch (said on stderr). */
 async function discoveryClient(globals: Globals, portals: string[]): Promise<RedisClient | null> {
   try {
-    return await connect(globals.redis);
+    return await connect(globals.redis, globals.timeout);
   } catch (error) {
     if (portals.length === 0 || !(error instanceof CliError)) throw error;
     process.stderr.write(`portal-cache: ${error.message}; watching only the --portal instances\n`);

@@ -131,7 +131,7 @@ describe('deploy/k8s/portal.yaml', () => {
     // at the internal port.
     const internal = find('Service', 'portal-internal').spec;
     expect(internal.clusterIP).toBe('None');
-    expect(find('ConfigMap').data.PEER_URLS).toBe(`http://portal-internal:${internal.ports[0].port}`);
+    expect(find('ConfigMap').data!.PEER_URLS).toBe(`http://portal-internal:${internal.ports[0].port}`);
     const backends = find('Ingress').spec.rules.flatMap((rule: any) => rule.http.paths.map((entry: any) => entry.backend.service));
     expect(backends.length).toBeGreaterThan(0);
     for (const backend of backends) expect(backend).toEqual({ name: 'portal', port: { name: 'http' } });
