@@ -8,7 +8,12 @@
  * 0 leaks, each portal's RSS ≤ 5 % more at the end than in the middle, and views/s through the Redis restart never
  * below half the run's median for more than 5 s.
  *
- *   npm run day -- [--minutes 10] [--rate 120] [--concurrency 24] [--readers 20] [--seed 1] [--out bench-results]
+ * With `--faults` (day/faults.ts) the Redis restart gives way to a fault schedule (Redis frozen 4 s and 30 s and
+ * restarted empty, a portal frozen and one killed, the CMS failing and stalling, the edge restarted), a correction
+ * and a takedown sent as each begins, and a real Prometheus (day/prometheus.ts) evaluating the shipped alert rules:
+ * the report gives each fault's errors, stale views, p99, dip and alerts, and the alerts of the quiet minutes.
+ *
+ *   npm run day -- [--minutes 10] [--rate 120] [--concurrency 24] [--readers 20] [--seed 1] [--out bench-results] [--faults]
  */
 import http from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,7 +29,9 @@ import { startEdgeStack, type EdgeStack } from './bench/edge-stack';
 import { cpuMicrosOf, rssKiBOf } from './bench/processes';
 import { get, signIn } from './day/client';
 import { diagnoseStale, type Diagnosis } from './day/diagnose';
+import { faultPlan, type FaultWindow } from './day/faults';
 import { runNewsroom, type Newsroom } from './day/newsroom';
+import { prometheusMissing, startPrometheus, type FiredAlert, type RunningPrometheus } from './day/prometheus';
 import { chartSvg, classRows, longestDip, median, minutesOf, PERIOD_HEADER, periodOf, periodRow, type Second } from './day/report';
 import { catalogueOf, headShare, HEAD_SIZE, traffic, type View } from './day/traffic';
 import { Ledger, type ViewFacts } from './day/truth';
@@ -37,8 +44,10 @@ const { values: args } = parseArgs({
     readers: { type: 'string', default: '20' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: path.join(PROJECT_ROOT, 'bench-results') },
+    faults: { type: 'boolean', default: false },
   },
 });
+const FAULTS = args.faults ? faultPlan(Number(args.minutes)) : [];
 const MINUTES = Number(args.minutes);
 const RATE = Number(args.rate);
 const CONCURRENCY = Number(args.concurrency);
@@ -150,9 +159,16 @@ function expected(view: View, status: number, location: string | undefined, take
 async function main(): Promise<number> {
   const loadAtStart = loadavg();
   process.stdout.write(`day: starting the stack (load average ${loadAtStart.map((load) => load.toFixed(2)).join(' ')})\n`);
+  const missing = FAULTS.length > 0 ? prometheusMissing() : null;
+  if (missing) {
+    process.stderr.write(`day: ${missing}\n`);
+    return 1;
+  }
   const stack = await startEdgeStack();
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY + 4 });
+  let prometheus: RunningPrometheus | null = null;
   try {
+    if (FAULTS.length > 0) prometheus = await startPrometheus(stack.portals.map((portal) => portal.url));
     const dataset = stack.upstream.api.dataset;
     const catalogue = catalogueOf(dataset, await listPages(stack.varnish.url, agent));
     const cookies: string[] = [];
@@ -212,7 +228,8 @@ async function main(): Promise<number> {
       },
       durationMs * 0.5 - 2000,
     );
-    const newsroom: Newsroom = runNewsroom(stack, ledger, catalogue.articles, startedAt, durationMs);
+    const newsroom: Newsroom = runNewsroom(stack, ledger, catalogue.articles, startedAt, durationMs, FAULTS);
+    const wallStart = Date.now() - (performance.now() - startedAt);
 
     let ticket = 0;
     const worker = async () => {
@@ -282,6 +299,7 @@ async function main(): Promise<number> {
     await Promise.all([middleMemory, memoryAt('end')]);
     counters.end = await cacheCounters(stack);
     const diagnosed = await Promise.all(diagnoses.values());
+    const alerts = prometheus ? await prometheus.firedBetween(Math.floor(wallStart / 1000), Math.ceil(Date.now() / 1000)) : [];
     const loadAtEnd = loadavg();
     return writeReport({
       stack,
@@ -298,9 +316,12 @@ async function main(): Promise<number> {
       diagnosed,
       memory,
       memoryByMinute: await Promise.all(minuteMemory),
+      alerts,
+      wallStart,
     });
   } finally {
     agent.destroy();
+    await prometheus?.stop();
     await stack.stop();
   }
 }
@@ -323,6 +344,9 @@ interface Outcome {
   memory: Partial<Record<Moment, PortalMemory[]>>;
   /** The portals' memory figures at the end of each whole minute (undefined where /metrics did not answer). */
   memoryByMinute: Array<PortalMemory[] | undefined>;
+  /** What the day's Prometheus found firing (a day with faults), and the run's start by the wall clock (ms). */
+  alerts: FiredAlert[];
+  wallStart: number;
 }
 
 function writeReport(outcome: Outcome): number {
@@ -338,6 +362,8 @@ function writeReport(outcome: Outcome): number {
   const growth = processes
     .filter((entry) => entry.name.startsWith('portal'))
     .map((entry) => ({ name: entry.name, growth: entry.kib.end / Math.max(1, entry.kib.middle) - 1 }));
+  const faultRows = newsroom.faults.map((window, index) => faultRow(window, newsroom.faults[index + 1], outcome, medianViews));
+  const quietAlerts = outcome.alerts.filter((alert) => !faultRows.some((row) => alertBelongs(alert, row, outcome.wallStart)));
   const delta = (pick: (counter: Outcome['counters']['end']) => number) => pick(counters.end) - pick(counters.start);
   const lookups = delta((counter) => counter.lookups);
   const ratios = {
@@ -360,19 +386,26 @@ function writeReport(outcome: Outcome): number {
       met: MINUTES < RSS_JUDGED_FROM_MINUTES ? null : growth.every((entry) => entry.growth <= RSS_GROWTH_TARGET),
       figure: `${growth.map((entry) => `${entry.name} ${(entry.growth * 100).toFixed(1)} %`).join(', ')}${MINUTES < RSS_JUDGED_FROM_MINUTES ? ` (not judged: runs under ${RSS_JUDGED_FROM_MINUTES} min)` : ''}`,
     },
-    {
-      target: `views/s through the Redis restart never < ½ median (${(medianViews / 2).toFixed(0)}) for > ${DIP_MOST_S} s`,
-      met: restart !== null && dip.seconds <= DIP_MOST_S,
-      figure: restart
-        ? `longest dip ${dip.seconds} s (at ${dip.at} s; restart at ${restartFrom} s, ${(restart.to - restart.from).toFixed(0)} ms)`
-        : 'no restart happened',
-    },
+    ...(faultRows.length > 0
+      ? faultTargets(faultRows, quietAlerts)
+      : [
+          {
+            target: `views/s through the Redis restart never < ½ median (${(medianViews / 2).toFixed(0)}) for > ${DIP_MOST_S} s`,
+            met: restart !== null && dip.seconds <= DIP_MOST_S,
+            figure: restart
+              ? `longest dip ${dip.seconds} s (at ${dip.at} s; restart at ${restartFrom} s, ${(restart.to - restart.from).toFixed(0)} ms)`
+              : 'no restart happened',
+          },
+        ]),
   ];
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   mkdirSync(args.out!, { recursive: true });
   const base = path.join(args.out!, `day-${stamp}`);
   const json = {
-    options: { minutes: MINUTES, rate: RATE, concurrency: CONCURRENCY, readers: READERS, seed: SEED },
+    options: { minutes: MINUTES, rate: RATE, concurrency: CONCURRENCY, readers: READERS, seed: SEED, faults: FAULTS.length > 0 },
+    faults: faultRows,
+    alerts: outcome.alerts,
+    quietAlerts,
     node: process.version,
     loadAverage: { start: outcome.loads[0], end: outcome.loads[1] },
     articles: outcome.catalogueSize,
@@ -411,6 +444,7 @@ function writeReport(outcome: Outcome): number {
     '| --- | --- | --- |',
     ...targets.map((entry) => `| ${entry.target} | ${entry.met === null ? '–' : entry.met ? 'yes' : '**no**'} | ${entry.figure} |`),
     '',
+    ...faultReportRows(faultRows, quietAlerts),
     '## Per minute and for the run',
     '',
     PERIOD_HEADER,
@@ -419,7 +453,7 @@ function writeReport(outcome: Outcome): number {
     '',
     `Hit ratios over the run: edge ${(ratios.edge * 100).toFixed(1)} % of views; at the portals, pages ${(ratios.originPages * 100).toFixed(1)} % and all lookups (pages and data) ${(ratios.originCache * 100).toFixed(1)} % from their cache, L1 ${(ratios.l1 * 100).toFixed(1)} % of lookups (1 − Redis reads / lookups, from /metrics).`,
     '',
-    `Newsroom: ${corrections.length} corrections (hook p50 ${hookMs[Math.floor(hookMs.length / 2)]?.toFixed(0) ?? '-'} ms, worst ${hookMs.at(-1)?.toFixed(0) ?? '-'} ms), ${newsroom.events.filter((event) => event.kind === 'takedown').length} takedowns, grey mode on and off, Redis restarted at ${restartFrom} s.`,
+    `Newsroom: ${corrections.length} corrections (hook p50 ${hookMs[Math.floor(hookMs.length / 2)]?.toFixed(0) ?? '-'} ms, worst ${hookMs.at(-1)?.toFixed(0) ?? '-'} ms), ${newsroom.events.filter((event) => event.kind === 'takedown').length} takedowns, grey mode on and off, ${newsroom.faults.length > 0 ? `${newsroom.faults.length} faults (below)` : `Redis restarted at ${restartFrom} s`}.`,
     '',
     '## Latency by page class (run), ms',
     '',
@@ -491,6 +525,109 @@ function memoryByMinuteRows(byMinute: Outcome['memoryByMinute'], portals: number
     `| minute | ${portalNames.join(' | ')} |`,
     `| --- | ${portalNames.map(() => '---').join(' | ')} |`,
     ...byMinute.map((memories, minute) => `| ${minute + 1} | ${portalNames.map((_, index) => cell(memories?.[index])).join(' | ')} |`),
+    '',
+  ];
+}
+
+/** After a fault, how long its alerts may take to fire (the rules' windows) and its effects to pass. */
+const FAULT_AFTERMATH_S = 90;
+/** After a fault, the seconds in which readers still feel it (a dip, slow views). */
+const FAULT_FELT_S = 30;
+
+interface FaultRow {
+  fault: string;
+  /** Seconds from the start of the run: when it began, and when the part was back. */
+  from: number;
+  to: number;
+  views: number;
+  errors: number;
+  stale: number;
+  p99: number;
+  /** The longest run of seconds below half the run's median views/s, from the fault to FAULT_FELT_S after it. */
+  dip: number;
+  expected: readonly string[];
+  allowed: readonly string[];
+  fired: string[];
+  /** Seconds from the start: alerts first firing from the fault's start until then are the fault's. */
+  alertsUntil: number;
+}
+
+/** The fault's row; its aftermath ends where the next fault begins. */
+function faultRow(window: FaultWindow, next: FaultWindow | undefined, outcome: Outcome, medianViews: number): FaultRow {
+  const from = Math.floor((window.from - outcome.startedAt) / 1000);
+  const to = Math.ceil((window.to - outcome.startedAt) / 1000);
+  const nextFrom = next ? Math.floor((next.from - outcome.startedAt) / 1000) : Number.POSITIVE_INFINITY;
+  const feltUntil = Math.min(to + FAULT_FELT_S, nextFrom);
+  const felt = outcome.seconds.filter((second) => second.t >= from && second.t < feltUntil);
+  const period = periodOf(window.fault.name, felt);
+  const row: FaultRow = {
+    fault: window.fault.name,
+    from,
+    to,
+    views: period.all.views,
+    errors: period.errors,
+    stale: period.stale,
+    p99: period.all.p99,
+    dip: longestDip(outcome.seconds, medianViews / 2, from, feltUntil).seconds,
+    expected: window.fault.alerts,
+    allowed: window.fault.allowed,
+    fired: [],
+    alertsUntil: Math.min(to + FAULT_AFTERMATH_S, nextFrom),
+  };
+  row.fired = [...new Set(outcome.alerts.filter((alert) => alertBelongs(alert, row, outcome.wallStart)).map((alert) => alert.alertname))];
+  return row;
+}
+
+/** An alert that began firing while the fault lasted or within FAULT_AFTERMATH_S of its end. */
+function alertBelongs(alert: FiredAlert, row: FaultRow, wallStart: number): boolean {
+  const firstFiring = alert.from - wallStart / 1000;
+  return firstFiring >= row.from && firstFiring <= row.alertsUntil;
+}
+
+function faultTargets(rows: readonly FaultRow[], quietAlerts: readonly FiredAlert[]): Array<{ target: string; met: boolean; figure: string }> {
+  const missedAlerts = rows.flatMap((row) => row.expected.filter((name) => !row.fired.includes(name)).map((name) => `${row.fault}: ${name}`));
+  const noise = rows.flatMap((row) =>
+    row.fired.filter((name) => !row.expected.includes(name) && !row.allowed.includes(name)).map((name) => `${row.fault}: ${name}`),
+  );
+  const dips = rows.filter((row) => row.dip > DIP_MOST_S);
+  return [
+    {
+      target: 'every fault’s alert fires',
+      met: missedAlerts.length === 0,
+      figure:
+        missedAlerts.length === 0 ? `${rows.reduce((total, row) => total + row.expected.length, 0)} expected, all fired` : `missed: ${missedAlerts.join('; ')}`,
+    },
+    {
+      target: 'no alert a fault does not explain',
+      met: noise.length === 0,
+      figure: noise.length === 0 ? 'none' : noise.join('; '),
+    },
+    {
+      target: 'no alert in the quiet minutes',
+      met: quietAlerts.length === 0,
+      figure: quietAlerts.length === 0 ? 'none' : quietAlerts.map((alert) => `${alert.alertname} ${JSON.stringify(alert.labels)}`).join('; '),
+    },
+    {
+      target: `views/s through every fault never < ½ median for > ${DIP_MOST_S} s`,
+      met: dips.length === 0,
+      figure: dips.length === 0 ? `longest ${Math.max(0, ...rows.map((row) => row.dip))} s` : dips.map((row) => `${row.fault}: ${row.dip} s`).join('; '),
+    },
+  ];
+}
+
+function faultReportRows(rows: readonly FaultRow[], quietAlerts: readonly FiredAlert[]): string[] {
+  if (rows.length === 0) return [];
+  return [
+    `## Faults (each from its start to ${FAULT_FELT_S} s after it; alerts up to ${FAULT_AFTERMATH_S} s after it)`,
+    '',
+    '| fault | at s | lasted s | views | errors | stale views | p99 ms | longest dip s | alerts expected (may fire) | alerts fired |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (row) =>
+        `| ${row.fault} | ${row.from} | ${row.to - row.from} | ${row.views} | ${row.errors} | ${row.stale} | ${row.p99.toFixed(0)} | ${row.dip} | ${row.expected.join(', ') || 'none'}${row.allowed.length > 0 ? ` (${row.allowed.join(', ')})` : ''} | ${row.fired.join(', ') || 'none'} |`,
+    ),
+    '',
+    `Alerts in the quiet minutes: ${quietAlerts.length === 0 ? 'none' : quietAlerts.map((alert) => `${alert.alertname} ${JSON.stringify(alert.labels)}`).join('; ')}.`,
     '',
   ];
 }

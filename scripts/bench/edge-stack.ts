@@ -24,6 +24,9 @@ export interface EdgeStackOptions {
   env?: Record<string, string>;
 }
 
+/** What a fault does to one part for a while (SIGSTOP, then SIGCONT): a stalled VM, a black-holed network. */
+export type Freezable = { part: 'redis' } | { part: 'portal'; index: number };
+
 export interface HookAnswer {
   status: number;
   body: string;
@@ -42,6 +45,12 @@ export interface EdgeStack {
   hook(body: object, portal?: number): Promise<HookAnswer>;
   /** Stops the run's Redis and starts it again on the same port, empty (no persistence, as a cache Redis runs). */
   restartRedis(): Promise<void>;
+  /** Freezes a part (SIGSTOP) for `ms`, then lets it go on (SIGCONT): its connections stay open, nothing answers. */
+  freeze(what: Freezable, ms: number): Promise<void>;
+  /** Kills portal `index` (SIGKILL, a crash) and starts it again on the same address, with an empty L1. */
+  restartPortal(index: number): Promise<void>;
+  /** Stops varnishd and starts it again on the same port, its cache empty (a deploy or a crash of the edge). */
+  restartEdge(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -90,20 +99,28 @@ export async function startEdgeStack(options: EdgeStackOptions = {}): Promise<Ed
       WECHAT_QRCONNECT_URL: `${upstream.url}/__wechat/qrconnect`,
       ...options.env,
     };
+    // Ports chosen first: each portal names every instance (PEER_URLS), as compose's file does, so a purge made
+    // while Redis is away reaches them straight; a restarted portal comes back on its address.
+    const ports = await Promise.all(Array.from({ length: options.portals ?? 2 }, () => freePort()));
+    const portalEnv = { ...env, PEER_URLS: ports.map((port) => `http://127.0.0.1:${port}`).join(','), ...options.env };
     const portals: Running[] = [];
-    for (let index = 0; index < (options.portals ?? 2); index += 1) {
-      const portal = await startPortalProcess(env);
-      started.push(portal);
-      portals.push(portal);
-    }
-    const varnish = await startVarnish({
+    let varnish: TestVarnish | null = null;
+    // Whatever runs now, restarts included: a fault may have replaced a portal or the edge since they started.
+    started.push({
+      stop: async () => {
+        await varnish?.stop();
+        for (const portal of [...portals].reverse()) await portal.stop();
+      },
+    });
+    for (const port of ports) portals.push(await startPortalProcess(portalEnv, [], undefined, port));
+    const varnishOptions = {
       backends: portals.map((portal) => new URL(portal.url).host),
       purgeToken: edgeToken,
       port: edgePort,
       storage: options.varnishStorage ?? '1g',
       binary: varnishBinary(),
-    });
-    started.push(varnish);
+    };
+    varnish = await startVarnish(varnishOptions);
     const stack: EdgeStack = {
       upstream,
       redis,
@@ -121,6 +138,24 @@ export async function startEdgeStack(options: EdgeStackOptions = {}): Promise<Ed
         const port = Number(new URL(stack.redis.url).port);
         await stack.redis.stop();
         stack.redis = await startRedisServer(port);
+      },
+      freeze: async (what, ms) => {
+        const pid = what.part === 'redis' ? stack.redis.pid : portals[what.index]!.pid;
+        process.kill(pid, 'SIGSTOP');
+        try {
+          await new Promise((resolve) => setTimeout(resolve, ms));
+        } finally {
+          process.kill(pid, 'SIGCONT');
+        }
+      },
+      restartPortal: async (index) => {
+        await portals[index]!.stop('SIGKILL');
+        portals[index] = await startPortalProcess(portalEnv, [], undefined, ports[index]);
+      },
+      restartEdge: async () => {
+        await stack.varnish.stop();
+        varnish = null;
+        varnish = stack.varnish = await startVarnish(varnishOptions);
       },
       stop: async () => {
         for (const running of started.reverse()) await running.stop();

@@ -15,7 +15,8 @@ import { spawnChild } from './children';
 export interface Running {
   url: string;
   pid: number;
-  stop(): Promise<void>;
+  /** Ends it by its PID (SIGTERM unless told: SIGKILL is a crash) and waits for its exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 async function waitUntilAnswering(url: string, child: ChildProcess, what: string): Promise<void> {
@@ -34,21 +35,23 @@ async function waitUntilAnswering(url: string, child: ChildProcess, what: string
 
 /**
  * The portal's production bundle with `env` (UPSTREAM_URL, REDIS_URL, CACHE_PREFIX, …), node run with `nodeArgs`
- * (--cpu-prof); `main`: another bundle of the same tree (a variant beside dist/server/main.cjs, to compare two).
+ * (--cpu-prof); `main`: another bundle of the same tree (a variant beside dist/server/main.cjs, to compare two);
+ * `port`: a port chosen beforehand (a restart on the same address, peers that name each other), else a free one.
  */
 export async function startPortalProcess(
   env: Record<string, string>,
   nodeArgs: readonly string[] = [],
   main = path.join(PROJECT_ROOT, 'dist/server/main.cjs'),
+  port?: number,
 ): Promise<Running> {
-  const port = await freePort();
+  port ??= await freePort();
   const child = spawnChild('portal', process.execPath, [...nodeArgs, main], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilAnswering(`${url}/healthz`, child.process, 'the portal');
-  return { url, pid: child.process.pid!, stop: () => child.stop() };
+  return { url, pid: child.process.pid!, stop: (signal) => child.stop(signal) };
 }
 
 /**
@@ -68,7 +71,7 @@ export async function startRedisServer(port?: number): Promise<Running> {
     if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${on} within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, pid: child.process.pid!, stop: () => child.stop() };
+  return { url, pid: child.process.pid!, stop: (signal) => child.stop(signal) };
 }
 
 /**

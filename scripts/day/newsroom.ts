@@ -6,6 +6,7 @@
  * A hook answered 503 (the cache store unreachable, as while Redis restarts) is sent again, signed anew.
  */
 import type { EdgeStack } from '../bench/edge-stack';
+import { faultMoments, inject, type Fault, type FaultWindow } from './faults';
 import type { Ledger } from './truth';
 import { HEAD_SIZE, type Article } from './traffic';
 
@@ -14,7 +15,7 @@ export const CORRECTION_EVERY_MS = 2000;
 export const SCHEDULE = { takedowns: [0.2, 0.45, 0.7, 0.9], greyOn: 0.3, greyOff: 0.38, redisRestart: 0.5 } as const;
 const HOOK_RETRY_FOR_MS = 30_000;
 
-export type EventKind = 'correction' | 'takedown' | 'grey on' | 'grey off' | 'redis restart';
+export type EventKind = 'correction' | 'takedown' | 'grey on' | 'grey off' | 'redis restart' | 'fault';
 
 export interface NewsroomEvent {
   kind: EventKind;
@@ -36,29 +37,48 @@ export interface Newsroom {
   done: Promise<void>;
   /** When the Redis restart began and ended (performance.now()), once it has. */
   restart: { from: number; to: number } | null;
+  /** The faults of a day with faults, as they happened. */
+  faults: FaultWindow[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The articles corrected over and over (the head's and the tail's), and those taken down (never corrected). */
-export function newsroomArticles(articles: readonly Article[]): { head: Article[]; tail: Article[]; takedowns: Article[] } {
+export function newsroomArticles(articles: readonly Article[]): { head: Article[]; tail: Article[]; takedowns: Article[]; duringFaults: Article[] } {
   const tailStep = Math.max(1, Math.floor((articles.length - HEAD_SIZE) / 12));
   const tail = Array.from({ length: 12 }, (_, index) => articles[HEAD_SIZE + index * tailStep]).filter((article): article is Article => !!article);
+  const present = (list: Array<Article | undefined>) => list.filter((article): article is Article => !!article);
   return {
     head: articles.slice(0, 12),
     tail,
-    takedowns: [articles[20], articles[HEAD_SIZE + 7], articles[40], articles[HEAD_SIZE + 501]].filter((article): article is Article => !!article),
+    takedowns: present([articles[20], articles[HEAD_SIZE + 7], articles[40], articles[HEAD_SIZE + 501]]),
+    // One taken down as each fault begins: head and tail articles in turn, none corrected or taken down otherwise.
+    duringFaults: present(Array.from({ length: 8 }, (_, index) => (index % 2 === 0 ? articles[24 + index] : articles[HEAD_SIZE + 900 + index * 37]))),
   };
 }
 
-export function runNewsroom(stack: EdgeStack, ledger: Ledger, articles: readonly Article[], startedAt: number, durationMs: number): Newsroom {
+/**
+ * The newsroom's day. With `faults` (a day with faults), the faults take the Redis restart's place: each begins at
+ * its moment, and a correction and a takedown are sent as it does.
+ */
+export function runNewsroom(
+  stack: EdgeStack,
+  ledger: Ledger,
+  articles: readonly Article[],
+  startedAt: number,
+  durationMs: number,
+  faults: readonly Fault[] = [],
+): Newsroom {
   const pools = newsroomArticles(articles);
   const events: NewsroomEvent[] = [];
   const failures: string[] = [];
-  const newsroom: Newsroom = { events, failures, done: Promise.resolve(), restart: null };
+  const newsroom: Newsroom = { events, failures, done: Promise.resolve(), restart: null, faults: [] };
   const end = startedAt + durationMs;
   const takenDown = new Set<number>();
-  const rules: Array<{ path: string; mode: 'code'; code: number }> = [];
+  const rules: Array<{ path: string; mode: 'code' | 'http500'; code?: number }> = [];
+  /** A CMS failing as a whole (a fault): under the takedowns' own rules, which name longer paths. */
+  let cmsFailing = false;
+  const applyFailures = () => stack.upstream.api.control.setFailures([...rules, ...(cmsFailing ? [{ path: '/', mode: 'http500' as const }] : [])]);
   let hookTurn = 0;
 
   /** The hook, retried (signed anew) until it answers 2xx; the time and status of the answer that counted. */
@@ -91,7 +111,7 @@ export function runNewsroom(stack: EdgeStack, ledger: Ledger, articles: readonly
   async function takeDown(article: Article): Promise<void> {
     takenDown.add(article.id);
     rules.push({ path: `/show/${article.catid}-${article.id}.html`, mode: 'code', code: 40004 });
-    stack.upstream.api.control.setFailures([...rules]);
+    applyFailures();
     const at = performance.now() - startedAt;
     const answer = await publish({ tags: [`article:${article.id}`], soft: false, event: `day-takedown-${article.id}` }, `takedown of ${article.id}`);
     if (answer.status !== 0) ledger.tookDown(article.id, answer.answeredAt);
@@ -131,12 +151,32 @@ export function runNewsroom(stack: EdgeStack, ledger: Ledger, articles: readonly
     await action();
   };
 
+  const cms = {
+    failing: (on: boolean) => {
+      cmsFailing = on;
+      applyFailures();
+    },
+    slow: (ms: number) => stack.upstream.api.control.setLatency(ms > 0 ? [{ path: '/', ms }] : []),
+  };
+
+  /** The fault, with a correction and a takedown sent as it begins; its window once the part is back. */
+  async function fault(which: Fault, index: number): Promise<void> {
+    const from = performance.now();
+    const injected = inject(stack, which, cms);
+    const during = [correct(pools.head[(index * 5) % pools.head.length]!), ...(pools.duringFaults[index] ? [takeDown(pools.duringFaults[index]!)] : [])];
+    await Promise.all([injected, ...during]);
+    const to = performance.now();
+    newsroom.faults.push({ fault: which, from, to });
+    events.push({ kind: 'fault', at: from - startedAt, ms: to - from, status: 0, attempts: 1 });
+  }
+
+  const moments = faultMoments(faults.length);
   newsroom.done = Promise.all([
     corrections(),
     ...SCHEDULE.takedowns.map((fraction, index) => (pools.takedowns[index] ? at(fraction, () => takeDown(pools.takedowns[index]!)) : Promise.resolve())),
     at(SCHEDULE.greyOn, () => grey(true)),
     at(SCHEDULE.greyOff, () => grey(false)),
-    at(SCHEDULE.redisRestart, restartRedis),
+    ...(faults.length > 0 ? faults.map((which, index) => at(moments[index]!, () => fault(which, index))) : [at(SCHEDULE.redisRestart, restartRedis)]),
   ]).then(() => undefined);
   return newsroom;
 }

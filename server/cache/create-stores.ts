@@ -128,11 +128,12 @@ export function createStores(config: Config, logger: Logger, onPolicyChange: () 
 
 function createRedisStore(url: string, commandTimeoutMs: number, logger: Logger, onCommand: CommandObserver, outageLog: OutageLog): RedisStore {
   const client = createPortalRedisClient(url, commandTimeoutMs, logger, outageLog);
-  // Connected but not answering: the cache goes on without Redis until it answers (server/redis/stall.ts).
+  // Connected but not answering: the cache goes on without Redis until it answers (server/redis/stall.ts). A
+  // stall is an outage like a lost connection: the same log lines, portal_redis_outage_seconds and its alerts.
   const stall = new RedisStall(client, {
-    onChange: (stalled, ms) => {
-      if (stalled) logger.warn({ redis: redactRedisUrl(url) }, 'redis stalled: a command timed out; the cache reads and writes without it until it answers');
-      else logger.info({ redis: redactRedisUrl(url), stalledMs: ms }, 'redis answers again after a stall');
+    onChange: (stalled) => {
+      if (stalled) outageLog.failed('stalled: a command timed out; the cache reads and writes without it until it answers');
+      else outageLog.recovered();
     },
   });
   return new RedisStore({ client, onCommand, stall });

@@ -559,7 +559,7 @@ export class Purges {
   private async acknowledgements(id: string): Promise<{ acknowledged: InstanceAck[]; missing: string[] }> {
     const { client, prefix, self } = this.options;
     if (!client) return { acknowledged: [], missing: [] };
-    const instances = await announcedInstances(client, prefix);
+    const instances = liveInstances(await announcedInstances(client, prefix));
     // Kept for an outage: the instances a held purge is sent to straight when Redis cannot list them.
     this.options.peers?.rememberInstances(instances);
     const expected = instances.map((instance) => instance.id).filter((instanceId) => instanceId !== self?.id);
@@ -610,6 +610,20 @@ class RecentIds {
   has(id: string): boolean {
     return this.ids.has(id);
   }
+}
+
+/**
+ * The announced instances less those a newer one replaced at the same address: an instance killed without
+ * withdrawing its announcement (a crash) stays listed until the key expires, but whatever answers at its address
+ * now is its successor, and a purge waiting for the dead one's acknowledgement would read as partial for nothing.
+ */
+export function liveInstances<T extends { id: string; url: string; startedAt: string }>(instances: readonly T[]): T[] {
+  const newest = new Map<string, T>();
+  for (const instance of instances) {
+    const known = newest.get(instance.url);
+    if (!known || known.startedAt < instance.startedAt) newest.set(instance.url, instance);
+  }
+  return instances.filter((instance) => newest.get(instance.url) === instance);
 }
 
 /** The tags a purge's selectors name. */

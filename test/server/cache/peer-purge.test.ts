@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PeerPurger, PEER_PURGE_PATH } from '../../../server/cache/peer-purge';
 import type { PurgeAnnouncement } from '../../../server/cache/coherence';
+import { liveInstances } from '../../../server/cache/purges';
 
 const TOKEN = 'an-internal-token-of-the-test-0123';
 const ANNOUNCEMENT: PurgeAnnouncement = { id: 'purge-1', selectors: [{ by: 'tag', tag: 'article:7' }], build: '*' };
@@ -96,5 +97,18 @@ describe('PeerPurger', () => {
     const purger = new PeerPurger({ selfId: 'self', peerUrls: [], token: TOKEN, timeoutMs: 200 });
     purger.rememberInstances([{ id: 'peer-silent', url: silent.url }]);
     expect(await purger.purge(ANNOUNCEMENT)).toEqual({ acknowledged: [], missing: ['peer-silent'] });
+  });
+});
+
+describe('liveInstances', () => {
+  it('keeps one instance per address, the newest: a crashed one is replaced by what answers there now', () => {
+    const at = (minute: number) => `2026-12-07T10:0${minute}:00.000Z`;
+    const listed = [
+      { id: 'crashed', url: 'http://10.0.0.2:3000', startedAt: at(1) },
+      { id: 'other', url: 'http://10.0.0.3:3000', startedAt: at(2) },
+      { id: 'successor', url: 'http://10.0.0.2:3000', startedAt: at(5) },
+    ];
+    expect(liveInstances(listed).map((instance) => instance.id)).toEqual(['other', 'successor']);
+    expect(liveInstances(listed.slice(0, 2)).map((instance) => instance.id)).toEqual(['crashed', 'other']);
   });
 });
