@@ -169,6 +169,14 @@ export class Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
+  private readonly upstreamFailures = new client.Counter({
+    name: 'portal_upstream_failures_total',
+    help: 'Upstream calls that failed (every outcome but ok and empty), by call name; a call series starts at 0 when the call is first made, so the error ratio and its alert see the first failure',
+    labelNames: ['call'] as const,
+    registers: [this.registry],
+  });
+  /** Call names made so far: each one's failure series is started at 0 then. */
+  private readonly callsSeen = new Set<string>();
   private readonly coalesced = new client.Counter({
     name: 'portal_cache_coalesced_waiters_total',
     help: 'Requests that waited for a load of the same key instead of calling upstream (process or cluster)',
@@ -427,6 +435,11 @@ export class Metrics {
 
   upstreamCall(call: string, outcome: string, durationMs: number): void {
     this.upstream.observe({ call, outcome }, durationMs / 1000);
+    if (!this.callsSeen.has(call)) {
+      this.callsSeen.add(call);
+      this.upstreamFailures.inc({ call }, 0);
+    }
+    if (outcome !== 'ok' && outcome !== 'empty') this.upstreamFailures.inc({ call });
   }
 
   coalescedWaiter(where: 'process' | 'cluster'): void {
