@@ -29,6 +29,7 @@ import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
 import { dataRateLimit } from './middleware/rate-limit';
+import { readDeadline } from './middleware/read-deadline';
 import { securityMiddleware, type SecurityHeaders } from './middleware/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { qrImageRoutes } from './qr-images';
@@ -59,6 +60,7 @@ export interface AppDeps {
     | 'VISIT_STATS_IDS'
     | 'VISIT_STATS_SCRIPT_URL'
     | 'INTERNAL_PORT'
+    | 'REQUEST_READ_TIMEOUT_MS'
   >;
   cache: Cache;
   keys: KeySpace;
@@ -93,10 +95,11 @@ const PUBLIC_DIR = path.join(PROJECT_ROOT, 'public');
  * port the Ingress does not expose, for Prometheus, the CLI and the kubelet. /_internal keeps its own check
  * (this machine or INTERNAL_TOKEN), since the internal network is not one machine.
  */
-export function internalApp(deps: Pick<AppDeps, 'metrics' | 'internal' | 'readiness'>): Express {
+export function internalApp(deps: Pick<AppDeps, 'metrics' | 'internal' | 'readiness'> & { config: Pick<Config, 'REQUEST_READ_TIMEOUT_MS'> }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(readDeadline(deps.config.REQUEST_READ_TIMEOUT_MS, () => deps.metrics.readTimedOut('body')));
   app.use(healthRoutes(deps.readiness));
   app.use(deps.metrics.routes());
   app.use(internalRoutes(deps.internal));
@@ -118,6 +121,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestContext(logger));
   // Connection: close once the listener has stopped is the HTTP server's (http-server.ts), for every response.
   app.use(deps.metrics.middleware());
+  // Before anything reads a body: a client that trickles one is answered 408 at the deadline, not waited for.
+  app.use(readDeadline(deps.config.REQUEST_READ_TIMEOUT_MS, () => deps.metrics.readTimedOut('body')));
   app.use(securityMiddleware(deps.security));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
   app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));

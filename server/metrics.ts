@@ -18,6 +18,7 @@ import type { RedisMemory } from './redis/memory-info';
 import { CACHE_MODES, type CacheMode } from './cache/tiered-store';
 import { packageInfo } from './package-info';
 import { areaOf } from './route-area';
+import type { ReadPhase } from './server-guard';
 
 export type CacheKind = 'page' | 'data';
 export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
@@ -111,6 +112,12 @@ export class Metrics {
     help: 'Server renders from the start of their loaders to the end of the document, by route and outcome (clean, error, aborted, shell-error)',
     labelNames: ['route', 'outcome'] as const,
     buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly readTimeouts = new client.Counter({
+    name: 'portal_request_read_timeouts_total',
+    help: 'Requests not received within REQUEST_READ_TIMEOUT_MS, answered 408 and their connection closed, by phase (headers, body)',
+    labelNames: ['phase'] as const,
     registers: [this.registry],
   });
   private readonly renderAborts = new client.Counter({
@@ -459,6 +466,11 @@ export class Metrics {
     };
   }
 
+  /** A request whose headers or body did not arrive within REQUEST_READ_TIMEOUT_MS (a slow or stalled client). */
+  readTimedOut(phase: ReadPhase): void {
+    this.readTimeouts.inc({ phase });
+  }
+
   redisOutageStarted(redis: RedisRole): void {
     this.redisOutages.inc({ redis });
     this.outageSince.set(redis, performance.now());
@@ -488,6 +500,7 @@ export class Metrics {
     for (const kind of ['page', 'data'] as const)
       for (const error of ['stale-if-error', 'refresh-failed', 'unreadable'] as const) this.cacheErrors.inc({ kind, error }, 0);
     for (const where of ['process', 'cluster'] as const) this.coalesced.inc({ where }, 0);
+    for (const phase of ['headers', 'body'] as const) this.readTimeouts.inc({ phase }, 0);
   }
 
   /** Every purge series at 0 from the start: rate() and increase() then see the first partial purge. */
