@@ -28,6 +28,7 @@ import { internalRoutes, type InternalDeps } from './internal-routes';
 import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
+import { compressionAsForGet } from './middleware/head-as-get';
 import { dataRateLimit } from './middleware/rate-limit';
 import { readDeadline } from './middleware/read-deadline';
 import { securityMiddleware, type SecurityHeaders } from './middleware/security';
@@ -125,7 +126,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(readDeadline(deps.config.REQUEST_READ_TIMEOUT_MS, () => deps.metrics.readTimedOut('body')));
   app.use(securityMiddleware(deps.security));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
-  app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
+  // A HEAD gets the headers of its GET, a 304 the Vary of its 200 (head-as-get.ts).
+  app.use(compressionAsForGet(compression({ flush: zlib.Z_SYNC_FLUSH })));
   app.use(cookieParser());
 
   app.use(healthRoutes(deps.readiness));

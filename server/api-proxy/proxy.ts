@@ -62,11 +62,12 @@ export function apiProxy({ upstream, sessions, secureCookies, sessionTtlSeconds,
   router.use(PROXY_PREFIX, (req, res, next) => {
     res.setHeader('Cache-Control', PRIVATE_NO_STORE);
     const path = PROXY_PREFIX + req.path;
-    if (!isAllowed(req.method, path)) {
+    // A HEAD is the GET it stands for, answered without its body (Node sends none).
+    if (!isAllowed(req.method === 'HEAD' ? 'GET' : req.method, path)) {
       const methods = allowedMethods(path);
       if (methods.length === 0) return answer(res, 404, 404, 'Not Found');
       // A proxied path asked with another method: which ones it takes.
-      res.setHeader('Allow', methods.join(', '));
+      res.setHeader('Allow', [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', '));
       return answer(res, 405, 405, 'Method Not Allowed');
     }
     if (req.method === 'POST' && !sameOrigin(req)) return answer(res, 403, 403, '请求来源无效');

@@ -59,7 +59,7 @@ describe('same-origin API proxy', () => {
   // A proxied path asked with a method it is not proxied for: 405 naming the ones it is.
   it.each([
     ['GET', '/api/thumbsup/toggle', 'POST'],
-    ['POST', '/api/thumbsup/get_num', 'GET'],
+    ['POST', '/api/thumbsup/get_num', 'GET, HEAD'],
     ['DELETE', '/api/thumbsup/toggle', 'POST'],
   ])('answers 405 JSON with Allow for %s %s', async (method, path, allow) => {
     const response = await request(t.url)[method.toLowerCase() as 'get' | 'post' | 'delete'](path).set('Host', MAIN_DOMAIN).set('Origin', ORIGIN);
