@@ -6,8 +6,10 @@
  * failed. The content API's redirects (every upstream call, account and sign-in, the /api proxy):
  * test/server/upstream/redirects.test.ts.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { EdgePurger } from '../../server/cache/edge-purge';
 import { INTERNAL_TOKEN_HEADER } from '../../server/cache/instances';
 import { buildCacheCli, type CacheCli } from '../support/cache-cli';
@@ -16,6 +18,31 @@ import { callHook } from '../support/publish-hook';
 import { describeWithRedis, testRedisUrl } from '../support/requirements';
 
 const STATUSES = [301, 302, 303, 307, 308] as const;
+const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * The modules allowed to send a request out, and why none of them follows a redirect: the portal's and the CLI's
+ * every other outbound call goes through one of them.
+ */
+const OUTBOUND = {
+  'server/upstream/http-client.ts': 'node-fetch, redirect: manual (the content API: accounts, sign-in, the /api proxy, the flag watch)',
+  'server/upstream/credentialed-fetch.ts': 'fetch, redirect: manual (edge purges, the CLI to portals)',
+  'server/upstream/media-proxy.ts': 'node:http, which follows nothing (embedded media, no credential)',
+  'scripts/cache-cli/warm-command.ts': 'node:http, which follows nothing (warming pages, no credential)',
+};
+
+/** A module's code without its comments (which may name fetch() without calling it). */
+function codeOf(file: string): string {
+  return readFileSync(path.join(ROOT, file), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|\s)\/\/.*$/gm, '$1');
+}
+
+function sourcesUnder(folder: string): string[] {
+  return readdirSync(path.join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+}
 const EDGE_TOKEN = 'edge-purge-token-never-to-travel';
 const INTERNAL_TOKEN = 'internal-token-never-to-travel-0123';
 const SECRET = 'publish-hook-secret-of-the-redirect-suite';
@@ -59,6 +86,15 @@ function redirecting(status: number, location: () => string) {
     res.writeHead(status, { location: location(), 'content-type': 'text/plain' }).end('moved\n');
   };
 }
+
+describe('outbound calls', () => {
+  it('leave the portal and the CLI only through the modules that follow no redirect', () => {
+    const sending = [...sourcesUnder('server'), ...sourcesUnder('scripts/cache-cli')].filter((file) =>
+      /(?<![\w.])fetch\(|\bhttps?\.(?:get|request)\b|from 'node-fetch'|from 'undici'/.test(codeOf(file)),
+    );
+    expect(sending.sort()).toEqual(Object.keys(OUTBOUND).sort());
+  });
+});
 
 describe('a credential never follows a redirect', () => {
   let other: Recording;
