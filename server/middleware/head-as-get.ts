@@ -10,6 +10,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import onHeaders from 'on-headers';
 
+/**
+ * Ends an answer made before Express (a refusal, a redirect) with `body`, or for a HEAD with the Content-Length
+ * that body has and no body: Node would otherwise send a GET's length and a HEAD's none.
+ */
+export function endAsForGet(req: IncomingMessage, res: ServerResponse, body: string): void {
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 /** `compress` (the compression middleware) deciding for a HEAD as for a GET, and for a 304 as for its 200. */
 export function compressionAsForGet(compress: RequestHandler): RequestHandler[] {
   return [withoutTypeOn304(), (req, res, next) => compress(req.method === 'HEAD' ? asGet(req) : req, res, next), withTypeOn304()];
