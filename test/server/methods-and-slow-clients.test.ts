@@ -7,6 +7,8 @@
  */
 import net from 'node:net';
 import request from 'supertest';
+import { freePort } from '../../scripts/free-port';
+import { listenInternal, type InternalListener } from '../../server/internal-listener';
 import { MAIN_SITE } from '../../shared/sites';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithRedis, describeWithVarnish } from '../support/requirements';
@@ -137,6 +139,35 @@ describeWithRedis()('methods and slow clients, directly', () => {
       expect(answer.closed).toBe(true);
     },
   );
+});
+
+describeWithRedis()('methods and slow clients on the internal port', () => {
+  let t: TestPortal;
+  let internal: InternalListener | null;
+  beforeAll(async () => {
+    const port = await freePort();
+    t = await startTestPortal({
+      env: { INTERNAL_PORT: String(port), REQUEST_READ_TIMEOUT_MS: String(READ_TIMEOUT_MS), PURGE_SECRET: 'a-publish-hook-secret-of-the-slow-client-suite' },
+    });
+    internal = await listenInternal(t.portal, port, '127.0.0.1');
+  });
+  afterAll(async () => {
+    await internal?.close();
+    await t?.close();
+  });
+
+  it.each(METHODS.filter(([line]) => !line.includes('/api/')))('%s gets a status', async (line, allowed) => {
+    const answer = await exchange(internal!.url, `${line}\r\n${HOST}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+    expect(answer.statuses.length).toBe(1);
+    expect([404, ...allowed]).toContain(answer.statuses[0]);
+    expect(answer.closed).toBe(true);
+  });
+
+  it('headers and a hook body trickled a byte at a time: 408 at the deadline, the connection closed', async () => {
+    const headers = await exchange(internal!.url, `GET /metrics HTTP/1.1\r\n${HOST}X-Slow: `, 'a'.repeat(200));
+    const body = await exchange(internal!.url, ...trickledPost('/_internal/purge'));
+    expect([headers.statuses, headers.closed, body.statuses, body.closed]).toEqual([[408], true, [408], true]);
+  });
 });
 
 describeWithVarnish()('methods and slow clients through the edge', () => {
