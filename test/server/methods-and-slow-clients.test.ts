@@ -110,6 +110,13 @@ describeWithRedis()('methods and slow clients, directly', () => {
     await expectAnswered(t.url, line, allowed);
   });
 
+  it('a connection that sends nothing: 408 at the deadline, closed, counted', async () => {
+    const before = await readTimeouts(t, 'headers');
+    const answer = await exchange(t.url, '');
+    expect([answer.statuses, answer.closed]).toEqual([[408], true]);
+    expect(await readTimeouts(t, 'headers')).toBe(before + 1);
+  });
+
   it('headers trickled a byte at a time: 408 at the deadline, the connection closed, counted', async () => {
     const before = await readTimeouts(t, 'headers');
     const answer = await exchange(t.url, `GET /about HTTP/1.1\r\n${HOST}X-Slow: `, 'a'.repeat(200));
