@@ -28,7 +28,9 @@ import { internalRoutes, type InternalDeps } from './internal-routes';
 import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import { requestContext } from './middleware/request-context';
+import { compressionAsForGet } from './middleware/head-as-get';
 import { dataRateLimit } from './middleware/rate-limit';
+import { readDeadline } from './middleware/read-deadline';
 import { securityMiddleware, type SecurityHeaders } from './middleware/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { qrImageRoutes } from './qr-images';
@@ -59,6 +61,7 @@ export interface AppDeps {
     | 'VISIT_STATS_IDS'
     | 'VISIT_STATS_SCRIPT_URL'
     | 'INTERNAL_PORT'
+    | 'REQUEST_READ_TIMEOUT_MS'
   >;
   cache: Cache;
   keys: KeySpace;
@@ -93,10 +96,11 @@ const PUBLIC_DIR = path.join(PROJECT_ROOT, 'public');
  * port the Ingress does not expose, for Prometheus, the CLI and the kubelet. /_internal keeps its own check
  * (this machine or INTERNAL_TOKEN), since the internal network is not one machine.
  */
-export function internalApp(deps: Pick<AppDeps, 'metrics' | 'internal' | 'readiness'>): Express {
+export function internalApp(deps: Pick<AppDeps, 'metrics' | 'internal' | 'readiness'> & { config: Pick<Config, 'REQUEST_READ_TIMEOUT_MS'> }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(readDeadline(deps.config.REQUEST_READ_TIMEOUT_MS, () => deps.metrics.readTimedOut('body')));
   app.use(healthRoutes(deps.readiness));
   app.use(deps.metrics.routes());
   app.use(internalRoutes(deps.internal));
@@ -118,9 +122,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestContext(logger));
   // Connection: close once the listener has stopped is the HTTP server's (http-server.ts), for every response.
   app.use(deps.metrics.middleware());
+  // Before anything reads a body: a client that trickles one is answered 408 at the deadline, not waited for.
+  app.use(readDeadline(deps.config.REQUEST_READ_TIMEOUT_MS, () => deps.metrics.readTimedOut('body')));
   app.use(securityMiddleware(deps.security));
   // Z_SYNC_FLUSH after every write: a streamed shell reaches the reader now, not when zlib's buffer fills.
-  app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
+  // A HEAD gets the headers of its GET, a 304 the Vary of its 200 (head-as-get.ts).
+  app.use(compressionAsForGet(compression({ flush: zlib.Z_SYNC_FLUSH })));
   app.use(cookieParser());
 
   app.use(healthRoutes(deps.readiness));

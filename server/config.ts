@@ -135,6 +135,9 @@ const schema = z.object({
   // How often each instance asks the CMS for its flags (grey mode) past every cache, purging the pages built on
   // them when one changed: a flag switched without the publish hook shows within this and a re-render. 0: off.
   FLAG_WATCH_S: z.coerce.number().int().min(0).max(300).default(10),
+  // How long a client may take to send a request's headers, and then its body: past it, a 408 and the connection
+  // closed (a slow client holds no connection). A CMS's or a reader's body is a few KiB sent in one go.
+  REQUEST_READ_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
   RENDER_TIMEOUT_MS: positiveMs.default(10_000),
   SHUTDOWN_TIMEOUT_MS: positiveMs.default(15_000),
   /** After SIGTERM, keep serving this long with /readyz at 503, so the load balancer stops sending first. */

@@ -10,6 +10,7 @@
 import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { queuedConnections } from './accept-queue';
+import { guardedServer } from './server-guard';
 import type { Logger } from './logger';
 import type { Portal } from './portal';
 
@@ -99,11 +100,11 @@ export async function listen(
   /** How long to keep accepting after turning unready, so the load balancer stops sending first. */
   drainDelayMs = 0,
 ): Promise<RunningServer> {
-  const server = http.createServer(portal.handler);
+  const server = guardedServer(portal.handler, portal.serverGuard);
   const connections = trackConnections(server);
   // Longer than a typical load balancer's idle timeout, so the balancer closes first and never hits a dead socket.
+  // (A connection between two requests is not reading one: the read deadline starts at a request's first byte.)
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

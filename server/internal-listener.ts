@@ -3,9 +3,9 @@
  * Prometheus, the cache CLI and the kubelet, which the Ingress (or any public balancer) never exposes. It keeps
  * answering while the public listener drains (a scrape during a rollout still counts the drain), and closes last.
  */
-import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Portal } from './portal';
+import { guardedServer } from './server-guard';
 
 export interface InternalListener {
   url: string;
@@ -15,7 +15,7 @@ export interface InternalListener {
 /** Null when the portal has no internal handler (INTERNAL_PORT unset). */
 export async function listenInternal(portal: Portal, port: number, host: string): Promise<InternalListener | null> {
   if (!portal.internalHandler) return null;
-  const server = http.createServer(portal.internalHandler);
+  const server = guardedServer(portal.internalHandler, portal.serverGuard);
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -143,8 +143,9 @@ function peerPurge(deps: InternalDeps) {
 
 /**
  * How long the hook waits for a whole body. A CMS sends at most 256 KiB in one go; a client that announces more
- * than the limit or trickles its body (slowloris) would otherwise hold the connection for Node's requestTimeout
- * (5 min): body-parser reads an over-limit or failed body to its end before answering.
+ * than the limit or trickles its body (slowloris) must not hold the connection: body-parser reads an over-limit or
+ * failed body to its end before answering. Every route's body has the same deadline by default
+ * (REQUEST_READ_TIMEOUT_MS, middleware/read-deadline.ts); this one keeps the hook's at 10 s at most, whatever that is.
  */
 export const HOOK_BODY_DEADLINE_MS = 10_000;
 

@@ -20,6 +20,7 @@ import { CACHE_MODES, type CacheMode } from './cache/tiered-store';
 import { packageInfo } from './package-info';
 import { areaOf, ROUTE_AREAS } from './route-area';
 import { routeTable } from '../shared/routes';
+import type { ReadPhase } from './server-guard';
 
 export type CacheKind = 'page' | 'data';
 export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
@@ -117,6 +118,12 @@ export class Metrics {
     help: 'Server renders from the start of their loaders to the end of the document, by route and outcome (clean, error, aborted, shell-error)',
     labelNames: ['route', 'outcome'] as const,
     buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly readTimeouts = new client.Counter({
+    name: 'portal_request_read_timeouts_total',
+    help: 'Requests not received within REQUEST_READ_TIMEOUT_MS, answered 408 and their connection closed, by phase (headers, body)',
+    labelNames: ['phase'] as const,
     registers: [this.registry],
   });
   private readonly renderAborts = new client.Counter({
@@ -493,6 +500,11 @@ export class Metrics {
     };
   }
 
+  /** A request whose headers or body did not arrive within REQUEST_READ_TIMEOUT_MS (a slow or stalled client). */
+  readTimedOut(phase: ReadPhase): void {
+    this.readTimeouts.inc({ phase });
+  }
+
   redisOutageStarted(redis: RedisRole): void {
     this.redisOutages.inc({ redis });
     this.outageSince.set(redis, performance.now());
@@ -526,6 +538,7 @@ export class Metrics {
     const pageRoutes = routeTable().map((route) => route.id);
     for (const route of new Set([...pageRoutes, ...ROUTE_AREAS])) for (const status of ALERTED_5XX) this.requests.inc({ route, status }, 0);
     for (const route of pageRoutes) this.renderAborts.inc({ route }, 0);
+    for (const phase of ['headers', 'body'] as const) this.readTimeouts.inc({ phase }, 0);
   }
 
   /** Every purge series at 0 from the start: rate() and increase() then see the first partial purge. */

@@ -19,6 +19,7 @@ import type { ReadinessDeps } from './health';
 import type { InternalDeps } from './internal-routes';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import type { ServerGuard } from './server-guard';
 import { createEdge, edgeSecurity } from './middleware/create-edge';
 import type { SecurityHeaders } from './middleware/security';
 import { UsedLinks } from './preview/used-links';
@@ -41,6 +42,8 @@ export interface Portal {
   assets: Assets;
   /** This instance as the coherence bus and the purge acknowledgements name it. */
   instance: { id: string; build: string };
+  /** The read deadline and CONNECT answer of every listener of this portal (server-guard.ts). */
+  serverGuard: ServerGuard;
   /** Marks the portal as draining: /readyz answers 503 from now on. */
   startDraining(): void;
   /** The server listens at `url`: with Redis, announce this instance there for `portal-cache inspect`. */
@@ -95,6 +98,7 @@ export function createPortal(options: PortalOptions): Portal {
   let draining = false;
   return {
     ...handlersOf(options, assets, { logger, metrics, caches, upstream, auth, security, upstreamCheck }, () => draining),
+    serverGuard: { readTimeoutMs: config.REQUEST_READ_TIMEOUT_MS, readTimedOut: (phase) => metrics.readTimedOut(phase) },
     store: caches.store,
     cachePolicy: caches.policy,
     assets,
@@ -133,7 +137,7 @@ function handlersOf(options: PortalOptions, assets: Assets, parts: Subsystems, i
     embeddedUpstream: options.embeddedUpstream ?? false,
   });
   // With INTERNAL_PORT: /metrics, /_internal and the probes on a listener of their own (internal-listener.ts).
-  const internalHandler = config.INTERNAL_PORT === undefined ? null : internalApp({ metrics, internal, readiness });
+  const internalHandler = config.INTERNAL_PORT === undefined ? null : internalApp({ metrics, internal, readiness, config });
   return { app, handler, internalHandler };
 }
 

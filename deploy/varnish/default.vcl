@@ -278,6 +278,18 @@ sub vcl_backend_error {
         set bereq.http.X-Edge-Failed = beresp.backend.name;
         return (retry);
     }
+    # A write a healthy instance closed before answering: the portal cuts a request body that has not all arrived
+    # within REQUEST_READ_TIMEOUT_MS (its 408 is lost, this edge was still passing the body on). Said as a 408, not
+    # as the 503 of an instance that is down: a slow client is not an outage. Either way the client sends it again.
+    if (bereq.method != "GET" && bereq.method != "HEAD" && std.healthy(beresp.backend)) {
+        set beresp.status = 408;
+        set beresp.reason = "Request Timeout";
+        set beresp.http.Content-Type = "text/plain; charset=utf-8";
+        set beresp.http.Cache-Control = "private, no-store";
+        set beresp.http.Connection = "close";
+        set beresp.body = "Request Timeout";
+        return (deliver);
+    }
     set beresp.http.Content-Type = "text/plain; charset=utf-8";
     set beresp.http.Cache-Control = "private, no-store";
     set beresp.http.Retry-After = "30";

@@ -6,6 +6,7 @@
  */
 import { announcedInstances, INTERNAL_TOKEN_HEADER, type Announcement } from '../../server/cache/instances';
 import type { RedisClient } from '../../server/redis/client';
+import { describeRedirect, fetchWithCredential } from '../../server/upstream/credentialed-fetch';
 import { parsePrometheus, type Sample } from '../../server/cache/stats';
 import { errorText } from './output';
 
@@ -44,15 +45,17 @@ export interface HttpAnswer {
 /**
  * GET with a deadline covering the whole answer (headers and body): a server that accepts and never answers, or
  * stops half-way, ends in an error naming the wait. INTERNAL_TOKEN (environment only, never an argument `ps`
- * shows) is sent so instances on other machines answer /_internal.
+ * shows) is sent so instances on other machines answer /_internal; a redirect is an error, never followed, so the
+ * token reaches the named portal only.
  */
 export async function httpGet(url: string, timeoutSeconds: number): Promise<HttpAnswer> {
   const token = process.env.INTERNAL_TOKEN;
   try {
-    const response = await fetch(url, {
+    const { redirect, response } = await fetchWithCredential(new URL(url), {
       headers: token ? { [INTERNAL_TOKEN_HEADER]: token } : {},
       signal: AbortSignal.timeout(timeoutSeconds * 1000),
     });
+    if (redirect !== null) throw new Error(describeRedirect(redirect));
     return { status: response.status, text: await response.text() };
   } catch (error) {
     if (error instanceof Error && error.name === 'TimeoutError') throw new Error(`no answer within ${timeoutSeconds} s`);

@@ -70,6 +70,12 @@ export function onlyReads(method: ProxyMethod, path: string): boolean {
   return method === 'GET' || READING_POSTS.has(path);
 }
 
+/** The methods a path is proxied for (none: not a proxied path), exact match as isAllowed's. */
+export function allowedMethods(path: string): ProxyMethod[] {
+  const methods = ENTRIES.filter(([, pattern]) => (typeof pattern === 'string' ? pattern === path : pattern.test(path))).map(([method]) => method);
+  return [...new Set(methods)];
+}
+
 /** Exact match on the decoded path as Express routes it; no prefixes, no trailing slashes, no dot segments. */
 export function isAllowed(method: string, path: string): method is ProxyMethod {
   return ENTRIES.some(([allowedMethod, pattern]) => allowedMethod === method && (typeof pattern === 'string' ? pattern === path : pattern.test(path)));

@@ -14,7 +14,7 @@ import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../logger';
 import { hasReaderCookie, sessionOf } from '../session';
 import { UpstreamHttpError, type UpstreamClient } from '../upstream/http-client';
-import { isAllowed, onlyReads } from './allow-list';
+import { allowedMethods, isAllowed, onlyReads } from './allow-list';
 import { MAX_BODY_BYTES, proxyBody } from './body';
 import { syncSession } from './session-sync';
 
@@ -62,7 +62,14 @@ export function apiProxy({ upstream, sessions, secureCookies, sessionTtlSeconds,
   router.use(PROXY_PREFIX, (req, res, next) => {
     res.setHeader('Cache-Control', PRIVATE_NO_STORE);
     const path = PROXY_PREFIX + req.path;
-    if (!isAllowed(req.method, path)) return answer(res, 404, 404, 'Not Found');
+    // A HEAD is the GET it stands for, answered without its body (Node sends none).
+    if (!isAllowed(req.method === 'HEAD' ? 'GET' : req.method, path)) {
+      const methods = allowedMethods(path);
+      if (methods.length === 0) return answer(res, 404, 404, 'Not Found');
+      // A proxied path asked with another method: which ones it takes.
+      res.setHeader('Allow', [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', '));
+      return answer(res, 405, 405, 'Method Not Allowed');
+    }
     if (req.method === 'POST' && !sameOrigin(req)) return answer(res, 403, 403, '请求来源无效');
     next();
   });

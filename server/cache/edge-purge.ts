@@ -9,6 +9,7 @@
  */
 import { siteOfKnownHost } from '../../shared/sites';
 import type { Config } from '../config';
+import { describeRedirect, fetchWithCredential } from '../upstream/credentialed-fetch';
 import { isValidTag } from './tags';
 
 export interface EdgePurgeOrder {
@@ -114,11 +115,13 @@ export class EdgePurger {
 
   /** The number of objects the edge touched, or why it did not acknowledge. */
   private async send(edge: string, keys: string, mode: 'soft' | 'hard', signal: AbortSignal): Promise<number | string> {
-    const response = await fetch(new URL('/', edge), {
+    const { redirect, response } = await fetchWithCredential(new URL('/', edge), {
       method: 'PURGE',
       headers: { [PURGE_TOKEN_HEADER]: this.options.token, 'x-purge-mode': mode, 'x-purge-keys': keys },
       signal,
     });
+    // Not followed: the token and keys go to this edge only, and an edge that redirects has purged nothing.
+    if (redirect !== null) return describeRedirect(redirect);
     await response.arrayBuffer();
     if (response.status === 403) return 'refused (403): the edge does not take this EDGE_PURGE_TOKEN from this address (VCL purgers ACL)';
     if (response.status !== 200) return `answered ${response.status} ${response.statusText}`.trim();

@@ -12,6 +12,7 @@
 import { lookup } from 'node:dns/promises';
 import { z } from 'zod';
 import type { PurgeAnnouncement } from './coherence';
+import { fetchWithCredential } from '../upstream/credentialed-fetch';
 import { INTERNAL_TOKEN_HEADER } from './instances';
 
 export const PEER_PURGE_PATH = '/_internal/peer-purge';
@@ -97,14 +98,14 @@ export class PeerPurger {
   /** The peer's acknowledgement, or null: no answer in time, a refusal, a redirect (never followed) or a bad answer. */
   private async send(peer: string, announcement: PurgeAnnouncement): Promise<PeerAck | null> {
     try {
-      const response = await fetch(new URL(PEER_PURGE_PATH, peer), {
+      // The token goes to the address asked and nowhere else: a redirect is an unacknowledged purge.
+      const { response } = await fetchWithCredential(new URL(PEER_PURGE_PATH, peer), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(this.options.token ? { [INTERNAL_TOKEN_HEADER]: this.options.token } : {}) },
         body: JSON.stringify(announcement),
-        // The token goes to the address asked and nowhere else: a redirect is an unacknowledged purge.
-        redirect: 'manual',
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
+      if (!response) return null;
       const body: unknown = await response.json().catch(() => null);
       if (response.status !== 200) return null;
       const parsed = peerPurgeAnswer.safeParse(body);

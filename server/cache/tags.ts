@@ -4,6 +4,9 @@
  * Varnish's xkey does. Redis keeps one set per tag, `{prefix}:tag:{tag}`, shared by every build of the prefix.
  */
 
+import * as PAGE_LIST from '../../shared/pages';
+import { DATA_POLICY } from './policy';
+
 /** Tags are short identifiers; anything else (spaces, glob characters, control bytes) is refused at the edge. */
 const TAG_PATTERN = /^[a-z][a-z0-9_-]*(:[a-z0-9_-]+)*$/i;
 export const MAX_TAG_LENGTH = 64;
@@ -15,8 +18,9 @@ export function isValidTag(tag: string): boolean {
 /**
  * The purge contract's tags (docs/publish-hook.md "Tags"): the one list the publish hook and `portal-cache purge`
  * check a tag against. A family is followed by a value (`article:33727`, `cat:2728`, `page:detail`); a word stands
- * alone (`grey`, `topics`). Both in lower case, as the portal files entries: a typo (`artcle:33727`) or another
- * case (`ARTICLE:33727`) would match nothing and look like a purge that found nothing to do, so it is refused.
+ * alone (`grey`, `topics`). Both in lower case, and the value as the portal files it (an id in digits, a page kind
+ * or data family as spelt in code): a typo (`artcle:33727`) or another case (`ARTICLE:33727`, `page:DETAIL`) would
+ * match nothing and look like a purge that found nothing to do, so it is refused.
  */
 export const TAG_FAMILIES = [
   'article',
@@ -54,19 +58,54 @@ export const TAG_WORDS = [
 const FAMILIES: ReadonlySet<string> = new Set(TAG_FAMILIES);
 const WORDS: ReadonlySet<string> = new Set(TAG_WORDS);
 
+/** What follows the families that name an item or a section: the CMS's id, a decimal integer as it writes it. */
+const ID_VALUE = /^(?:0|[1-9][0-9]*)$/;
+
+/** The kinds the portal files pages under besides its page ids: the feeds (server/seo/routes.ts). */
+export const FEED_PAGE_KINDS = ['rss', 'sitemap'] as const;
+
+/**
+ * The values of the families that are not ids, exactly as the portal files them (a page id and a data family are
+ * camelCase: `page:categoryList`, `data:greyMode`): any other spelling names nothing and is refused.
+ */
+function namedValues(family: string): readonly string[] | undefined {
+  if (family === 'page') return [...Object.keys(PAGE_LIST), ...FEED_PAGE_KINDS];
+  if (family === 'data') return Object.keys(DATA_POLICY);
+  if (family === 'items') return [ITEMS_LEFT_OUT_TAG.slice('items:'.length)];
+  return undefined;
+}
+
 /** Why a purge cannot take `tag` (naming it), or null: a tag as Surrogate-Key writes it, of a family the contract lists. */
 export function purgeTagProblem(tag: string): string | null {
   if (!isValidTag(tag)) return `${JSON.stringify(tag)} is not a tag (e.g. article:33727, cat:2728, grey)`;
   const colon = tag.indexOf(':');
   const family = colon < 0 ? tag : tag.slice(0, colon);
   const known = colon < 0 ? WORDS : FAMILIES;
-  if (known.has(family)) return null;
+  if (!known.has(family)) return familyProblem(tag, family, colon < 0, known);
+  return colon < 0 ? null : valueProblem(tag, family, tag.slice(colon + 1));
+}
+
+function familyProblem(tag: string, family: string, word: boolean, known: ReadonlySet<string>): string {
   if (known.has(family.toLowerCase())) {
-    return `${JSON.stringify(tag)}: tags are lower case, as the portal files them (${JSON.stringify(family.toLowerCase() + tag.slice(family.length))})`;
+    const lower = family.toLowerCase() + tag.slice(family.length);
+    return `${JSON.stringify(tag)}: tags are lower case, as the portal files them${purgeTagProblem(lower) === null ? ` (${JSON.stringify(lower)})` : ''}`;
   }
-  return colon < 0
+  return word
     ? `${JSON.stringify(tag)} is not a tag of the contract: a word alone is one of ${TAG_WORDS.join(', ')} (docs/publish-hook.md)`
     : `${JSON.stringify(tag)} is not a tag of the contract: "${family}" is not a family (${TAG_FAMILIES.join(', ')}; docs/publish-hook.md)`;
+}
+
+/** The value after a known family: an id, or one of the family's named values, spelt as the portal files it. */
+function valueProblem(tag: string, family: string, value: string): string | null {
+  const named = namedValues(family);
+  if (named === undefined) {
+    if (ID_VALUE.test(value)) return null;
+    return `${JSON.stringify(tag)}: after "${family}:" comes an id, digits without a sign or leading zero (e.g. ${family}:2728; docs/publish-hook.md)`;
+  }
+  if (named.includes(value)) return null;
+  const spelt = named.find((name) => name.toLowerCase() === value.toLowerCase());
+  if (spelt !== undefined) return `${JSON.stringify(tag)}: the portal files it as ${JSON.stringify(`${family}:${spelt}`)} (tags are case-sensitive)`;
+  return `${JSON.stringify(tag)}: "${value}" is not a ${family} the portal files (one of ${named.join(', ')}; docs/publish-hook.md)`;
 }
 
 export function tagSetKey(prefix: string, tag: string): string {

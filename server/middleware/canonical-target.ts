@@ -14,6 +14,7 @@ import { findRoute, routeSpelling } from '../../shared/routes';
 import { bareErrorDocument } from '../render/document';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
+import { endAsForGet } from './head-as-get';
 import { logRequest, requestIdOf } from './request-context';
 import { newNonce, type SecurityHeaders } from './security';
 
@@ -82,7 +83,7 @@ function answer(deps: CanonicalTargetDeps, req: IncomingMessage, res: ServerResp
     res.setHeader('Location', verdict.location);
     res.setHeader('Cache-Control', REDIRECT_CACHE_CONTROL);
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.end(req.method === 'HEAD' ? undefined : `Moved Permanently: ${verdict.location}\n`);
+    endAsForGet(req, res, `Moved Permanently: ${verdict.location}\n`);
     return;
   }
   res.setHeader('Cache-Control', 'no-store');
@@ -92,10 +93,10 @@ function answer(deps: CanonicalTargetDeps, req: IncomingMessage, res: ServerResp
     const api = (req.url ?? '').startsWith(API_PREFIX);
     res.setHeader('Content-Type', api ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8');
     const body = api ? API_NOT_FOUND : bareErrorDocument(404, 'This page could not be found');
-    res.end(req.method === 'HEAD' ? undefined : body);
+    endAsForGet(req, res, body);
     return;
   }
   res.statusCode = 400;
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.end(req.method === 'HEAD' ? undefined : `Bad Request: ${verdict.message}\n`);
+  endAsForGet(req, res, `Bad Request: ${verdict.message}\n`);
 }

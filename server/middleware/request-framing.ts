@@ -9,6 +9,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
+import { endAsForGet } from './head-as-get';
 import { logRequest, requestIdOf } from './request-context';
 import { newNonce, type SecurityHeaders } from './security';
 
@@ -108,5 +109,5 @@ function refuse(deps: FramingDeps, req: IncomingMessage, res: ServerResponse, ve
   res.setHeader('Connection', 'close');
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   const title = TITLES[verdict.status];
-  res.end(req.method === 'HEAD' ? undefined : `${title}: ${verdict.reason}\n`);
+  endAsForGet(req, res, `${title}: ${verdict.reason}\n`);
 }

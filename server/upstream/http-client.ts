@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import type { Envelope } from '../../shared/types/envelope';
 import { isEnvelope, NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
 import { isWellFormed, wellFormed } from '../../shared/well-formed';
+import { locationHost } from './credentialed-fetch';
 
 /** An upstream answer that arrived but was not a success: the promise rejects with the server's body (docs/product.md §8). */
 export class UpstreamHttpError extends Error {
@@ -221,16 +222,6 @@ export class UpstreamClient {
 /** Every 3xx: this client sends no conditional requests, so even a 304 would be a CMS answering something else. */
 function isRedirect(status: number): boolean {
   return status >= 300 && status < 400;
-}
-
-/** The host a Location names, resolved against the call (a path or `//host/…` is read as a browser would); for logs. */
-function locationHost(location: string | null, requestUrl: string): string {
-  if (location === null || location === '') return '(no Location)';
-  try {
-    return new URL(location, requestUrl).host || '(no host)';
-  } catch {
-    return '(unreadable Location)';
-  }
 }
 
 function isStaleSocket(error: unknown): boolean {

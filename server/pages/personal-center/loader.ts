@@ -33,8 +33,8 @@ const FETCHES: { [Tab in ListTab]: Fetch<Extract<PersonalSection, { tab: Tab }>[
 type SectionResult = { kind: 'section'; section: PersonalSection } | { kind: 'signed-out' } | { kind: 'not-found' };
 
 async function listSection<Tab extends ListTab>(tab: Tab, account: AccountApi, page: number): Promise<SectionResult> {
-  const fetch = FETCHES[tab] as Fetch<unknown>;
-  const answer = await fetch(account, page, PERSONAL_PAGE_SIZE);
+  const readSection = FETCHES[tab] as Fetch<unknown>;
+  const answer = await readSection(account, page, PERSONAL_PAGE_SIZE);
   if (answer.kind === 'signed-out') return { kind: 'signed-out' };
   if (answer.kind === 'unavailable') {
     return { kind: 'section', section: { tab, status: 'unavailable', items: [], page, lastPage: page, total: 0 } as PersonalSection };

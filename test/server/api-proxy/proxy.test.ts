@@ -46,17 +46,27 @@ describe('same-origin API proxy', () => {
     ['POST', '/api/user/logout'],
     ['GET', '/api/oss/sts'],
     ['GET', '/api/not/listed'],
-    ['GET', '/api/thumbsup/toggle'],
-    ['POST', '/api/thumbsup/get_num'],
     ['GET', '/api/thumbsup/get_num/'],
     ['GET', '/api/thumbsup%2fget_num'],
     ['GET', '/api/../mobile/index/category_index'],
-    ['DELETE', '/api/thumbsup/toggle'],
   ])('answers 404 JSON for %s %s', async (method, path) => {
     const response = await request(t.url)[method.toLowerCase() as 'get' | 'post' | 'delete'](path).set('Host', MAIN_DOMAIN).set('Origin', ORIGIN);
     expect(response.status).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.body).toEqual({ code: 404, msg: 'Not Found', data: null });
+  });
+
+  // A proxied path asked with a method it is not proxied for: 405 naming the ones it is.
+  it.each([
+    ['GET', '/api/thumbsup/toggle', 'POST'],
+    ['POST', '/api/thumbsup/get_num', 'GET, HEAD'],
+    ['DELETE', '/api/thumbsup/toggle', 'POST'],
+  ])('answers 405 JSON with Allow for %s %s', async (method, path, allow) => {
+    const response = await request(t.url)[method.toLowerCase() as 'get' | 'post' | 'delete'](path).set('Host', MAIN_DOMAIN).set('Origin', ORIGIN);
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe(allow);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ code: 405, msg: 'Method Not Allowed', data: null });
   });
 
   it('forwards an allowed GET with its query and answers the envelope, never cached', async () => {

@@ -71,6 +71,24 @@ describe('the contract’s tags (docs/publish-hook.md)', () => {
     ['article', /a word alone is one of/],
     ['grey:1', /"grey" is not a family/],
     ['x y', /is not a tag/],
+    // The value too: a page kind, a data family or an id spelt otherwise names nothing the portal filed.
+    ['page:detail', null],
+    ['page:categoryList', null],
+    ['page:rss', null],
+    ['data:list', null],
+    ['cat:0', null],
+    ['page:DETAIL', /files it as "page:detail"/],
+    ['page:categorylist', /files it as "page:categoryList"/],
+    ['data:List', /files it as "data:list"/],
+    ['data:greymode', /files it as "data:greyMode"/],
+    ['items:LEFT-OUT', /files it as "items:left-out"/],
+    ['items:left_out', /"left_out" is not a items the portal files \(one of left-out/],
+    ['page:about', /"about" is not a page the portal files/],
+    ['data:lists', /"lists" is not a data the portal files/],
+    ['article:abc', /after "article:" comes an id/],
+    ['article:033727', /after "article:" comes an id/],
+    ['cat:2728:1', /after "cat:" comes an id/],
+    ['site:-1', /is not a tag|comes an id/],
   ])('%s', (tag, problem) => {
     if (problem === null) expect(purgeTagProblem(tag)).toBeNull();
     else expect(purgeTagProblem(tag)).toMatch(problem);
@@ -251,7 +269,8 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
     }
     const body = JSON.stringify({ urls: [`https://${MAIN_SITE.domain}${path}`], soft: false });
     const now = Math.floor(Date.now() / 1000);
-    const cases: Array<[string, () => Promise<request.Response>, number, RegExp]> = [
+    type Case = [string, () => Promise<request.Response>, number, RegExp];
+    const cases: Case[] = [
       ['no signature', () => request(a.url).post('/_internal/purge').set('content-type', 'application/json').send(body), 401, /missing/],
       ['a signature of another secret', () => hook(a, body, signed(body, 'another-secret-another-secret-another')), 401, /does not match/],
       ['a signature of another body', () => hook(a, body, signed('{"tags":["grey"]}')), 401, /does not match/],
@@ -268,20 +287,26 @@ describeWithRedis()('publish hook: POST /_internal/purge', () => {
       // A typo or another case would match nothing: refused whole, so the good tag beside it purges nothing either.
       [
         'a tag of a family the contract does not list, beside a good one',
-        () => hook(a, JSON.stringify({ tags: ['page:about', 'artcle:33727'], soft: false })),
+        () => hook(a, JSON.stringify({ tags: ['page:detail', 'artcle:33727'], soft: false })),
         400,
         /tags\.1: "artcle:33727" is not a tag of the contract: "artcle" is not a family/,
       ],
       [
         'a known family in capitals, beside a good one',
-        () => hook(a, JSON.stringify({ tags: ['page:about', 'ARTICLE:33727'], soft: false })),
+        () => hook(a, JSON.stringify({ tags: ['page:detail', 'ARTICLE:33727'], soft: false })),
         400,
         /tags\.1: "ARTICLE:33727": tags are lower case.*"article:33727"/,
       ],
-      ['a flag in capitals', () => hook(a, JSON.stringify({ tags: ['Grey', 'page:about'], soft: false })), 400, /tags\.0: "Grey": tags are lower case/],
+      ...['page:DETAIL', 'data:List', 'items:LEFT-OUT', 'article:A1', 'page:nowhere'].map((bad): Case => [
+        `a family's value spelt otherwise (${bad}), beside a good one`,
+        () => hook(a, JSON.stringify({ tags: ['page:detail', bad], soft: false })),
+        400,
+        new RegExp(`tags\\.1: ${JSON.stringify(bad)}`),
+      ]),
+      ['a flag in capitals', () => hook(a, JSON.stringify({ tags: ['Grey', 'page:detail'], soft: false })), 400, /tags\.0: "Grey": tags are lower case/],
       [
         'a word that is no flag',
-        () => hook(a, JSON.stringify({ tags: ['page:about', 'gray'], soft: false })),
+        () => hook(a, JSON.stringify({ tags: ['page:detail', 'gray'], soft: false })),
         400,
         /tags\.1: "gray" is not a tag of the contract/,
       ],
