@@ -9,6 +9,7 @@ import { binaryPiece, provide, varnishPiece, type Piece, type Provided } from '.
 interface Requirements {
   varnish: string | null;
   redisServer: string | null;
+  nginx: string | null;
 }
 
 /** BENCH_VARNISHD names the binary: nothing to check or install; its start says whether it runs. */
@@ -20,12 +21,13 @@ function whyMissing(answer: Provided): string | null {
 
 let requirements: Promise<Requirements> | null = null;
 
-/** varnishd with xkey and redis-server, both provided in one go the first time any is asked for. */
+/** varnishd with xkey, redis-server and nginx, provided in one go the first time any is asked for. */
 function provided(): Promise<Requirements> {
   requirements ??= provide({
     varnish: process.env.BENCH_VARNISHD ? CHOSEN_VARNISHD : varnishPiece('the edge in front of the portals (deploy/varnish/default.vcl)'),
     redisServer: binaryPiece('redis-server', 'redis-server', "a Redis of the benchmark's own"),
-  }).then((answers) => ({ varnish: whyMissing(answers.varnish), redisServer: whyMissing(answers.redisServer) }));
+    nginx: binaryPiece('nginx', 'nginx-light', 'the static-file baseline'),
+  }).then((answers) => ({ varnish: whyMissing(answers.varnish), redisServer: whyMissing(answers.redisServer), nginx: whyMissing(answers.nginx) }));
   return requirements;
 }
 
@@ -37,6 +39,11 @@ export async function varnishMissing(): Promise<string | null> {
 /** null when redis-server is on PATH; else what to install. */
 export async function redisServerMissing(): Promise<string | null> {
   return (await provided()).redisServer;
+}
+
+/** null when nginx is on PATH; else what to install. */
+export async function nginxMissing(): Promise<string | null> {
+  return (await provided()).nginx;
 }
 
 /** The varnishd binary the benchmarks start (BENCH_VARNISHD, to point at another build; default on PATH). */
