@@ -366,7 +366,7 @@ function readerCookieOf(page: Fetched): string {
  * any non-2xx or error.
  */
 async function redisOutageRows(common: Record<string, string>): Promise<Row[]> {
-  const missing = redisServerMissing();
+  const missing = await redisServerMissing();
   if (missing) return [['page from L1, own Redis stopped past the outage window', `skipped: ${missing}`, '']];
   const redis = await startRedisServer();
   let portal: Running | null = null;
@@ -400,7 +400,7 @@ async function redisOutageRows(common: Record<string, string>): Promise<Row[]> {
 
 /** The publish-to-visible row, or one line saying what to install when varnishd (with xkey) or redis-server cannot be had. */
 async function publishRows(): Promise<Row[]> {
-  const missing = varnishMissing() ?? redisServerMissing();
+  const missing = (await varnishMissing()) ?? (await redisServerMissing());
   if (missing) return [['publish to visible (2 instances + Varnish)', `skipped: ${missing}`, '']];
   return publishToVisibleRows();
 }

@@ -7,6 +7,14 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 
+/**
+ * A tool this machine lacks: the run stops with this one line (what to install), not a stack trace, since
+ * nothing in the code is wrong.
+ */
+export class MissingTool extends Error {
+  override name = 'MissingTool';
+}
+
 export interface Child {
   name: string;
   process: ChildProcess;
@@ -44,7 +52,8 @@ export function spawnChild(name: string, command: string, args: readonly string[
   running.add(entry);
   child.once('error', (error) => {
     running.delete(entry);
-    failWith?.(new Error(`${name} (${command}) could not be started: ${error.message}`));
+    const why = `${name} (${command}) could not be started: ${error.message}`;
+    failWith?.('code' in error && error.code === 'ENOENT' ? new MissingTool(`${why}: not installed`) : new Error(why));
   });
   child.once('exit', (code, signal) => {
     running.delete(entry);
@@ -76,6 +85,13 @@ function killLeftovers(): void {
   for (const { process: child } of running) if (!ended(child)) child.kill('SIGKILL');
 }
 
+/** A bug's stack trace; for a missing tool or an interruption, only what happened and what to do. */
+function failure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error instanceof MissingTool || 'signal' in error) return error.message;
+  return error.stack ?? error.message;
+}
+
 /**
  * Runs a benchmark's `main`: it ends at the first of its own end, a child's failure, SIGINT or SIGTERM; every
  * child is stopped then, whichever it was, and the exit code says whether it failed (1; 130 on a signal).
@@ -92,7 +108,7 @@ export async function runStoppingChildren(what: string, main: () => Promise<numb
     const code = await Promise.race([main(), failed, interrupted]);
     process.exitCode = typeof code === 'number' ? code : 0;
   } catch (error: unknown) {
-    process.stderr.write(`${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`${what} failed: ${failure(error)}\n`);
     process.exitCode = error instanceof Error && 'signal' in error ? 130 : 1;
   } finally {
     await stopAllChildren();

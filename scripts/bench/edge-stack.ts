@@ -12,6 +12,7 @@ import { sign } from '../../server/cache/purge-request';
 import { freePort } from '../free-port';
 import { startReferenceApi, type RunningReferenceApi } from '../reference-api/server';
 import { startPortalProcess, startRedisServer, type Running } from './processes';
+import { MissingTool } from './children';
 import { redisServerMissing, varnishBinary, varnishMissing } from './requirements';
 import { startVarnish, type TestVarnish } from './varnish';
 
@@ -55,9 +56,9 @@ export interface EdgeStack {
 }
 
 /** Throws with what to install when a binary the stack needs is missing (installing it first where it may). */
-export function checkEdgeStackRequirements(): void {
-  const missing = [varnishMissing(), redisServerMissing()].filter((why): why is string => why !== null);
-  if (missing.length > 0) throw new Error(`cannot start the stack: ${missing.join('; ')}`);
+export async function checkEdgeStackRequirements(): Promise<void> {
+  const missing = [await varnishMissing(), await redisServerMissing()].filter((why): why is string => why !== null);
+  if (missing.length > 0) throw new MissingTool(`cannot start the stack: ${missing.join('; ')}`);
 }
 
 function post(url: string, headers: Record<string, string>, body: string): Promise<HookAnswer> {
@@ -76,7 +77,7 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
 }
 
 export async function startEdgeStack(options: EdgeStackOptions = {}): Promise<EdgeStack> {
-  checkEdgeStackRequirements();
+  await checkEdgeStackRequirements();
   const secret = `day-${randomBytes(24).toString('hex')}`;
   const edgeToken = `edge-${randomBytes(12).toString('hex')}`;
   const wechatAppId = 'wxbenchapp';

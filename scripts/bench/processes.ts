@@ -4,13 +4,14 @@
  * (dist/server/main.cjs), a bare node:http server and nginx sending the same bytes, and autocannon.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../server/render/assets';
 import { freePort } from '../free-port';
 import { redisAnswers } from '../redis-ping.cjs';
 import { spawnChild } from './children';
+import { nginxMissing } from './requirements';
 
 export interface Running {
   url: string;
@@ -110,39 +111,14 @@ export async function startBareServer(
 
 const NGINX = '/usr/sbin/nginx';
 
-/** Debian's nginx-light, installed when absent (root only); null with the reason when it cannot be had. */
-function nginxBinary(): { path: string } | { missing: string } {
-  if (existsSync(NGINX)) return { path: NGINX };
-  if (process.getuid?.() !== 0) return { missing: 'nginx is not installed (apt-get install nginx-light)' };
-  try {
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx-light'], {
-      stdio: 'ignore',
-      // RUNLEVEL=1: the package's postinst must not start a system-wide nginx on port 80 for us.
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive', RUNLEVEL: '1' },
-    });
-  } catch {
-    return { missing: 'apt-get install nginx-light failed' };
-  }
-  stopServiceStartedByInstall();
-  return existsSync(NGINX) ? { path: NGINX } : { missing: 'nginx-light installed no /usr/sbin/nginx' };
+/** Debian's nginx, provided with the benchmarks' other tools (requirements.ts); the reason when it cannot be had. */
+async function nginxBinary(): Promise<{ path: string } | { missing: string }> {
+  const missing = await nginxMissing();
+  return missing ? { missing } : { path: NGINX };
 }
 
-/** Where an init script would have started one anyway, that nginx (started by our install) is stopped by its PID. */
-function stopServiceStartedByInstall(): void {
-  try {
-    const pid = Number(readFileSync('/run/nginx.pid', 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 1) process.kill(pid, 'SIGQUIT');
-  } catch {
-    // none was started
-  }
-}
-
-/**
- * nginx with one worker on a free loopback port, serving `files` ({name: identity bytes}) from a temporary root,
- * each with its gzip bytes beside it for gzip_static (the same bytes the portal sends). Stopped by its PID.
- */
 export async function startNginx(files: Record<string, { identity: Buffer; gzip: Buffer }>): Promise<Running | { missing: string }> {
-  const binary = nginxBinary();
+  const binary = await nginxBinary();
   if ('missing' in binary) return binary;
   const directory = mkdtempSync(path.join(tmpdir(), 'bench-nginx-'));
   // nginx's worker runs as www-data: it must be able to read the root.

@@ -11,7 +11,8 @@ import type { RawArticleDetail, RawColumnAuthorList, RawShikeCategoryItems } fro
 import { gotoHydrated, launchBrowser, watchedPage, type WatchedPage } from '../support/browser';
 import type { ReferenceServer } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
-import { signInFromDialog, startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
+import { startBrowserSignInPortal, type BrowserPortal } from '../support/sign-in';
+import { signInFromDialog } from '../support/sign-in-browser';
 import { taggedArticle, upstreamData } from '../support/upstream-data';
 
 const like = '.float-menu button[data-interaction="thumbsup"]';

@@ -10,7 +10,7 @@ import { PERSONAL_PAGE_SIZE } from '../../shared/personal-center';
 import { THEME_KEY } from '../../shared/preferences';
 import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
-import { signInBrowserSuite, signInInBrowser } from '../support/sign-in';
+import { signInBrowserSuite, signInInBrowser } from '../support/sign-in-browser';
 import { seriousAxeViolations } from '../support/axe';
 
 const PROMPT = '登录后可查看您的收藏';

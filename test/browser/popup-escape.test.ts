@@ -6,7 +6,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
-import { signInBrowserSuite, signInInBrowser } from '../support/sign-in';
+import { signInBrowserSuite, signInInBrowser } from '../support/sign-in-browser';
 
 /** Each top-bar button with a popup that shows at this width, by its accessible name. */
 async function popupButtons(page: Page): Promise<Locator[]> {

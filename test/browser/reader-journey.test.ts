@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { href } from '../../shared/routes';
 import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
-import { signInBrowserSuite, signInFromDialog } from '../support/sign-in';
+import { signInBrowserSuite, signInFromDialog } from '../support/sign-in-browser';
 import { taggedArticle } from '../support/upstream-data';
 
 const NICKNAME = '全程读者';

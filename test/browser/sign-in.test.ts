@@ -6,7 +6,8 @@
  */
 import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
-import { signInBrowserSuite, signInFromDialog, TEST_APP_ID } from '../support/sign-in';
+import { TEST_APP_ID } from '../support/sign-in';
+import { signInBrowserSuite, signInFromDialog } from '../support/sign-in-browser';
 
 describeWithBrowser()('sign-in in a browser', () => {
   const suite = signInBrowserSuite();

@@ -8,7 +8,7 @@
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
-import { signInBrowserSuite, signInFromDialog } from '../support/sign-in';
+import { signInBrowserSuite, signInFromDialog } from '../support/sign-in-browser';
 
 const NICKNAME = '缓存里的读者';
 

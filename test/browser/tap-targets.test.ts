@@ -16,7 +16,7 @@ import { browserPortalSuite, gotoHydrated, screenshotTop, watchedPage } from '..
 import { MIN_TARGET_PX, smallTargets } from '../support/layout';
 import { pageIdsMissing, pagesOfEveryRoute } from '../support/page-kinds';
 import { describeWithBrowser } from '../support/requirements';
-import { signInBrowserSuite, signInInBrowser } from '../support/sign-in';
+import { signInBrowserSuite, signInInBrowser } from '../support/sign-in-browser';
 import { PERSONAL_PAGE_SIZE, PERSONAL_TABS } from '../../shared/personal-center';
 
 /** A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not. */

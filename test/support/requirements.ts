@@ -74,3 +74,13 @@ export function describeWithVarnish(): jest.Describe {
     'varnishd',
   );
 }
+
+/** The set-up's apt-get tests hold apt's locks and run apt-get: root on a machine with apt-get (as CI's). */
+export function describeWithAptGet(): jest.Describe {
+  const missing = !onPath('apt-get')
+    ? 'no apt-get on PATH (a Debian machine)'
+    : process.getuid?.() !== 0
+      ? 'not root: apt-get may not take its locks'
+      : undefined;
+  return requirement(missing, 'apt-get as root');
+}

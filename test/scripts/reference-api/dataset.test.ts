@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   ABOUT_ID,
   BANNER_CATID,
@@ -57,7 +58,10 @@ function ownArticles(catid: number) {
 
 describe('determinism', () => {
   it('gives an identical dataset for the same seed and clock', () => {
-    expect(generateDataset({ seed: SEED, now: NOW })).toEqual(dataset);
+    const again = generateDataset({ seed: SEED, now: NOW });
+    // Node's deep comparison takes a tenth of jest's over 2,800 articles; jest's, with its diff, only to say where.
+    if (!isDeepStrictEqual(again, dataset)) expect(again).toEqual(dataset);
+    expect(isDeepStrictEqual(again, dataset)).toBe(true);
   });
 
   it('gives different content for another seed, on the same category tree', () => {

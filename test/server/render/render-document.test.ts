@@ -94,9 +94,8 @@ describe('renderDocument', () => {
   it('aborts a render that runs past its deadline and leaves the block to the browser', async () => {
     const errors: unknown[] = [];
     const out = collectingSink();
-    const started = performance.now();
+    // The block never settles: only the deadline can end this render (it names itself in the error below).
     const outcome = await render(() => new Promise(() => undefined), 200, errors, out.sink);
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(outcome.clean).toBe(false);
     expect(String(errors[0])).toContain('render exceeded 200 ms');
     expect(out.html().endsWith('</body></html>')).toBe(true);
