@@ -42,7 +42,8 @@ import { previewOf, previewRoutes } from './preview/preview-routes';
 import type { UsedLinks } from './preview/used-links';
 import { createPageHandler } from './render/page-handler';
 import type { HeldHeads } from './render/page-response';
-import { UNAVAILABLE_MESSAGE } from './render/page-status';
+import { BAD_REQUEST_MESSAGE, UNAVAILABLE_MESSAGE } from './render/page-status';
+import { TEXT } from '../shared/constants';
 import { feedRoutes } from './seo/routes';
 import type { ContentService } from './upstream/content-service';
 import type { UpstreamClient } from './upstream/http-client';
@@ -225,7 +226,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     res.setHeader('Cache-Control', 'no-store');
     if (status === 503) res.setHeader('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
-    const message = status === 404 ? 'This page could not be found' : status === 503 ? UNAVAILABLE_MESSAGE : status < 500 ? 'Bad Request' : 'Error';
+    const message = status === 404 ? TEXT.notFound : status === 503 ? UNAVAILABLE_MESSAGE : status < 500 ? BAD_REQUEST_MESSAGE : TEXT.errorDefault;
     res.status(status).type('html').send(bareErrorDocument(status, message));
   };
 }

@@ -14,7 +14,7 @@ export function qrImageRoutes(): Router {
   router.get('/assets/qr/:name', (req, res) => {
     const text = qrTextOfImageName(req.params.name);
     if (text === null) {
-      res.status(404).type('text/plain').send('no such QR image\n');
+      res.status(404).type('text/plain').send('没有这个二维码图片\n');
       return;
     }
     res.setHeader('Cache-Control', `public, max-age=${ONE_YEAR_SECONDS}, immutable`);

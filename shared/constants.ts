@@ -37,9 +37,9 @@ export const SEARCH_TYPE_ALL = 2;
 
 /** Strings shown to readers exactly as docs/product.md writes them. */
 export const TEXT = {
-  notFound: 'This page could not be found',
-  errorDefault: 'Error',
-  unknownMiddleware: 'Unknown middleware',
+  notFound: '页面不存在',
+  errorDefault: '出错了',
+  unknownMiddleware: '未知的中间件',
   requestFailed: '失败',
   backHome: '返回首页',
   hotNewsTitle: '热点新闻',

@@ -2,7 +2,9 @@
  * One click listener for every link of the portal (shared/ui/link.tsx renders plain anchors): an unmodified
  * primary click on a same-origin link to a page of the route table navigates in the app through React Router;
  * anything else (another button, a modifier, a target, a download, another origin, a path no page serves) is the
- * browser's. A click on the address already shown replaces the entry instead of adding one.
+ * browser's, and so is a link to a place in the page shown (跳到正文): the browser scrolls to its target and moves
+ * focus there, which a router navigation would not. A click on the address already shown replaces the entry
+ * instead of adding one.
  */
 import { findRoute } from '../../shared/routes';
 
@@ -17,6 +19,7 @@ function appTarget(event: MouseEvent): { anchor: HTMLAnchorElement; url: URL } |
   if ((anchor.target !== '' && anchor.target !== '_self') || anchor.hasAttribute('download')) return null;
   const url = new URL(anchor.href, window.location.href);
   if (url.origin !== window.location.origin || findRoute(url.pathname).kind !== 'page') return null;
+  if (url.hash !== '' && url.pathname === window.location.pathname && url.search === window.location.search) return null;
   return { anchor, url };
 }
 

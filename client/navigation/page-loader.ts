@@ -19,6 +19,11 @@ export function watchHistoryNavigations(): void {
   window.addEventListener('popstate', () => {
     historyNavigation = true;
   });
+  // A move within the page (跳到正文, or back from it) loads nothing, so no loader would take the flag: the next
+  // link's page must not be answered from memory as if it came from history.
+  window.addEventListener('hashchange', () => {
+    historyNavigation = false;
+  });
 }
 
 function takeHistoryNavigation(): boolean {

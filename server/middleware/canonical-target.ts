@@ -12,6 +12,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { classifyPath } from '../../shared/canonical-path';
 import { findRoute, routeSpelling } from '../../shared/routes';
 import { bareErrorDocument } from '../render/document';
+import { TEXT } from '../../shared/constants';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { endAsForGet } from './head-as-get';
@@ -36,25 +37,25 @@ type Verdict = { kind: 'pass' } | { kind: 'redirect'; location: string } | { kin
 export function judgeTarget(method: string | undefined, target: string | undefined): Verdict {
   // `OPTIONS *` has no path to normalise; Express answers it.
   if (target === '*' && method === 'OPTIONS') return { kind: 'pass' };
-  if (!target || !target.startsWith('/')) return { kind: 'bad', message: 'request target must be a path starting with /' };
-  if (target.length > MAX_TARGET_LENGTH) return { kind: 'bad', message: 'request target too long' };
+  if (!target || !target.startsWith('/')) return { kind: 'bad', message: '请求的地址必须是以 / 开头的路径' };
+  if (target.length > MAX_TARGET_LENGTH) return { kind: 'bad', message: '请求的地址过长' };
   const queryAt = target.indexOf('?');
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
   const verdict = classifyPath(path);
-  if (verdict.kind === 'invalid') return { kind: 'bad', message: 'malformed path' };
+  if (verdict.kind === 'invalid') return { kind: 'bad', message: '地址格式有误' };
   const spelt = verdict.kind === 'canonical' ? path : verdict.path;
   // Then the page's own rule for its params (a search keyword's one base64 spelling, a tag page without a title).
   const spelling = routeSpelling(spelt);
   if (spelling.kind === 'not-a-page') return { kind: 'not-found' };
   const canonical = spelling.kind === 'respelt' ? spelling.path : spelt;
   if (canonical === path) return { kind: 'pass' };
-  if (method !== 'GET' && method !== 'HEAD') return { kind: 'bad', message: `use the canonical path ${canonical}` };
+  if (method !== 'GET' && method !== 'HEAD') return { kind: 'bad', message: `请使用规范地址 ${canonical}` };
   // Only a page is worth a redirect: another spelling of a file, an API path or nothing at all is simply not
   // here, so no Location ever echoes a path an attacker wrote (`//evil.example` → '/evil.example').
   if (findRoute(canonical).kind === 'not-found') return { kind: 'not-found' };
   const location = canonical + (queryAt < 0 ? '' : target.slice(queryAt));
   // A query holding bytes a header may not carry cannot be sent back in Location.
-  if (!HEADER_SAFE.test(location)) return { kind: 'bad', message: 'malformed query' };
+  if (!HEADER_SAFE.test(location)) return { kind: 'bad', message: '查询参数格式有误' };
   return { kind: 'redirect', location };
 }
 
@@ -92,11 +93,11 @@ function answer(deps: CanonicalTargetDeps, req: IncomingMessage, res: ServerResp
     // The API proxy's clients read an envelope, whatever spelling they sent; readers get the 404 page.
     const api = (req.url ?? '').startsWith(API_PREFIX);
     res.setHeader('Content-Type', api ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8');
-    const body = api ? API_NOT_FOUND : bareErrorDocument(404, 'This page could not be found');
+    const body = api ? API_NOT_FOUND : bareErrorDocument(404, TEXT.notFound);
     endAsForGet(req, res, body);
     return;
   }
   res.statusCode = 400;
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  endAsForGet(req, res, `Bad Request: ${verdict.message}\n`);
+  endAsForGet(req, res, `请求有误：${verdict.message}\n`);
 }

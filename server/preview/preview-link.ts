@@ -1,7 +1,7 @@
 /**
  * The signed link the CMS opens to preview a page (docs/preview.md): `GET /_preview?path=<site path>&t=<unix
  * seconds>&sig=<hex HMAC-SHA256 of "<t>.<path>" with PREVIEW_SECRET>`. This module only reads and checks a link;
- * each refusal says which check failed, for the editor's 401 page.
+ * each refusal says in Chinese which check failed, for the editor's 401 page.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalPathOf } from '../../shared/canonical-path';
@@ -47,17 +47,16 @@ export function signedMobileLink(target: URL, secret: string, nowMs: number = Da
 /** One value of a query parameter, or a refusal naming it. */
 function single(query: URLSearchParams, name: string): string {
   const values = query.getAll(name);
-  if (values.length !== 1) throw new PreviewLinkError(values.length === 0 ? `the link has no ${name}` : `the link gives ${name} more than once`);
+  if (values.length !== 1) throw new PreviewLinkError(values.length === 0 ? `链接缺少参数 ${name}` : `链接中的参数 ${name} 不止一个`);
   return values[0]!;
 }
 
 function pathOf(query: URLSearchParams): string {
   const path = single(query, 'path');
-  if (!path.startsWith('/') || path.startsWith('//') || path.length > MAX_PATH_LENGTH)
-    throw new PreviewLinkError(`path "${path.slice(0, 80)}" is not a path of this site`);
+  if (!path.startsWith('/') || path.startsWith('//') || path.length > MAX_PATH_LENGTH) throw new PreviewLinkError(`路径“${path.slice(0, 80)}”不是本站的路径`);
   const [pathname, search] = splitSearch(path);
-  if (canonicalPathOf(pathname) !== pathname) throw new PreviewLinkError(`path "${path.slice(0, 80)}" is not spelt as the site spells it`);
-  if (findRoute(pathname).kind !== 'page') throw new PreviewLinkError(`path "${path.slice(0, 80)}" is not a page of this site`);
+  if (canonicalPathOf(pathname) !== pathname) throw new PreviewLinkError(`路径“${path.slice(0, 80)}”不是本站的规范写法`);
+  if (findRoute(pathname).kind !== 'page') throw new PreviewLinkError(`路径“${path.slice(0, 80)}”不是本站的页面`);
   return search === '' ? pathname : `${pathname}?${search}`;
 }
 
@@ -73,15 +72,15 @@ function splitSearch(path: string): [string, string] {
 export function readPreviewLink(query: URLSearchParams, secret: string, nowMs: number = Date.now()): PreviewLink {
   const path = pathOf(query);
   const t = single(query, 't');
-  if (!/^\d{1,12}$/.test(t)) throw new PreviewLinkError('t must be the unix time in seconds the link was made');
+  if (!/^\d{1,12}$/.test(t)) throw new PreviewLinkError('参数 t 应为链接生成时的 Unix 时间（秒）');
   const signature = single(query, 'sig').toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(signature)) throw new PreviewLinkError('sig must be 64 hex digits (HMAC-SHA256)');
+  if (!/^[0-9a-f]{64}$/.test(signature)) throw new PreviewLinkError('参数 sig 应为 64 位十六进制数（HMAC-SHA256）');
   const timestamp = Number(t);
   const expected = Buffer.from(signPreviewLink(secret, timestamp, path), 'hex');
   if (!timingSafeEqual(Buffer.from(signature, 'hex'), expected))
-    throw new PreviewLinkError('the signature does not match the path and time (HMAC-SHA256 of "<t>.<path>" with PREVIEW_SECRET)');
+    throw new PreviewLinkError('签名与路径和时间不符（应为用 PREVIEW_SECRET 对“<t>.<path>”计算的 HMAC-SHA256）');
   const age = Math.round(nowMs / 1000 - timestamp);
-  if (age > PREVIEW_LINK_SECONDS) throw new PreviewLinkError(`the link is ${age} s old; links last ${PREVIEW_LINK_SECONDS} s: open preview again from the CMS`);
-  if (age < -CLOCK_SKEW_SECONDS) throw new PreviewLinkError(`the link is dated ${-age} s ahead of the portal's clock`);
+  if (age > PREVIEW_LINK_SECONDS) throw new PreviewLinkError(`链接已生成 ${age} 秒，有效期为 ${PREVIEW_LINK_SECONDS} 秒：请从内容管理系统重新打开预览`);
+  if (age < -CLOCK_SKEW_SECONDS) throw new PreviewLinkError(`链接的时间比门户服务器的时钟快 ${-age} 秒`);
   return { path, timestamp, signature };
 }

@@ -59,7 +59,7 @@ function sitePathOf(path: string | null): string {
 async function openPreview(settings: PreviewSettings, req: Request, res: Response): Promise<void> {
   try {
     const link = readPreviewLink(queryOf(req), settings.secret);
-    if (!(await settings.usedLinks.firstUse(link.signature))) throw new PreviewLinkError('this link has been used already: open preview again from the CMS');
+    if (!(await settings.usedLinks.firstUse(link.signature))) throw new PreviewLinkError('该链接已使用过：请从内容管理系统重新打开预览');
     const session = newPreviewSession(settings.secret);
     res.cookie(PREVIEW_COOKIE, session.value, { ...cookieOptions(settings.secureCookies), maxAge: session.maxAgeSeconds * 1000 });
     neverStored(res).redirect(303, link.path);
@@ -68,7 +68,7 @@ async function openPreview(settings: PreviewSettings, req: Request, res: Respons
     if (!(error instanceof UsedLinksUnavailable)) throw error;
     settings.logger.warn({ err: error }, 'preview link not opened: the used links cannot be read');
     res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    refusal(res, 503, `${error.message}; try again in a few seconds`);
+    refusal(res, 503, '暂时无法核对预览链接，请几秒后再试');
   }
 }
 

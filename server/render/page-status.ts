@@ -11,6 +11,8 @@ import type { Logger } from '../logger';
 import type { CallRecorder } from '../upstream/content-service';
 
 export const UNAVAILABLE_MESSAGE = '服务暂时不可用，请稍后再试';
+/** A request the portal cannot serve as sent (a reader's browser shows it: Chinese, as every text a reader sees). */
+export const BAD_REQUEST_MESSAGE = '请求有误';
 
 /**
  * How a page's failed data is logged, once per page asked: a content call that could not be answered (the content

@@ -15,6 +15,8 @@ import { CallRecorder, type ContentService } from '../upstream/content-service';
 import { ContentUnavailableError, type ContentApi } from '../../shared/content-api';
 import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
 import { categoryRss, newsSitemap, pagesSitemap, robotsTxt, sitemapIndex } from './feeds';
+import { TEXT } from '../../shared/constants';
+import { UNAVAILABLE_MESSAGE } from '../render/page-status';
 
 const FEED_POLICY: CachePolicy = { ttl: 300, grace: 3600, staleIfError: 86_400 };
 /** The sitemap index: per site, with no data of the CMS in it. */
@@ -59,14 +61,14 @@ export function feedRoutes(deps: FeedDeps): Router {
         throw error;
       });
     if (served === null) {
-      res.status(503).setHeader('Retry-After', '30').setHeader('Cache-Control', PRIVATE_NO_STORE).type('text/plain').send('Service Unavailable');
+      res.status(503).setHeader('Retry-After', '30').setHeader('Cache-Control', PRIVATE_NO_STORE).type('text/plain').send(UNAVAILABLE_MESSAGE);
       return;
     }
     res.setHeader('X-Cache', served.state);
     // What the portal did not store (built just now on a call served past grace) is not for shared caches either.
     const stored = !recorder.degraded;
     if (served.value === null) {
-      res.status(404).setHeader('Cache-Control', PRIVATE_NO_STORE).type('text/plain').send('This page could not be found');
+      res.status(404).setHeader('Cache-Control', PRIVATE_NO_STORE).type('text/plain').send(TEXT.notFound);
       return;
     }
     if (!stored) {
@@ -104,7 +106,7 @@ export function feedRoutes(deps: FeedDeps): Router {
   router.get('/rss/:file', (req, res, next) => {
     const catid = /^(.+)\.xml$/.exec(req.params.file)?.[1];
     if (!catid || !ID_PATTERN.test(catid)) {
-      res.status(404).type('text/plain').send('This page could not be found');
+      res.status(404).type('text/plain').send(TEXT.notFound);
       return;
     }
     send(res, req.headers.host, `/rss/${catid}.xml`, 'rss', 'application/rss+xml', (site, content) =>

@@ -3,9 +3,11 @@
  * on home and an article page is clicked (the page loaded afresh for each): it submits its form (the page
  * navigates) or opens what it controls (more of the page becomes visible, as the top bar's QR panels do on focus).
  * Controls that need script (夜间, 字号, 点赞, 收藏, 微信, 换一换, 订阅) are absent, and appear once script runs.
+ * 跳到正文 takes keyboard focus into <main> without script too (issue 51, item 3; with script: every-width.test.ts).
  */
 import type { Page } from 'playwright-core';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { skipLinkProblems } from '../support/focus-walk';
 import { firstLink, pagesOfEveryKind } from '../support/page-kinds';
 import { describeWithBrowser } from '../support/requirements';
 
@@ -114,6 +116,22 @@ describeWithBrowser()('without JavaScript', () => {
       await page.context().close();
     }
   }, 600_000);
+
+  it('跳到正文 takes keyboard focus into <main> on home and an article, at 390 and 1296 px', async () => {
+    const problems: string[] = [];
+    for (const width of [390, 1296]) {
+      const { page } = await watchedPage(suite.browser, { javaScriptEnabled: false, userAgent: DESKTOP_UA, viewport: { width, height: 900 } });
+      try {
+        for (const path of await pagesToTry()) {
+          await loadStyled(page, `${suite.portal.url}${path}`);
+          problems.push(...(await skipLinkProblems(page)).map((problem) => `${width} ${path}: ${problem}`));
+        }
+      } finally {
+        await page.context().close();
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 
   it('leaves out the controls that need script, and script renders them', async () => {
     const detail = (await pagesToTry())[1]!;

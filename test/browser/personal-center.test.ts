@@ -2,7 +2,8 @@
  * The personal center in a real browser: a visitor sees the prompt; after signing in through the simulated QR
  * flow, what the reader collects and subscribes to through the proxy (fetch from the page, as the article and
  * column buttons do) shows up in the right section, pages through, and is reached by keyboard; the profile
- * refreshes in place; feedback is checked before sending and sent once; logging out brings the prompt back.
+ * refreshes in place; feedback is checked before sending and sent once; logging out brings the prompt back. Signed
+ * in, its tabs and buttons hold their labels on one line from 360 to 1920 px.
  */
 import type { Page } from 'playwright-core';
 import { FEEDBACK_MESSAGES } from '../../shared/feedback';
@@ -12,6 +13,8 @@ import { gotoHydrated, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { signInBrowserSuite, signInInBrowser } from '../support/sign-in-browser';
 import { seriousAxeViolations } from '../support/axe';
+import { skipLinkProblems } from '../support/focus-walk';
+import { layoutFaults } from '../support/layout';
 
 const PROMPT = '登录后可查看您的收藏';
 
@@ -113,6 +116,31 @@ describeWithBrowser()('personal center in a browser', () => {
       }
     }
     expect(findings).toEqual([]);
+
+    // Signed in, where a visitor sees no tabs (issue 51, item 3): at every width no tab's or button's label is
+    // broken over two lines, nothing is squeezed or scrolls sideways, and 跳到正文 takes focus into <main>.
+    const layout: string[] = [];
+    for (const width of [360, 390, 768, 1296, 1920]) {
+      const signedIn = await watchedPage(browser, { viewport: { width, height: 844 } });
+      try {
+        await signedIn.page.context().addCookies(cookies);
+        for (const path of ['/personalCenter?tab=articles', '/personalCenter?tab=feedback', '/']) {
+          await gotoHydrated(signedIn.page, `${origin}${path}`);
+          const where = `${width} ${path}`;
+          const found = await layoutFaults(signedIn.page);
+          layout.push(...found.broken.map((word) => `${where} broken: ${word}`), ...found.squeezed.map((text) => `${where}: ${text}`));
+          if (found.scrollWidth > found.innerWidth) layout.push(`${where} scrolls sideways`);
+          layout.push(...(await skipLinkProblems(signedIn.page)).map((problem) => `${where}: ${problem}`));
+        }
+        // The tabs were there to measure: signed in.
+        await gotoHydrated(signedIn.page, `${origin}/personalCenter`);
+        expect({ width, tabs: await signedIn.page.locator('.personal-tabs a').count() }).toEqual({ width, tabs: 5 });
+        expect(signedIn.problems).toEqual([]);
+      } finally {
+        await signedIn.page.context().close();
+      }
+    }
+    expect(layout).toEqual([]);
 
     // The CMS renamed the reader: 刷新资料 shows it in the card and the header without a reload.
     upstream.api.accounts.rename(userId, '改名后的读者');

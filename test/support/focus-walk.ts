@@ -147,3 +147,33 @@ export async function walkPage(page: Page): Promise<{ stops: number; triggers: n
   }
   return { stops, triggers, problems };
 }
+
+/**
+ * Follows 跳到正文 from the keyboard (focus on it, Enter) and then presses Tab: what went wrong, empty when focus
+ * went into <main> and the next Tab went on from there (a keyboard reader skips the header's links, as the link
+ * says), into the content or, when it has nothing to focus, past it.
+ */
+export async function skipLinkProblems(page: Page): Promise<string[]> {
+  const skip = page.locator('a.skip-link');
+  if ((await skip.count()) !== 1) return [`${await skip.count()} skip links`];
+  await skip.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.location.hash === '#main');
+  // 'main' when focus is in it; 'after' past its end (a page whose content has nothing to focus, the footer next).
+  const where = () =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      const main = document.querySelector('main');
+      if (!active || !main) return `${String(active?.tagName)} without a main`;
+      if (main.contains(active)) return 'main';
+      if (main.compareDocumentPosition(active) & Node.DOCUMENT_POSITION_FOLLOWING) return 'after';
+      return active.outerHTML.slice(0, 60);
+    });
+  const afterEnter = await where();
+  await page.keyboard.press('Tab');
+  const afterTab = await where();
+  const problems: string[] = [];
+  if (afterEnter !== 'main') problems.push(`after 跳到正文 focus is on ${afterEnter}`);
+  if (afterTab !== 'main' && afterTab !== 'after') problems.push(`the Tab after 跳到正文 goes back to ${afterTab}`);
+  return problems;
+}

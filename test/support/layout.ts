@@ -1,6 +1,6 @@
 /**
  * What a reader sees go wrong in a page's layout, measured in the page: sideways overflow, text squeezed under two
- * characters (every-width.test.ts), tap targets under 44px (tap-targets.test.ts), and more than one h1. Shared by
+ * characters and words broken over two lines (every-width.test.ts), tap targets under 44px (tap-targets.test.ts), and more than one h1. Shared by
  * those suites and by hostile-content.test.ts, which runs them over pages of CMS content built to break them.
  */
 import type { Page } from 'playwright-core';
@@ -12,6 +12,13 @@ export interface LayoutFaults {
   innerWidth: number;
   /** Visible elements holding text whose box is narrower than two of their characters. */
   squeezed: string[];
+  /**
+   * Words a reader reads as one broken over two lines: a tab's or button's label (a control narrower than its
+   * label), a date, and a short phrase of the header's or footer's lines between spaces (版权所有).
+   */
+  broken: string[];
+  /** Where the page's visible headline (h1) starts, from the top of the document; null when it has none shown. */
+  headlineTop: number | null;
 }
 
 /** Runs in the page: sideways overflow and text boxes too narrow to read. */
@@ -33,7 +40,46 @@ export function layoutFaults(page: Page): Promise<LayoutFaults> {
         squeezed.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${text}" ${Math.round(box.width)}px < 2×${fontSize}px`);
       }
     }
-    return { scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth, squeezed };
+    return { scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth, squeezed, broken: brokenWords(), headlineTop: headlineTop() };
+
+    /** The top of the first h1 a reader sees (not one only a screen reader is given, clipped to a pixel). */
+    function headlineTop(): number | null {
+      const shown = [...document.querySelectorAll('h1')].find((h1) => h1.checkVisibility({ visibilityProperty: true }) && h1.getBoundingClientRect().width > 1);
+      return shown ? shown.getBoundingClientRect().top + window.scrollY : null;
+    }
+
+    /** The words of the page that start on one line and end on another, as `tag.class "word"`. */
+    function brokenWords(): string[] {
+      const CONTROLS = 'button, [role="button"], [role="tab"], input[type="submit"], input[type="button"], nav a, .button';
+      const DATE = /\d{4}-\d{1,2}-\d{1,2}/g;
+      const found: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const element = node.parentElement;
+        if (!element || !element.checkVisibility({ visibilityProperty: true })) continue;
+        const text = node.textContent ?? '';
+        const words: Array<{ start: number; end: number }> = [];
+        for (const match of text.matchAll(DATE)) words.push({ start: match.index, end: match.index + match[0].length });
+        // A control's label and a chrome line's phrase: runs without spaces, short enough to be one word.
+        const short = element.closest(CONTROLS) !== null ? 10 : element.closest('header, footer') !== null ? 6 : 0;
+        for (const match of text.matchAll(/\S+/g))
+          if (match[0].length > 1 && match[0].length <= short) words.push({ start: match.index, end: match.index + match[0].length });
+        for (const word of words) {
+          const range = document.createRange();
+          range.setStart(node, word.start);
+          range.setEnd(node, word.end);
+          const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+          // Pieces on one line start within half a line of each other (a line's boxes may overlap the next's).
+          const first = rects[0];
+          if (first && rects.some((rect) => rect.top - first.top > first.height / 2)) {
+            found.push(
+              `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} "${text.slice(word.start, word.end)}" over ${new Set(rects.map((rect) => Math.round(rect.top))).size} lines`,
+            );
+          }
+        }
+      }
+      return found;
+    }
   });
 }
 

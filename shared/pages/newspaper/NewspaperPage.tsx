@@ -11,7 +11,10 @@ export default function NewspaperPage({ data }: { data: NewspaperData }) {
     <article className="newspaper" aria-labelledby="paper-title">
       <header className="newspaper__header">
         <h1 id="paper-title" className="page-title">
-          {`${issue.paper_name} · ${issue.issue_date} · 第${page.page_no}版 ${page.name}`}
+          {/* The date a <time>, one unit never broken over two lines (CSS). */}
+          {`${issue.paper_name} · `}
+          <time dateTime={issue.issue_date}>{issue.issue_date}</time>
+          {` · 第${page.page_no}版 ${page.name}`}
         </h1>
         <nav className="newspaper__dates" aria-label="往期">
           {data.recentDates.map((date) => (

@@ -5,11 +5,12 @@
  * (./MenuToggle) and the search behind its icon; no banner, and the top bar's links at the end of the 菜单 panel
  * (docs/decisions/0150-compact-phone-header.md).
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from '../link';
 import { BANNER_HEIGHT_PX, PAGE_WIDTH_PX } from '../../constants';
 import { href } from '../../routes';
 import { usePortal } from '../context';
+import { useEscape } from '../lib/use-escape';
 import { Menu } from './Menu';
 import { MenuToggle, SITE_MENU_ID } from './MenuToggle';
 import { SearchBox } from './SearchBox';
@@ -49,12 +50,12 @@ export function Header() {
   // A navigation closes the phone menu, as it closes any menu panel.
   useEffect(() => setMenuOpen(false), [state.page.path]);
 
-  // Escape closes the phone menu and gives focus back to its button, unless the menu spent it closing a panel.
-  const onMenuKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.key !== 'Escape' || !menuOpen || event.defaultPrevented) return;
+  // Escape closes the phone menu, wherever focus is, and gives focus back to its button, unless the menu spent it
+  // closing a panel.
+  useEscape(menuOpen, () => {
     setMenuOpen(false);
     toggle.current?.focus();
-  };
+  });
 
   return (
     <header className="site-header">
@@ -65,8 +66,8 @@ export function Header() {
           <span className="logo__mark">青年新闻网</span>
           {!site.isMain && <span className="logo__site">{site.name}</span>}
         </Link>
-        <MenuToggle ref={toggle} open={menuOpen} onToggle={() => setMenuOpen(!menuOpen)} onKeyDown={onMenuKeyDown} />
-        <div className={menuOpen ? 'site-header__menu site-header__menu--open' : 'site-header__menu'} id={SITE_MENU_ID} onKeyDown={onMenuKeyDown}>
+        <MenuToggle ref={toggle} open={menuOpen} onToggle={() => setMenuOpen(!menuOpen)} />
+        <div className={menuOpen ? 'site-header__menu site-header__menu--open' : 'site-header__menu'} id={SITE_MENU_ID}>
           <Menu />
           <PhoneServices />
         </div>

@@ -1,6 +1,6 @@
 /**
  * The horizontal category menu: real links (docs/product.md §2 template rules), sub-menu panels that open on hover and
- * on keyboard focus and close on leave or Escape; a level-1 item that leads nowhere is a button with aria-expanded
+ * on keyboard focus and close on leave or on Escape however they opened; a level-1 item that leads nowhere is a button with aria-expanded
  * (Enter, Space and ↓ open its panel again after Escape). Misconfigured items are buttons that say what is wrong
  * (docs/product.md §5 warnings). Before script, CSS :hover/:focus-within opens the panels.
  */
@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { MenuEntry } from '../../menu';
 import { SPECIAL_TOPICS_URL } from '../chrome-links';
 import { usePortal } from '../context';
+import { useEscape } from '../lib/use-escape';
 import { SiteLink } from './SiteLink';
 import { showToast } from './Toast';
 
@@ -58,6 +59,12 @@ export function Menu() {
   useEffect(() => setScripted(true), []);
   // A navigation closes any panel left open.
   useEffect(() => setOpen(null), [state.page.path]);
+  // A panel opened by the pointer, focus elsewhere: Escape closes it too, focus left where it is. With focus in
+  // the menu, onKeyDown below has spent the key first and moved focus to the item.
+  useEscape(open !== null, () => {
+    dismissed.current = open;
+    setOpen(null);
+  });
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     // ↓ on a level-1 item opens its panel (again, after Escape), instead of scrolling the page.

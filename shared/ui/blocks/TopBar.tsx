@@ -4,10 +4,11 @@
  * WeChat sign-in dialog.
  */
 import type { PublicUser } from '../../app-state';
-import { useEffect, useId, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link } from '../link';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
 import { usePortal } from '../context';
+import { useEscape } from '../lib/use-escape';
 import { requestSignIn, returnPathOf, signInHref } from './LoginModal';
 import { NightModeSwitch } from './NightModeSwitch';
 import { QrImage } from './QrImage';
@@ -29,19 +30,10 @@ function Popup({ trigger, className, buttonClassName, children }: { trigger: Rea
   const button = useRef<HTMLButtonElement>(null);
   const panelId = useId();
   const open = (hovered || focused) && !dismissed;
-  // On the document: a panel opened by the pointer has Escape pressed with focus anywhere.
-  useEffect(() => {
-    if (!open) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
-      // Spent here: a phone menu around the bar (./Header) stays open until the next Escape.
-      event.preventDefault();
-      setDismissed(true);
-      button.current?.focus();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [open]);
+  useEscape(open, () => {
+    setDismissed(true);
+    button.current?.focus();
+  });
   const leave = (stillHovered: boolean, stillFocused: boolean) => {
     if (!stillHovered && !stillFocused) setDismissed(false);
   };

@@ -64,7 +64,8 @@ export function Layout({ kind, children }: { kind: LayoutKind; children: ReactNo
       </a>
       <LoadingBar active={navigating} />
       {kind !== 'reading' && <Header />}
-      <main id="main" className="page-width">
+      {/* Focusable from script only, so following 跳到正文 moves focus into it, and the next Tab goes on from there. */}
+      <main id="main" className="page-width" tabIndex={-1}>
         {kind === 'detail' ? <DetailColumns ads={detailAds(state.page)}>{children}</DetailColumns> : children}
       </main>
       {kind !== 'reading' && <Footer variant={footerVariant(kind)} />}

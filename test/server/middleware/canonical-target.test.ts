@@ -111,7 +111,7 @@ describe('canonical request targets', () => {
   it.each(['/about%zz', '/detail/%', '/a%2', '/%E4%B8%AD%'])('a malformed escape (%s) is a 400 with a message, never a 500', async (spelling) => {
     const answer = await rawRequest(t.url, 'GET', spelling);
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatch(/^Bad Request: /);
+    expect(answer.body).toMatch(/^请求有误：/);
     expect(answer.headers['cache-control']).toBe('no-store');
   });
 

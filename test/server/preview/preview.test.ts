@@ -84,22 +84,22 @@ describeWithRedis()('editor preview', () => {
     const now = () => Math.floor(Date.now() / 1000);
     const signed = (path: string, t: number) => ({ path, t: String(t), sig: signPreviewLink(PREVIEW_SECRET, t, path) });
     it.each<[string, () => Record<string, string>, RegExp]>([
-      ['no signature', () => ({ path: '/about', t: String(now()) }), /no sig/],
-      ['no time', () => ({ path: '/about', sig: '0'.repeat(64) }), /no t\b/],
-      ['no path', () => ({ t: String(now()), sig: '0'.repeat(64) }), /no path/],
+      ['no signature', () => ({ path: '/about', t: String(now()) }), /缺少参数 sig/],
+      ['no time', () => ({ path: '/about', sig: '0'.repeat(64) }), /缺少参数 t</],
+      ['no path', () => ({ t: String(now()), sig: '0'.repeat(64) }), /缺少参数 path/],
       [
         'a signature of another secret',
         () => ({ path: '/about', t: String(now()), sig: signPreviewLink('another-secret-of-at-least-32-characters!', now(), '/about') }),
-        /signature does not match/,
+        /签名与路径和时间不符/,
       ],
-      ['a signature of another path', () => ({ ...signed('/about', now()), path: '/siteMap' }), /signature does not match/],
-      ['a signature of another time', () => ({ ...signed('/about', now()), t: String(now() - 10) }), /signature does not match/],
-      ['a link older than it lasts', () => signed('/about', now() - PREVIEW_LINK_SECONDS - 5), /s old; links last 300 s/],
-      ['a link dated in the future', () => signed('/about', now() + 600), /dated (59\d|600) s ahead of the portal/],
-      ['a path of another origin', () => signed('//evil.example/about', now()), /not a path of this site/],
-      ['a path that is no page', () => signed('/_internal/purges', now()), /not a page of this site/],
-      ['a path in another spelling', () => signed('/about/../about', now()), /not spelt as the site spells it/],
-      ['a malformed signature', () => ({ path: '/about', t: String(now()), sig: 'xyz' }), /64 hex digits/],
+      ['a signature of another path', () => ({ ...signed('/about', now()), path: '/siteMap' }), /签名与路径和时间不符/],
+      ['a signature of another time', () => ({ ...signed('/about', now()), t: String(now() - 10) }), /签名与路径和时间不符/],
+      ['a link older than it lasts', () => signed('/about', now() - PREVIEW_LINK_SECONDS - 5), /秒，有效期为 300 秒/],
+      ['a link dated in the future', () => signed('/about', now() + 600), /时钟快 (59\d|600) 秒/],
+      ['a path of another origin', () => signed('//evil.example/about', now()), /不是本站的路径/],
+      ['a path that is no page', () => signed('/_internal/purges', now()), /不是本站的页面/],
+      ['a path in another spelling', () => signed('/about/../about', now()), /不是本站的规范写法/],
+      ['a malformed signature', () => ({ path: '/about', t: String(now()), sig: 'xyz' }), /64 位十六进制数/],
     ])('refuses %s: 401 saying why, no cookie', async (_name, query, reason) => {
       const res = await page(a, `/_preview?${new URLSearchParams(query())}`);
       expect(res.status).toBe(401);
@@ -120,7 +120,7 @@ describeWithRedis()('editor preview', () => {
       ] as const) {
         const res = await page(t, again);
         expect(res.status).toBe(401);
-        expect(res.text).toContain('used already');
+        expect(res.text).toContain('已使用过');
         expect(res.headers['set-cookie']).toBeUndefined();
       }
     });

@@ -140,14 +140,16 @@ describe.each([
     const front = latest.pages[0]!;
     const res = await get('/readNewspapers/2761');
     expect(res.status).toBe(200);
-    expect(res.text).toContain(`${escapeHtml(latest.paper_name)} · ${latest.issue_date} · 第1版`);
+    // The date is a <time> in the title (one unit, never broken over two lines).
+    const dated = (date: string | null) => `<time dateTime="${String(date)}">${String(date)}</time>`;
+    expect(res.text).toContain(`${escapeHtml(latest.paper_name)} · ${dated(latest.issue_date)} · 第1版`);
     const areaArticle = await upstreamData<{ id: number; catid: number }>(t.upstream.url, `/api/article/detail?id=${front.areas[0]!.article_id}`);
     expect(res.text).toContain(`href="/detail/${areaArticle.catid}/${areaArticle.id}"`);
     expect((await get(`/detail/${areaArticle.catid}/${areaArticle.id}`)).status).toBe(200);
     const older = issues.list[1]!;
     const second = await get(`/readNewspapers_v2/2761?date=${older.issue_date}&page=2`);
     expect(second.status).toBe(200);
-    expect(second.text).toContain(`${older.issue_date} · 第2版`);
+    expect(second.text).toContain(`${dated(older.issue_date)} · 第2版`);
     expect((await get('/readNewspapers/2761?date=1999-01-01')).status).toBe(404);
     expect((await get('/readNewspapers/2761?page=99')).status).toBe(404);
     for (const path of ['/electronic', '/newspaperBoard']) {
