@@ -38,7 +38,8 @@ async function listener(answer: (res: http.ServerResponse, body: string) => void
   };
 }
 
-const acknowledging = (id: string) => (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, entries: 3 }));
+const acknowledging = (id: string) => (res: http.ServerResponse) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, entries: 3 }));
 
 describe('PeerPurger', () => {
   const listeners: Listener[] = [];
