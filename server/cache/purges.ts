@@ -419,15 +419,22 @@ export class Purges {
   }
 
   /**
-   * A purge sent straight by an instance that cannot reach Redis (peer-purge.ts): this instance's L1 copies dropped,
-   * its clock and its record of signatures told. The L1 copies it dropped; 0 for a purge it has applied already.
+   * A purge sent straight by an instance that cannot reach Redis (peer-purge.ts): this instance's L1 copies dropped
+   * (and Redis's, when this instance reaches it), its clock and its record of signatures told. The L1 copies it dropped; 0 for a purge it has applied already.
    */
   async acknowledgeDirect(announcement: PurgeAnnouncement): Promise<number> {
     const self = this.options.self;
     this.keepSignature(announcement.signature);
     if (!self || this.applied.has(announcement.id)) return 0;
     this.applied.add(announcement.id);
-    const { entries } = await this.noted(announcement, () => self.purgeLocal(announcement.selectors, announcement.build));
+    const { entries } = await this.noted(announcement, async () => {
+      const local = await self.purgeLocal(announcement.selectors, announcement.build);
+      // The sender could not reach Redis and this instance can (a partition cut the sender off alone): Redis too,
+      // or its old copy would come back into this L1 once the clock has forgotten the purge. The replay repeats it.
+      if (this.options.client && this.options.store.isAvailable())
+        await this.purgeShared(announcement.selectors, announcement.soft === true).catch(() => undefined);
+      return local;
+    });
     return entries;
   }
 
