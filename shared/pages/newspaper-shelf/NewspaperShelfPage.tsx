@@ -13,7 +13,7 @@ export default function NewspaperShelfPage({ data }: { data: NewspaperShelfData 
         <section key={issue.catid} className="newspaper-shelf__paper" aria-labelledby={`paper-${issue.catid}`}>
           <h2 id={`paper-${issue.catid}`}>
             <Link to={href.newspaper(issue.catid)}>
-              {issue.paper_name} · <time dateTime={issue.issue_date}>{issue.issue_date}</time>
+              {issue.paper_name} · <span className="date">{issue.issue_date}</span>
             </Link>
           </h2>
           <ul className="newspaper-shelf__pages">

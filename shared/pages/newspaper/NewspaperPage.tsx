@@ -11,9 +11,9 @@ export default function NewspaperPage({ data }: { data: NewspaperData }) {
     <article className="newspaper" aria-labelledby="paper-title">
       <header className="newspaper__header">
         <h1 id="paper-title" className="page-title">
-          {/* The date a <time>, one unit never broken over two lines (CSS). */}
+          {/* The issue's date one unit, never broken over two lines (CSS .date). */}
           {`${issue.paper_name} · `}
-          <time dateTime={issue.issue_date}>{issue.issue_date}</time>
+          <span className="date">{issue.issue_date}</span>
           {` · 第${page.page_no}版 ${page.name}`}
         </h1>
         <nav className="newspaper__dates" aria-label="往期">
