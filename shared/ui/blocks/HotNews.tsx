@@ -7,18 +7,11 @@ import type { Advertisement } from '../../types/entities';
 import { Resource } from '../data/Resource';
 import { AdCarousel } from './AdCarousel';
 
-/**
- * Each item as an item is drawn, a rank and one line of text (a title is one line, ellipsised: CSS), so the list
- * that streams in takes exactly the skeleton's height and nothing below it moves.
- */
 function HotNewsSkeleton() {
   return (
     <ol className="hot-news__list hot-news__list--loading" aria-busy="true">
       {Array.from({ length: HOT_NEWS_SIZE }, (_, index) => (
-        <li key={index}>
-          <span className="hot-news__rank">{'\u00a0'}</span>
-          <span className="skeleton-line">{'\u00a0'}</span>
-        </li>
+        <li key={index} className="skeleton-line" />
       ))}
     </ol>
   );

@@ -18,17 +18,11 @@ function topicHref(topic: TopicCover): string {
   return /^(https?:\/\/|\/)/.test(jump) ? jump : href.topicDetail(topic.id);
 }
 
-/** Each cover as a cover is drawn, a picture of the same proportions and one line of title: the grid's height. */
 function TopicsSkeleton() {
   return (
     <ul className="side-topics" aria-busy="true">
       {Array.from({ length: RECOMMENDED_TOPICS_SHOWN }, (_, index) => (
-        <li key={index}>
-          <span className="side-topics__item">
-            <span className="side-topics__picture skeleton-fill" />
-            <span>{'\u00a0'}</span>
-          </span>
-        </li>
+        <li key={index} className="skeleton-box" />
       ))}
     </ul>
   );

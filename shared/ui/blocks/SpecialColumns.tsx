@@ -39,43 +39,14 @@ function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
           </li>
         ))}
       </ul>
-      {/* Without script a link to /specialColumn, every author, in the row 换一换 takes: the block is as tall either way. */}
+      {/* Without script the heading's link to /specialColumn shows every author. */}
       {authors.length > SPECIAL_COLUMN_PAGE_SIZE && (
-        <ScriptOnly
-          fallback={
-            <a className="text-button" href="/specialColumn">
-              全部专栏
-            </a>
-          }
-        >
+        <ScriptOnly>
           <button type="button" className="text-button" onClick={() => setPage(nextPageIndex(page, authors.length, SPECIAL_COLUMN_PAGE_SIZE))}>
             换一换
           </button>
         </ScriptOnly>
       )}
-    </>
-  );
-}
-
-/**
- * A page of authors as they are drawn (avatar, name, one line of description) and the 换一换 row, each a flex item of
- * the block as the loaded ones are (its gaps with them): the block's height.
- */
-function ColumnsSkeleton() {
-  return (
-    <>
-      <ul className="column-list" aria-busy="true">
-        {Array.from({ length: SPECIAL_COLUMN_PAGE_SIZE }, (_, index) => (
-          <li key={index}>
-            <span className="column-list__item">
-              <span className="column-list__avatar skeleton-fill" />
-              <span className="column-list__name">{'\u00a0'}</span>
-              <span className="column-list__desc">{'\u00a0'}</span>
-            </span>
-          </li>
-        ))}
-      </ul>
-      <span className="text-button">{'\u00a0'}</span>
     </>
   );
 }
@@ -87,7 +58,7 @@ export function SpecialColumns({ adsBelow = [] }: { adsBelow?: readonly Advertis
         {/* The only way to every column author (/specialColumn), with or without script. */}
         <a href="/specialColumn">专栏</a>
       </h2>
-      <Suspense fallback={<ColumnsSkeleton />}>
+      <Suspense fallback={<div className="skeleton-box" aria-busy="true" />}>
         <Resource name="columnAuthors">{(value) => <ColumnPage authors={value.list} />}</Resource>
       </Suspense>
       <AdCarousel ads={adsBelow} label="专栏广告" />
