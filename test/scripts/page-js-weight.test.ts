@@ -5,7 +5,8 @@
  * 60 KB; React DOM alone is about 60 KB of it, so the budgets are what this build reaches, against growth
  * (docs/build.md). The first load's is what React Router's data mode measured plus 2 KiB, so it still guards against
  * growth: 101.5 KiB before React Router came back, 132.9 with it (+31.4; issue 28 allowed +15, 111.8 in all);
- * 135.2 after issue 38's Escape for every top-bar popup, tag links and other lives, so 136 (decision 0051).
+ * 135.2 after issue 38's Escape for every top-bar popup, tag links and other lives, so 136 (decision 0051); 136.1
+ * with Escape closing every panel however it opened, the skip link's focus and the Chinese status texts, so 137.
  * The product owner's rule keeps a library of the chosen stack over a budget it misses (decision 0051). The
  * carousel's is swiper with its A11y and Navigation modules (keyboard dots and controls, issue 29; decision 0061).
  */
@@ -15,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { CLIENT_DIST } from '../../server/render/assets';
 
 const KIB = 1024;
-const BUDGET_KIB = { firstLoad: 136, carousel: 28, player: 116 };
+const BUDGET_KIB = { firstLoad: 137, carousel: 28, player: 116 };
 
 interface Manifest {
   entry: { js: string[] };
