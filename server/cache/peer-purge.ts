@@ -54,11 +54,6 @@ export class PeerPurger {
     this.lastSeen = instances.filter((instance) => instance.id !== this.options.selfId).map((instance) => ({ url: instance.url, id: instance.id }));
   }
 
-  /** The ids of the other instances last seen, for a record that cannot ask Redis. */
-  get lastSeenIds(): string[] {
-    return this.lastSeen.flatMap((target) => (target.id ? [target.id] : []));
-  }
-
   /** Sends the purge to every peer at once; each answers within the timeout or is named missing. */
   async purge(announcement: PurgeAnnouncement): Promise<PeerPurgeResult> {
     const targets = await this.targets();
