@@ -140,8 +140,8 @@ describe.each([
     const front = latest.pages[0]!;
     const res = await get('/readNewspapers/2761');
     expect(res.status).toBe(200);
-    // The date is a <time> in the title (one unit, never broken over two lines).
-    const dated = (date: string | null) => `<time dateTime="${String(date)}">${String(date)}</time>`;
+    // The issue's date is one unit in the title (.date: never broken over two lines; <time> carries instants only).
+    const dated = (date: string | null) => `<span class="date">${String(date)}</span>`;
     expect(res.text).toContain(`${escapeHtml(latest.paper_name)} · ${dated(latest.issue_date)} · 第1版`);
     const areaArticle = await upstreamData<{ id: number; catid: number }>(t.upstream.url, `/api/article/detail?id=${front.areas[0]!.article_id}`);
     expect(res.text).toContain(`href="/detail/${areaArticle.catid}/${areaArticle.id}"`);
