@@ -103,7 +103,7 @@ export async function startEdgeStack(options: EdgeStackOptions = {}): Promise<Ed
     // Ports chosen first: each portal names every instance (PEER_URLS), as compose's file does, so a purge made
     // while Redis is away reaches them straight; a restarted portal comes back on its address.
     const ports = await Promise.all(Array.from({ length: options.portals ?? 2 }, () => freePort()));
-    const portalEnv = { ...env, PEER_URLS: ports.map((port) => `http://127.0.0.1:${port}`).join(','), ...options.env };
+    const portalEnv = { PEER_URLS: ports.map((port) => `http://127.0.0.1:${port}`).join(','), ...env };
     const portals: Running[] = [];
     let varnish: TestVarnish | null = null;
     // Whatever runs now, restarts included: a fault may have replaced a portal or the edge since they started.

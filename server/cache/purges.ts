@@ -92,6 +92,11 @@ export async function claimCount(client: RedisClient, prefix: string, id: string
   return (await client.set(`${prefix}:purge:${id}:counted`, '1', 'EX', 3600, 'NX')) === 'OK';
 }
 
+/** Where Redis keeps a hook signature as used, for its window (firstUse, and a held purge's on replay). */
+function signatureKey(prefix: string, signature: string): string {
+  return `${prefix}:purge:signature:${signature}`;
+}
+
 export function ackKey(prefix: string, id: string): string {
   return `${prefix}:purge:${id}:acks`;
 }
@@ -450,7 +455,7 @@ export class Purges {
     if (this.seenHere(signature)) return false;
     if (client && this.options.store.isAvailable()) {
       try {
-        const first = (await client.set(`${prefix}:purge:signature:${signature}`, '1', 'EX', keepSeconds, 'NX')) === 'OK';
+        const first = (await client.set(signatureKey(prefix, signature), '1', 'EX', keepSeconds, 'NX')) === 'OK';
         this.keepSignature({ value: signature, until });
         return first;
       } catch (error) {
@@ -478,7 +483,7 @@ export class Purges {
   private async shareSignature(signature: UsedSignature): Promise<void> {
     const left = signature.until - Date.now();
     if (!this.options.client || left <= 0) return;
-    await this.options.client.set(`${this.options.prefix}:purge:signature:${signature.value}`, '1', 'PX', left, 'NX');
+    await this.options.client.set(signatureKey(this.options.prefix, signature.value), '1', 'PX', left, 'NX');
   }
 
   /** The newest purges first (with Redis unreachable, the ones this instance holds). */
