@@ -5,9 +5,10 @@
  * peer's internal listener (`POST /_internal/peer-purge`, INTERNAL_TOKEN) applies the purge to its L1 and says
  * so; the purger purges the edges only after that.
  *
- * Peers are known without Redis: the instances last seen announced there, and PEER_URLS, whose host names are
- * resolved to every address they have (compose's service names, a Kubernetes headless Service), so a peer started
- * during the outage is found too. One instance reached at several addresses is counted once, by its id.
+ * Peers are known without Redis: the instances seen announced there in the last PEER_MEMORY_MS, and PEER_URLS,
+ * whose host names are resolved to every address they have (compose's service names, a Kubernetes headless
+ * Service), so a peer started during the outage is found too. One instance reached at several addresses is
+ * counted once, by its id.
  */
 import { lookup } from 'node:dns/promises';
 import { z } from 'zod';
@@ -16,6 +17,13 @@ import { fetchWithCredential } from '../upstream/credentialed-fetch';
 import { INTERNAL_TOKEN_HEADER } from './instances';
 
 export const PEER_PURGE_PATH = '/_internal/peer-purge';
+
+/**
+ * How long an instance stays a peer after the last listing that named it. One listing can miss a live instance
+ * (its announcement expired while it was busy, or Redis came back empty and it has not announced again yet); the
+ * outage may begin just then. A peer that has really gone costs one refused connection and is named missing.
+ */
+export const PEER_MEMORY_MS = 60_000;
 
 /** A peer's answer: its instance id and the L1 copies it dropped. */
 export const peerPurgeAnswer = z.object({ id: z.string().min(1).max(100), entries: z.number().int().nonnegative() });
@@ -36,6 +44,8 @@ export interface PeerPurgeOptions {
   timeoutMs: number;
   /** How a host name is resolved (every address); the system resolver by default. */
   resolve?: (host: string) => Promise<string[]>;
+  /** The clock listings are dated by; Date.now by default. */
+  now?: () => number;
 }
 
 interface Target {
@@ -45,13 +55,19 @@ interface Target {
 }
 
 export class PeerPurger {
-  private lastSeen: Target[] = [];
+  /** By announced URL: the instance last listed there (a successor replaces a crashed one) and when. */
+  private readonly seen = new Map<string, { id: string; at: number }>();
 
   constructor(private readonly options: PeerPurgeOptions) {}
 
-  /** The instances Redis last listed (their announced internal URLs): kept for when it cannot list them. */
+  /** The instances Redis listed (oldest start first, their announced internal URLs): kept for when it cannot list them. */
   rememberInstances(instances: ReadonlyArray<{ id: string; url: string }>): void {
-    this.lastSeen = instances.filter((instance) => instance.id !== this.options.selfId).map((instance) => ({ url: instance.url, id: instance.id }));
+    const now = this.now();
+    for (const instance of instances) {
+      if (instance.id === this.options.selfId) this.seen.delete(instance.url);
+      else this.seen.set(instance.url, { id: instance.id, at: now });
+    }
+    for (const [url, peer] of this.seen) if (now - peer.at > PEER_MEMORY_MS) this.seen.delete(url);
   }
 
   /** Sends the purge to every peer at once; each answers within the timeout or is named missing. */
@@ -68,9 +84,15 @@ export class PeerPurger {
   /** The last instances seen, then PEER_URLS's addresses; an address listed twice is asked once. */
   private async targets(): Promise<Target[]> {
     const fromConfig = (await Promise.all(this.options.peerUrls.map((url) => this.expand(url)))).flat();
+    const now = this.now();
+    const recent = [...this.seen].filter(([, peer]) => now - peer.at <= PEER_MEMORY_MS).map(([url, peer]) => ({ url, id: peer.id }));
     const byUrl = new Map<string, Target>();
-    for (const target of [...this.lastSeen, ...fromConfig]) if (!byUrl.has(target.url)) byUrl.set(target.url, target);
+    for (const target of [...recent, ...fromConfig]) if (!byUrl.has(target.url)) byUrl.set(target.url, target);
     return [...byUrl.values()];
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   /** One origin per address the URL's host resolves to; the URL itself when it is an address or does not resolve. */

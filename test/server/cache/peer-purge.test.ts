@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PeerPurger, PEER_PURGE_PATH } from '../../../server/cache/peer-purge';
+import { PeerPurger, PEER_MEMORY_MS, PEER_PURGE_PATH } from '../../../server/cache/peer-purge';
 import type { PurgeAnnouncement } from '../../../server/cache/coherence';
 import { liveInstances } from '../../../server/cache/purges';
 
@@ -98,6 +98,35 @@ describe('PeerPurger', () => {
     const purger = new PeerPurger({ selfId: 'self', peerUrls: [], token: TOKEN, timeoutMs: 200 });
     purger.rememberInstances([{ id: 'peer-silent', url: silent.url }]);
     expect(await purger.purge(ANNOUNCEMENT)).toEqual({ acknowledged: [], missing: ['peer-silent'] });
+  });
+
+  it('keeps a peer that one listing missed, forgets one unlisted for PEER_MEMORY_MS, and lets a successor replace a crashed one', async () => {
+    const steady = await open(acknowledging('peer-steady'));
+    const busy = await open(acknowledging('peer-busy'));
+    const successor = await open(acknowledging('peer-successor'));
+    let clock = 1_000_000;
+    const purger = new PeerPurger({ selfId: 'self', peerUrls: [], token: TOKEN, timeoutMs: 5000, now: () => clock });
+    purger.rememberInstances([
+      { id: 'peer-steady', url: steady.url },
+      { id: 'peer-busy', url: busy.url },
+    ]);
+    // The busy peer's announcement expired (or Redis came back empty) just before the outage: still asked.
+    clock += 1_000;
+    purger.rememberInstances([{ id: 'peer-steady', url: steady.url }]);
+    expect((await purger.purge(ANNOUNCEMENT)).acknowledged.map((ack) => ack.id).sort()).toEqual(['peer-busy', 'peer-steady']);
+
+    // A new instance at the steady peer's address: the crashed id there is not named missing.
+    clock += 1_000;
+    purger.rememberInstances([
+      { id: 'peer-steady', url: steady.url },
+      { id: 'peer-crashed-then-replaced', url: successor.url },
+      { id: 'peer-successor', url: successor.url },
+    ]);
+    clock += PEER_MEMORY_MS - 500;
+    const later = await purger.purge(ANNOUNCEMENT);
+    expect(later.acknowledged.map((ack) => ack.id).sort()).toEqual(['peer-steady', 'peer-successor']);
+    expect(later.missing).toEqual([]);
+    expect(busy.requests).toHaveLength(1);
   });
 });
 
