@@ -150,7 +150,10 @@ export class Invalidator {
     return { selector, dryRun, soft, keys, deleted: deleted + marked };
   }
 
-  /** Rewrites each fresh page as stale (its grace window starting now); resolves how many there were. */
+  /**
+   * Rewrites each fresh page as stale (its grace window starting now), only if it is still the copy read: one a
+   * hard purge deleted meanwhile stays gone, one a render stored meanwhile stays. Resolves how many there were.
+   */
   private async markStale(keys: readonly string[]): Promise<number> {
     const now = Date.now();
     let marked = 0;
@@ -159,7 +162,7 @@ export class Invalidator {
       if (!entry) continue;
       marked += 1;
       if (freshnessOf(entry, now) !== 'fresh') continue;
-      await this.store.set(key, { ...entry, storedAt: now - entry.ttl * 1000 });
+      await this.store.replaceIfHeld(key, entry, { ...entry, storedAt: now - entry.ttl * 1000 });
     }
     return marked;
   }

@@ -84,6 +84,13 @@ export class MemoryStore implements CacheStore {
     return keys.filter((key) => this.lru.has(key));
   }
 
+  /** Checked and written in one turn of the event loop: nothing else runs between. */
+  async replaceIfHeld(key: string, read: CacheEntry, next: CacheEntry): Promise<boolean> {
+    if (this.lru.get(key)?.storedAt !== read.storedAt) return false;
+    await this.set(key, next);
+    return true;
+  }
+
   /** In one go, so nothing is written between the deletes and the unindexing (a key held now stays indexed). */
   async deleteKeys(keys: readonly string[], unindex?: IndexedKeys): Promise<number> {
     let deleted = 0;

@@ -7,6 +7,7 @@
  */
 import { createRedisClient, type RedisClient } from '../redis/client';
 import { getInPieces } from '../redis/chunked-get';
+import { LuaScript } from '../redis/lua-script';
 import { Batches, existingKeys, scanAll, unindexGone, unlinkAll } from '../redis/commands';
 import type { RedisStall } from '../redis/stall';
 import { parseRedisTarget } from '../redis/target';
@@ -17,6 +18,23 @@ import type { PageForm } from './stored-page';
 import { readPageForm, type HeldPageEntry } from './redis-page-read';
 import type { CacheStore, IndexedKeys } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
+
+/**
+ * SET of ARGV[2] (PX ARGV[3]) while the key's entry was stored at ARGV[1]: its metadata is the whole JSON (a text
+ * entry) or the framed head's (entry-codec.ts: "\0CE1", a u32 length, the metadata JSON). Anything else: 0.
+ */
+const REPLACE_IF_HELD = new LuaScript(`
+local held = redis.call('GET', KEYS[1])
+if not held then return 0 end
+local meta = held
+if string.sub(held, 1, 4) == '\\0CE1' then
+  local length = struct.unpack('>I4', held, 5)
+  meta = string.sub(held, 9, 8 + length)
+end
+local ok, decoded = pcall(cjson.decode, meta)
+if not ok or type(decoded) ~= 'table' or decoded.storedAt ~= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`);
 
 /** Reports each cache command's operation, duration and outcome (metrics: latency, errors, timeouts). */
 export type CommandObserver = (op: string, ms: number, outcome: 'ok' | 'error' | 'timeout') => void;
@@ -107,6 +125,18 @@ export class RedisStore implements CacheStore {
       await observed(this.onCommand, 'set', () => this.watched(batches.exec()));
     } catch {
       // A cache write that fails is a future miss, nothing more.
+    }
+  }
+
+  async replaceIfHeld(key: string, read: CacheEntry, next: CacheEntry): Promise<boolean> {
+    if (!this.isAvailable()) return false;
+    try {
+      const written = await observed(this.onCommand, 'set', () =>
+        this.watched(REPLACE_IF_HELD.runOnKey(this.client, key, read.storedAt, encodeEntry(next), retentionMs(next))),
+      );
+      return written === 1;
+    } catch {
+      return false;
     }
   }
 

@@ -26,6 +26,12 @@ export interface CacheStore {
   getPageForm?(key: string, form: PageForm): Promise<HeldPageEntry | null> | undefined;
   /** Stores the entry and records its key under each of its tags. */
   set(key: string, entry: CacheEntry): Promise<void>;
+  /**
+   * Writes `next` (with `read`'s tags) only while the key still holds `read` (the same storedAt), in one step:
+   * a purge that marks a page stale must not bring back a copy a concurrent purge deleted, nor overwrite one a
+   * render stored meanwhile. Resolves whether it wrote; false as well when the store cannot answer.
+   */
+  replaceIfHeld(key: string, read: CacheEntry, next: CacheEntry): Promise<boolean>;
   delete(key: string): Promise<void>;
   /** True when the store can currently answer (always for memory; connection state for Redis). */
   isAvailable(): boolean;

@@ -164,6 +164,16 @@ export class TieredStore implements CacheStore {
     this.options.announceEvict([key]);
   }
 
+  /** Redis decides; L1 then holds what Redis holds (the new copy, or nothing to be read from Redis again). */
+  async replaceIfHeld(key: string, read: CacheEntry, next: CacheEntry): Promise<boolean> {
+    const replaced = await this.options.l2.replaceIfHeld(key, read, next);
+    const mode = this.mode();
+    if (replaced && mode !== 'bypass') await this.options.l1.set(key, this.served(key, next, mode));
+    else await this.options.l1.delete(key);
+    this.options.announceEvict([key]);
+    return replaced;
+  }
+
   async delete(key: string): Promise<void> {
     await this.options.l1.delete(key);
     await this.options.l2.delete(key);

@@ -11,8 +11,8 @@ import type { RedisClient } from './client';
 // typings leave these two out.
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    evalshaBuffer(sha1: string, numkeys: number, ...args: Array<string | number>): Result<unknown, Context>;
-    evalBuffer(script: string, numkeys: number, ...args: Array<string | number>): Result<unknown, Context>;
+    evalshaBuffer(sha1: string, numkeys: number, ...args: Array<string | number | Buffer>): Result<unknown, Context>;
+    evalBuffer(script: string, numkeys: number, ...args: Array<string | number | Buffer>): Result<unknown, Context>;
   }
 }
 
@@ -28,7 +28,7 @@ export class LuaScript {
    * one). A promise chain, not an async function: cached hits read from Redis come through here, and each
    * promise it would add is work at that rate.
    */
-  runOnKey(client: RedisClient, key: string, ...args: Array<string | number>): Promise<unknown> {
+  runOnKey(client: RedisClient, key: string, ...args: Array<string | number | Buffer>): Promise<unknown> {
     return client.evalshaBuffer(this.sha, 1, key, ...args).catch((error: unknown) => {
       if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return client.evalBuffer(this.source, 1, key, ...args);
       throw error;

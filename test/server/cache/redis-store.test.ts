@@ -61,3 +61,68 @@ describe('RedisStore tag index', () => {
     expect((await admin.keys(`${PREFIX}:tag:*`)).sort()).toEqual(before.sort());
   });
 });
+
+describe('RedisStore.replaceIfHeld', () => {
+  let redis: OwnRedis;
+  let admin: Redis;
+  let store: RedisStore;
+
+  beforeAll(async () => {
+    redis = await OwnRedis.start();
+    admin = new Redis(redis.url);
+    store = new RedisStore({ url: redis.url });
+    const deadline = Date.now() + 5000;
+    while (!store.isAvailable()) {
+      if (Date.now() > deadline) throw new Error('the store did not connect within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  });
+  afterAll(async () => {
+    await store.close();
+    await admin.quit();
+    await redis.stop();
+  });
+
+  const page = (storedAt: number): CacheEntry => ({
+    value: Buffer.from('<html>页面</html>'),
+    storedAt,
+    ttl: 60,
+    grace: 60,
+    staleIfError: 600,
+    tags: ['article:1'],
+  });
+  const text = (storedAt: number): CacheEntry => ({ value: '{"a":1}', storedAt, ttl: 60, grace: 60, tags: ['article:1'] });
+
+  it.each([
+    ['a page (framed bytes)', page],
+    ['a data answer (JSON text)', text],
+  ] as Array<[string, (storedAt: number) => CacheEntry]>)('rewrites %s only while it is the copy read', async (_kind, make) => {
+    const key = `replace:${_kind.length}:${Date.now()}`;
+    const read = make(Date.now() - 1000);
+    await store.set(key, read);
+    const stale = { ...read, storedAt: read.storedAt - 60_000 };
+    expect(await store.replaceIfHeld(key, read, stale)).toBe(true);
+    expect((await store.get(key))?.storedAt).toBe(stale.storedAt);
+    expect(await admin.pttl(key)).toBeGreaterThan(0);
+
+    // Stored anew since it was read: left as it is.
+    const renewed = make(Date.now());
+    await store.set(key, renewed);
+    expect(await store.replaceIfHeld(key, read, stale)).toBe(false);
+    expect((await store.get(key))?.storedAt).toBe(renewed.storedAt);
+
+    // Deleted since: stays deleted.
+    await store.delete(key);
+    expect(await store.replaceIfHeld(key, renewed, stale)).toBe(false);
+    expect(await admin.exists(key)).toBe(0);
+  });
+
+  it('leaves alone what is not an entry', async () => {
+    await admin.set('replace:foreign', 'not an entry');
+    await admin.set('replace:framed-garbage', Buffer.from([0x00, 0x43, 0x45, 0x31, 0, 0, 0, 3, 0x7b, 0x7b, 0x7b]));
+    const read = page(Date.now());
+    expect(await store.replaceIfHeld('replace:foreign', read, read)).toBe(false);
+    expect(await store.replaceIfHeld('replace:framed-garbage', read, read)).toBe(false);
+    expect(await admin.get('replace:foreign')).toBe('not an entry');
+  });
+});
