@@ -26,12 +26,14 @@ import { PROJECT_ROOT } from '../server/render/assets';
 import { parsePrometheus } from '../server/cache/stats';
 import { runStoppingChildren } from './bench/children';
 import { startEdgeStack, type EdgeStack } from './bench/edge-stack';
+import { prometheusMissing } from './bench/requirements';
 import { cpuMicrosOf, rssKiBOf } from './bench/processes';
 import { get, signIn } from './day/client';
 import { diagnoseStale, type Diagnosis } from './day/diagnose';
 import { faultPlan, type FaultWindow } from './day/faults';
+import { FirstViews } from './day/first-views';
 import { runNewsroom, type Newsroom } from './day/newsroom';
-import { prometheusMissing, startPrometheus, type FiredAlert, type RunningPrometheus } from './day/prometheus';
+import { startPrometheus, type FiredAlert, type RunningPrometheus } from './day/prometheus';
 import { chartSvg, classRows, longestDip, median, minutesOf, PERIOD_HEADER, periodOf, periodRow, type Second } from './day/report';
 import { catalogueOf, headShare, HEAD_SIZE, traffic, type View } from './day/traffic';
 import { Ledger, type ViewFacts } from './day/truth';
@@ -159,7 +161,7 @@ function expected(view: View, status: number, location: string | undefined, take
 async function main(): Promise<number> {
   const loadAtStart = loadavg();
   process.stdout.write(`day: starting the stack (load average ${loadAtStart.map((load) => load.toFixed(2)).join(' ')})\n`);
-  const missing = FAULTS.length > 0 ? prometheusMissing() : null;
+  const missing = FAULTS.length > 0 ? await prometheusMissing() : null;
   if (missing) {
     process.stderr.write(`day: ${missing}\n`);
     return 1;
@@ -179,6 +181,8 @@ async function main(): Promise<number> {
     const durationMs = MINUTES * 60_000;
     const seconds: Second[] = [];
     const errors: ErrorView[] = [];
+    const unheld: ErrorView[] = [];
+    const firstViews = new FirstViews();
     const diagnoses = new Map<string, Promise<Diagnosis>>();
     let behind = 0;
 
@@ -203,7 +207,19 @@ async function main(): Promise<number> {
     const secondOf = (at: number) => {
       const t = Math.floor((at - startedAt) / 1000);
       while (seconds.length <= t)
-        seconds.push({ t: seconds.length, views: 0, errors: 0, edgeHits: 0, stale: 0, leaks: 0, originCpuMicros: 0, cmsCalls: 0, latencies: [], byClass: {} });
+        seconds.push({
+          t: seconds.length,
+          views: 0,
+          errors: 0,
+          unheld: 0,
+          edgeHits: 0,
+          stale: 0,
+          leaks: 0,
+          originCpuMicros: 0,
+          cmsCalls: 0,
+          latencies: [],
+          byClass: {},
+        });
       return seconds[t]!;
     };
     let cpu = stack.portals.reduce((total, portal) => total + cpuMicrosOf(portal.pid), 0);
@@ -247,6 +263,7 @@ async function main(): Promise<number> {
 
     const viewOnce = async (view: View) => {
       const started = performance.now();
+      const cmsAway = newsroom.cmsAway();
       const headers: Record<string, string> = { 'user-agent': view.userAgent, ...(view.cookie ? { cookie: view.cookie } : {}) };
       const answer = await get(stack.varnish.url, { host: view.host, path: view.path, headers }, agent).catch((error: unknown) => error as Error);
       const ended = performance.now();
@@ -263,7 +280,12 @@ async function main(): Promise<number> {
       if (edgeCache === 'HIT' || edgeCache === 'STALE') second.edgeHits += 1;
       const takenDown = view.articleId !== undefined && ledger.isTakenDown(view.articleId);
       const wrong = expected(view, answer.status, answer.headers.location, takenDown);
-      if (wrong) {
+      const refusal = { status: answer.status, retryAfter: answer.headers['retry-after'] };
+      if (firstViews.unheld(`${view.host}${view.path}`, refusal, wrong === null, cmsAway || newsroom.cmsAway())) {
+        second.unheld += 1;
+        if (unheld.length < 50)
+          unheld.push({ at: (started - startedAt) / 1000, cls: view.cls, reader: view.reader, host: view.host, path: view.path, what: wrong ?? '' });
+      } else if (wrong) {
         const served = `edge ${edgeCache || '-'}, portal ${String(answer.headers['x-cache'] ?? '-')}, retry-after ${String(answer.headers['retry-after'] ?? '-')}`;
         fail(`${wrong} (${served}): ${answer.body.replace(/\s+/g, ' ').slice(0, 160)}`);
       }
@@ -305,6 +327,7 @@ async function main(): Promise<number> {
       stack,
       seconds,
       errors,
+      unheld,
       behind,
       ledger,
       newsroom,
@@ -330,6 +353,8 @@ interface Outcome {
   stack: EdgeStack;
   seconds: Second[];
   errors: ErrorView[];
+  /** Pages nobody had been given yet, refused while the CMS was away (first-views.ts): the first 50. */
+  unheld: ErrorView[];
   behind: number;
   ledger: Ledger;
   newsroom: Newsroom;
@@ -376,7 +401,7 @@ function writeReport(outcome: Outcome): number {
     {
       target: '0 errors',
       met: runPeriod.errors === 0 && newsroom.failures.length === 0,
-      figure: `${runPeriod.errors} errors, ${newsroom.failures.length} hook failures`,
+      figure: `${runPeriod.errors} errors, ${newsroom.failures.length} hook failures${runPeriod.unheld > 0 ? ` (and ${runPeriod.unheld} first views of pages no cache held, refused while the CMS was away)` : ''}`,
     },
     { target: '0 leaks', met: ledger.leaks.length === 0, figure: `${ledger.leaks.length}` },
     { target: '0 stale views', met: ledger.stale.length === 0, figure: `${ledger.stale.length}` },
@@ -421,6 +446,7 @@ function writeReport(outcome: Outcome): number {
     portalMemoryBytesByMinute: outcome.memoryByMinute,
     targets,
     errors: outcome.errors,
+    unheld: outcome.unheld,
     stale: ledger.stale,
     staleInspected: outcome.diagnosed,
     leaks: ledger.leaks,
@@ -484,6 +510,16 @@ function writeReport(outcome: Outcome): number {
       : []),
     ...(ledger.leaks.length > 0 ? ['## Leaks', '', ...ledger.leaks.slice(0, 50).map((leak) => `- ${JSON.stringify(leak)}`), ''] : []),
     ...(outcome.errors.length > 0 ? ['## Errors (first 200)', '', ...outcome.errors.map((error) => `- ${JSON.stringify(error)}`), ''] : []),
+    ...(outcome.unheld.length > 0
+      ? [
+          `## First views refused while the CMS was away (${runPeriod.unheld}; the first 50)`,
+          '',
+          'Pages no reader had been given yet, so no cache held them: 503 with Retry-After, not counted as errors.',
+          '',
+          ...outcome.unheld.map((view) => `- ${JSON.stringify(view)}`),
+          '',
+        ]
+      : []),
     ...(newsroom.failures.length > 0 ? ['## Hook failures', '', ...newsroom.failures.map((failure) => `- ${failure}`), ''] : []),
   ].join('\n');
   writeFileSync(`${base}.md`, markdown);
@@ -541,6 +577,8 @@ interface FaultRow {
   to: number;
   views: number;
   errors: number;
+  /** Pages nobody had been given yet, refused while the CMS was away (not errors: first-views.ts). */
+  unheld: number;
   stale: number;
   p99: number;
   /** The longest run of seconds below half the run's median views/s, from the fault to FAULT_FELT_S after it. */
@@ -566,6 +604,7 @@ function faultRow(window: FaultWindow, next: FaultWindow | undefined, outcome: O
     to,
     views: period.all.views,
     errors: period.errors,
+    unheld: period.unheld,
     stale: period.stale,
     p99: period.all.p99,
     dip: longestDip(outcome.seconds, medianViews / 2, from, feltUntil).seconds,
@@ -620,11 +659,11 @@ function faultReportRows(rows: readonly FaultRow[], quietAlerts: readonly FiredA
   return [
     `## Faults (each from its start to ${FAULT_FELT_S} s after it; alerts up to ${FAULT_AFTERMATH_S} s after it)`,
     '',
-    '| fault | at s | lasted s | views | errors | stale views | p99 ms | longest dip s | alerts expected (may fire) | alerts fired |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| fault | at s | lasted s | views | errors | first views refused | stale views | p99 ms | longest dip s | alerts expected (may fire) | alerts fired |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (row) =>
-        `| ${row.fault} | ${row.from} | ${row.to - row.from} | ${row.views} | ${row.errors} | ${row.stale} | ${row.p99.toFixed(0)} | ${row.dip} | ${row.expected.join(', ') || 'none'}${row.allowed.length > 0 ? ` (${row.allowed.join(', ')})` : ''} | ${row.fired.join(', ') || 'none'} |`,
+        `| ${row.fault} | ${row.from} | ${row.to - row.from} | ${row.views} | ${row.errors} | ${row.unheld} | ${row.stale} | ${row.p99.toFixed(0)} | ${row.dip} | ${row.expected.join(', ') || 'none'}${row.allowed.length > 0 ? ` (${row.allowed.join(', ')})` : ''} | ${row.fired.join(', ') || 'none'} |`,
     ),
     '',
     `Alerts in the quiet minutes: ${quietAlerts.length === 0 ? 'none' : quietAlerts.map((alert) => `${alert.alertname} ${JSON.stringify(alert.labels)}`).join('; ')}.`,

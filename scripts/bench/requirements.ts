@@ -10,6 +10,7 @@ interface Requirements {
   varnish: string | null;
   redisServer: string | null;
   nginx: string | null;
+  prometheus: string | null;
 }
 
 /** BENCH_VARNISHD names the binary: nothing to check or install; its start says whether it runs. */
@@ -21,13 +22,19 @@ function whyMissing(answer: Provided): string | null {
 
 let requirements: Promise<Requirements> | null = null;
 
-/** varnishd with xkey, redis-server and nginx, provided in one go the first time any is asked for. */
+/** varnishd with xkey, redis-server, nginx and Prometheus, provided in one go the first time any is asked for. */
 function provided(): Promise<Requirements> {
   requirements ??= provide({
     varnish: process.env.BENCH_VARNISHD ? CHOSEN_VARNISHD : varnishPiece('the edge in front of the portals (deploy/varnish/default.vcl)'),
     redisServer: binaryPiece('redis-server', 'redis-server', "a Redis of the benchmark's own"),
     nginx: binaryPiece('nginx', 'nginx-light', 'the static-file baseline'),
-  }).then((answers) => ({ varnish: whyMissing(answers.varnish), redisServer: whyMissing(answers.redisServer), nginx: whyMissing(answers.nginx) }));
+    prometheus: binaryPiece('prometheus', 'prometheus', 'the day with faults, to evaluate the shipped alert rules'),
+  }).then((answers) => ({
+    varnish: whyMissing(answers.varnish),
+    redisServer: whyMissing(answers.redisServer),
+    nginx: whyMissing(answers.nginx),
+    prometheus: whyMissing(answers.prometheus),
+  }));
   return requirements;
 }
 
@@ -44,6 +51,11 @@ export async function redisServerMissing(): Promise<string | null> {
 /** null when nginx is on PATH; else what to install. */
 export async function nginxMissing(): Promise<string | null> {
   return (await provided()).nginx;
+}
+
+/** null when prometheus is on PATH; else what to install. */
+export async function prometheusMissing(): Promise<string | null> {
+  return (await provided()).prometheus;
 }
 
 /** The varnishd binary the benchmarks start (BENCH_VARNISHD, to point at another build; default on PATH). */

@@ -39,6 +39,8 @@ export interface Newsroom {
   restart: { from: number; to: number } | null;
   /** The faults of a day with faults, as they happened. */
   faults: FaultWindow[];
+  /** Whether the CMS is failing or stalling now (a fault): a page no cache holds cannot be rendered meanwhile. */
+  cmsAway(): boolean;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -72,12 +74,13 @@ export function runNewsroom(
   const pools = newsroomArticles(articles);
   const events: NewsroomEvent[] = [];
   const failures: string[] = [];
-  const newsroom: Newsroom = { events, failures, done: Promise.resolve(), restart: null, faults: [] };
+  /** A CMS failing as a whole (a fault): under the takedowns' own rules, which name longer paths. */
+  let cmsFailing = false;
+  let cmsStallMs = 0;
+  const newsroom: Newsroom = { events, failures, done: Promise.resolve(), restart: null, faults: [], cmsAway: () => cmsFailing || cmsStallMs > 0 };
   const end = startedAt + durationMs;
   const takenDown = new Set<number>();
   const rules: Array<{ path: string; mode: 'code' | 'http500'; code?: number }> = [];
-  /** A CMS failing as a whole (a fault): under the takedowns' own rules, which name longer paths. */
-  let cmsFailing = false;
   const applyFailures = () => stack.upstream.api.control.setFailures([...rules, ...(cmsFailing ? [{ path: '/', mode: 'http500' as const }] : [])]);
   let hookTurn = 0;
 
@@ -156,7 +159,10 @@ export function runNewsroom(
       cmsFailing = on;
       applyFailures();
     },
-    slow: (ms: number) => stack.upstream.api.control.setLatency(ms > 0 ? [{ path: '/', ms }] : []),
+    slow: (ms: number) => {
+      cmsStallMs = ms;
+      stack.upstream.api.control.setLatency(ms > 0 ? [{ path: '/', ms }] : []);
+    },
   };
 
   /** The fault, with a correction and a takedown sent as it begins; its window once the part is back. */

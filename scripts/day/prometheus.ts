@@ -4,7 +4,7 @@
  * shipped. After the run, `ALERTS` says which alerts fired and when, for the report's faults and quiet minutes.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../server/render/assets';
@@ -28,12 +28,6 @@ export interface RunningPrometheus {
   /** Every alert that was firing at some evaluation between `fromS` and `toS` (unix seconds). */
   firedBetween(fromS: number, toS: number): Promise<FiredAlert[]>;
   stop(): Promise<void>;
-}
-
-/** What to install when Debian's Prometheus is missing, or null. */
-export function prometheusMissing(): string | null {
-  const onPath = (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && existsSync(path.join(dir, 'prometheus')));
-  return onPath ? null : 'the day with faults needs Prometheus to evaluate the shipped alert rules: apt-get install -y prometheus';
 }
 
 export async function startPrometheus(targets: readonly string[]): Promise<RunningPrometheus> {

@@ -10,6 +10,8 @@ export interface Second {
   t: number;
   views: number;
   errors: number;
+  /** Pages no cache held, refused while the CMS was away: not errors (first-views.ts). */
+  unheld: number;
   edgeHits: number;
   stale: number;
   leaks: number;
@@ -33,6 +35,7 @@ export interface Period {
   seconds: number;
   viewsPerSecond: number;
   errors: number;
+  unheld: number;
   edgeHitRatio: number;
   originCpuMsPer1000Views: number;
   cmsCallsPerSecond: number;
@@ -66,6 +69,7 @@ export function periodOf(label: string, seconds: readonly Second[]): Period {
     seconds: seconds.length,
     viewsPerSecond: views / span,
     errors: sum((second) => second.errors),
+    unheld: sum((second) => second.unheld),
     edgeHitRatio: views === 0 ? 0 : sum((second) => second.edgeHits) / views,
     originCpuMsPer1000Views: views === 0 ? 0 : sum((second) => second.originCpuMicros) / 1000 / (views / 1000),
     cmsCallsPerSecond: sum((second) => second.cmsCalls) / span,
