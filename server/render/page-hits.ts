@@ -18,6 +18,7 @@ import { READER_COOKIE } from '../../shared/reader-cookie';
 import { PREVIEW_COOKIE } from '../preview/contract';
 import { SESSION_COOKIE } from '../session';
 import { pageFormFor } from './accept-encoding';
+import { rendersForReader } from './page-decision';
 import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
 import { carryLookup, pageKind, pageRequestOf, routeLabel, type PageRequest } from './page-request';
 import { writeHeld, type HeldHeads } from './page-response';
@@ -117,7 +118,7 @@ function candidateOf(req: IncomingMessage, candidates: Candidates): Candidate | 
   if (!target.startsWith('/')) return null;
   const candidate = candidates.of(target, req.headers.host);
   if (!candidate) return null;
-  if (rendersForReader(req.headers.cookie, candidate.perReader)) return null;
+  if (mayRenderForReader(req.headers.cookie, candidate.perReader)) return null;
   // An editor's preview (docs/preview.md) is never answered from the page cache.
   if (req.headers.cookie?.includes(`${PREVIEW_COOKIE}=`)) return null;
   if (candidate.variesByUserAgent && isMobileUserAgent(req.headers['user-agent'])) return null;
@@ -135,12 +136,12 @@ function candidateAt(target: string, host: string | undefined, pageCache: PageCa
 }
 
 /**
- * A session cookie on a per-reader page, or without the reader cookie (a session from before that cookie
- * existed): the page handler decides, with the session, whether this reader gets a render of their own.
+ * page-decision.ts's rule with a session cookie taken for a session: the page handler, which reads the session,
+ * decides whether this reader does get a render of their own.
  */
-function rendersForReader(cookies: string | undefined, perReader: boolean): boolean {
-  if (!cookies?.includes(`${SESSION_COOKIE}=`)) return false;
-  return perReader || !cookies.includes(`${READER_COOKIE}=`);
+function mayRenderForReader(cookies: string | undefined, perReader: boolean): boolean {
+  const signedIn = cookies?.includes(`${SESSION_COOKIE}=`) === true;
+  return rendersForReader({ signedIn, perReader, hasReaderCookie: cookies?.includes(`${READER_COOKIE}=`) === true });
 }
 
 /** Answers with the held page; false (nothing sent, no header left behind) if that failed before the headers went. */
