@@ -6,7 +6,7 @@
  * gets 403. deploy/nginx.conf also refuses /_internal from the public.
  */
 import type { IncomingMessage } from 'node:http';
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { ageSeconds, freshnessOf, type CacheEntry } from './cache/entry';
 import { carriesToken, INTERNAL_TOKEN_HEADER } from './cache/instances';
@@ -17,6 +17,7 @@ import type { PeerAck as PeerPurgeAnswer } from './cache/peer-purge';
 import type { PurgeRecord, Purges } from './cache/purges';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import { readDeadline } from './middleware/read-deadline';
 
 /** What /_internal/l1 reads of the store: null when this instance has no L1 (L1_CACHE_MAX_MB=0 with Redis). */
 export interface L1View {
@@ -150,34 +151,23 @@ function peerPurge(deps: InternalDeps) {
 export const HOOK_BODY_DEADLINE_MS = 10_000;
 
 /**
- * Answers the hook's caller at once when its body cannot be taken (a Content-Length over the limit: 413), or
- * when the body has not all arrived within `deadlineMs` (408), and closes the connection instead of reading on.
+ * The hook's body guards: a Content-Length over the limit is refused at once (413: body-parser would read an
+ * over-limit body to its end before answering), and a body not all arrived within `deadlineMs` gets the 408 of
+ * every route's read deadline (middleware/read-deadline.ts), here at the hook's shorter bound.
  */
-export function hookBodyDeadline(deadlineMs: number) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+export function hookBodyDeadline(deadlineMs: number): RequestHandler[] {
+  const refuseOversize = (req: Request, res: Response, next: NextFunction): void => {
     const announced = Number(req.headers['content-length']);
-    if (Number.isFinite(announced) && announced > MAX_PURGE_BODY_BYTES) {
-      refuseAndClose(req, res, 413, `body: larger than ${MAX_PURGE_BODY_BYTES} bytes`);
+    if (!Number.isFinite(announced) || announced <= MAX_PURGE_BODY_BYTES) {
+      next();
       return;
     }
-    const timer = setTimeout(() => {
-      if (!req.complete) refuseAndClose(req, res, 408, `body: not received within ${deadlineMs / 1000} s`);
-    }, deadlineMs);
-    timer.unref();
-    const done = () => clearTimeout(timer);
-    res.once('close', done);
-    res.once('finish', done);
-    next();
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Connection', 'close');
+    res.status(413).json({ error: `body: larger than ${MAX_PURGE_BODY_BYTES} bytes` });
+    res.once('finish', () => req.socket.destroy());
   };
-}
-
-/** A JSON refusal with `Connection: close`; the socket goes once it is written, the rest of the body unread. */
-function refuseAndClose(req: Request, res: Response, status: 408 | 413, error: string): void {
-  if (res.headersSent) return;
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Connection', 'close');
-  res.status(status).json({ error });
-  res.once('finish', () => req.socket.destroy());
+  return [refuseOversize, readDeadline(deadlineMs)];
 }
 
 /**
