@@ -17,20 +17,10 @@ import { describeWithRedisServers, describeWithVarnish } from '../../support/req
 import { homeListEntry } from '../../support/upstream-data';
 import { portalsBehindVarnish } from '../../support/varnish';
 import { eventually, withRedis } from './redis-helpers';
+import { untilEvery } from '../../support/readiness';
 
 const SECRET = 'a-publish-hook-secret-of-the-newsroom-cms-0123456789';
 const TOKEN = 'edge-purge-token-of-the-portals';
-
-async function readiness(t: TestPortal): Promise<{ redis?: string; l1?: string }> {
-  return ((await (await fetch(`${t.url}/readyz`)).json()) as { checks: { redis?: string; l1?: string } }).checks;
-}
-
-async function untilBoth(portals: readonly TestPortal[], accept: (checks: { redis?: string; l1?: string }) => boolean, what: string): Promise<void> {
-  for (const t of portals) {
-    const checks = await eventually(() => readiness(t), accept, 20_000);
-    if (!accept(checks)) throw new Error(`${t.url}: not ${what} within 20 s: ${JSON.stringify(checks)}`);
-  }
-}
 
 /** The article's headline as the page's title says it (its description may quote the old one). */
 function headlineOf(body: string): string {
@@ -90,7 +80,7 @@ describeWithVarnish()('a purge while Redis is away', () => {
           try {
             if (signal === 'SIGKILL') await redis.stop('SIGKILL');
             else process.kill(redis.pid!, 'SIGSTOP');
-            await untilBoth([suite.a, suite.b], (checks) => checks.redis === 'down', 'cut off from Redis');
+            await untilEvery([suite.a, suite.b], (checks) => checks.redis === 'down', 'cut off from Redis');
 
             const corrected = `此文已撤下（${signal}）`;
             expect(suite.a.upstream.api.control.overrideArticle(entry.id, { title: corrected, list_title: corrected })).toBe(true);
@@ -122,7 +112,7 @@ describeWithVarnish()('a purge while Redis is away', () => {
               20_000,
             );
             expect(record).toMatchObject({ id: answer.body.id, replayedAt: expect.any(String), edges: [{ ok: true }] });
-            await untilBoth([suite.a, suite.b], (checks) => checks.redis === 'up' && checks.l1 === 'coherent', 'coherent again');
+            await untilEvery([suite.a, suite.b], (checks) => checks.redis === 'up' && checks.l1 === 'coherent', 'coherent again');
 
             // Gone everywhere: both portals and the edge (asked twice, so each portal may be the one it fetches from).
             for (const [where, res] of [

@@ -10,20 +10,9 @@ import { startTestPortal } from '../../support/portal';
 import { callHook, signatureOf } from '../../support/publish-hook';
 import { OwnRedis } from '../../support/redis-server';
 import { describeWithRedisServers } from '../../support/requirements';
-import { eventually } from './redis-helpers';
+import { untilEvery } from '../../support/readiness';
 
 const SECRET = 'a-publish-hook-secret-of-the-newsroom-cms-0123456789';
-
-async function readiness(t: TestPortal): Promise<{ redis?: string; l1?: string }> {
-  return ((await (await fetch(`${t.url}/readyz`)).json()) as { checks: { redis?: string; l1?: string } }).checks;
-}
-
-async function until(portals: readonly TestPortal[], accept: (checks: { redis?: string; l1?: string }) => boolean): Promise<void> {
-  for (const t of portals) {
-    const checks = await eventually(() => readiness(t), accept, 20_000);
-    if (!accept(checks)) throw new Error(`${t.url}: readiness still ${JSON.stringify(checks)}`);
-  }
-}
 
 describeWithRedisServers()('a used hook signature through Redis events', () => {
   let redis: OwnRedis;
@@ -64,7 +53,7 @@ describeWithRedisServers()('a used hook signature through Redis events', () => {
 
   it('refuses it on both instances during the outage, after Redis returns, and after Redis came back empty', async () => {
     await redis.stop('SIGKILL');
-    await until([a, b], (checks) => checks.redis === 'down');
+    await untilEvery([a, b], (checks) => checks.redis === 'down', 'cut off from Redis');
     const body = JSON.stringify({ tags: ['site:1'], soft: true, event: `guard-${randomBytes(4).toString('hex')}` });
     const signature = signatureOf(SECRET, body);
 
@@ -74,15 +63,15 @@ describeWithRedisServers()('a used hook signature through Redis events', () => {
     expect(await sendAgain(body, signature)).toEqual([409, 409]);
 
     await redis.startProcess();
-    await until([a, b], (checks) => checks.redis === 'up' && checks.l1 === 'coherent');
+    await untilEvery([a, b], (checks) => checks.redis === 'up' && checks.l1 === 'coherent', 'coherent again');
     // Redis is back (the held purge replayed, its signature written there): still refused everywhere.
     expect(await sendAgain(body, signature)).toEqual([409, 409]);
 
     // Redis restarted empty: its record of signatures is gone, each instance's own is not.
     await redis.stop('SIGKILL');
-    await until([a, b], (checks) => checks.redis === 'down');
+    await untilEvery([a, b], (checks) => checks.redis === 'down', 'cut off from Redis');
     await redis.startProcess();
-    await until([a, b], (checks) => checks.redis === 'up' && checks.l1 === 'coherent');
+    await untilEvery([a, b], (checks) => checks.redis === 'up' && checks.l1 === 'coherent', 'coherent again');
     expect(await sendAgain(body, signature)).toEqual([409, 409]);
 
     // A signature used once Redis is back, on one instance, is refused on the other at once (Redis, then the bus).
