@@ -7,7 +7,8 @@ import type { Advertisement } from '../../types/entities';
 import { Resource } from '../data/Resource';
 import { AdCarousel } from './AdCarousel';
 
-function HotNewsSkeleton() {
+/** What stands in for the items while they stream in: rows of the items' own height (placeholders.test.ts). */
+export function HotNewsSkeleton() {
   return (
     <ol className="hot-news__list hot-news__list--loading" aria-busy="true">
       {Array.from({ length: HOT_NEWS_SIZE }, (_, index) => (

@@ -18,7 +18,8 @@ function topicHref(topic: TopicCover): string {
   return /^(https?:\/\/|\/)/.test(jump) ? jump : href.topicDetail(topic.id);
 }
 
-function TopicsSkeleton() {
+/** What stands in for the covers while they stream in: boxes of the covers' own size (placeholders.test.ts). */
+export function TopicsSkeleton() {
   return (
     <ul className="side-topics" aria-busy="true">
       {Array.from({ length: RECOMMENDED_TOPICS_SHOWN }, (_, index) => (

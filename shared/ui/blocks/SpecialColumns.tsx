@@ -51,6 +51,17 @@ function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
   );
 }
 
+/** What stands in for the authors while they stream in: rows of the authors' own height (placeholders.test.ts). */
+export function ColumnsSkeleton() {
+  return (
+    <ul className="column-list" aria-busy="true">
+      {Array.from({ length: SPECIAL_COLUMN_PAGE_SIZE }, (_, index) => (
+        <li key={index} className="column-list__placeholder" />
+      ))}
+    </ul>
+  );
+}
+
 export function SpecialColumns({ adsBelow = [] }: { adsBelow?: readonly Advertisement[] }) {
   return (
     <section className="side-block special-columns" aria-labelledby="special-columns-title">
@@ -58,7 +69,7 @@ export function SpecialColumns({ adsBelow = [] }: { adsBelow?: readonly Advertis
         {/* The only way to every column author (/specialColumn), with or without script. */}
         <a href="/specialColumn">专栏</a>
       </h2>
-      <Suspense fallback={<div className="skeleton-box" aria-busy="true" />}>
+      <Suspense fallback={<ColumnsSkeleton />}>
         <Resource name="columnAuthors">{(value) => <ColumnPage authors={value.list} />}</Resource>
       </Suspense>
       <AdCarousel ads={adsBelow} label="专栏广告" />
