@@ -14,7 +14,8 @@ import { PurgeInputError } from './cache/invalidation';
 import { MAX_PURGE_BODY_BYTES, orderOf, PurgeRequestError, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S, signatureOf, verifySignature } from './cache/purge-request';
 import { wirePurge, type PurgeAnnouncement } from './cache/coherence';
 import type { PeerAck as PeerPurgeAnswer } from './cache/peer-purge';
-import type { PurgeRecord, Purges } from './cache/purges';
+import type { PurgeRecord } from './cache/purge-record';
+import type { Purges } from './cache/purges';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
