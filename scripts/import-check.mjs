@@ -4,11 +4,15 @@
 //      what both sides and the tools build on, so it may not even name a type of one side);
 //   2. no import cycle: the modules of client/, server/, shared/ and scripts/ form no circle, however long.
 //   3. floors: client/, server/ and shared/ import nothing from scripts/ (the tools build on the product, not
-//      the other way round).
+//      the other way round);
+//   4. shared/ is what both sides run: each of its modules is reached from client/ (one only the server or the
+//      tools import belongs under server/ or scripts/), and it imports no Node builtin and no package but those
+//      the browser bundle holds (BROWSER_PACKAGES).
 // Every rule reads each file's import specifiers with the TypeScript compiler's own pre-processor: static,
 // dynamic, `require` and type-only imports alike.
 //   node scripts/import-check.mjs [root]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -67,14 +71,64 @@ export function directionViolations(root, files, graph = importGraph(root, files
 export function importGraph(root, files) {
   const graph = new Map();
   for (const from of files) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(path.join(root, from), 'utf8'), true, true);
-    const targets = importedFiles.filter(({ fileName }) => fileName.startsWith('.')).map(({ fileName }) => resolveRelative(root, from, fileName));
+    const targets = specifiers(root, from)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => resolveRelative(root, from, specifier));
     graph.set(
       from,
       [...new Set(targets)].filter((target) => SOURCE_FILE.test(target) && !target.endsWith('.d.ts')),
     );
   }
   return graph;
+}
+
+/** What a file's import lines name, as written: static, dynamic, `require` and type-only imports alike. */
+function specifiers(root, file) {
+  return ts.preProcessFile(readFileSync(path.join(root, file), 'utf8'), true, true).importedFiles.map(({ fileName }) => fileName);
+}
+
+/**
+ * The packages shared/ may import: those the browser bundle holds (React and its router, dates, the carousel, the
+ * HLS player). A package that is not here is either Node-only or not yet judged safe for the browser; adding one
+ * is a one-line choice made where the rule is.
+ */
+export const BROWSER_PACKAGES = new Set(['react', 'react-dom', 'react-router-dom', 'dayjs', 'swiper', 'hls.js']);
+
+/** `@scope/name/deep` → `@scope/name`; `name/deep` → `name`. */
+function packageName(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/**
+ * shared/ modules that are not isomorphic: `{ file, why }` for one no client/ module reaches (through any chain of
+ * imports, type-only ones included) and for one that imports a Node builtin or a package outside BROWSER_PACKAGES.
+ */
+export function sharedFloorViolations(root, files, graph = importGraph(root, files)) {
+  const reached = new Set(files.filter((file) => file.startsWith('client/')));
+  const queue = [...reached];
+  while (queue.length > 0) {
+    for (const target of graph.get(queue.shift()) ?? []) {
+      if (reached.has(target)) continue;
+      reached.add(target);
+      queue.push(target);
+    }
+  }
+  const violations = [];
+  for (const file of files.filter((candidate) => candidate.startsWith('shared/'))) {
+    if (!reached.has(file)) {
+      const importers = [...graph].filter(([, targets]) => targets.includes(file)).map(([from]) => from);
+      const by = importers.length > 0 ? `imported only by ${importers.join(', ')}` : 'imported by nothing';
+      violations.push({ file, why: `no client/ module reaches it (${by}): shared/ holds what both sides run; move it under server/ or scripts/` });
+    }
+    for (const specifier of specifiers(root, file).filter((candidate) => !candidate.startsWith('.'))) {
+      if (isBuiltin(specifier)) violations.push({ file, why: `imports ${specifier}, a Node builtin: shared/ runs in the browser too` });
+      else if (!BROWSER_PACKAGES.has(packageName(specifier))) {
+        violations.push({ file, why: `imports ${specifier}, not a package of the browser bundle (BROWSER_PACKAGES): shared/ runs in the browser too` });
+      }
+    }
+  }
+  return violations;
 }
 
 /** The strongly connected components of more than one module (or one importing itself): each holds a cycle. Tarjan. */
@@ -151,11 +205,12 @@ export function oneCircle(graph, component) {
   return component.join(', ');
 }
 
-/** Every finding of both rules, as lines; empty when the tree keeps them. */
+/** Every finding of the rules, as lines; empty when the tree keeps them. */
 export async function importFindings(root) {
   const files = sourceFiles(root);
   const graph = importGraph(root, files);
   const lines = directionViolations(root, files, graph).map(({ from, to, why }) => `${from} imports ${to}: ${why}`);
+  for (const { file, why } of sharedFloorViolations(root, files, graph)) lines.push(`${file} ${why}`);
   for (const component of cycles(graph)) lines.push(`import cycle of ${component.length} modules: ${oneCircle(graph, component)}`);
   return lines;
 }
@@ -164,7 +219,7 @@ async function main() {
   const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
   const findings = await importFindings(root);
   if (findings.length === 0) {
-    console.log(`imports: ${sourceFiles(root).length} modules, shared/ one way, no cycle`);
+    console.log(`imports: ${sourceFiles(root).length} modules, shared/ one way and isomorphic, no cycle`);
     return;
   }
   console.error(`imports: ${findings.length} finding(s)\n${findings.map((line) => `  ${line}`).join('\n')}`);

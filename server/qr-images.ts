@@ -5,7 +5,7 @@
  */
 import { Router } from 'express';
 import { qrTextOfImageName } from '../shared/qr-image-path';
-import { qrSvgDocument } from '../shared/qr';
+import { qrSvgDocument } from './qr';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 3600;
 

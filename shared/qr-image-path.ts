@@ -1,6 +1,6 @@
 /**
  * Where a QR code's image is served: `/assets/qr/{text as base64url}.svg`, a pure function of the text, so
- * server and browser name the same URL and any cache may keep it for good. Kept apart from shared/qr.ts so the
+ * server and browser name the same URL and any cache may keep it for good. Kept apart from server/qr.ts so the
  * browser bundle does not carry the QR encoder to name an image.
  */
 

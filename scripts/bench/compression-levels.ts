@@ -2,7 +2,7 @@
  * What each compression level costs a stored page and saves on the wire: the portal's home and an article page
  * (rendered by a portal on the reference API, taken as stored), each compressed in a loop at gzip 6 and brotli
  * levels 4–9, CPU per compression and bytes. `node scripts/run-ts.mjs scripts/bench/compression-levels.ts`.
- * How the stored brotli level was chosen (server/cache/stored-page.ts, docs/benchmark.md "Eleventh round").
+ * How the stored brotli level was chosen (server/cache/stored-page.ts, docs/benchmark.md "Storing a page: the seal and two compressions").
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { startReferenceApi } from '../reference-api/server';

@@ -4,7 +4,8 @@
  */
 import { EdgePurger } from '../../server/cache/edge-purge';
 import { Invalidator, PurgeInputError, urlSelector, type PurgeSelector } from '../../server/cache/invalidation';
-import { Purges, type PurgeRecord } from '../../server/cache/purges';
+import type { PurgeRecord } from '../../server/cache/purge-record';
+import { Purges } from '../../server/cache/purges';
 import type { RedisClient } from '../../server/redis/client';
 import { RedisStore } from '../../server/cache/redis-store';
 import { buildsOf } from '../../server/cache/stats';

@@ -4,7 +4,7 @@
  * fault names the alerts the shipped rules must fire for it; the others are blips no on-call engineer should be
  * paged for, and the report checks that nothing fires for them or in the quiet minutes.
  */
-import { ACK_TIMEOUT_MS } from '../../server/cache/purges';
+import { ACK_TIMEOUT_MS } from '../../server/cache/purge-acks';
 import type { EdgeStack } from '../bench/edge-stack';
 
 export type FaultKind = 'redis-freeze' | 'redis-restart' | 'portal-freeze' | 'portal-restart' | 'cms-500' | 'cms-stall' | 'edge-restart';

@@ -3,21 +3,26 @@
  * (Redis, or the one in-process store), every instance's L1 by selector (announced on the coherence bus, so a
  * copy is dropped whether or not Redis still holds its key), then the edges (Varnish) in front. Whoever purges,
  * the publish hook or `portal-cache purge`, waits until every announced instance has acknowledged, names those
- * that did not, and writes one record to the purge history.
+ * that did not, and writes one record to the purge history. An instance that cannot reach Redis holds the purge
+ * and replays it in order; one that lost its subscription catches up from the purge log. Their parts, one job a
+ * file: purge-order.ts (what is asked), purge-acks.ts (which instances applied it), purge-edges.ts (what the
+ * edges get, and when), used-signatures.ts (a hook call sent again), purge-record.ts (the history).
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import { siteById, siteOfKnownHost } from '../../shared/sites';
 import type { RedisClient } from '../redis/client';
 import type { EdgeAck, EdgePurgeOrder } from './edge-purge';
 import { announcedInstances } from './instances';
-import { edgeTagsOf } from './tags';
-import type { PurgeAnnouncement, UsedSignature } from './coherence';
+import type { PurgeAnnouncement } from './coherence';
 import type { PeerPurger } from './peer-purge';
+import { ackKey, acknowledgementsOf, liveInstances, type InstanceAck } from './purge-acks';
 import type { NotedPurge, PurgeClock } from './purge-clock';
+import { EdgePurges, edgeUrlsOf, pageUrlOf, tagsOf } from './purge-edges';
 import { appendPurge, compareLogIds, purgeLogEpoch, purgeLogSince, purgeLogTail, type LoggedPurge } from './purge-log';
-import { Invalidator, PurgeInputError, urlSelector, validate, type PurgeSelector, type PurgeSpace } from './invalidation';
+import { selectorsOf, type PurgeOrderInput, type RunOrder } from './purge-order';
+import { PurgeHistory, type PurgeRecord } from './purge-record';
+import { Invalidator, validate, type PurgeSelector, type PurgeSpace } from './invalidation';
 import type { CacheStore } from './store';
+import { shareSignature, signatureKey, UsedSignatures } from './used-signatures';
 
 export type { PurgeAnnouncement } from './coherence';
 
@@ -25,80 +30,6 @@ export type { PurgeAnnouncement } from './coherence';
 export interface LocalPurge {
   entries: number;
   keys: string[];
-}
-
-export interface InstanceAck {
-  id: string;
-  /** L1 copies it dropped. */
-  entries: number;
-}
-
-/** One purge as the history keeps it (and `portal-cache purges` reads it back). */
-export const purgeRecord = z.object({
-  id: z.string(),
-  /** ISO time the purge started. */
-  at: z.string(),
-  /** `cms (10.0.0.7)` for the hook, `user@host` for the CLI, `portal <instance>` for the flag watch. */
-  who: z.string(),
-  /** `watch`: a flag the CMS switched without the hook, found by an instance (server/upstream/flag-watch.ts). */
-  source: z.enum(['hook', 'cli', 'watch']),
-  /** What was asked, as its author wrote it: the hook's tags and URLs, or the CLI's command line. */
-  what: z.string(),
-  tags: z.array(z.string()),
-  urls: z.array(z.string()),
-  soft: z.boolean(),
-  /** Entries deleted or marked stale in the shared store. */
-  entries: z.number(),
-  instances: z.object({ acknowledged: z.array(z.object({ id: z.string(), entries: z.number() })), missing: z.array(z.string()) }),
-  /** Each edge's answer (edge-purge.ts's EdgeAck). */
-  edges: z.array(z.object({ edge: z.string(), ok: z.boolean(), purged: z.number().optional(), reason: z.string().optional(), ms: z.number() })),
-  /**
-   * What could not be reached when it was made (Redis down): `redis` and the other `instances`. The purge was
-   * held and is replayed to them, in order, once Redis answers (its record then written with `replayedAt`).
-   */
-  unreached: z.array(z.enum(['redis', 'instances'])).optional(),
-  /** ISO time a held purge was replayed to Redis and every instance. */
-  replayedAt: z.string().optional(),
-  ms: z.number(),
-});
-
-export type PurgeRecord = z.infer<typeof purgeRecord>;
-
-/** How many purges the history keeps (the newest). */
-export const HISTORY_LENGTH = 1000;
-/** How long a purger waits for the instances' acknowledgements before naming the missing ones. */
-export const ACK_TIMEOUT_MS = 2000;
-const ACK_POLL_MS = 20;
-/** URLs sent to the edges for one purge (the order's and the pages found): a runaway tag cannot flood them. */
-const MAX_EDGE_URLS = 5000;
-
-/**
- * An instance purges the edges again this long after it purged them: an edge fetch that began before the portal's
- * own purge carries the page the portal held until then, and the edge indexes that object (xkey) only when its
- * headers arrive, after the purge has passed it by, so it would serve the old text for a whole TTL. Most such
- * fetches end within a second; none outlasts the shipped VCL's first_byte_timeout (15 s), the last follow-up.
- */
-export const EDGE_FOLLOW_UPS_MS: readonly number[] = [1_000, 15_000];
-
-export function historyKey(prefix: string): string {
-  return `${prefix}:purges`;
-}
-
-/**
- * True for the one instance that claims purge `id` for the purge counters: a purge run outside the portals (the
- * CLI) reaches every instance on the bus, and counted by each it would read as one per instance.
- */
-export async function claimCount(client: RedisClient, prefix: string, id: string): Promise<boolean> {
-  return (await client.set(`${prefix}:purge:${id}:counted`, '1', 'EX', 3600, 'NX')) === 'OK';
-}
-
-/** Where Redis keeps a hook signature as used, for its window (firstUse, and a held purge's on replay). */
-function signatureKey(prefix: string, signature: string): string {
-  return `${prefix}:purge:signature:${signature}`;
-}
-
-export function ackKey(prefix: string, id: string): string {
-  return `${prefix}:purge:${id}:acks`;
 }
 
 export interface PurgesOptions {
@@ -127,48 +58,19 @@ export interface PurgesOptions {
   buildId?: string;
 }
 
-export interface PurgeOrderInput {
-  /** The CMS's id of the event, recorded with the purge. */
-  event?: string;
-  /** The hook call's signature (firstUse): carried with the purge, so every instance that applies it refuses it again. */
-  signature?: UsedSignature;
-  tags: readonly string[];
-  urls: readonly string[];
-  soft: boolean;
-}
-
-/**
- * The acknowledgements of purge `id` (instance id → L1 copies it dropped), polled until each of `expected` has
- * answered or the time is up: an instance killed without withdrawing its announcement never answers.
- */
-export async function acknowledgementsOf(
-  client: RedisClient,
-  prefix: string,
-  id: string,
-  expected: readonly string[],
-  timeoutMs = ACK_TIMEOUT_MS,
-): Promise<Record<string, string>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const acks = await client.hgetall(ackKey(prefix, id));
-    if (expected.every((instanceId) => instanceId in acks) || Date.now() >= deadline) return acks;
-    await new Promise((resolve) => setTimeout(resolve, ACK_POLL_MS));
-  }
-}
-
 export class Purges {
-  private readonly localHistory: PurgeRecord[] = [];
   /**
    * Signatures this instance has seen (its own hook calls and every purge it applied), until when they are kept:
    * asked before Redis, so a call refused once stays refused through an outage and a Redis that came back empty.
    */
-  private readonly usedSignatures = new Map<string, number>();
+  private readonly usedSignatures = new UsedSignatures();
+  private readonly records: PurgeHistory;
+  private readonly edgePurges: EdgePurges;
   private readonly space: PurgeSpace;
   /** Purges made while Redis could not be reached, oldest first: replayed in this order once it answers. */
   private readonly held: Array<{ purge: PurgeAnnouncement; order: RunOrder; started: number }> = [];
   private replaying: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
-  private readonly followUps = new Set<NodeJS.Timeout>();
   /** Where this instance is in the purge log: the last entry it heard of, in the log named `epoch`. */
   private log: { epoch: string; lastId: string } | null = null;
   /** False from a lost subscription until the catch-up: what is heard meanwhile does not move `log` past a gap. */
@@ -180,15 +82,14 @@ export class Purges {
   constructor(private readonly options: PurgesOptions) {
     // Every build of the prefix unless told otherwise: during a rolling deploy the old build's pages are just as wrong.
     this.space = { prefix: options.prefix, buildId: options.buildId ?? '*' };
+    this.records = new PurgeHistory(options.client, options.prefix);
+    this.edgePurges = new EdgePurges(options.edges ?? null, options.self !== null, options.onEdgeFollowUp);
     if (this.holds()) options.client?.on('ready', this.onReady);
   }
 
   /** Checks every tag and URL before anything is touched: a bad one is a PurgeInputError and changes nothing. */
-  async selectorsOf(order: PurgeOrderInput): Promise<PurgeSelector[]> {
-    const byUrl = await Promise.all(order.urls.map((url) => urlSelector(url, strictSiteOf(url), true)));
-    const selectors: PurgeSelector[] = [...order.tags.map((tag): PurgeSelector => ({ by: 'tag', tag })), ...byUrl];
-    for (const selector of selectors) validate(selector, this.space);
-    return selectors;
+  selectorsOf(order: PurgeOrderInput): Promise<PurgeSelector[]> {
+    return selectorsOf(order, this.space);
   }
 
   /** The hook's purge: its tags and URLs, each checked first. */
@@ -261,7 +162,7 @@ export class Purges {
     this.options.clock?.note(purge);
     this.applied.add(id);
     // A held purge's signature never reached Redis: the instances that missed the call refuse it from now on.
-    if (replayed && purge.signature) await this.shareSignature(purge.signature);
+    if (replayed && purge.signature) await shareSignature(this.options.client, this.options.prefix, purge.signature);
     if (this.options.client) await appendPurge(this.options.client, this.options.prefix, purge, this.options.self?.id ?? 'cli');
     const others = await this.acknowledgements(id);
     // Once every instance knows of the purge, nothing begun before it is stored any more; what such a load or
@@ -270,7 +171,7 @@ export class Purges {
     // The edges after the portal: an edge refetching before the portal had dropped its copy would store it again.
     // With the URLs of the pages the portal found: a page whose Surrogate-Key had no room for an item's key
     // (tags.ts MAX_SURROGATE_KEY_BYTES) is reached by its address.
-    const edges = await this.purgeEdges(order.tags, edgeUrlsOf(selectors, pageUrls), order.soft);
+    const edges = await this.edgePurges.purge(order.tags, edgeUrlsOf(selectors, pageUrls), order.soft);
     const record: PurgeRecord = {
       ...this.recordOf(purge, order, started),
       entries,
@@ -279,7 +180,7 @@ export class Purges {
       ...(replayed ? { replayedAt: new Date().toISOString() } : {}),
       ms: Date.now() - started,
     };
-    await this.remember(record);
+    await this.records.remember(record);
     return record;
   }
 
@@ -296,7 +197,7 @@ export class Purges {
     const peers = this.options.peers;
     const reached = peers ? await peers.purge(purge) : { acknowledged: [], missing: [] };
     const again = peers ? () => peers.purge(purge).then(() => undefined) : undefined;
-    const edges = await this.purgeEdges(order.tags, edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)), order.soft, again);
+    const edges = await this.edgePurges.purge(order.tags, edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)), order.soft, again);
     this.held.push({ purge, order, started });
     this.retryTimer ??= setInterval(() => void this.replayHeld(), REPLAY_RETRY_MS).unref();
     const record: PurgeRecord = {
@@ -307,7 +208,7 @@ export class Purges {
       unreached: reached.missing.length > 0 ? ['redis', 'instances'] : ['redis'],
       ms: Date.now() - started,
     };
-    this.rememberLocally(record);
+    this.records.rememberLocally(record);
     return record;
   }
 
@@ -361,7 +262,7 @@ export class Purges {
     const { self, client, prefix } = this.options;
     if (!self) return;
     this.applied.add(announcement.id);
-    this.keepSignature(announcement.signature);
+    this.usedSignatures.keep(announcement.signature);
     const { entries } = await this.noted(announcement, () => self.purgeLocal(announcement.selectors, announcement.build));
     if (!client) return;
     const key = ackKey(prefix, announcement.id);
@@ -410,7 +311,7 @@ export class Purges {
     const self = this.options.self!;
     const edgeOrders = { hard: { tags: [] as string[], urls: [] as string[] }, soft: { tags: [] as string[], urls: [] as string[] } };
     for (const { purge } of entries) {
-      this.keepSignature(purge.signature);
+      this.usedSignatures.keep(purge.signature);
       if (this.applied.has(purge.id)) continue;
       this.applied.add(purge.id);
       const local = await this.noted(purge, () => self.purgeLocal(purge.selectors, purge.build));
@@ -419,7 +320,7 @@ export class Purges {
       edgeOrder.urls.push(...edgeUrlsOf(purge.selectors, local.keys.flatMap(pageUrlOf)));
     }
     for (const [mode, edgeOrder] of Object.entries(edgeOrders)) {
-      if (edgeOrder.tags.length + edgeOrder.urls.length > 0) await this.purgeEdges(edgeOrder.tags, edgeOrder.urls, mode === 'soft');
+      if (edgeOrder.tags.length + edgeOrder.urls.length > 0) await this.edgePurges.purge(edgeOrder.tags, edgeOrder.urls, mode === 'soft');
     }
   }
 
@@ -429,7 +330,7 @@ export class Purges {
    */
   async acknowledgeDirect(announcement: PurgeAnnouncement): Promise<number> {
     const self = this.options.self;
-    this.keepSignature(announcement.signature);
+    this.usedSignatures.keep(announcement.signature);
     if (!self || this.applied.has(announcement.id)) return 0;
     this.applied.add(announcement.id);
     const { entries } = await this.noted(announcement, async () => {
@@ -452,11 +353,11 @@ export class Purges {
   async firstUse(signature: string, keepSeconds: number): Promise<boolean> {
     const { client, prefix } = this.options;
     const until = Date.now() + keepSeconds * 1000;
-    if (this.seenHere(signature)) return false;
+    if (this.usedSignatures.has(signature)) return false;
     if (client && this.options.store.isAvailable()) {
       try {
         const first = (await client.set(signatureKey(prefix, signature), '1', 'EX', keepSeconds, 'NX')) === 'OK';
-        this.keepSignature({ value: signature, until });
+        this.usedSignatures.keep({ value: signature, until });
         return first;
       } catch (error) {
         if (!this.holds() || !this.redisFailed(error)) throw error;
@@ -464,49 +365,20 @@ export class Purges {
     } else if (client && !this.holds()) {
       throw new Error('redis is not connected');
     }
-    this.keepSignature({ value: signature, until });
+    this.usedSignatures.keep({ value: signature, until });
     return true;
   }
 
-  private seenHere(signature: string): boolean {
-    const now = Date.now();
-    for (const [seen, until] of this.usedSignatures) if (until < now) this.usedSignatures.delete(seen);
-    return this.usedSignatures.has(signature);
-  }
-
-  private keepSignature(signature: UsedSignature | undefined): void {
-    if (!signature || signature.until < Date.now()) return;
-    this.usedSignatures.set(signature.value, Math.max(signature.until, this.usedSignatures.get(signature.value) ?? 0));
-  }
-
-  /** A signature used while Redis was away, written there for the rest of its window. */
-  private async shareSignature(signature: UsedSignature): Promise<void> {
-    const left = signature.until - Date.now();
-    if (!this.options.client || left <= 0) return;
-    await this.options.client.set(signatureKey(this.options.prefix, signature.value), '1', 'PX', left, 'NX');
-  }
-
   /** The newest purges first (with Redis unreachable, the ones this instance holds). */
-  async history(limit: number): Promise<PurgeRecord[]> {
-    const { client, prefix } = this.options;
-    if (!client) return this.localHistory.slice(0, limit);
-    const values = await client.lrange(historyKey(prefix), 0, limit - 1);
-    return values.flatMap((value) => {
-      try {
-        const parsed = purgeRecord.safeParse(JSON.parse(value));
-        return parsed.success ? [parsed.data] : [];
-      } catch {
-        return [];
-      }
-    });
+  history(limit: number): Promise<PurgeRecord[]> {
+    return this.records.history(limit);
   }
 
   close(): void {
     this.options.client?.off('ready', this.onReady);
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.retryTimer = null;
-    for (const timer of this.followUps) clearTimeout(timer);
-    this.followUps.clear();
+    this.edgePurges.close();
   }
 
   /** An instance with Redis holds what it cannot purge there; the CLI and a portal without Redis do not. */
@@ -527,32 +399,6 @@ export class Purges {
   ): Pick<PurgeRecord, 'id' | 'at' | 'who' | 'source' | 'what' | 'tags' | 'urls' | 'soft'> {
     const { who, source, what } = order;
     return { id: purge.id, at: new Date(started).toISOString(), who, source, what, tags: [...order.tags], urls: [...order.urls], soft: order.soft };
-  }
-
-  /**
-   * Each edge's answer; an item's purge reaches too the pages whose Surrogate-Key had no room for its key (tags.ts
-   * edgeTagsOf). `before`: what each follow-up does first (a held purge sends itself to the peers again).
-   */
-  private async purgeEdges(tags: readonly string[], urls: readonly string[], soft: boolean, before?: () => Promise<void>): Promise<EdgeAck[]> {
-    const edges = this.options.edges;
-    if (!edges) return [];
-    const order: EdgePurgeOrder = { tags: edgeTagsOf(tags), urls: [...new Set(urls)].slice(0, MAX_EDGE_URLS), soft };
-    const acks = await edges.purge(order);
-    // The CLI exits once it has answered: only a running instance follows up.
-    const followUp = before ? () => before().then(() => edges.purge(order)) : () => edges.purge(order);
-    if (this.options.self) for (const delay of EDGE_FOLLOW_UPS_MS) this.followUp(followUp, delay);
-    return acks;
-  }
-
-  private followUp(purge: () => Promise<EdgeAck[]>, delayMs: number): void {
-    const timer = setTimeout(() => {
-      this.followUps.delete(timer);
-      void purge().then(
-        (acks) => this.options.onEdgeFollowUp?.(acks),
-        () => undefined,
-      );
-    }, delayMs).unref();
-    this.followUps.add(timer);
   }
 
   private async purgeShared(selectors: readonly PurgeSelector[], soft: boolean): Promise<{ entries: number; pageUrls: string[] }> {
@@ -583,24 +429,7 @@ export class Purges {
       missing: expected.filter((instanceId) => !(instanceId in acks)),
     };
   }
-
-  private async remember(record: PurgeRecord): Promise<void> {
-    const { client, prefix } = this.options;
-    if (!client) {
-      this.rememberLocally(record);
-      return;
-    }
-    await client.lpush(historyKey(prefix), JSON.stringify(record));
-    await client.ltrim(historyKey(prefix), 0, HISTORY_LENGTH - 1);
-  }
-
-  private rememberLocally(record: PurgeRecord): void {
-    this.localHistory.unshift(record);
-    this.localHistory.length = Math.min(this.localHistory.length, HISTORY_LENGTH);
-  }
 }
-
-type RunOrder = PurgeOrderInput & Pick<PurgeRecord, 'who' | 'source' | 'what'>;
 
 /** How often held purges are tried again while Redis is away (besides at once when it reconnects). */
 const REPLAY_RETRY_MS = 1000;
@@ -622,61 +451,4 @@ class RecentIds {
   has(id: string): boolean {
     return this.ids.has(id);
   }
-}
-
-/**
- * The announced instances less those a newer one replaced at the same address: an instance killed without
- * withdrawing its announcement (a crash) stays listed until the key expires, but whatever answers at its address
- * now is its successor, and a purge waiting for the dead one's acknowledgement would read as partial for nothing.
- */
-export function liveInstances<T extends { id: string; url: string; startedAt: string }>(instances: readonly T[]): T[] {
-  const newest = new Map<string, T>();
-  for (const instance of instances) {
-    const known = newest.get(instance.url);
-    if (!known || known.startedAt < instance.startedAt) newest.set(instance.url, instance);
-  }
-  return instances.filter((instance) => newest.get(instance.url) === instance);
-}
-
-/** The tags a purge's selectors name. */
-function tagsOf(selectors: readonly PurgeSelector[]): string[] {
-  return selectors.flatMap((selector) => (selector.by === 'tag' ? [selector.tag] : []));
-}
-
-/**
- * Each URL as the edge files it (`path:` + the reader's Host + the path): the site's own domain and the path's
- * canonical spelling, not the text the caller typed (`https://www.qnnews.cn:8443/a/../about`, `…cn./about`), and
- * the pages the portal found.
- */
-function edgeUrlsOf(selectors: readonly PurgeSelector[], pageUrls: readonly string[]): string[] {
-  return [...new Set([...selectors.flatMap(edgeUrlOf), ...pageUrls])];
-}
-
-/** A URL selector as the address readers reach its page by (every query variant: the edge keys a path). */
-function edgeUrlOf(selector: PurgeSelector): string[] {
-  if (selector.by !== 'url') return [];
-  const site = siteById(selector.siteId);
-  return site ? [`https://${site.domain}${selector.pathname}`] : [];
-}
-
-/** `{prefix}:{build}:page:{site}:{path}` → the page's address without its query (the edge keys a path). */
-function pageUrlOf(key: string): string[] {
-  const parts = key.split(':');
-  if (parts[2] !== 'page') return [];
-  const site = siteById(Number(parts[3]));
-  if (!site) return [];
-  const target = parts.slice(4).join(':');
-  const query = target.indexOf('?');
-  return [`https://${site.domain}${query < 0 ? target : target.slice(0, query)}`];
-}
-
-/** A purge URL's host must be one of the portal's sites: never read as the main site, which it would purge instead. */
-function strictSiteOf(url: string): (host: string | undefined) => number {
-  return (host) => {
-    if (host === undefined)
-      throw new PurgeInputError(`url ${JSON.stringify(url)}: give the whole address (https://www.qnnews.cn/about), the host picks the site`);
-    const site = siteOfKnownHost(host);
-    if (!site) throw new PurgeInputError(`url ${JSON.stringify(url)}: ${JSON.stringify(host)} is not one of the portal's sites`);
-    return site.id;
-  };
 }

@@ -90,8 +90,9 @@ const brotlied = promisify(brotliCompress);
 
 /**
  * gzip at level 6 (9 costs about a quarter more CPU on every store for under 0.5% fewer bytes), brotli at
- * BROTLI_LEVEL (docs/benchmark.md, "Eleventh round": the level whose cost keeps an anonymous miss within its
- * bound). Both run on libuv's thread pool, so cached hits keep being answered while a page is stored.
+ * BROTLI_LEVEL (docs/benchmark.md, "Storing a page: the seal and two compressions": the level whose cost keeps
+ * an anonymous miss within its bound). Both run on libuv's thread pool, so cached hits keep being answered
+ * while a page is stored.
  */
 export const GZIP_LEVEL = 6;
 export const BROTLI_LEVEL = 5;

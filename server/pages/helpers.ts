@@ -1,7 +1,7 @@
 /** Small pieces several loaders share. */
 import type { ContentApi } from '../../shared/content-api';
 import { idParam, type RouteParams } from '../../shared/route-params';
-import { rasterImage } from '../../shared/share-image';
+import { rasterImage } from './share-image';
 import { homeCatidOf, type SiteConfig } from '../../shared/sites';
 import type { Category } from '../../shared/types/entities';
 import type { PageHead } from '../../shared/app-state';

@@ -1,5 +1,5 @@
 /** schema.org VideoObject: what search engines show as a video result (the video and video album pages' heads). */
-import { absoluteUrl, logoUrl, rasterImage } from '../../shared/share-image';
+import { absoluteUrl, logoUrl, rasterImage } from './share-image';
 import type { SiteConfig } from '../../shared/sites';
 import { isoDateTime } from '../../shared/time';
 import type { Video } from '../../shared/types/entities';

@@ -6,7 +6,7 @@
  */
 import type { Request, Response, Router } from 'express';
 import express from 'express';
-import { escapeHtml } from '../../shared/html';
+import { escapeHtml } from '../html';
 import type { Logger } from '../logger';
 import { PREVIEW_COOKIE, PREVIEW_EXIT_PATH, PREVIEW_PATH } from './contract';
 import { PreviewLinkError, readPreviewLink } from './preview-link';

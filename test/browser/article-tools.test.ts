@@ -4,7 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { HOME_CATID, READING_LIST_SIZE } from '../../shared/constants';
-import { qrMatrix } from '../../shared/qr';
+import { qrMatrix } from '../../server/qr';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { describeWithBrowser } from '../support/requirements';
 import { articleList, homeCategories } from '../support/upstream-data';

@@ -9,7 +9,7 @@
 import net from 'node:net';
 import request from 'supertest';
 import { freePort } from '../../scripts/free-port';
-import { EDGE_FOLLOW_UPS_MS } from '../../server/cache/purges';
+import { EDGE_FOLLOW_UPS_MS } from '../../server/cache/purge-edges';
 import { MAIN_SITE } from '../../shared/sites';
 import { rawRequest } from '../support/http';
 import { startTestPortal, type TestPortal } from '../support/portal';

@@ -3,7 +3,7 @@
  * One data shape, one page component.
  */
 import { idParam } from '../../../shared/route-params';
-import { lastPage, pageFromQuery } from '../../../shared/paging';
+import { lastPage, pageFromQuery } from '../paging';
 
 import { siteTitle } from '../helpers';
 import type { Loader, LoaderContext } from '../types';

@@ -1,6 +1,6 @@
 /** Category lists (/V1/{catid}, /V2/{catid} and their /{menu}/{sub}/… forms): a page of the category's articles. */
 import { idParam } from '../../../shared/route-params';
-import { lastPage, pageFromQuery } from '../../../shared/paging';
+import { lastPage, pageFromQuery } from '../paging';
 import { siteCategory, siteTitle, withMenuPath } from '../helpers';
 import type { Loader } from '../types';
 import { definePageLoaders } from '../define';

@@ -1,7 +1,7 @@
 /** Article detail (/detail/{catid}/{id}): the article, related reading and the detail layout's ad groups. */
 import { PORTAL_INFO } from '../../../shared/portal-info';
 import { href } from '../../../shared/routes';
-import { bodyImages, logoUrl, rasterImage, siteOrigin } from '../../../shared/share-image';
+import { bodyImages, logoUrl, rasterImage, siteOrigin } from '../share-image';
 import type { SiteConfig } from '../../../shared/sites';
 import { isoDateTime } from '../../../shared/time';
 import { articleLink, type Article } from '../../../shared/types/entities';

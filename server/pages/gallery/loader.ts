@@ -1,5 +1,5 @@
 /** /hd (picture stories) and /poster (posters): the curated 精品 items of one type, page by page. */
-import { lastPage, pageFromQuery } from '../../../shared/paging';
+import { lastPage, pageFromQuery } from '../paging';
 import { siteTitle } from '../helpers';
 import type { Loader } from '../types';
 import { definePageLoaders } from '../define';

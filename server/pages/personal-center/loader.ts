@@ -6,7 +6,7 @@
  * shared/account-api.ts), so they arrive in the first HTML with no flash and the token never reaches the page.
  */
 import type { AccountApi, AccountList } from '../../../shared/account-api';
-import { lastPage, pageFromQuery } from '../../../shared/paging';
+import { lastPage, pageFromQuery } from '../paging';
 import { siteTitle } from '../helpers';
 import type { Loader, LoaderResult } from '../types';
 import { definePageLoaders } from '../define';

@@ -1,5 +1,5 @@
 /** /search/{word?}/{type?}: results of search_all for the decoded keyword, type 1 recent or 2 all, with paging. */
-import { lastPage, pageFromQuery } from '../../../shared/paging';
+import { lastPage, pageFromQuery } from '../paging';
 import { parseSearchType } from '../../../shared/search';
 import { decodeKeyword } from '../../../shared/search-keyword';
 import type { ArticlePage } from '../../../shared/types/entities';

@@ -1,6 +1,6 @@
 /** /shike/{id}: a 视刻 category's short videos, page by page, with the other categories as tabs. */
 import { idParam } from '../../../shared/route-params';
-import { lastPage, pageFromQuery } from '../../../shared/paging';
+import { lastPage, pageFromQuery } from '../paging';
 import { siteTitle } from '../helpers';
 import type { Loader } from '../types';
 import { definePageLoaders } from '../define';

@@ -1,5 +1,5 @@
 /** /specialColumn: the column authors (专栏作者), a page at a time. */
-import { lastPage, pageFromQuery } from '../../../shared/paging';
+import { lastPage, pageFromQuery } from '../paging';
 import { siteTitle } from '../helpers';
 import type { Loader } from '../types';
 import { definePageLoaders } from '../define';

@@ -1,6 +1,6 @@
 /** /topic/{id}: the special topics (专题), page by page, titled by the menu entry {id}. */
 import { idParam } from '../../../shared/route-params';
-import { lastPage, pageFromQuery } from '../../../shared/paging';
+import { lastPage, pageFromQuery } from '../paging';
 import { findCategory, siteTitle } from '../helpers';
 import type { Loader } from '../types';
 import { definePageLoaders } from '../define';

@@ -11,7 +11,7 @@ import { startTestPortal, type TestPortal } from '../../support/portal';
 import { callHook } from '../../support/publish-hook';
 import { homeListEntry } from '../../support/upstream-data';
 import { pagesOfEveryKind } from '../../support/page-kinds';
-import { historyKey, purgeRecord } from '../../../server/cache/purges';
+import { historyKey, purgeRecord } from '../../../server/cache/purge-record';
 import { ageEntries, deleteKeys, eventually, withRedis } from './redis-helpers';
 
 const SECRET = 'flags-test-secret-flags-test-secret-0123';

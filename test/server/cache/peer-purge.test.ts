@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PeerPurger, PEER_MEMORY_MS, PEER_PURGE_PATH } from '../../../server/cache/peer-purge';
 import type { PurgeAnnouncement } from '../../../server/cache/coherence';
-import { liveInstances } from '../../../server/cache/purges';
+import { liveInstances } from '../../../server/cache/purge-acks';
 
 const TOKEN = 'an-internal-token-of-the-test-0123';
 const ANNOUNCEMENT: PurgeAnnouncement = { id: 'purge-1', selectors: [{ by: 'tag', tag: 'article:7' }], build: '*' };

@@ -10,7 +10,7 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { MAX_PURGE_BODY_BYTES } from '../../../server/cache/purge-request';
 import { purgeTagProblem, TAG_FAMILIES, TAG_WORDS } from '../../../server/cache/tags';
-import { historyKey, purgeRecord } from '../../../server/cache/purges';
+import { historyKey, purgeRecord } from '../../../server/cache/purge-record';
 import { HOOK_BODY_DEADLINE_MS } from '../../../server/internal-routes';
 import { ALL_SITES, MAIN_SITE } from '../../../shared/sites';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';

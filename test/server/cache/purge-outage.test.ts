@@ -6,7 +6,7 @@
  * portals and from the edge, which can no longer refetch the old page from the other portal. Then the held purge
  * is replayed (Redis, the purge log, every instance, the edge again): still gone everywhere.
  */
-import { historyKey, purgeRecord, type PurgeRecord } from '../../../server/cache/purges';
+import { historyKey, purgeRecord, type PurgeRecord } from '../../../server/cache/purge-record';
 import { MAIN_SITE } from '../../../shared/sites';
 import { rawRequest } from '../../support/http';
 import { printFigures, startLoad, warmUntilHit } from '../../support/load';

@@ -1,7 +1,7 @@
 /**
- * QR codes as SVG paths, made with the `qrcode` library's encoder: drawn inline (the share dialog's code of the
- * page being read) or served as an immutable image at `/assets/qr/{text as base64url}.svg` (the chrome's codes,
- * the same on every page, so the HTML carries an <img> instead of 3 KB of path each).
+ * QR codes as SVG, made with the `qrcode` library's encoder and served as immutable images at
+ * `/assets/qr/{text as base64url}.svg` (server/qr-images.ts): the HTML carries an <img> instead of 3 KB of path
+ * per code. Server-only: the browser names the image (shared/qr-image-path.ts) and never needs the encoder.
  */
 import QRCode from 'qrcode';
 

@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { qrMatrix } from '../../shared/qr';
+import { qrMatrix } from '../../server/qr';
 
 /** The modules a path of `M x y h{n}v1h-{n}z` runs covers. */
 function covered(path: string): Set<string> {

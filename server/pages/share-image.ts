@@ -3,7 +3,7 @@
  * only: a relative media path is made absolute on the site's own origin, SVGs are passed over, and a page
  * without a raster picture shares the publisher's logo.
  */
-import type { SiteConfig } from './sites';
+import type { SiteConfig } from '../../shared/sites';
 
 const RASTER_PATH = /\.(jpe?g|png|webp|gif)$/i;
 
