@@ -84,9 +84,9 @@ export class MemoryStore implements CacheStore {
     return keys.filter((key) => this.lru.has(key));
   }
 
-  /** Checked and written in one turn of the event loop: nothing else runs between. */
+  /** The very object read (get hands out what it holds), checked and written with nothing run between. */
   async replaceIfHeld(key: string, read: CacheEntry, next: CacheEntry): Promise<boolean> {
-    if (this.lru.get(key)?.storedAt !== read.storedAt) return false;
+    if (this.lru.get(key) !== read) return false;
     await this.set(key, next);
     return true;
   }

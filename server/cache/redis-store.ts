@@ -20,8 +20,10 @@ import type { CacheStore, IndexedKeys } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
 /**
- * SET of ARGV[2] (PX ARGV[3]) while the key's entry was stored at ARGV[1]: its metadata is the whole JSON (a text
- * entry) or the framed head's (entry-codec.ts: "\0CE1", a u32 length, the metadata JSON). Anything else: 0.
+ * SET of ARGV[3] (PX ARGV[4]) while the key's entry was stored at ARGV[1] from a load begun at ARGV[2] ('' for
+ * none): another write of the key has another pair, unless two loads began and ended in the same milliseconds.
+ * The metadata is the whole JSON (a text entry) or the framed head's (entry-codec.ts: "\0CE1", a u32 length, the
+ * metadata JSON). Anything else: 0.
  */
 const REPLACE_IF_HELD = new LuaScript(`
 local held = redis.call('GET', KEYS[1])
@@ -33,7 +35,8 @@ if string.sub(held, 1, 4) == '\\0CE1' then
 end
 local ok, decoded = pcall(cjson.decode, meta)
 if not ok or type(decoded) ~= 'table' or decoded.storedAt ~= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if decoded.since ~= tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
 return 1`);
 
 /** Reports each cache command's operation, duration and outcome (metrics: latency, errors, timeouts). */
@@ -132,7 +135,7 @@ export class RedisStore implements CacheStore {
     if (!this.isAvailable()) return false;
     try {
       const written = await observed(this.onCommand, 'set', () =>
-        this.watched(REPLACE_IF_HELD.runOnKey(this.client, key, read.storedAt, encodeEntry(next), retentionMs(next))),
+        this.watched(REPLACE_IF_HELD.runOnKey(this.client, key, read.storedAt, read.since ?? '', encodeEntry(next), retentionMs(next))),
       );
       return written === 1;
     } catch {

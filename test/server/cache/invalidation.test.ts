@@ -85,7 +85,7 @@ function purgeSuite(name: string, makeStore: (prefix: string) => Promise<CacheSt
 
     it.each([
       ['deleted by a hard purge', async (page: string) => void (await invalidator.purge({ by: 'key', key: page }))],
-      ['stored anew by a render', async (page: string) => store.set(page, { ...entry(['article:1', 'site:0']), value: '{"new":true}' })],
+      ['stored anew by a render', async (page: string) => store.set(page, { ...entry(['article:1', 'site:0']), value: '{"new":true}', since: Date.now() })],
     ] as Array<[string, (page: string) => Promise<void>]>)(
       'a soft purge never brings back or overwrites a page %s between its read and its mark',
       async (_what, meanwhile) => {

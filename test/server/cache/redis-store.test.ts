@@ -117,6 +117,15 @@ describe('RedisStore.replaceIfHeld', () => {
     expect(await admin.exists(key)).toBe(0);
   });
 
+  it('tells apart two writes stored in the same millisecond by when their loads began', async () => {
+    const key = `replace:same-ms:${Date.now()}`;
+    const storedAt = Date.now();
+    const read = { ...page(storedAt), since: storedAt - 40 };
+    await store.set(key, { ...read, since: storedAt - 5 });
+    expect(await store.replaceIfHeld(key, read, { ...read, storedAt: storedAt - 60_000 })).toBe(false);
+    expect((await store.get(key))?.since).toBe(storedAt - 5);
+  });
+
   it('leaves alone what is not an entry', async () => {
     await admin.set('replace:foreign', 'not an entry');
     await admin.set('replace:framed-garbage', Buffer.from([0x00, 0x43, 0x45, 0x31, 0, 0, 0, 3, 0x7b, 0x7b, 0x7b]));
