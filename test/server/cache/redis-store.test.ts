@@ -15,11 +15,11 @@ function entry(seconds: number, tags: string[]): CacheEntry {
   return { value: 'text', storedAt: Date.now(), ttl: seconds / 2, grace: seconds / 2, tags };
 }
 
-describe('RedisStore tag index', () => {
+/** A store on a Redis of the describe's own, with a plain client beside it to look at what it wrote. */
+function storeOnOwnRedis(): { store: () => RedisStore; admin: () => Redis } {
   let redis: OwnRedis;
   let admin: Redis;
   let store: RedisStore;
-
   beforeAll(async () => {
     redis = await OwnRedis.start();
     admin = new Redis(redis.url);
@@ -34,6 +34,17 @@ describe('RedisStore tag index', () => {
     await store.close();
     await admin.quit();
     await redis.stop();
+  });
+  return { store: () => store, admin: () => admin };
+}
+
+describe('RedisStore tag index', () => {
+  const own = storeOnOwnRedis();
+  let admin: Redis;
+  let store: RedisStore;
+  beforeAll(() => {
+    admin = own.admin();
+    store = own.store();
   });
 
   const members = async (tag: string) => (await admin.smembers(tagSetKey(PREFIX, tag))).sort();
@@ -63,24 +74,12 @@ describe('RedisStore tag index', () => {
 });
 
 describe('RedisStore.replaceIfHeld', () => {
-  let redis: OwnRedis;
+  const own = storeOnOwnRedis();
   let admin: Redis;
   let store: RedisStore;
-
-  beforeAll(async () => {
-    redis = await OwnRedis.start();
-    admin = new Redis(redis.url);
-    store = new RedisStore({ url: redis.url });
-    const deadline = Date.now() + 5000;
-    while (!store.isAvailable()) {
-      if (Date.now() > deadline) throw new Error('the store did not connect within 5 s');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  });
-  afterAll(async () => {
-    await store.close();
-    await admin.quit();
-    await redis.stop();
+  beforeAll(() => {
+    admin = own.admin();
+    store = own.store();
   });
 
   const page = (storedAt: number): CacheEntry => ({
