@@ -59,12 +59,16 @@ describeWithBrowser()('loading', () => {
   it('shows the loading bar while a slow navigation loads', async () => {
     const { page } = await watchedPage(suite.browser);
     await gotoHydrated(page, `${suite.portal.url}/`);
+    // The page's data is held until the bar has been seen: slow for as long as the check needs, however fast the machine.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/_data/page**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await released;
       await route.continue();
     });
     await page.click(`.home-lead a[href="${articlePath}"]`);
     await page.locator('.loading-bar').waitFor();
+    release();
     await page.waitForSelector('h1.article__title');
     expect(await page.locator('.loading-bar').count()).toBe(0);
     await page.context().close();

@@ -3,9 +3,11 @@
  * on home and an article page is clicked (the page loaded afresh for each): it submits its form (the page
  * navigates) or opens what it controls (more of the page becomes visible, as the top bar's QR panels do on focus).
  * Controls that need script (夜间, 字号, 点赞, 收藏, 微信, 换一换, 订阅) are absent, and appear once script runs.
- * 跳到正文 takes keyboard focus into <main> without script too (issue 51, item 3; with script: every-width.test.ts).
+ * 跳到正文 takes keyboard focus into <main> without script too (issue 51, item 3; with script: the page sweep,
+ * test/support/sweep-checks.ts). Each page is loaded once per width for what it shows as it comes, and once more per
+ * button clicked.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
 import { skipLinkProblems } from '../support/focus-walk';
 import { firstLink, pagesOfEveryKind } from '../support/page-kinds';
@@ -66,75 +68,82 @@ async function clickOutcome(page: Page, url: string, index: number, chromeSeen =
   return after > before ? `${label}: opens` : `${label}: does nothing`;
 }
 
+/** What the pass over the pages without script found, for the tests below. */
+interface NoScriptFindings {
+  /** `width path label: navigates|opens|does nothing` for each visible button clicked. */
+  outcomes: string[];
+  /** How many visible buttons each page of home and the article showed, by `width path`. */
+  buttonCounts: Map<string, number>;
+  dead: string[];
+  skipLink: string[];
+}
+
+/**
+ * One pass per width, each page loaded once for what it shows as it comes (its markup, 跳到正文) and once more for
+ * each button it clicks: at 1296 px home and an article, every visible button; at 390 px every page kind, every
+ * visible button on home and the article, the others' outside the shared chrome (clicked on home already).
+ */
+async function passWithoutScript(browser: Browser, base: string, everyKind: readonly string[], homeAndArticle: readonly string[]): Promise<NoScriptFindings> {
+  const found: NoScriptFindings = { outcomes: [], buttonCounts: new Map(), dead: [], skipLink: [] };
+  for (const width of [1296, 390]) {
+    const { page } = await watchedPage(browser, { javaScriptEnabled: false, userAgent: DESKTOP_UA, viewport: { width, height: width < 768 ? 844 : 900 } });
+    try {
+      const paths = width === 390 ? everyKind : homeAndArticle;
+      for (const path of paths) {
+        const url = `${base}${path}`;
+        const chromeSeen = !homeAndArticle.includes(path);
+        await loadStyled(page, url);
+        if (width === 390) found.dead.push(...(await deadByMarkup(page)).map((control) => `${path} ${control}`));
+        const count = await visibleButtons(page, chromeSeen).count();
+        if (!chromeSeen) {
+          found.buttonCounts.set(`${width} ${path}`, count);
+          // Last on this load: it moves focus and the address's hash.
+          found.skipLink.push(...(await skipLinkProblems(page)).map((problem) => `${width} ${path}: ${problem}`));
+        }
+        for (let index = 0; index < count; index += 1) found.outcomes.push(`${width} ${path} ${await clickOutcome(page, url, index, chromeSeen)}`);
+      }
+    } finally {
+      await page.context().close();
+    }
+  }
+  return found;
+}
+
 describeWithBrowser()('without JavaScript', () => {
   const suite = browserPortalSuite();
+  let homeAndArticle: string[] = [];
+  let found: NoScriptFindings;
 
-  async function pagesToTry(): Promise<string[]> {
-    return ['/', await firstLink(suite.portal.url, '/', /^\/detail\/\d+\/\d+$/)];
-  }
+  beforeAll(async () => {
+    homeAndArticle = ['/', await firstLink(suite.portal.url, '/', /^\/detail\/\d+\/\d+$/)];
+    const everyKind = await pagesOfEveryKind(suite.portal.url);
+    expect(everyKind.slice(0, 2)).toEqual(homeAndArticle);
+    found = await passWithoutScript(suite.browser, suite.portal.url, everyKind, homeAndArticle);
+  }, 900_000);
 
-  it.each([1296, 390])('every visible button on home and an article navigates or opens something when clicked, at %ipx', async (width) => {
-    const { page } = await watchedPage(suite.browser, { javaScriptEnabled: false, userAgent: DESKTOP_UA, viewport: { width, height: 900 } });
-    try {
-      const outcomes: string[] = [];
-      for (const path of await pagesToTry()) {
-        const url = `${suite.portal.url}${path}`;
-        await loadStyled(page, url);
-        const count = await visibleButtons(page).count();
-        expect({ path, some: count > 0 }).toEqual({ path, some: true });
-        for (let index = 0; index < count; index += 1) outcomes.push(`${path} ${await clickOutcome(page, url, index)}`);
-      }
-      expect(outcomes.filter((outcome) => outcome.endsWith('does nothing'))).toEqual([]);
-      // The search box's submit and the top bar's QR panels, at least: the test clicked what a reader would.
-      expect(outcomes.some((outcome) => outcome.endsWith('navigates'))).toBe(true);
-      expect(outcomes.some((outcome) => outcome.endsWith('opens'))).toBe(true);
-    } finally {
-      await page.context().close();
-    }
+  it.each([1296, 390])('every visible button on home and an article navigates or opens something when clicked, at %ipx', (width) => {
+    const outcomes = found.outcomes.filter((outcome) => homeAndArticle.some((path) => outcome.startsWith(`${width} ${path} `)));
+    for (const path of homeAndArticle) expect({ path, some: (found.buttonCounts.get(`${width} ${path}`) ?? 0) > 0 }).toEqual({ path, some: true });
+    expect(outcomes.filter((outcome) => outcome.endsWith('does nothing'))).toEqual([]);
+    // The search box's submit and the top bar's QR panels, at least: the test clicked what a reader would.
+    expect(outcomes.some((outcome) => outcome.endsWith('navigates'))).toBe(true);
+    expect(outcomes.some((outcome) => outcome.endsWith('opens'))).toBe(true);
   });
 
-  it('on every page kind at 390px, no control is dead by its markup and every visible button outside the shared chrome navigates or opens something', async () => {
-    const { page } = await watchedPage(suite.browser, { javaScriptEnabled: false, userAgent: DESKTOP_UA, viewport: { width: 390, height: 844 } });
-    try {
-      const paths = await pagesOfEveryKind(suite.portal.url);
-      const outcomes: string[] = [];
-      const dead: string[] = [];
-      for (const [position, path] of paths.entries()) {
-        const url = `${suite.portal.url}${path}`;
-        await loadStyled(page, url);
-        dead.push(...(await deadByMarkup(page)).map((control) => `${path} ${control}`));
-        // The header's and footer's buttons are clicked on the first page (home), and are the same on the others.
-        const chromeSeen = position > 0;
-        const count = await visibleButtons(page, chromeSeen).count();
-        for (let index = 0; index < count; index += 1) outcomes.push(`${path} ${await clickOutcome(page, url, index, chromeSeen)}`);
-      }
-      expect(dead).toEqual([]);
-      expect(outcomes.filter((outcome) => outcome.endsWith('does nothing'))).toEqual([]);
-      // Home's header, top bar and footer at least: the sweep clicked what a reader would.
-      expect(outcomes.filter((outcome) => outcome.startsWith('/ ')).length).toBeGreaterThan(3);
-    } finally {
-      await page.context().close();
-    }
-  }, 600_000);
+  it('on every page kind at 390px, no control is dead by its markup and every visible button outside the shared chrome navigates or opens something', () => {
+    const outcomes = found.outcomes.filter((outcome) => outcome.startsWith('390 '));
+    expect(found.dead).toEqual([]);
+    expect(outcomes.filter((outcome) => outcome.endsWith('does nothing'))).toEqual([]);
+    // Home's header, top bar and footer at least: the sweep clicked what a reader would.
+    expect(outcomes.filter((outcome) => outcome.startsWith('390 / ')).length).toBeGreaterThan(3);
+  });
 
-  it('跳到正文 takes keyboard focus into <main> on home and an article, at 390 and 1296 px', async () => {
-    const problems: string[] = [];
-    for (const width of [390, 1296]) {
-      const { page } = await watchedPage(suite.browser, { javaScriptEnabled: false, userAgent: DESKTOP_UA, viewport: { width, height: 900 } });
-      try {
-        for (const path of await pagesToTry()) {
-          await loadStyled(page, `${suite.portal.url}${path}`);
-          problems.push(...(await skipLinkProblems(page)).map((problem) => `${width} ${path}: ${problem}`));
-        }
-      } finally {
-        await page.context().close();
-      }
-    }
-    expect(problems).toEqual([]);
+  it('跳到正文 takes keyboard focus into <main> on home and an article, at 390 and 1296 px', () => {
+    expect(found.skipLink).toEqual([]);
   });
 
   it('leaves out the controls that need script, and script renders them', async () => {
-    const detail = (await pagesToTry())[1]!;
+    const detail = homeAndArticle[1]!;
     for (const javaScriptEnabled of [false, true]) {
       const { page, problems } = await watchedPage(suite.browser, { javaScriptEnabled, userAgent: DESKTOP_UA, viewport: { width: 1296, height: 900 } });
       try {

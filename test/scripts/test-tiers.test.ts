@@ -52,7 +52,8 @@ describe('test tiers', () => {
   });
 
   it('puts every suite that drives Chromium in the browser tier, and no other', () => {
-    const drives = /from '[./]*support\/(browser|sign-in-browser)'/;
+    // Directly, or as a page sweep's two-line suite (describeSweep).
+    const drives = /from '[./]*support\/(browser|sign-in-browser|sweep-suite)'/;
     const driving = [...byTier.unit, ...byTier.integration, ...byTier.browser].filter((file) =>
       drives.test(readFileSync(path.join(PROJECT_ROOT, file), 'utf8')),
     );

@@ -1,5 +1,5 @@
 /**
- * A page as a screen reader and a keyboard reader meet it (landmarks-and-focus.test.ts, hostile-content.test.ts):
+ * A page as a screen reader and a keyboard reader meet it (the page sweep's sweep-checks.ts, hostile-content.test.ts):
  * its landmarks and headings in Chromium's accessibility tree, and a walk with Tab through the whole page that
  * opens every popup on the way, checking focus is never on an element a reader cannot see.
  */

@@ -1,7 +1,8 @@
 /**
  * What a reader sees go wrong in a page's layout, measured in the page: sideways overflow, text squeezed under two
- * characters and words broken over two lines (every-width.test.ts), tap targets under 44px (tap-targets.test.ts), and more than one h1. Shared by
- * those suites and by hostile-content.test.ts, which runs them over pages of CMS content built to break them.
+ * characters and words broken over two lines, tap targets under 44px (the page sweep's sweep-checks.ts,
+ * tap-targets.test.ts), and more than one h1. Shared with hostile-content.test.ts, which runs them over pages of CMS
+ * content built to break them.
  */
 import type { Page } from 'playwright-core';
 

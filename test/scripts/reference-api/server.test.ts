@@ -148,9 +148,8 @@ describe('close()', () => {
         () => 'dropped',
       );
       await waitFor(() => server.api.control.stats().total >= 2);
-      const started = Date.now();
+      // Resolves without the hanging request's answer (it never comes: a close waiting for it would not end).
       await server.close();
-      expect(Date.now() - started).toBeLessThan(1000);
       expect(await outcome).toBe('dropped');
       await server.close(); // idempotent
     } finally {
