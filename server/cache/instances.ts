@@ -3,14 +3,15 @@
  * (docs/operations.md "Cache CLI"). Each instance keeps one key, `{prefix}:instance:{id}`, holding where it can be
  * reached on the internal network and what it runs; the key expires unless refreshed, so an instance that died
  * disappears on its own (listed as unreachable until then); one that shuts down cleanly deletes it. The key has no build or kind
- * segment, so no entry scan (`{prefix}:*:page:*`, stats.ts's parseEntryKey) counts it.
+ * segment, so no entry scan (`{prefix}:*:page:*`, stats.ts's parseEntryKey) counts it. The ids are also kept in one
+ * sorted set, `{prefix}:instances`, scored by when each announcement expires: the listing reads it instead of
+ * scanning the keyspace, which every purge and every instance's refresh would otherwise do, at a cost that grows
+ * with the entries held (docs/capacity.md, docs/decisions/0175).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import type { RedisClient } from '../redis/client';
-import { scanAll } from '../redis/commands';
-import { escapeGlob } from './keys';
 
 /** Refreshed this often; the key lives three times as long, so one late refresh never hides a live instance. */
 export const ANNOUNCE_EVERY_MS = 10_000;
@@ -33,6 +34,25 @@ export type Announcement = z.infer<typeof announcement>;
 
 export function instanceKey(prefix: string, id: string): string {
   return `${prefix}:instance:${id}`;
+}
+
+/** The sorted set of announced ids, each scored by when its announcement expires (epoch ms). */
+export function instanceIndexKey(prefix: string): string {
+  return `${prefix}:instances`;
+}
+
+/**
+ * Writes an announcement for `ttlMs`: its key, and its id in the index (ids whose announcement has expired are
+ * taken out). Separate commands: on a cluster the key and the index live in different slots.
+ */
+export async function writeAnnouncement(client: RedisClient, prefix: string, record: Announcement, ttlMs: number): Promise<void> {
+  const now = Date.now();
+  const index = instanceIndexKey(prefix);
+  await Promise.all([
+    client.set(instanceKey(prefix, record.id), JSON.stringify(record), 'PX', ttlMs),
+    client.zadd(index, now + ttlMs, record.id),
+    client.zremrangebyscore(index, '-inf', now),
+  ]);
 }
 
 /**
@@ -64,13 +84,12 @@ export interface AnnouncerOptions {
 export class InstanceAnnouncer {
   private timer: NodeJS.Timeout | null = null;
   private readonly onReady = (): void => this.write();
-  private readonly value: string;
+  private readonly record: Announcement;
   private readonly everyMs: number;
 
   constructor(private readonly options: AnnouncerOptions) {
     this.everyMs = options.everyMs ?? ANNOUNCE_EVERY_MS;
-    const record: Announcement = { ...options.record, host: hostname(), pid: process.pid, startedAt: new Date().toISOString() };
-    this.value = JSON.stringify(record);
+    this.record = { ...options.record, host: hostname(), pid: process.pid, startedAt: new Date().toISOString() };
   }
 
   start(): void {
@@ -90,23 +109,28 @@ export class InstanceAnnouncer {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.options.client.status !== 'ready') return;
-    await this.options.client.del(instanceKey(this.options.prefix, this.options.record.id)).catch(this.options.onError);
+    const { client, prefix, record, onError } = this.options;
+    await Promise.all([client.del(instanceKey(prefix, record.id)), client.zrem(instanceIndexKey(prefix), record.id)]).catch(onError);
   }
 
   private write(): void {
-    const { client, prefix, record, onError } = this.options;
+    const { client, prefix, onError } = this.options;
     // Not connected yet: 'ready' writes it as soon as it is, without a warning for the wait.
     if (client.status !== 'ready') return;
-    client.set(instanceKey(prefix, record.id), this.value, 'PX', this.everyMs * 3).catch(onError);
+    const written = writeAnnouncement(client, prefix, this.record, this.everyMs * 3);
+    written.catch(onError);
     const { onInstances } = this.options;
-    if (onInstances) announcedInstances(client, prefix).then(onInstances, () => undefined);
+    if (onInstances) written.then(() => announcedInstances(client, prefix)).then(onInstances, () => undefined);
   }
 }
 
-/** Every instance announced under the prefix (on a cluster: from every master), oldest start first. */
+/**
+ * Every instance announced under the prefix, oldest start first: the ids of the index whose announcement has not
+ * expired, each read from its key (a key gone since, deleted or expired, is not listed).
+ */
 export async function announcedInstances(client: RedisClient, prefix: string): Promise<Announcement[]> {
-  const keys = await scanAll(client, instanceKey(escapeGlob(prefix), '*'));
-  const values = await Promise.all(keys.map((key) => client.get(key)));
+  const ids = await client.zrangebyscore(instanceIndexKey(prefix), Date.now(), '+inf');
+  const values = await Promise.all(ids.map((id) => client.get(instanceKey(prefix, id))));
   return values
     .flatMap((value) => {
       if (value === null) return [];

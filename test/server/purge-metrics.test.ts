@@ -6,7 +6,7 @@
  */
 import Redis from 'ioredis';
 import { freePort } from '../../scripts/free-port';
-import { instanceKey } from '../../server/cache/instances';
+import { instanceIndexKey, instanceKey, writeAnnouncement } from '../../server/cache/instances';
 import { scrape, sampleOf } from '../support/metrics';
 import { callHook } from '../support/publish-hook';
 import { redisPortalSuite } from '../support/redis-portal';
@@ -49,12 +49,13 @@ describeWithRedis()('purge metrics', () => {
     try {
       // An instance announced in Redis that never answers (killed without withdrawing its key).
       const ghost = { id: GHOST, host: 'gone', pid: 1, url: 'http://127.0.0.1:9', build: 'x', startedAt: new Date().toISOString() };
-      await client.set(instanceKey(suite.portal.cachePrefix, GHOST), JSON.stringify(ghost), 'EX', 60);
+      await writeAnnouncement(client, suite.portal.cachePrefix, ghost, 60_000);
       const answer = await callHook(suite.portal.url, SECRET, { tags: ['article:1'], soft: false });
       expect(answer.status).toBe(202);
       expect(answer.body.instances.missing).toEqual([GHOST]);
     } finally {
       await client.del(instanceKey(suite.portal.cachePrefix, GHOST));
+      await client.zrem(instanceIndexKey(suite.portal.cachePrefix), GHOST);
       client.disconnect();
     }
     const text = await scrape(suite.portal.url);
