@@ -14,7 +14,8 @@ import { Invalidator, type PurgeSelector } from '../../server/cache/invalidation
 import { MemoryStore } from '../../server/cache/memory-store';
 import { PurgeClock } from '../../server/cache/purge-clock';
 import { purgeLogKey } from '../../server/cache/purge-log';
-import { historyKey, Purges, type LocalPurge } from '../../server/cache/purges';
+import { Purges, type LocalPurge } from '../../server/cache/purges';
+import { historyKey } from '../../server/cache/purge-record';
 import { SIGNATURE_TOLERANCE_S } from '../../server/cache/purge-request';
 import { RedisStore } from '../../server/cache/redis-store';
 import { createRedisClient, type RedisClient } from '../../server/redis/client';
