@@ -7,7 +7,7 @@
  * API onto that Redis, and each article page held is that article's page and data answers as stored, under
  * another article's id, written through RedisStore as a portal writes them. Counts (commands, round trips, bytes,
  * memory) do not depend on the machine's load; times do, and every row with a time says the load it ran under.
- * Alone: `BENCH_ONLY=capacity npm run bench`.
+ * Only with `BENCH_ONLY=capacity npm run bench` (not in the default run: 100,000 articles hold ~9 GiB in Redis).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';

@@ -116,9 +116,12 @@ export function renderOptions(context: PageContext, { state, router }: DocumentS
   };
 }
 
-/** A page depends on every call it made, on its site, and on its kind (purge `page:detail` drops every article page). */
+/**
+ * A page depends on every call it made, on its site, and on its kind (purge `page:detail` drops every article page).
+ * Each once: the site's own calls already carry `site:{id}`, and a store sends every tag's index commands.
+ */
 export function pageTags(recorder: CallRecorder, site: SiteConfig, page: string): string[] {
-  return [...recorder.tags, `site:${site.id}`, `page:${page}`];
+  return [...new Set([...recorder.tags, `site:${site.id}`, `page:${page}`])];
 }
 
 /** What a page rendered under `recorder` is stored with: its tags, the answers it read, when it began. */
