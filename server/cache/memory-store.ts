@@ -1,9 +1,9 @@
 /** The embedded default store: an LRU bounded by bytes, not entries, so a few huge pages cannot exhaust memory. */
 import { LRUCache } from 'lru-cache';
 import type { CacheEntry } from './entry';
-import { retentionMs } from './entry';
+import { freshnessOf, retentionMs } from './entry';
 import { globToRegExp } from './keys';
-import type { CacheStore, IndexedKeys } from './store';
+import type { CacheStore, IndexedKeys, StaleMark } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
 /** JS strings are UTF-16: two bytes a code unit, plus a fixed allowance for the entry object and its key. */
@@ -84,11 +84,13 @@ export class MemoryStore implements CacheStore {
     return keys.filter((key) => this.lru.has(key));
   }
 
-  /** The very object read (get hands out what it holds), checked and written with nothing run between. */
-  async replaceIfHeld(key: string, read: CacheEntry, next: CacheEntry): Promise<boolean> {
-    if (this.lru.get(key) !== read) return false;
-    await this.set(key, next);
-    return true;
+  /** Read and written with nothing run between (set runs to its end at once). */
+  async markStale(key: string, now: number, loadsFrom: number): Promise<StaleMark> {
+    const entry = this.lru.get(key);
+    if (!entry) return 'gone';
+    if ((entry.since !== undefined && entry.since >= loadsFrom) || freshnessOf(entry, now) !== 'fresh') return 'held';
+    await this.set(key, { ...entry, storedAt: now - entry.ttl * 1000 });
+    return 'marked';
   }
 
   /** In one go, so nothing is written between the deletes and the unindexing (a key held now stays indexed). */

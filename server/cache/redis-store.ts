@@ -16,28 +16,38 @@ import { retentionMs } from './entry';
 import { decodeEntry, encodeEntry } from './entry-codec';
 import type { PageForm } from './stored-page';
 import { readPageForm, type HeldPageEntry } from './redis-page-read';
-import type { CacheStore, IndexedKeys } from './store';
+import type { CacheStore, IndexedKeys, StaleMark } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
 /**
- * SET of ARGV[3] (PX ARGV[4]) while the key's entry was stored at ARGV[1] from a load begun at ARGV[2] ('' for
- * none): another write of the key has another pair, unless two loads began and ended in the same milliseconds.
- * The metadata is the whole JSON (a text entry) or the framed head's (entry-codec.ts: "\0CE1", a u32 length, the
- * metadata JSON). Anything else: 0.
+ * A soft purge's mark of one entry, read and written in one step, its value never sent: 0 nothing there (or not
+ * an entry), 1 held as it is (loaded from ARGV[2] on, or stale at ARGV[1] already), 2 marked (storedAt moved back
+ * by its TTL; the expiry kept). The metadata is the whole JSON (a text entry) or the framed head's (entry-codec.ts:
+ * "\0CE1", a u32 length, the metadata JSON); only its top-level "storedAt" is rewritten (inside a JSON string a
+ * quote is escaped, so no value can match).
  */
-const REPLACE_IF_HELD = new LuaScript(`
+const MARK_STALE = new LuaScript(`
 local held = redis.call('GET', KEYS[1])
 if not held then return 0 end
-local meta = held
-if string.sub(held, 1, 4) == '\\0CE1' then
+local framed = string.sub(held, 1, 4) == '\\0CE1'
+local meta, rest = held, ''
+if framed then
   local length = struct.unpack('>I4', held, 5)
   meta = string.sub(held, 9, 8 + length)
+  rest = string.sub(held, 9 + length)
 end
-local ok, decoded = pcall(cjson.decode, meta)
-if not ok or type(decoded) ~= 'table' or decoded.storedAt ~= tonumber(ARGV[1]) then return 0 end
-if decoded.since ~= tonumber(ARGV[2]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
-return 1`);
+local ok, entry = pcall(cjson.decode, meta)
+if not ok or type(entry) ~= 'table' or type(entry.storedAt) ~= 'number' or type(entry.ttl) ~= 'number' then return 0 end
+local now = tonumber(ARGV[1])
+if type(entry.since) == 'number' and entry.since >= tonumber(ARGV[2]) then return 1 end
+if now - entry.storedAt >= entry.ttl * 1000 then return 1 end
+local marked, found = string.gsub(meta, '"storedAt":[-0-9.eE+]+', '"storedAt":' .. string.format('%.0f', now - entry.ttl * 1000), 1)
+if found ~= 1 then return 0 end
+if framed then marked = string.sub(held, 1, 4) .. struct.pack('>I4', #marked) .. marked .. rest end
+redis.call('SET', KEYS[1], marked, 'KEEPTTL')
+return 2`);
+
+const STALE_MARKS: readonly StaleMark[] = ['gone', 'held', 'marked'];
 
 /** Reports each cache command's operation, duration and outcome (metrics: latency, errors, timeouts). */
 export type CommandObserver = (op: string, ms: number, outcome: 'ok' | 'error' | 'timeout') => void;
@@ -131,16 +141,10 @@ export class RedisStore implements CacheStore {
     }
   }
 
-  async replaceIfHeld(key: string, read: CacheEntry, next: CacheEntry): Promise<boolean> {
-    if (!this.isAvailable()) return false;
-    try {
-      const written = await observed(this.onCommand, 'set', () =>
-        this.watched(REPLACE_IF_HELD.runOnKey(this.client, key, read.storedAt, read.since ?? '', encodeEntry(next), retentionMs(next))),
-      );
-      return written === 1;
-    } catch {
-      return false;
-    }
+  async markStale(key: string, now: number, loadsFrom: number): Promise<StaleMark> {
+    if (!this.isAvailable()) throw new Error('Redis did not answer the marks of the purge');
+    const outcome = await observed(this.onCommand, 'set', () => this.watched(MARK_STALE.runOnKey(this.client, key, now, loadsFrom)));
+    return STALE_MARKS[Number(outcome)] ?? 'gone';
   }
 
   async delete(key: string): Promise<void> {

@@ -10,6 +10,9 @@ import type { HeldPageEntry } from './redis-page-read';
 
 export type StoreKind = 'memory' | 'redis';
 
+/** What a soft purge's mark did to an entry (CacheStore.markStale). */
+export type StaleMark = 'marked' | 'held' | 'gone';
+
 export interface CacheStore {
   readonly kind: StoreKind;
   get(key: string): Promise<CacheEntry | null>;
@@ -27,11 +30,11 @@ export interface CacheStore {
   /** Stores the entry and records its key under each of its tags. */
   set(key: string, entry: CacheEntry): Promise<void>;
   /**
-   * Writes `next` (with `read`'s tags) only while the key still holds `read` (the same storedAt), in one step:
-   * a purge that marks a page stale must not bring back a copy a concurrent purge deleted, nor overwrite one a
-   * render stored meanwhile. Resolves whether it wrote; false as well when the store cannot answer.
+   * Marks the entry at `key` stale from `now` (its storedAt moved back by its TTL), read and written in one step:
+   * a copy a concurrent purge deleted is not brought back. 'held' (left as it is): stale already, or loaded from
+   * a start at or after `loadsFrom` (what the purge is for is in it). Throws when the store cannot answer.
    */
-  replaceIfHeld(key: string, read: CacheEntry, next: CacheEntry): Promise<boolean>;
+  markStale(key: string, now: number, loadsFrom: number): Promise<StaleMark>;
   delete(key: string): Promise<void>;
   /** True when the store can currently answer (always for memory; connection state for Redis). */
   isAvailable(): boolean;

@@ -13,7 +13,7 @@ import type { MemoryStore } from './memory-store';
 import type { LocalPurge } from './purges';
 import type { PageForm } from './stored-page';
 import type { HeldPageEntry } from './redis-page-read';
-import type { CacheStore, IndexedKeys } from './store';
+import type { CacheStore, IndexedKeys, StaleMark } from './store';
 
 export interface OutagePolicy {
   /** Seconds after the subscription was lost during which L1 answers as usual (0: short TTLs at once). */
@@ -164,14 +164,14 @@ export class TieredStore implements CacheStore {
     this.options.announceEvict([key]);
   }
 
-  /** Redis decides; L1 then holds what Redis holds (the new copy, or nothing to be read from Redis again). */
-  async replaceIfHeld(key: string, read: CacheEntry, next: CacheEntry): Promise<boolean> {
-    const replaced = await this.options.l2.replaceIfHeld(key, read, next);
-    const mode = this.mode();
-    if (replaced && mode !== 'bypass') await this.options.l1.set(key, this.served(key, next, mode));
-    else await this.options.l1.delete(key);
-    this.options.announceEvict([key]);
-    return replaced;
+  /**
+   * Redis's mark; L1's copy is then not what Redis holds (marked, or gone) and goes, so the next read takes
+   * Redis's. Other instances drop theirs when they hear the purge.
+   */
+  async markStale(key: string, now: number, loadsFrom: number): Promise<StaleMark> {
+    const outcome = await this.options.l2.markStale(key, now, loadsFrom);
+    await this.options.l1.delete(key);
+    return outcome;
   }
 
   async delete(key: string): Promise<void> {

@@ -83,37 +83,38 @@ function purgeSuite(name: string, makeStore: (prefix: string) => Promise<CacheSt
       expect(await store.keysWithTag(prefix, 'article:1')).toEqual([]);
     });
 
-    it.each([
-      ['deleted by a hard purge', async (page: string) => void (await invalidator.purge({ by: 'key', key: page }))],
-      ['stored anew by a render', async (page: string) => store.set(page, { ...entry(['article:1', 'site:0']), value: '{"new":true}', since: Date.now() })],
-    ] as Array<[string, (page: string) => Promise<void>]>)(
-      'a soft purge never brings back or overwrites a page %s between its read and its mark',
-      async (_what, meanwhile) => {
-        const page = key('page', 0, '/detail/2728/1');
-        let armed = true;
-        // The page changes between the soft purge's read of it and its rewrite, as a concurrent purge or render does.
-        const racing = new Proxy(store, {
-          get: (target, name) =>
-            name === 'get'
-              ? async (asked: string) => {
-                  const read = await target.get(asked);
-                  if (armed && asked === page) {
-                    armed = false;
-                    await meanwhile(page);
-                  }
-                  return read;
-                }
-              : Reflect.get(target, name),
-        });
-        const before = await store.get(page);
-        await new Invalidator(racing, space()).purge({ by: 'tag', tag: 'article:1' }, { soft: true });
-        expect(armed).toBe(false);
-        const after = await store.get(page);
-        if (after === null) return;
-        expect(after.value).toEqual('{"new":true}');
-        expect(after.storedAt).not.toBe(before!.storedAt - before!.ttl * 1000);
-      },
-    );
+    it('a soft purge never brings back a page a hard purge deleted as it ran', async () => {
+      const page = key('page', 0, '/detail/2728/1');
+      // The page goes just before the soft purge marks it, as a correction followed at once by a URL purge does.
+      const racing = new Proxy(store, {
+        get: (target, name) =>
+          name === 'markStale'
+            ? async (asked: string, now: number, loadsFrom: number) => {
+                if (asked === page) await target.deleteKeys([page]);
+                return target.markStale(asked, now, loadsFrom);
+              }
+            : Reflect.get(target, name),
+      });
+      await new Invalidator(racing, space()).purge({ by: 'tag', tag: 'article:1' }, { soft: true });
+      expect(await store.get(page)).toBeNull();
+    });
+
+    it('a soft purge leaves fresh a page rendered from what the CMS said after its data went', async () => {
+      const page = key('page', 0, '/detail/2728/1');
+      const racing = new Proxy(store, {
+        get: (target, name) =>
+          name === 'markStale'
+            ? async (asked: string, now: number, loadsFrom: number) => {
+                if (asked === page) await target.set(page, { ...entry(['article:1', 'site:0']), value: '{"new":true}', since: loadsFrom });
+                return target.markStale(asked, now, loadsFrom);
+              }
+            : Reflect.get(target, name),
+      });
+      await new Invalidator(racing, space()).purge({ by: 'tag', tag: 'article:1' }, { soft: true });
+      const after = await store.get(page);
+      expect(after?.value).toBe('{"new":true}');
+      expect(after!.storedAt).toBeGreaterThan(Date.now() - after!.ttl * 1000);
+    });
 
     it('a soft purge marks stale each page it finds unchanged', async () => {
       const page = key('page', 0, '/detail/2728/1');

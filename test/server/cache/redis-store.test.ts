@@ -73,7 +73,7 @@ describe('RedisStore tag index', () => {
   });
 });
 
-describe('RedisStore.replaceIfHeld', () => {
+describe('RedisStore.markStale', () => {
   const own = storeOnOwnRedis();
   let admin: Redis;
   let store: RedisStore;
@@ -90,47 +90,44 @@ describe('RedisStore.replaceIfHeld', () => {
     staleIfError: 600,
     tags: ['article:1'],
   });
-  const text = (storedAt: number): CacheEntry => ({ value: '{"a":1}', storedAt, ttl: 60, grace: 60, tags: ['article:1'] });
+  const text = (storedAt: number): CacheEntry => ({ value: '{"a":1,"storedAt":5}', storedAt, ttl: 60, grace: 60, tags: ['article:1'] });
 
   it.each([
     ['a page (framed bytes)', page],
     ['a data answer (JSON text)', text],
-  ] as Array<[string, (storedAt: number) => CacheEntry]>)('rewrites %s only while it is the copy read', async (_kind, make) => {
-    const key = `replace:${_kind.length}:${Date.now()}`;
-    const read = make(Date.now() - 1000);
-    await store.set(key, read);
-    const stale = { ...read, storedAt: read.storedAt - 60_000 };
-    expect(await store.replaceIfHeld(key, read, stale)).toBe(true);
-    expect((await store.get(key))?.storedAt).toBe(stale.storedAt);
-    expect(await admin.pttl(key)).toBeGreaterThan(0);
+  ] as Array<[string, (storedAt: number) => CacheEntry]>)('marks %s stale in Redis itself, its value and expiry kept', async (kind, make) => {
+    const key = `mark:${kind.length}:${Date.now()}`;
+    const fresh = make(Date.now() - 1000);
+    await store.set(key, fresh);
+    const expiry = await admin.pttl(key);
+    const now = Date.now();
+    expect(await store.markStale(key, now, now)).toBe('marked');
+    const marked = await store.get(key);
+    expect(marked).toEqual({ ...fresh, storedAt: now - 60_000 });
+    expect(await admin.pttl(key)).toBeGreaterThan(expiry - 5000);
+    // Stale now: held as it is.
+    expect(await store.markStale(key, Date.now(), now)).toBe('held');
+    expect((await store.get(key))?.storedAt).toBe(now - 60_000);
+  });
 
-    // Stored anew since it was read: left as it is.
-    const renewed = make(Date.now());
-    await store.set(key, renewed);
-    expect(await store.replaceIfHeld(key, read, stale)).toBe(false);
-    expect((await store.get(key))?.storedAt).toBe(renewed.storedAt);
+  it('leaves fresh what was loaded from the purge on, and brings back nothing deleted', async () => {
+    const key = `mark:loaded-after:${Date.now()}`;
+    const loadsFrom = Date.now() - 10;
+    await store.set(key, { ...page(Date.now()), since: loadsFrom });
+    expect(await store.markStale(key, Date.now(), loadsFrom)).toBe('held');
+    expect((await store.get(key))?.since).toBe(loadsFrom);
+    expect(await store.markStale(key, Date.now(), loadsFrom + 1)).toBe('marked');
 
-    // Deleted since: stays deleted.
     await store.delete(key);
-    expect(await store.replaceIfHeld(key, renewed, stale)).toBe(false);
+    expect(await store.markStale(key, Date.now(), loadsFrom)).toBe('gone');
     expect(await admin.exists(key)).toBe(0);
   });
 
-  it('tells apart two writes stored in the same millisecond by when their loads began', async () => {
-    const key = `replace:same-ms:${Date.now()}`;
-    const storedAt = Date.now();
-    const read = { ...page(storedAt), since: storedAt - 40 };
-    await store.set(key, { ...read, since: storedAt - 5 });
-    expect(await store.replaceIfHeld(key, read, { ...read, storedAt: storedAt - 60_000 })).toBe(false);
-    expect((await store.get(key))?.since).toBe(storedAt - 5);
-  });
-
   it('leaves alone what is not an entry', async () => {
-    await admin.set('replace:foreign', 'not an entry');
-    await admin.set('replace:framed-garbage', Buffer.from([0x00, 0x43, 0x45, 0x31, 0, 0, 0, 3, 0x7b, 0x7b, 0x7b]));
-    const read = page(Date.now());
-    expect(await store.replaceIfHeld('replace:foreign', read, read)).toBe(false);
-    expect(await store.replaceIfHeld('replace:framed-garbage', read, read)).toBe(false);
-    expect(await admin.get('replace:foreign')).toBe('not an entry');
+    await admin.set('mark:foreign', 'not an entry');
+    await admin.set('mark:framed-garbage', Buffer.from([0x00, 0x43, 0x45, 0x31, 0, 0, 0, 3, 0x7b, 0x7b, 0x7b]));
+    expect(await store.markStale('mark:foreign', Date.now(), 0)).toBe('gone');
+    expect(await store.markStale('mark:framed-garbage', Date.now(), 0)).toBe('gone');
+    expect(await admin.get('mark:foreign')).toBe('not an entry');
   });
 });
