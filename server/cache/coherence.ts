@@ -153,23 +153,36 @@ export class CacheBus {
     subscriber.on('error', (error: Error) => this.options.onError?.(error));
     subscriber.on('close', () => this.markLost());
     subscriber.on('message', (_channel: string, message: string) => this.receive(message));
-    subscriber.on('ready', () => {
-      subscriber
-        .subscribe(eventsChannel(this.options.prefix))
-        .then(async () => {
-          this.subscribed = true;
-          const generation = ++this.generation;
-          // L1 is trusted again only once the portal has checked it against what it missed (the purge log).
-          await this.options.onResubscribed();
-          if (this.subscribed && generation === this.generation) this.lostAt = null;
-        })
-        .catch((error: Error) => this.options.onError?.(error));
-    });
+    subscriber.on('ready', () => this.subscribe(subscriber));
     // Only a cluster node's subscriber ends on its own (its node is gone): take another node.
     subscriber.once('end', () => {
       this.markLost();
       if (!this.closed) setTimeout(() => this.open(), REOPEN_DELAY_MS).unref();
     });
+  }
+
+  /**
+   * SUBSCRIBE on a connection that is ready. One that fails while the connection stays up (its command timed out:
+   * a loaded or just restarted Redis) is sent again: no 'ready' comes to send it, and until it is answered L1
+   * stays bypassed.
+   */
+  private subscribe(subscriber: Redis): void {
+    subscriber
+      .subscribe(eventsChannel(this.options.prefix))
+      .then(async () => {
+        this.subscribed = true;
+        const generation = ++this.generation;
+        // L1 is trusted again only once the portal has checked it against what it missed (the purge log).
+        await this.options.onResubscribed();
+        if (this.subscribed && generation === this.generation) this.lostAt = null;
+      })
+      .catch((error: Error) => {
+        this.options.onError?.(error);
+        if (this.closed || this.subscriber !== subscriber || subscriber.status !== 'ready' || this.subscribed) return;
+        setTimeout(() => {
+          if (!this.closed && this.subscriber === subscriber && subscriber.status === 'ready' && !this.subscribed) this.subscribe(subscriber);
+        }, REOPEN_DELAY_MS).unref();
+      });
   }
 
   /** True while announcements reach this instance. */
