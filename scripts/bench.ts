@@ -4,7 +4,7 @@
  * and nginx sending the same bytes, and the load generator each run in their own process, so every rate is read
  * as the server's own CPU time per request (/proc/<pid>/stat); React's renderToString of the same page is the
  * floor. Loads take turns in rounds after a warm-up, so a burst from elsewhere does not land on one measure only.
- * BENCH_SECONDS, BENCH_ROUNDS and BENCH_ONLY (hits, miss, publish, outage): docs/benchmark.md "Benchmark".
+ * BENCH_SECONDS, BENCH_ROUNDS and BENCH_ONLY (hits, miss, publish, outage, images): docs/benchmark.md "Benchmark".
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -29,6 +29,7 @@ import { articlePaths, DETAIL } from './bench/render-portals';
 import { publishToVisibleRows } from './bench/publish-to-visible';
 import { outageExpiryRows } from './bench/outage-expiry';
 import { redisReturnRows } from './bench/redis-return';
+import { imageRows } from './bench/image-rows';
 import { runStoppingChildren } from './bench/children';
 import { redisServerMissing, varnishMissing } from './bench/requirements';
 
@@ -44,8 +45,9 @@ const HITS_ONLY = process.env.BENCH_ONLY === 'hits';
 const MISS_ONLY = process.env.BENCH_ONLY === 'miss';
 const PUBLISH_ONLY = process.env.BENCH_ONLY === 'publish';
 const OUTAGE_ONLY = process.env.BENCH_ONLY === 'outage';
-if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY && !PUBLISH_ONLY && !OUTAGE_ONLY)
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits", "miss", "publish" and "outage" are known`);
+const IMAGES_ONLY = process.env.BENCH_ONLY === 'images';
+if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY && !PUBLISH_ONLY && !OUTAGE_ONLY && !IMAGES_ONLY)
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits", "miss", "publish", "outage" and "images" are known`);
 const KB = 1024;
 const HTML_TARGETS = { home: 75 * KB, detail: 55 * KB, gzipped: 20 * KB };
 
@@ -168,6 +170,11 @@ async function main(): Promise<void> {
   const running: Array<{ stop(): Promise<void> }> = [];
   const rows: Row[] = [];
   try {
+    if (IMAGES_ONLY) {
+      rows.push(...(await imageRows(common, SECONDS)));
+      printTable(rows);
+      return;
+    }
     if (OUTAGE_ONLY) {
       rows.push(...(await redisOutageRows(common)), ...(await outageExpiryRows(common, upstream.url)), ...(await redisReturnRows(common, upstream.url)));
       printTable(rows);
@@ -311,6 +318,7 @@ async function main(): Promise<void> {
     rows.push(htmlSizeRow('/home', home, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail, HTML_TARGETS.detail));
     rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)));
     rows.push(...(await outageExpiryRows(common, upstream.url)), ...(await redisReturnRows(common, upstream.url)), ...(await publishRows()));
+    rows.push(...(await imageRows(common, SECONDS)));
   } finally {
     for (const server of running.reverse()) await server.stop();
     await upstream.close();
