@@ -109,6 +109,19 @@ export const SLOT_WIDTHS: Record<keyof typeof SLOT_SIZES, readonly number[]> = {
 };
 
 /**
+ * An ad's picture: as high as its slot and as wide as its aspect makes it, at most the slot's width
+ * (AdCarousel.tsx), so no `sizes` can say how wide. One file through the pipeline instead of a ladder (a page
+ * holds up to a dozen ads, and a ladder's addresses took home and articles past their HTML budgets): the page's
+ * width, in the browser's modern format, instead of the CMS's upload. The CMS's own address without a pipeline.
+ */
+export const AD_WIDTH = 1280;
+
+export function adSrc(src: string, pipeline: ImagePipeline): string | undefined {
+  if (!src) return undefined;
+  return resizedUrl(pipeline, src, AD_WIDTH) ?? src;
+}
+
+/**
  * An article body's pictures with the article column's candidates, added as the body is drawn (not when it is
  * sanitised and cached: the pipeline is configuration, the body is content). Works on sanitised output
  * (server/upstream/sanitise-html.ts), where every attribute is double-quoted and escaped and no `srcset` is left.

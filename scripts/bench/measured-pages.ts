@@ -53,7 +53,7 @@ export async function measuredPages(base: string): Promise<MeasuredPage[]> {
   ];
 }
 
-async function firstLink(url: string, pattern: RegExp): Promise<string> {
+export async function firstLink(url: string, pattern: RegExp): Promise<string> {
   const html = await (await fetch(url, { headers: { 'user-agent': DESKTOP_UA } })).text();
   const found = pattern.exec(html)?.[0];
   if (!found) throw new Error(`no link matching ${pattern} on ${url}`);
