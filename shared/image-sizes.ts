@@ -117,8 +117,16 @@ export const SLOT_WIDTHS: Record<keyof typeof SLOT_SIZES, readonly number[]> = {
 export const AD_WIDTH = 1280;
 
 export function adSrc(src: string, pipeline: ImagePipeline): string | undefined {
+  return oneWidthSrc(src, pipeline, AD_WIDTH);
+}
+
+/** A player's poster (no `srcset` on a poster): the player's width, through the pipeline where it resizes it. */
+export const POSTER_WIDTH = 960;
+
+/** The picture at one width through the pipeline, or the CMS's own address where it does not resize it. */
+export function oneWidthSrc(src: string, pipeline: ImagePipeline, width: number): string | undefined {
   if (!src) return undefined;
-  return resizedUrl(pipeline, src, AD_WIDTH) ?? src;
+  return resizedUrl(pipeline, src, width) ?? src;
 }
 
 /**

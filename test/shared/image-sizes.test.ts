@@ -1,4 +1,14 @@
-import { densitySrcSet, IMAGE_WIDTHS, SLOT_WIDTHS, widthSrcSet, withBodyImageCandidates } from '../../shared/image-sizes';
+import {
+  AD_WIDTH,
+  adSrc,
+  densitySrcSet,
+  IMAGE_WIDTHS,
+  oneWidthSrc,
+  POSTER_WIDTH,
+  SLOT_WIDTHS,
+  widthSrcSet,
+  withBodyImageCandidates,
+} from '../../shared/image-sizes';
 import { IMAGES_OFF, parseResizedPath, RESIZER_WIDTHS, resizedUrl, type ImagePipeline } from '../../shared/image-pipeline';
 import { sanitiseArticleHtml } from '../../server/upstream/sanitise-html';
 
@@ -95,6 +105,15 @@ describe('an image pipeline', () => {
     expect(widthSrcSet('//img.example.cn/a.jpg', resizer, 'card')).toBeUndefined();
     expect(widthSrcSet('/other/a.jpg', resizer, 'card')).toBeUndefined();
     expect(widthSrcSet(REFERENCE, { ...resizer, origins: [] }, 'card')).toBe(widthSrcSet(REFERENCE, IMAGES_OFF, 'card'));
+  });
+
+  it('draws ads and posters from one file through it, or the CMS’s own address where it does not resize them', () => {
+    expect(adSrc('/media/img/ad1-1296x120.jpg', resizer)).toBe(resizedUrl(resizer, '/media/img/ad1-1296x120.jpg', AD_WIDTH));
+    expect(oneWidthSrc('/media/img/v1-640x360.jpg', resizer, POSTER_WIDTH)).toBe(resizedUrl(resizer, '/media/img/v1-640x360.jpg', POSTER_WIDTH));
+    expect(adSrc('https://elsewhere.example.cn/ad.jpg', resizer)).toBe('https://elsewhere.example.cn/ad.jpg');
+    expect(adSrc('/media/img/ad1-1296x120.jpg', IMAGES_OFF)).toBe('/media/img/ad1-1296x120.jpg');
+    expect(adSrc('', resizer)).toBeUndefined();
+    expect(RESIZER_WIDTHS.has(AD_WIDTH) && RESIZER_WIDTHS.has(POSTER_WIDTH)).toBe(true);
   });
 
   it('never names a width the resizer refuses, and the resizer reads no other address', () => {
