@@ -4,7 +4,7 @@
  * and nginx sending the same bytes, and the load generator each run in their own process, so every rate is read
  * as the server's own CPU time per request (/proc/<pid>/stat); React's renderToString of the same page is the
  * floor. Loads take turns in rounds after a warm-up, so a burst from elsewhere does not land on one measure only.
- * BENCH_SECONDS, BENCH_ROUNDS and BENCH_ONLY (hits, miss, publish, outage, capacity): docs/benchmark.md "Benchmark".
+ * BENCH_SECONDS, BENCH_ROUNDS and BENCH_ONLY (hits, miss, publish, outage, images, capacity): docs/benchmark.md "Benchmark".
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -30,6 +30,7 @@ import { publishToVisibleRows } from './bench/publish-to-visible';
 import { outageExpiryRows } from './bench/outage-expiry';
 import { redisReturnRows } from './bench/redis-return';
 import { capacityRows } from './bench/capacity';
+import { imageRows } from './bench/image-rows';
 import { runStoppingChildren } from './bench/children';
 import { redisServerMissing, varnishMissing } from './bench/requirements';
 
@@ -45,9 +46,10 @@ const HITS_ONLY = process.env.BENCH_ONLY === 'hits';
 const MISS_ONLY = process.env.BENCH_ONLY === 'miss';
 const PUBLISH_ONLY = process.env.BENCH_ONLY === 'publish';
 const OUTAGE_ONLY = process.env.BENCH_ONLY === 'outage';
+const IMAGES_ONLY = process.env.BENCH_ONLY === 'images';
 const CAPACITY_ONLY = process.env.BENCH_ONLY === 'capacity';
-if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY && !PUBLISH_ONLY && !OUTAGE_ONLY && !CAPACITY_ONLY)
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits", "miss", "publish", "outage" and "capacity" are known`);
+if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY && !PUBLISH_ONLY && !OUTAGE_ONLY && !IMAGES_ONLY && !CAPACITY_ONLY)
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits", "miss", "publish", "outage", "images" and "capacity" are known`);
 const KB = 1024;
 const HTML_TARGETS = { home: 75 * KB, detail: 55 * KB, gzipped: 20 * KB };
 
@@ -172,6 +174,11 @@ async function main(): Promise<void> {
   try {
     if (CAPACITY_ONLY) {
       rows.push(...(await capacityOrMissing(upstream.url)));
+      printTable(rows);
+      return;
+    }
+    if (IMAGES_ONLY) {
+      rows.push(...(await imageRows(common, SECONDS)));
       printTable(rows);
       return;
     }
@@ -318,6 +325,7 @@ async function main(): Promise<void> {
     rows.push(htmlSizeRow('/home', home, HTML_TARGETS.home), htmlSizeRow(DETAIL, detail, HTML_TARGETS.detail));
     rows.push(await streamingRow(upstream, prefix), await coldRow(upstream), ...(await redisOutageRows(common)));
     rows.push(...(await outageExpiryRows(common, upstream.url)), ...(await redisReturnRows(common, upstream.url)), ...(await publishRows()));
+    rows.push(...(await imageRows(common, SECONDS)));
   } finally {
     for (const server of running.reverse()) await server.stop();
     await upstream.close();

@@ -16,6 +16,10 @@ export interface RunFigures {
   lcpMs: number;
   /** Script bytes transferred (compressed as sent), KiB. */
   jsKiB: number;
+  /** Image bytes transferred, KiB. */
+  imageKiB: number;
+  /** 1 when "properly size images" and "serve images in modern formats" both pass (or have nothing to judge), else 0. */
+  imagesPass: number;
 }
 
 export interface Targets {
@@ -36,7 +40,7 @@ export const TARGETS: Targets = {
 
 interface ReportLike {
   categories: Record<string, { score: number | null } | undefined>;
-  audits: Record<string, { numericValue?: number; details?: { items?: Array<Record<string, unknown>> } } | undefined>;
+  audits: Record<string, { score?: number | null; numericValue?: number; details?: { items?: Array<Record<string, unknown>> } } | undefined>;
 }
 
 function score(report: ReportLike, category: string): number {
@@ -47,6 +51,11 @@ function score(report: ReportLike, category: string): number {
 export function figuresOf(report: ReportLike): RunFigures {
   const items = report.audits['resource-summary']?.details?.items ?? [];
   const scripts = items.find((item) => item.resourceType === 'script');
+  const images = items.find((item) => item.resourceType === 'image');
+  const passes = (id: string): boolean => {
+    const audited = report.audits[id]?.score;
+    return audited === null || audited === undefined || audited >= 0.9;
+  };
   return {
     performance: score(report, 'performance'),
     accessibility: score(report, 'accessibility'),
@@ -55,6 +64,8 @@ export function figuresOf(report: ReportLike): RunFigures {
     tbtMs: Math.round(report.audits['total-blocking-time']?.numericValue ?? 0),
     lcpMs: Math.round(report.audits['largest-contentful-paint']?.numericValue ?? 0),
     jsKiB: Number(scripts?.transferSize ?? 0) / 1024,
+    imageKiB: Number(images?.transferSize ?? 0) / 1024,
+    imagesPass: passes('uses-responsive-images') && passes('modern-image-formats') ? 1 : 0,
   };
 }
 
@@ -115,6 +126,9 @@ export function medianFigures(runs: readonly RunFigures[]): RunFigures {
     tbtMs: of('tbtMs'),
     lcpMs: of('lcpMs'),
     jsKiB: of('jsKiB'),
+    imageKiB: of('imageKiB'),
+    // Every run must pass: a median of 0s and 1s would hide one that did not.
+    imagesPass: Math.min(...runs.map((run) => run.imagesPass)),
   };
 }
 
@@ -135,19 +149,20 @@ export function missedTargets(figures: RunFigures, form: FormFactor, article: bo
   if (figures.bestPractices < targets.otherScores) missed.push(`BP < ${targets.otherScores}`);
   if (figures.seo < targets.otherScores) missed.push(`SEO < ${targets.otherScores}`);
   if (article && figures.jsKiB > targets.articleJsKiB) missed.push(`JS > ${targets.articleJsKiB} KiB`);
+  if (figures.imagesPass < 1) missed.push('images not sized or not in a modern format');
   return missed;
 }
 
 export function formatTable(rows: readonly Row[], targets: Targets = TARGETS): string {
-  const header = '| page | form | Performance | TBT ms | LCP ms | A11y | BP | SEO | JS KiB | targets missed |';
-  const rule = '|---|---|---:|---:|---:|---:|---:|---:|---:|---|';
+  const header = '| page | form | Performance | TBT ms | LCP ms | A11y | BP | SEO | JS KiB | images KiB | targets missed |';
+  const rule = '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const lines = rows.map(
     ({ page, form, figures, missed }) =>
-      `| ${page} | ${form} | ${figures.performance} | ${figures.tbtMs} | ${figures.lcpMs} | ${figures.accessibility} | ${figures.bestPractices} | ${figures.seo} | ${figures.jsKiB.toFixed(1)} | ${missed.length > 0 ? missed.join(', ') : 'none'} |`,
+      `| ${page} | ${form} | ${figures.performance} | ${figures.tbtMs} | ${figures.lcpMs} | ${figures.accessibility} | ${figures.bestPractices} | ${figures.seo} | ${figures.jsKiB.toFixed(1)} | ${figures.imageKiB.toFixed(1)} | ${missed.length > 0 ? missed.join(', ') : 'none'} |`,
   );
   const legend =
     `targets: Performance ≥ ${targets.performance.mobile} mobile / ≥ ${targets.performance.desktop} desktop; ` +
     `TBT ≤ ${targets.tbtMs.mobile} ms mobile / ≤ ${targets.tbtMs.desktop} ms desktop; A11y, BP, SEO ${targets.otherScores}; ` +
-    `JS on the article page ≤ ${targets.articleJsKiB} KiB gzipped`;
+    `JS on the article page ≤ ${targets.articleJsKiB} KiB gzipped; "properly size images" and "modern image formats" pass`;
   return [header, rule, ...lines, '', legend].join('\n');
 }

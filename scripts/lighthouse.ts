@@ -1,5 +1,6 @@
 /**
- * `npm run lighthouse`: builds if needed, starts the built portal on its embedded defaults, and runs the
+ * `npm run lighthouse`: builds if needed, starts the built portal on its embedded defaults with the reference API
+ * serving pictures at one size (REFERENCE_IMAGES=one-size, as a real CMS; set it to `sized` to compare), and runs the
  * `lighthouse` CLI (Debian's Chromium, headless) three times per page and form factor on home, detail, reading,
  * search, video, a category list and a live; prints the median figures against the targets
  * (scripts/lighthouse-table.ts), with the machine's load average before and after. The mobile form is
@@ -95,7 +96,8 @@ function load(): string {
 }
 
 async function main(): Promise<void> {
-  const portal = await startBuiltPortal(path.join(ROOT, 'dist/server/main.cjs'));
+  // A CMS as it is (issue 51): every picture at one large size, so the figures are the portal's resizer's.
+  const portal = await startBuiltPortal(path.join(ROOT, 'dist/server/main.cjs'), { REFERENCE_IMAGES: process.env.REFERENCE_IMAGES ?? 'one-size' });
   try {
     const rows: Row[] = [];
     const startLoad = load();

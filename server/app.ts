@@ -48,6 +48,8 @@ import { feedRoutes } from './seo/routes';
 import type { ContentService } from './upstream/content-service';
 import type { UpstreamClient } from './upstream/http-client';
 import { mediaProxy } from './upstream/media-proxy';
+import { imageRoutes } from './images/image-routes';
+import type { ImagePipeline, ResizerPipeline } from '../shared/image-pipeline';
 import { visitStatsScriptUrl } from '../shared/visit-stats';
 
 export interface AppDeps {
@@ -63,7 +65,15 @@ export interface AppDeps {
     | 'VISIT_STATS_SCRIPT_URL'
     | 'INTERNAL_PORT'
     | 'REQUEST_READ_TIMEOUT_MS'
+    | 'IMAGE_SOURCE_MAX_BYTES'
+    | 'IMAGE_SOURCE_MAX_PIXELS'
+    | 'IMAGE_SOURCE_TIMEOUT_MS'
+    | 'IMAGE_ALLOW_PRIVATE_SOURCES'
   >;
+  /** Where pictures are resized (server/images/pipeline.ts); the embedded resizer's routes when it is the portal's. */
+  images: ImagePipeline;
+  /** The content API's origin, whose pictures the resizer reads even on a private address (the portal reads its API there). */
+  contentApiOrigin?: string;
   cache: Cache;
   keys: KeySpace;
   logger: Logger;
@@ -140,6 +150,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(qrImageRoutes());
   app.use('/assets', express.static(deps.assets.directory, { immutable: true, maxAge: ASSET_MAX_AGE_MS, index: false, fallthrough: false }));
   if (deps.embeddedMediaUpstream) app.use('/media', mediaProxy(deps.embeddedMediaUpstream));
+  if (deps.images.kind === 'resizer') app.use(resizerRoutes(deps, deps.images));
   app.use(publicFiles(PUBLIC_DIR));
   // Per-client limits where scripts and bots hammer: navigation data, the API proxy, the sign-in flow.
   for (const prefix of ['/_data', '/api', '/login']) app.use(prefix, dataRateLimit(deps.config.DATA_RATE_LIMIT_PER_MINUTE, logger));
@@ -182,6 +193,7 @@ export function createApp(deps: AppDeps): Express {
     accountFor,
     ...(deps.preview ? { previewSecret: deps.preview.secret } : {}),
     wechatJsSdkUrl: deps.config.WECHAT_JSSDK_URL,
+    images: deps.images,
     signInAvailable: deps.auth.settings.appId !== null,
     rememberReader: (req, res, user) => setReaderCookie(req, res, user, deps.auth.settings.secureCookies, deps.auth.settings.sessionTtlSeconds),
   });
@@ -195,6 +207,25 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(errorHandler(logger));
   return app;
+}
+
+/** The embedded resizer's /img/ (server/images/image-routes.ts), counted in the portal's metrics. */
+function resizerRoutes(deps: AppDeps, pipeline: ResizerPipeline): RequestHandler {
+  return imageRoutes({
+    pipeline,
+    cache: deps.cache,
+    keys: deps.keys,
+    source: {
+      maxBytes: deps.config.IMAGE_SOURCE_MAX_BYTES,
+      timeoutMs: deps.config.IMAGE_SOURCE_TIMEOUT_MS,
+      allowPrivate: deps.config.IMAGE_ALLOW_PRIVATE_SOURCES,
+    },
+    maxPixels: deps.config.IMAGE_SOURCE_MAX_PIXELS,
+    ...(deps.embeddedMediaUpstream ? { embeddedMediaUpstream: deps.embeddedMediaUpstream } : {}),
+    ...(deps.contentApiOrigin ? { contentApiOrigin: deps.contentApiOrigin } : {}),
+    onOutcome: (outcome) => deps.metrics.imageServed(outcome),
+    onFailure: (reason) => deps.metrics.imageFailed(reason),
+  });
 }
 
 /**

@@ -158,6 +158,33 @@ const schema = z.object({
     .transform((value): string | number => (/^\d{1,2}$/.test(value) ? Number(value) : value)),
   /** Comma-separated origins readers load images and video from, besides the portal (CSP img/media/connect). */
   MEDIA_ORIGINS: originList('https://img.example.cn'),
+  // Where CMS pictures are resized to their slots (docs/images.md): `embedded`, the portal's own resizer under
+  // /img/ (sharp); `cdn`, a CDN's resizer named by IMAGE_CDN_TEMPLATE; `off`, pictures as the CMS serves them.
+  IMAGE_RESIZER: z.enum(['embedded', 'cdn', 'off']).default('embedded'),
+  // The CDN's resize URL: {src} the picture's address, {width} in pixels, {format} IMAGE_CDN_FORMAT's, e.g.
+  // `{src}?x-oss-process=image/resize,w_{width}/format,{format}` (Alibaba OSS). Only with IMAGE_RESIZER=cdn.
+  IMAGE_CDN_TEMPLATE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || isCdnTemplate(value), {
+      message: "must contain {src} and {width} and make an http(s) URL of a picture's, e.g. {src}?x-oss-process=image/resize,w_{width}/format,{format}",
+    }),
+  // The format the CDN is asked for ({format}): it cannot read each browser's Accept from a URL in the page.
+  IMAGE_CDN_FORMAT: z.enum(['webp', 'avif', 'jpg', 'png']).default('webp'),
+  // The embedded resizer: the largest original read (bytes, counted while reading), the most pixels decoded
+  // (a decompression bomb is refused before it is decoded), how long one original may take to arrive.
+  IMAGE_SOURCE_MAX_BYTES: z.coerce.number().int().min(65_536).max(268_435_456).default(20_971_520),
+  IMAGE_SOURCE_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(268_402_689).default(40_000_000),
+  IMAGE_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  // 1: the embedded resizer may fetch MEDIA_ORIGINS that are (or resolve to) loopback or private addresses, for
+  // media on the internal network. Unset, such an address is refused, whatever name led to it (the content
+  // API's own origin, UPSTREAM_URL's, is read wherever it is, as the portal reads the API there).
+  IMAGE_ALLOW_PRIVATE_SOURCES: z
+    .enum(['0', '1', ''])
+    .default('')
+    .transform((value) => value === '1'),
   MOBILE_DETAIL_URL: z
     .string()
     .trim()
@@ -234,10 +261,26 @@ function crossProblems(config: Config): string[] {
     // Said as a setting, not as the "port in use" the second listen() would meet (naming the wrong remedy).
     problems.push(`INTERNAL_PORT="${config.INTERNAL_PORT}": the same as PORT; /metrics and /_internal need a port of their own (or unset INTERNAL_PORT)`);
   }
+  if (config.IMAGE_RESIZER === 'cdn' && !config.IMAGE_CDN_TEMPLATE) {
+    problems.push('IMAGE_RESIZER="cdn": needs IMAGE_CDN_TEMPLATE (the CDN\'s resize URL, docs/images.md)');
+  }
+  if (config.IMAGE_RESIZER === 'cdn' && config.MEDIA_ORIGINS.length === 0) {
+    problems.push('IMAGE_RESIZER="cdn": needs MEDIA_ORIGINS (the picture hosts the CDN resizes)');
+  }
+  if (config.IMAGE_CDN_TEMPLATE && config.IMAGE_RESIZER !== 'cdn') {
+    problems.push(`IMAGE_CDN_TEMPLATE: set with IMAGE_RESIZER="${config.IMAGE_RESIZER}"; it is read only with IMAGE_RESIZER=cdn`);
+  }
   if (config.EDGE_PURGE_URLS.length > 0 && !config.EDGE_PURGE_TOKEN) {
     problems.push('EDGE_PURGE_URLS: needs EDGE_PURGE_TOKEN too (the edge refuses every PURGE without the token)');
   }
   return problems;
+}
+
+/** Whether a CDN template makes an http(s) URL from a picture's address (the one place it may put {src}). */
+function isCdnTemplate(template: string): boolean {
+  if (!template.includes('{src}') || !template.includes('{width}')) return false;
+  const filled = template.replaceAll('{src}', 'https://img.example.cn/a.jpg').replaceAll('{width}', '480').replaceAll('{format}', 'webp');
+  return !/[{}]/.test(filled) && isUrlWithProtocol(filled, ['http:', 'https:']);
 }
 
 /** Whether Express's reading of `trust proxy` (proxy-addr) takes the list: every address and CIDR well-formed. */
@@ -295,7 +338,7 @@ export function contentSourceOf(config: Config): ContentSource {
 }
 
 /** Settings read from the environment outside the schema above (the runtime's own, the build's). */
-const OTHER_KNOWN_VARIABLES = ['NODE_ENV', 'UPSTREAM_PORT', 'UPSTREAM_HOST', 'UPSTREAM_SEED', 'UPSTREAM_LATENCY_MS', 'UPSTREAM_PUBLIC_URL'];
+const OTHER_KNOWN_VARIABLES = ['NODE_ENV', 'UPSTREAM_PORT', 'UPSTREAM_HOST', 'UPSTREAM_SEED', 'UPSTREAM_LATENCY_MS', 'UPSTREAM_PUBLIC_URL', 'REFERENCE_IMAGES'];
 
 export interface MisspeltVariable {
   name: string;

@@ -8,6 +8,7 @@
  * site table, call names from the content service. deploy/grafana-dashboard.json and deploy/prometheus/ use
  * these names; test/deploy/monitoring.test.ts checks every name they use against a live /metrics.
  */
+import type { ImageFailure, ImageOutcome } from './images/outcomes';
 import type { ServerResponse } from 'node:http';
 import { totalmem } from 'node:os';
 import type { RequestHandler, Router } from 'express';
@@ -184,6 +185,18 @@ export class Metrics {
   });
   /** Call names made so far: each one's failure series is started at 0 then. */
   private readonly callsSeen = new Set<string>();
+  private readonly images = new client.Counter({
+    name: 'portal_image_requests_total',
+    help: 'Requests to the embedded resizer (/img/) by outcome: hit (a stored picture), resized, fallback (the original failed: a placeholder), refused (an address the portal never makes, or a source not configured), busy (503)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly imageFailures = new client.Counter({
+    name: 'portal_image_failures_total',
+    help: 'Originals the resizer could not draw, by reason (redirect, status, too-large, timeout, private-address, unreachable, not-a-picture, format, too-many-pixels)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
   private readonly coalesced = new client.Counter({
     name: 'portal_cache_coalesced_waiters_total',
     help: 'Requests that waited for a load of the same key instead of calling upstream (process or cluster)',
@@ -501,6 +514,14 @@ export class Metrics {
   }
 
   /** A request whose headers or body did not arrive within REQUEST_READ_TIMEOUT_MS (a slow or stalled client). */
+  imageServed(outcome: ImageOutcome): void {
+    this.images.inc({ outcome });
+  }
+
+  imageFailed(reason: ImageFailure): void {
+    this.imageFailures.inc({ reason });
+  }
+
   readTimedOut(phase: ReadPhase): void {
     this.readTimeouts.inc({ phase });
   }

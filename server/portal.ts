@@ -13,6 +13,7 @@ import { createCaches, type PortalCaches } from './cache/create-cache';
 import type { CacheStore } from './cache/store';
 import type { RuntimePolicy } from './cache/runtime-policy';
 import { TieredStore } from './cache/tiered-store';
+import { imagePipelineOf } from './images/pipeline';
 import type { Config } from './config';
 import { createMetrics } from './create-metrics';
 import type { ReadinessDeps } from './health';
@@ -166,6 +167,8 @@ function appOf(
     security: parts.security,
     heads: wiring.heads,
     ...(options.embeddedUpstream ? { embeddedMediaUpstream: options.upstreamUrl } : {}),
+    images: imagePipelineOf(config, options.upstreamUrl, options.embeddedUpstream ?? false),
+    ...(options.embeddedUpstream ? {} : { contentApiOrigin: new URL(options.upstreamUrl).origin }),
     readiness: wiring.readiness,
     preview: config.PREVIEW_SECRET
       ? { secret: config.PREVIEW_SECRET, usedLinks: new UsedLinks(caches.redis ? { client: caches.redis.client, prefix: config.CACHE_PREFIX } : null) }

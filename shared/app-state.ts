@@ -3,6 +3,7 @@
  * replace page by page. Everything here is public: of the reader's session only the public profile goes in it
  * (never the token), and only in pages rendered for that reader, which are never cached.
  */
+import type { ImagePipeline } from './image-pipeline';
 import type { MenuEntry } from './menu';
 import type { PageData, PageId } from './page-data';
 import type { RouteParams } from './route-params';
@@ -98,6 +99,8 @@ export interface AppState {
   user: PublicUser | null;
   /** Where a page opened inside WeChat loads the JS-SDK from (set by WECHAT_JSSDK_URL). */
   wechatJsSdkUrl: string;
+  /** Where pictures are resized (IMAGE_RESIZER): the `srcset` of every CMS picture goes through it. */
+  images: ImagePipeline;
   /** WeChat sign-in is configured (the dialog frames the QR page); otherwise the dialog says it is not open. */
   signInAvailable: boolean;
   layout: LayoutData;

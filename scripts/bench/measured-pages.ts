@@ -14,9 +14,9 @@ export interface BuiltPortal {
 }
 
 /** Starts `main` (a built `dist/server/main.cjs`) on a free port; resolves once it says it listens. */
-export function startBuiltPortal(main: string): Promise<BuiltPortal> {
+export function startBuiltPortal(main: string, env: Record<string, string> = {}): Promise<BuiltPortal> {
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'info', REFERENCE_API: 'in-process' },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'info', REFERENCE_API: 'in-process', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -53,7 +53,7 @@ export async function measuredPages(base: string): Promise<MeasuredPage[]> {
   ];
 }
 
-async function firstLink(url: string, pattern: RegExp): Promise<string> {
+export async function firstLink(url: string, pattern: RegExp): Promise<string> {
   const html = await (await fetch(url, { headers: { 'user-agent': DESKTOP_UA } })).text();
   const found = pattern.exec(html)?.[0];
   if (!found) throw new Error(`no link matching ${pattern} on ${url}`);

@@ -9,7 +9,7 @@ import { CONTROL_PREFIX, handleControl } from './control-routes';
 import { generateDataset, type Dataset } from './dataset';
 import { BadBodyError, delay, json, JSON_TYPE, readBody, send, sendTruncated, type BodyFields, type Reply } from './http';
 import { initSegment, mediaSegment, parseHlsPath, playlist, PLAYLIST_TYPE, SEGMENT_TYPE } from './hls';
-import { MEDIA_CACHE_CONTROL, parseImagePath, parseVideoPath, renderSvg, videoBytes } from './media';
+import { atOneSize, MEDIA_CACHE_CONTROL, parseImagePath, parseVideoPath, referenceImagesOf, renderSvg, videoBytes, type ReferenceImages } from './media';
 import { newspaperPageLabel } from './newspapers';
 import { pictureJpeg } from './picture-catalog';
 import { Presenter } from './present';
@@ -36,6 +36,8 @@ export interface ReferenceApiOptions {
   failures?: FailureRule[];
   /** Serve /__control over HTTP (default true). Off when the API listens beyond loopback (docker-compose). */
   controlPlane?: boolean;
+  /** How pictures are served (./media.ts ReferenceImages); default: REFERENCE_IMAGES, else every size asked. */
+  images?: ReferenceImages;
 }
 
 export interface ReferenceApi {
@@ -111,10 +113,10 @@ function videoReply(bytes: Buffer, range: string | undefined): Reply {
   };
 }
 
-async function mediaReply(dataset: Dataset, path: string, range: string | undefined): Promise<Reply> {
+async function mediaReply(dataset: Dataset, path: string, range: string | undefined, images: ReferenceImages): Promise<Reply> {
   const image = parseImagePath(path);
   if (image?.format === 'jpg') {
-    const body = await pictureJpeg(dataset, image);
+    const body = await pictureJpeg(dataset, images === 'one-size' ? atOneSize(image) : image);
     return { kind: 'raw', status: 200, contentType: 'image/jpeg', body, headers: { 'Cache-Control': MEDIA_CACHE_CONTROL } };
   }
   if (image) {
@@ -167,11 +169,11 @@ async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerRespo
   send(req, res, reply);
 }
 
-type ApiContext = RouteContext & { accounts: Accounts; jsSdk: WechatJsSdk };
+type ApiContext = RouteContext & { accounts: Accounts; jsSdk: WechatJsSdk; images: ReferenceImages };
 
 async function routeReply(ctx: ApiContext, req: IncomingMessage, path: string, query: URLSearchParams, isMedia: boolean): Promise<Reply> {
   const method = req.method ?? 'GET';
-  if (isMedia) return method === 'GET' || method === 'HEAD' ? mediaReply(ctx.dataset, path, req.headers.range) : NOT_FOUND;
+  if (isMedia) return method === 'GET' || method === 'HEAD' ? mediaReply(ctx.dataset, path, req.headers.range, ctx.images) : NOT_FOUND;
   if (ctx.jsSdk.handles(method, path)) return ctx.jsSdk.handle(path, query);
   const account = await accountReply(ctx.accounts, req, method, path, query);
   if (account) return account;
@@ -243,7 +245,7 @@ export function createReferenceApi(options: ReferenceApiOptions = {}): Reference
   const clock = () => dataset.now + Math.floor((Date.now() - createdAt) / 1000);
   const accounts = new Accounts(() => control.publicUrl(), catalogOf(dataset, present));
   const jsSdk = new WechatJsSdk(dataset.seed, clock, () => control.publicUrl());
-  const ctx: ApiContext = { accounts, jsSdk, dataset, control, present, clock };
+  const ctx: ApiContext = { accounts, jsSdk, dataset, control, present, clock, images: options.images ?? referenceImagesOf(process.env.REFERENCE_IMAGES) };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://reference.local');

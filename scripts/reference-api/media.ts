@@ -20,6 +20,32 @@ const KEY_PATTERN = /^[a-z][a-z0-9]{0,39}$/;
 export type ImageFormat = 'jpg' | 'svg';
 
 /**
+ * `sized`: a picture at the size its path names (a media server that resizes, as the portal's srcset used to
+ * assume). `one-size` (REFERENCE_IMAGES=one-size): every picture at one large size, whatever its path names, as
+ * a real CMS serves its uploads; the path's size then only gives the aspect.
+ */
+export type ReferenceImages = 'sized' | 'one-size';
+
+export function referenceImagesOf(value: string | undefined): ReferenceImages {
+  const trimmed = value?.trim() ?? '';
+  if (trimmed === '' || trimmed === 'sized') return 'sized';
+  if (trimmed === 'one-size') return 'one-size';
+  throw new Error(`REFERENCE_IMAGES=${JSON.stringify(value)}: must be "one-size", "sized" or unset`);
+}
+
+/** The width an upload is kept at in one-size mode: a camera's picture as a newsroom's CMS keeps it. */
+export const ONE_SIZE_WIDTH = 1600;
+
+/** The picture at ONE_SIZE_WIDTH, its aspect kept, within the painter's pixel and side bounds. */
+export function atOneSize(request: ImageRequest): ImageRequest {
+  const byWidth = ONE_SIZE_WIDTH / request.width;
+  const byPixels = Math.sqrt(MAX_RASTER_PIXELS / (request.width * request.height));
+  const scale = Math.min(byWidth, byPixels, MAX_SIDE / request.height);
+  const side = (length: number): number => Math.max(MIN_SIDE, Math.floor(length * scale));
+  return { ...request, width: side(request.width), height: side(request.height) };
+}
+
+/**
  * Path of a generated image; keys are lowercase letters and digits only, so the '-' before the size is unambiguous.
  * SVG is kept for wordmarks (the skin's logo), where a label is the picture.
  */

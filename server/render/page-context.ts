@@ -3,6 +3,7 @@
  * set up (render-document.tsx's options). Made once per handler; each unit (serve-cached.ts, render-miss.ts,
  * render-whole.ts, error-page.ts) takes it as its first argument.
  */
+import type { ImagePipeline } from '../../shared/image-pipeline';
 import type { Request, Response } from 'express';
 import type { AppState, PublicUser } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
@@ -40,6 +41,8 @@ export interface PageHandlerDeps {
   accountFor: AccountFor;
   /** Where pages inside WeChat load the JS-SDK from (WECHAT_JSSDK_URL). */
   wechatJsSdkUrl: string;
+  /** Where pictures are resized (server/images/pipeline.ts): every page's `srcset` goes through it. */
+  images: ImagePipeline;
   /** Whether WeChat sign-in is configured: the login dialog shows the QR page, or says sign-in is not open. */
   signInAvailable: boolean;
   /** A streamed render finished (metrics): its route id, seconds from its loaders to the document's end, outcome. */
@@ -75,6 +78,7 @@ export function createPageContext(deps: PageHandlerDeps): PageContext {
     logger: deps.logger,
     buildId: deps.assets.buildId,
     wechatJsSdkUrl: deps.wechatJsSdkUrl,
+    images: deps.images,
     signInAvailable: deps.signInAvailable,
   });
   return { deps, buildState };

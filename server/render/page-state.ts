@@ -3,6 +3,7 @@
  * status, page-router.ts), the layout around it, the site and the reader. The page's own calls are recorded apart from the
  * layout's, so 'the page's own data is missing' (a 503) can be told from 'the menu is missing' (an empty menu).
  */
+import type { ImagePipeline } from '../../shared/image-pipeline';
 import type { StaticHandlerContext } from 'react-router-dom';
 import type { AppState, PublicUser } from '../../shared/app-state';
 import type { ContentApi } from '../../shared/content-api';
@@ -22,6 +23,7 @@ export interface PageStateDeps {
   logger: Logger;
   buildId: string;
   wechatJsSdkUrl: string;
+  images: ImagePipeline;
   signInAvailable: boolean;
 }
 
@@ -98,6 +100,7 @@ export function createStateBuilder(deps: PageStateDeps): (input: StateInput) => 
       site: publicSite(site),
       user,
       wechatJsSdkUrl: deps.wechatJsSdkUrl,
+      images: deps.images,
       signInAvailable: deps.signInAvailable,
       layout,
       page,

@@ -11,7 +11,6 @@
 import { Parser } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { SLOT_SIZES, widthSrcSet } from '../../shared/image-sizes';
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -62,13 +61,10 @@ const OPTIONS: sanitizeHtml.IOptions = {
       tagName,
       attribs: { ...attribs, target: '_blank', rel: 'noopener noreferrer nofollow' },
     }),
-    // A body picture at the size of the article column (../../shared/image-sizes.ts); the CMS's own srcset, if
-    // any, is not kept: its URLs would escape the scheme check above and its sizes know nothing of this layout.
-    img: (tagName, { srcset: _cmsSrcset, sizes: _cmsSizes, ...attribs }) => {
-      const srcset = widthSrcSet(attribs.src);
-      const sized: sanitizeHtml.Attributes = srcset ? { srcset, sizes: SLOT_SIZES.articleBody } : {};
-      return { tagName, attribs: { ...attribs, ...sized, loading: 'lazy', decoding: 'async' } };
-    },
+    // The CMS's own srcset, if any, is not kept: its URLs would escape the scheme check above and its sizes know
+    // nothing of this layout. The article column's candidates are added as the body is drawn
+    // (../../shared/image-sizes.ts withBodyImageCandidates).
+    img: (tagName, { srcset: _cmsSrcset, sizes: _cmsSizes, ...attribs }) => ({ tagName, attribs: { ...attribs, loading: 'lazy', decoding: 'async' } }),
   },
 };
 

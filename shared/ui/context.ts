@@ -1,6 +1,7 @@
 /** React contexts shared by the server render and the hydrated client. */
 import { createContext, useContext } from 'react';
 import type { AppState, PageState, PublicUser } from '../app-state';
+import type { ImagePipeline } from '../image-pipeline';
 import type { ResourceStore } from './data/resource-store';
 
 export interface PortalContextValue {
@@ -20,6 +21,11 @@ export function usePortal(): PortalContextValue {
   const value = useContext(PortalContext);
   if (!value) throw new Error('usePortal outside <PortalContext.Provider>');
   return value;
+}
+
+/** Where pictures are resized: what every `srcset` goes through (shared/image-pipeline.ts). */
+export function useImages(): ImagePipeline {
+  return usePortal().state.images;
 }
 
 export function usePage(): PageState {

@@ -2,7 +2,8 @@
  * Issue 38, item 6: every state the spec names can be produced through the reference API's control plane (as an
  * operator of `npm start` would, over HTTP) and is shown in a real browser: the three menu warnings of docs/product.md
  * §5, switched on while the portal runs, each on its own misconfigured entry (in the browser); and hot news'
- * skeleton streamed to a reader while its data is slow, then its five items (the page's chunks as they come).
+ * skeleton streamed to a reader while its data is slow, then its five items (the page's chunks as they come), and
+ * as tall as they are at every width (issue 51, item 3).
  * Screenshots in test-results/control-plane-states/.
  */
 import { mkdirSync } from 'node:fs';
@@ -84,6 +85,34 @@ describeWithBrowser()('states produced through the control plane', () => {
     expect(chunks[itemsAt]!.at - chunks[skeletonAt]!.at).toBeGreaterThanOrEqual(SLOW_MS - 500);
     const skeleton = /<ol class="hot-news__list hot-news__list--loading" aria-busy="true">(.*?)<\/ol>/.exec(chunks[skeletonAt]!.text);
     expect(skeleton?.[1]?.match(/class="skeleton-line"/g)).toHaveLength(HOT_NEWS_SIZE);
+  });
+
+  it('holds hot news’ height with its skeleton, so nothing below moves, at 360, 390, 768, 1296 and 1920 px', async () => {
+    const entry = await homeListEntry(suite.portal.upstream.url, 3);
+    const { page } = await watchedPage(suite.browser, { userAgent: READER_UA });
+    try {
+      await gotoHydrated(page, `${suite.portal.url}/detail/${entry.catid}/${entry.id}`);
+      const measured: Array<{ width: number; list: number; skeleton: number }> = [];
+      for (const width of [360, 390, 768, 1296, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        // The skeleton as the portal streams it (the test above checks that form), put beside the loaded list.
+        const heights = await page.evaluate((size) => {
+          const list = document.querySelector('.hot-news__list:not(.hot-news__list--loading)')!;
+          const skeleton = document.createElement('ol');
+          skeleton.className = 'hot-news__list hot-news__list--loading';
+          skeleton.innerHTML = '<li class="skeleton-line"></li>'.repeat(size);
+          list.after(skeleton);
+          const both = { list: list.getBoundingClientRect().height, skeleton: skeleton.getBoundingClientRect().height };
+          skeleton.remove();
+          return both;
+        }, HOT_NEWS_SIZE);
+        measured.push({ width, ...heights });
+      }
+      expect(measured.filter(({ list }) => list > 0).length).toBeGreaterThanOrEqual(3);
+      expect(measured.filter(({ list, skeleton }) => Math.abs(list - skeleton) > 0.5)).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
   });
 });
 

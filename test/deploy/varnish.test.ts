@@ -151,6 +151,46 @@ describeWithVarnish()('the edge’s freshness and grace (stale-while-revalidate,
   });
 });
 
+describeWithVarnish()('the edge in front of the resizer (/img/, Vary: Accept)', () => {
+  let origin: http.Server;
+  let varnish: TestVarnish;
+  const seen: Array<{ accept: string; cookie: string }> = [];
+
+  beforeAll(async () => {
+    origin = http.createServer((req, res) => {
+      if (req.url === '/readyz') return void res.end('ok');
+      seen.push({ accept: String(req.headers.accept), cookie: String(req.headers.cookie ?? '') });
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      res.setHeader('Vary', 'Accept');
+      res.end(`${String(req.headers.accept)} ${seen.length}`);
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const address = `127.0.0.1:${(origin.address() as net.AddressInfo).port}`;
+    varnish = await startVarnish({ backends: [address, address], purgeToken: TOKEN });
+  });
+  afterAll(async () => {
+    await varnish?.stop();
+    await new Promise((resolve) => origin?.close(resolve));
+  });
+
+  const get = (accept: string, extra: Record<string, string> = {}) =>
+    rawRequest(varnish.url, 'GET', '/img/480/aHR0cHM6Ly9pbWcuZXhhbXBsZS5jbi9hLmpwZw', { host: MAIN_DOMAIN, accept, ...extra });
+
+  it('keeps one object per format, whatever the Accept string, for signed-in readers too', async () => {
+    const chrome = await get('image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8');
+    expect([chrome.headers['x-edge-cache'], chrome.body]).toEqual(['MISS', 'image/avif 1']);
+    const firefox = await get('image/avif,image/webp,*/*', { cookie: 'portal_session=abc' });
+    expect([firefox.headers['x-edge-cache'], firefox.body]).toEqual(['HIT', 'image/avif 1']);
+    const safari = await get('image/webp,image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5');
+    expect([safari.headers['x-edge-cache'], safari.body]).toEqual(['MISS', 'image/webp 2']);
+    const refusing = await get('image/avif;q=0, image/webp');
+    expect([refusing.headers['x-edge-cache'], refusing.body]).toEqual(['HIT', 'image/webp 2']);
+    const old = await get('*/*');
+    expect([old.headers['x-edge-cache'], old.body]).toEqual(['MISS', 'image/jpeg 3']);
+    expect(seen.map((request) => request.cookie)).toEqual(['', '', '']);
+  });
+});
+
 describeWithVarnish()('the edge in front of two portals', () => {
   // describeWithVarnish() only checks varnishd; the portals need Redis (one prefix, sessions, purges) too.
   describeWithRedis()('with Redis', () => {

@@ -10,7 +10,7 @@ import {
   type RunFigures,
 } from '../../scripts/lighthouse-table';
 
-const GOOD: RunFigures = { performance: 99, accessibility: 100, bestPractices: 100, seo: 100, tbtMs: 20, lcpMs: 1800, jsKiB: 50 };
+const GOOD: RunFigures = { performance: 99, accessibility: 100, bestPractices: 100, seo: 100, tbtMs: 20, lcpMs: 1800, jsKiB: 50, imageKiB: 120, imagesPass: 1 };
 
 describe('lighthouse table', () => {
   it('reads scores, TBT and script bytes from a report', () => {
@@ -19,17 +19,31 @@ describe('lighthouse table', () => {
       audits: {
         'total-blocking-time': { numericValue: 212.6 },
         'largest-contentful-paint': { numericValue: 2411.4 },
+        'uses-responsive-images': { score: 1 },
+        'modern-image-formats': { score: 0.5 },
         'resource-summary': {
           details: {
             items: [
-              { resourceType: 'image', transferSize: 999 },
+              { resourceType: 'image', transferSize: 2048 },
               { resourceType: 'script', transferSize: 61_440 },
             ],
           },
         },
       },
     };
-    expect(figuresOf(report)).toEqual({ performance: 88, accessibility: 100, bestPractices: 96, seo: 0, tbtMs: 213, lcpMs: 2411, jsKiB: 60 });
+    expect(figuresOf(report)).toEqual({
+      performance: 88,
+      accessibility: 100,
+      bestPractices: 96,
+      seo: 0,
+      tbtMs: 213,
+      lcpMs: 2411,
+      jsKiB: 60,
+      imageKiB: 2,
+      imagesPass: 0,
+    });
+    const modern = { ...report, audits: { ...report.audits, 'modern-image-formats': { score: null } } };
+    expect(figuresOf(modern).imagesPass).toBe(1);
   });
 
   it('names the LCP element by its selector and opening tag, or says it is unknown', () => {
@@ -60,7 +74,8 @@ describe('lighthouse table', () => {
       { ...GOOD, performance: 95, tbtMs: 10 },
       { ...GOOD, performance: 90, tbtMs: 300 },
     ];
-    expect(medianFigures(runs)).toMatchObject({ performance: 90, tbtMs: 300 });
+    expect(medianFigures(runs)).toMatchObject({ performance: 90, tbtMs: 300, imagesPass: 1 });
+    expect(medianFigures([...runs, { ...GOOD, imagesPass: 0 }]).imagesPass).toBe(0);
   });
 
   it.each([
@@ -70,6 +85,7 @@ describe('lighthouse table', () => {
     ['desktop', { ...GOOD, accessibility: 99, bestPractices: 96, seo: 92 }, false, ['A11y < 100', 'BP < 100', 'SEO < 100']],
     ['desktop', { ...GOOD, jsKiB: 60.5 }, true, ['JS > 60 KiB']],
     ['desktop', { ...GOOD, jsKiB: 120 }, false, []],
+    ['mobile', { ...GOOD, imagesPass: 0 }, false, ['images not sized or not in a modern format']],
   ] as const)('judges a %s row %j (article page: %s) as missing %j', (form, figures, article, missed) => {
     expect(missedTargets(figures, form, article)).toEqual(missed);
   });
@@ -81,8 +97,8 @@ describe('lighthouse table', () => {
     ]);
     const lines = table.split('\n');
     expect(lines[0]).toMatch(/^\| page \| form \| Performance \| TBT ms \| LCP ms/);
-    expect(lines[2]).toBe('| home | mobile | 80 | 20 | 1800 | 100 | 100 | 100 | 50.0 | Performance < 90 |');
-    expect(lines[3]).toBe('| detail | desktop | 99 | 20 | 1800 | 100 | 100 | 100 | 50.0 | none |');
+    expect(lines[2]).toBe('| home | mobile | 80 | 20 | 1800 | 100 | 100 | 100 | 50.0 | 120.0 | Performance < 90 |');
+    expect(lines[3]).toBe('| detail | desktop | 99 | 20 | 1800 | 100 | 100 | 100 | 50.0 | 120.0 | none |');
     expect(table).toContain('Performance ≥ 90 mobile / ≥ 98 desktop');
   });
 

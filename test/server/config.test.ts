@@ -107,6 +107,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ EDGE_PURGE_TOKEN: short })).not.toThrow(new RegExp(short));
   });
 
+  it('resizes pictures with the embedded resizer by default, or a CDN whose template is checked at start', () => {
+    expect(loadConfig({})).toMatchObject({ IMAGE_RESIZER: 'embedded', IMAGE_ALLOW_PRIVATE_SOURCES: false, IMAGE_SOURCE_MAX_PIXELS: 40_000_000 });
+    const oss = '{src}?x-oss-process=image/resize,w_{width}/format,{format}';
+    expect(loadConfig({ IMAGE_RESIZER: 'cdn', IMAGE_CDN_TEMPLATE: oss, MEDIA_ORIGINS: 'https://img.example.cn' })).toMatchObject({
+      IMAGE_CDN_TEMPLATE: oss,
+      IMAGE_CDN_FORMAT: 'webp',
+    });
+    expect(() => loadConfig({ IMAGE_RESIZER: 'cdn', MEDIA_ORIGINS: 'https://img.example.cn' })).toThrow(/IMAGE_RESIZER="cdn": needs IMAGE_CDN_TEMPLATE/);
+    expect(() => loadConfig({ IMAGE_RESIZER: 'cdn', IMAGE_CDN_TEMPLATE: oss })).toThrow(/needs MEDIA_ORIGINS/);
+    expect(() => loadConfig({ IMAGE_CDN_TEMPLATE: oss })).toThrow(/IMAGE_CDN_TEMPLATE: set with IMAGE_RESIZER="embedded"/);
+    for (const bad of ['{src}?w=480', 'https://cdn.example.cn/{width}/a.jpg', 'ftp://cdn/{src}/{width}', '{src}?w={width}&h={height}']) {
+      expect(() => loadConfig({ IMAGE_RESIZER: 'cdn', IMAGE_CDN_TEMPLATE: bad, MEDIA_ORIGINS: 'https://img.example.cn' })).toThrow(
+        /IMAGE_CDN_TEMPLATE=.*must contain \{src\} and \{width\}/,
+      );
+    }
+    expect(() => loadConfig({ IMAGE_RESIZER: 'sharp' })).toThrow(/IMAGE_RESIZER="sharp"/);
+    expect(loadConfig({ IMAGE_ALLOW_PRIVATE_SOURCES: '1' }).IMAGE_ALLOW_PRIVATE_SOURCES).toBe(true);
+  });
+
   it('treats an empty optional URL as unset', () => {
     expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
   });

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startReferenceApi } from '../../scripts/reference-api/server';
+import type { ReferenceImages } from '../../scripts/reference-api/media';
 import { cacheKey } from '../../server/cache/keys';
 import { loadConfig } from '../../server/config';
 import { listen, type RunningServer } from '../../server/http-server';
@@ -33,6 +34,8 @@ export interface TestPortalOptions {
   env?: Record<string, string> | ((upstreamUrl: string) => Record<string, string>);
   /** The upstream the portal starts for itself has three misconfigured menu entries unless this is false. */
   menuFaults?: boolean;
+  /** How the upstream the portal starts for itself serves pictures (REFERENCE_IMAGES; default: the environment's). */
+  referenceImages?: ReferenceImages;
   /** A fixed port (sign-in tests must name the callback origin before the portal starts); default: any free one. */
   port?: number;
   /** false: cached hits go through the Express chain too (see server/render/page-hits.ts). */
@@ -54,7 +57,14 @@ async function waitForStore(portal: Portal): Promise<void> {
 
 export async function startTestPortal(options: TestPortalOptions = {}): Promise<TestPortal> {
   // With the three misconfigured menu entries, so the editor's warnings are part of what the suites exercise.
-  const upstream = options.upstream ?? (await startReferenceApi({ port: 0, host: '127.0.0.1', menuFaults: options.menuFaults ?? true }));
+  const upstream =
+    options.upstream ??
+    (await startReferenceApi({
+      port: 0,
+      host: '127.0.0.1',
+      menuFaults: options.menuFaults ?? true,
+      ...(options.referenceImages ? { images: options.referenceImages } : {}),
+    }));
   const env = typeof options.env === 'function' ? options.env(upstream.url) : options.env;
   const cachePrefix = options.cachePrefix ?? `t${randomBytes(6).toString('hex')}`;
   const config = loadConfig({
@@ -66,6 +76,8 @@ export async function startTestPortal(options: TestPortalOptions = {}): Promise<
     // Several suites share two cores with Chromium: generous timeouts keep a busy machine from reading as an
     // outage. Suites that test timeouts set their own.
     UPSTREAM_TIMEOUT_MS: '10000',
+    // The reference API paints a large picture in one-size mode on a core Chromium shares: the resizer waits for it.
+    IMAGE_SOURCE_TIMEOUT_MS: '30000',
     REDIS_COMMAND_TIMEOUT_MS: '5000',
     // Suites count the CMS calls a page makes: the flag watch's own call every few seconds would land among them.
     // flags.test.ts runs it; the built-server suites run the shipped default.

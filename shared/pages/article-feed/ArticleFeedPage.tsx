@@ -9,14 +9,16 @@ import { HotNews } from '../../ui/blocks/HotNews';
 import { SubscribeButton } from '../../ui/blocks/InteractionButton';
 import { Pagination } from '../../ui/blocks/Pagination';
 import { densitySrcSet } from '../../image-sizes';
+import { useImages } from '../../ui/context';
 
 export default function ArticleFeedPage({ data }: { data: ArticleFeedData }) {
+  const images = useImages();
   const { pathname } = useLocation();
   return (
     <div className="columns">
       <section className="columns__main feed" aria-labelledby="feed-title">
         <header className="feed__header">
-          {data.avatar && <img src={data.avatar} srcSet={densitySrcSet(data.avatar, 80)} alt="" width={80} height={80} className="feed__avatar" />}
+          {data.avatar && <img src={data.avatar} srcSet={densitySrcSet(data.avatar, 80, images)} alt="" width={80} height={80} className="feed__avatar" />}
           <div>
             <h1 id="feed-title" className="page-title">
               {data.title}

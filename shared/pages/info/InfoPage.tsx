@@ -1,6 +1,8 @@
 /** About, contribute, seeking report and move-in: the editors' text, and on about the contact section. */
 import type { InfoPageData } from './route';
 import { PORTAL_INFO, RECRUITMENT } from '../../portal-info';
+import { withBodyImageCandidates } from '../../image-sizes';
+import { useImages } from '../../ui/context';
 
 function Contact() {
   return (
@@ -48,6 +50,7 @@ function Recruitment() {
 }
 
 export default function InfoPage({ data }: { data: InfoPageData }) {
+  const images = useImages();
   return (
     <article className="info" aria-labelledby="info-title">
       <h1 id="info-title" className="page-title">
@@ -55,7 +58,7 @@ export default function InfoPage({ data }: { data: InfoPageData }) {
       </h1>
       {data.article ? (
         // Sanitised on the server like every article body.
-        <div className="article__body" dangerouslySetInnerHTML={{ __html: data.article.contentHtml }} />
+        <div className="article__body" dangerouslySetInnerHTML={{ __html: withBodyImageCandidates(data.article.contentHtml, images) }} />
       ) : (
         <p className="empty">内容整理中。</p>
       )}

@@ -16,7 +16,7 @@ import { FeedbackForm } from '../../ui/blocks/FeedbackForm';
 import { Pagination } from '../../ui/blocks/Pagination';
 import { VideoGrid } from '../../ui/blocks/VideoGrid';
 import type { CollectedVideo } from '../../account-api';
-import { usePortal } from '../../ui/context';
+import { useImages, usePortal } from '../../ui/context';
 import { proxyPost } from '../../ui/lib/proxy-fetch';
 import { densitySrcSet } from '../../image-sizes';
 
@@ -45,6 +45,7 @@ function VisitorPrompt() {
 
 function ProfileCard({ user }: { user: PublicUser }) {
   const { updateUser } = usePortal();
+  const images = useImages();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -64,7 +65,7 @@ function ProfileCard({ user }: { user: PublicUser }) {
 
   return (
     <div className="profile-card">
-      <img className="profile-card__avatar" src={user.avatar || undefined} srcSet={densitySrcSet(user.avatar, 72)} alt="" width={72} height={72} />
+      <img className="profile-card__avatar" src={user.avatar || undefined} srcSet={densitySrcSet(user.avatar, 72, images)} alt="" width={72} height={72} />
       <div className="profile-card__text">
         <p className="profile-card__name">{user.nickname}</p>
         <p className="profile-card__id">{`用户ID：${user.user_id}`}</p>
@@ -109,11 +110,20 @@ function Empty({ text, link }: { text: string; link?: { to: string; label: strin
 }
 
 function AuthorList({ authors }: { authors: readonly ColumnAuthor[] }) {
+  const images = useImages();
   return (
     <ul className="personal-authors">
       {authors.map((author) => (
         <li key={author.id} className="columnist">
-          <img src={author.avatar || undefined} srcSet={densitySrcSet(author.avatar, 64)} alt="" width={64} height={64} loading="lazy" decoding="async" />
+          <img
+            src={author.avatar || undefined}
+            srcSet={densitySrcSet(author.avatar, 64, images)}
+            alt=""
+            width={64}
+            height={64}
+            loading="lazy"
+            decoding="async"
+          />
           <div>
             <Link className="columnist__name" to={href.specialColumnDetail(author.id)}>
               {author.name}

@@ -10,8 +10,10 @@ import { InteractionButton } from '../../ui/blocks/InteractionButton';
 import { Pagination } from '../../ui/blocks/Pagination';
 import { useAuthorGroup, useInteractionGroup } from '../../ui/lib/use-interactions';
 import { densitySrcSet } from '../../image-sizes';
+import { useImages } from '../../ui/context';
 
 export default function SpecialColumnPage({ data }: { data: SpecialColumnData }) {
+  const images = useImages();
   const { pathname } = useLocation();
   const subscriptions = useInteractionGroup(useAuthorGroup(data.authors));
   return (
@@ -22,7 +24,15 @@ export default function SpecialColumnPage({ data }: { data: SpecialColumnData })
       <ul className="columnist-grid">
         {data.authors.map((author) => (
           <li key={author.id} className="columnist">
-            <img src={author.avatar || undefined} srcSet={densitySrcSet(author.avatar, 96)} alt="" width={96} height={96} loading="lazy" decoding="async" />
+            <img
+              src={author.avatar || undefined}
+              srcSet={densitySrcSet(author.avatar, 96, images)}
+              alt=""
+              width={96}
+              height={96}
+              loading="lazy"
+              decoding="async"
+            />
             <div className="columnist__text">
               <h2 className="columnist__name">
                 <Link to={href.specialColumnDetail(author.id)}>{author.name}</Link>

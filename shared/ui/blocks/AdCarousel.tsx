@@ -11,6 +11,8 @@ import { autoplayDelay, DEFAULT_SLIDE_HEIGHT_PX } from '../../carousel';
 import type { Advertisement } from '../../types/entities';
 import type { CarouselHandle } from './carousel-engine';
 import { SiteLink } from './SiteLink';
+import { adSrc } from '../../image-sizes';
+import { useImages } from '../context';
 
 /**
  * Plays a muted ad video while any of it is on screen and pauses it when it leaves (a slide swiper moved away, a
@@ -43,11 +45,12 @@ function AdVideo({ ad, height }: { ad: Advertisement; height: number }) {
 }
 
 function AdMedia({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {
+  const images = useImages();
   // Unlabelled: the title beside it names the ad (the link's text), so a screen reader hears it once.
   return ad.type === 2 && ad.video ? (
     <AdVideo ad={ad} height={height} />
   ) : (
-    <img src={ad.image || undefined} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />
+    <img src={adSrc(ad.image, images)} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />
   );
 }
 

@@ -4,6 +4,8 @@ import { href } from '../../routes';
 import type { Article } from '../../types/entities';
 import { Link } from '../link';
 import { DateTime } from './DateTime';
+import { withBodyImageCandidates } from '../../image-sizes';
+import { useImages } from '../context';
 
 /**
  * The byline: a column author's name opens their page (issue 38, item 1: an entity a page names links to it); any
@@ -23,6 +25,7 @@ function Byline({ article }: { article: Article }) {
 
 /** `afterHeader`: what follows the headline, time and source before the body (a phone's ad on the detail page). */
 export function ArticleContent({ article, afterHeader, children }: { article: Article; afterHeader?: ReactNode; children?: ReactNode }) {
+  const images = useImages();
   return (
     <article className="article">
       <header className="article__header">
@@ -35,7 +38,7 @@ export function ArticleContent({ article, afterHeader, children }: { article: Ar
       </header>
       {afterHeader}
       {/* contentHtml was sanitised on the server (server/upstream/sanitise-html.ts) before it entered any state. */}
-      <div className="article__body" dangerouslySetInnerHTML={{ __html: article.contentHtml }} />
+      <div className="article__body" dangerouslySetInnerHTML={{ __html: withBodyImageCandidates(article.contentHtml, images) }} />
       {article.editor && <p className="article__editor">{`责任编辑：${article.editor}`}</p>}
       {children}
     </article>

@@ -9,7 +9,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from '../link';
 import { BANNER_HEIGHT_PX, PAGE_WIDTH_PX } from '../../constants';
 import { href } from '../../routes';
-import { usePortal } from '../context';
+import { useImages, usePortal } from '../context';
+import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
 import { useEscape } from '../lib/use-escape';
 import { Menu } from './Menu';
 import { MenuToggle, SITE_MENU_ID } from './MenuToggle';
@@ -23,6 +24,7 @@ const EMPTY_PICTURE = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAA
 
 function Banner() {
   const { state } = usePortal();
+  const images = useImages();
   const first = state.layout.banner[0];
   if (!first || !first.thumb) return null;
   return (
@@ -33,7 +35,15 @@ function Banner() {
           <picture>
             {/* A phone never shows the banner: it picks this empty source instead of fetching the picture. */}
             <source media={PHONE_MEDIA} srcSet={EMPTY_PICTURE} />
-            <img src={first.thumb || undefined} alt={first.title} width={PAGE_WIDTH_PX} height={BANNER_HEIGHT_PX} fetchPriority="high" />
+            <img
+              src={first.thumb || undefined}
+              srcSet={widthSrcSet(first.thumb, images, 'banner')}
+              sizes={SLOT_SIZES.banner}
+              alt={first.title}
+              width={PAGE_WIDTH_PX}
+              height={BANNER_HEIGHT_PX}
+              fetchPriority="high"
+            />
           </picture>
         </Link>
       </div>

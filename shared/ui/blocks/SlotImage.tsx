@@ -1,10 +1,11 @@
 /**
- * A picture from the CMS drawn in one of the layout's slots: every width the media server can draw it at (`srcset`)
+ * A picture from the CMS drawn in one of the layout's slots: every width its slot asks for, through the image pipeline (`srcset`)
  * and how wide the slot is (`sizes`), so a phone loads a file near its slot's size (docs/decisions/0072). A
  * picture the CMS left empty is drawn with no `src` at all: an empty one would make the browser ask for the page
  * itself, and React reports it. Lazy pictures decode off the main thread.
  */
 import { SLOT_SIZES, widthSrcSet } from '../../image-sizes';
+import { useImages } from '../context';
 
 export interface SlotImageProps {
   src: string;
@@ -19,10 +20,11 @@ export interface SlotImageProps {
 }
 
 export function SlotImage({ src, slot, width, height, alt = '', className, lazy = false }: SlotImageProps) {
+  const images = useImages();
   return (
     <img
       src={src || undefined}
-      srcSet={widthSrcSet(src)}
+      srcSet={widthSrcSet(src, images, slot)}
       sizes={SLOT_SIZES[slot]}
       alt={alt}
       width={width}

@@ -14,8 +14,10 @@ import { AdCarousel } from './AdCarousel';
 import { InteractionButton } from './InteractionButton';
 import { ScriptOnly } from './ScriptOnly';
 import { densitySrcSet } from '../../image-sizes';
+import { useImages } from '../context';
 
 function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
+  const images = useImages();
   const [page, setPage] = useState(1);
   const subscriptions = useInteractionGroup(useAuthorGroup(authors));
   const shown = authors.slice((page - 1) * SPECIAL_COLUMN_PAGE_SIZE, page * SPECIAL_COLUMN_PAGE_SIZE);
@@ -25,7 +27,7 @@ function ColumnPage({ authors }: { authors: readonly ColumnAuthor[] }) {
         {shown.map((author) => (
           <li key={author.id}>
             <a href={href.specialColumnDetail(author.id)}>
-              <img src={author.avatar || undefined} srcSet={densitySrcSet(author.avatar, 48)} alt="" width={48} height={48} loading="lazy" />
+              <img src={author.avatar || undefined} srcSet={densitySrcSet(author.avatar, 48, images)} alt="" width={48} height={48} loading="lazy" />
               <span className="column-list__name">{author.name}</span>
               <span className="column-list__desc">{author.description}</span>
             </a>

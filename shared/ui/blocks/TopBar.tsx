@@ -7,7 +7,8 @@ import type { PublicUser } from '../../app-state';
 import { useId, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link } from '../link';
 import { MEDIA_MATRIX, MOBILE_SITE_URL, RECRUITMENT_URL } from '../chrome-links';
-import { usePortal } from '../context';
+import { useImages, usePortal } from '../context';
+import { densitySrcSet } from '../../image-sizes';
 import { useEscape } from '../lib/use-escape';
 import { requestSignIn, returnPathOf, signInHref } from './LoginModal';
 import { NightModeSwitch } from './NightModeSwitch';
@@ -86,13 +87,14 @@ function UserMenuLinks() {
 }
 
 function UserMenu({ user }: { user: SignedInUser }) {
+  const images = useImages();
   return (
     <Popup
       className="user-menu"
       buttonClassName="top-bar__link user-menu__trigger"
       trigger={
         <>
-          <img src={user.avatar || undefined} alt="" width={24} height={24} className="user-menu__avatar" />
+          <img src={user.avatar || undefined} srcSet={densitySrcSet(user.avatar, 24, images)} alt="" width={24} height={24} className="user-menu__avatar" />
           {user.nickname}
         </>
       }

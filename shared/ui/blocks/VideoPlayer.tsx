@@ -4,8 +4,11 @@
  * enough (the streams are plain HLS: no subtitles, alternate audio tracks or DRM) at about half the size.
  */
 import { useEffect, useRef, useState } from 'react';
+import { oneWidthSrc, POSTER_WIDTH } from '../../image-sizes';
+import { useImages } from '../context';
 
 export function VideoPlayer({ src, poster, title }: { src: string; poster: string; title: string }) {
+  const images = useImages();
   const ref = useRef<HTMLVideoElement>(null);
   const [failed, setFailed] = useState(false);
 
@@ -47,7 +50,7 @@ export function VideoPlayer({ src, poster, title }: { src: string; poster: strin
 
   return (
     <figure className="player">
-      <video ref={ref} controls playsInline preload="metadata" poster={poster} aria-label={title} width={960} height={540} />
+      <video ref={ref} controls playsInline preload="metadata" poster={oneWidthSrc(poster, images, POSTER_WIDTH)} aria-label={title} width={960} height={540} />
       {failed && <figcaption className="player__error">视频暂时无法播放，请稍后再试。</figcaption>}
     </figure>
   );

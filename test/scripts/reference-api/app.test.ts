@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import request from 'supertest';
 import { PREVIEW_HEADER, PREVIEW_HEADER_VALUE } from '../../../server/preview/contract';
 import { BANNER_CATID, HOME_CATID, HOT_NEWS_ID, PROVINCE_PARENT_CATID } from '../../../shared/constants';
@@ -14,6 +15,7 @@ import type {
 } from '../../../server/upstream/wire';
 import type { Envelope } from '../../../shared/types/envelope';
 import { createReferenceApi, type ReferenceApi } from '../../../scripts/reference-api/app';
+import { ONE_SIZE_WIDTH } from '../../../scripts/reference-api/media';
 import { BAD_PARAMS, bufferBody, getEnvelope, MEDIA_URL, PUBLIC, textBody } from './client';
 import { NOW, SEED } from './fixtures';
 
@@ -231,6 +233,32 @@ describe('plumbing', () => {
     expect(response.body).toMatch(/^<svg [^>]*width="600" height="400"/);
     expect((await request(api.handler).get('/media/img/a30001-5x400.svg')).status).toBe(404);
     expect((await request(api.handler).get('/media/img/BAD-600x400.svg')).status).toBe(404);
+  });
+
+  it('serves a picture at the size its path names, or with REFERENCE_IMAGES=one-size at one large size of that aspect', async () => {
+    const sizeOf = async (handler: ReferenceApi['handler'], path: string) => {
+      const response = await request(handler).get(path).buffer(true).parse(bufferBody);
+      expect(response.headers['content-type']).toBe('image/jpeg');
+      const { width, height } = await sharp(response.body as Buffer).metadata();
+      return [width, height];
+    };
+    expect(await sizeOf(api.handler, '/media/img/a30001-320x180.jpg')).toEqual([320, 180]);
+    const oneSize = createReferenceApi({ seed: SEED, now: NOW, publicUrl: PUBLIC, images: 'one-size' });
+    expect(await sizeOf(oneSize.handler, '/media/img/a30001-320x180.jpg')).toEqual([ONE_SIZE_WIDTH, 900]);
+    expect(await sizeOf(oneSize.handler, '/media/img/a30001-160x90.jpg')).toEqual([ONE_SIZE_WIDTH, 900]);
+    const previous = process.env.REFERENCE_IMAGES;
+    try {
+      process.env.REFERENCE_IMAGES = 'one-size';
+      expect(await sizeOf(createReferenceApi({ seed: SEED, now: NOW, publicUrl: PUBLIC }).handler, '/media/img/a30001-480x270.jpg')).toEqual([
+        ONE_SIZE_WIDTH,
+        900,
+      ]);
+      process.env.REFERENCE_IMAGES = 'one';
+      expect(() => createReferenceApi({ seed: SEED, now: NOW, publicUrl: PUBLIC })).toThrow(/REFERENCE_IMAGES="one": must be "one-size"/);
+    } finally {
+      if (previous === undefined) delete process.env.REFERENCE_IMAGES;
+      else process.env.REFERENCE_IMAGES = previous;
+    }
   });
 
   it('serves a real MP4 for video ads, with range support', async () => {

@@ -12,6 +12,7 @@ import { PageLoad, routePage } from '../../../server/render/page-router';
 import { renderDocument } from '../../../server/render/render-document';
 import { CallRecorder } from '../../../server/upstream/content-service';
 import type { AppState } from '../../../shared/app-state';
+import { IMAGES_OFF } from '../../../shared/image-pipeline';
 
 /** A content API every call of which fails with `failure(call)`: a bug (TypeError) or the upstream down. */
 function failingContent(failure: (call: string) => Error): ContentApi {
@@ -38,6 +39,7 @@ async function documentOf(state: AppState['page'], router: Parameters<typeof ren
     buildId: 'test',
     site: { id: MAIN_SITE.id, name: MAIN_SITE.name, domain: MAIN_SITE.domain, isMain: true },
     user: null,
+    images: IMAGES_OFF,
     wechatJsSdkUrl: '',
     signInAvailable: false,
     layout: { menu: [], banner: [], friendlyLinks: [], seo: { title: 't', keywords: 'k', description: 'd' }, greyMode: 'off' },

@@ -1,5 +1,6 @@
 /** Streaming rules of the renderer, with resources that fail or never settle. */
 import type { AppState } from '../../../shared/app-state';
+import { IMAGES_OFF } from '../../../shared/image-pipeline';
 import { MAIN_SITE } from '../../../shared/sites';
 import { createResourceStore } from '../../../shared/ui/data/resource-store';
 import { loadPage } from '../../../shared/pages/registry';
@@ -13,6 +14,7 @@ function homeState(): AppState {
     buildId: 'test',
     site: { id: MAIN_SITE.id, name: MAIN_SITE.name, domain: MAIN_SITE.domain, isMain: true },
     user: null,
+    images: IMAGES_OFF,
     wechatJsSdkUrl: 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js',
     signInAvailable: true,
     preview: false,
