@@ -50,7 +50,7 @@ function AdMedia({ ad, height, eager }: { ad: Advertisement; height: number; eag
   return ad.type === 2 && ad.video ? (
     <AdVideo ad={ad} height={height} />
   ) : (
-    <img src={adSrc(ad.image, images)} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />
+    <img src={adSrc(ad.image, images, height)} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />
   );
 }
 
