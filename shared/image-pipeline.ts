@@ -32,7 +32,13 @@ export const RESIZER_PREFIX = '/img/';
  */
 export const RESIZER_WIDTHS: ReadonlySet<number> = new Set([24, 48, 64, 72, 80, 96, 128, 144, 160, 192, 216, 240, 288, 320, 480, 640, 960, 1280, 1920]);
 
-/** The source's origin, for a picture the pipeline may resize; null for any other (drawn as it is). */
+/**
+ * Boxes a picture is drawn to fit inside, for slots bound by their height (an ad: as high as its slot, as wide as
+ * its aspect): the page's width by twice the slot's height (80, 90 and 120 px slots). The resizer answers no other.
+ */
+export const RESIZER_BOXES: ReadonlySet<string> = new Set(['1280x160', '1280x180', '1280x240']);
+
+/** Whether the pipeline resizes this source (a picture on its origins; its own `/media/…` in embedded mode). */
 export function resizableSource(pipeline: ImagePipeline, src: string): boolean {
   if (pipeline.kind === 'off' || src === '') return false;
   if (src.startsWith('/') && !src.startsWith('//')) return pipeline.kind === 'resizer' && pipeline.relative && src.startsWith('/media/');
@@ -61,20 +67,33 @@ export function fillTemplate(template: string, src: string, width: number, forma
   return template.replaceAll('{src}', src).replaceAll('{width}', String(width)).replaceAll('{format}', format);
 }
 
+/**
+ * The picture fitted inside `width`×`height` through the embedded resizer; a CDN's template names a width only, so
+ * it gets the width; null where the pipeline does not resize this picture or this box.
+ */
+export function boxedUrl(pipeline: ImagePipeline, src: string, width: number, height: number): string | null {
+  if (pipeline.kind !== 'resizer') return resizedUrl(pipeline, src, width);
+  if (!RESIZER_BOXES.has(`${width}x${height}`) || !resizableSource(pipeline, src)) return null;
+  return `${RESIZER_PREFIX}${width}x${height}/${toBase64Url(src)}`;
+}
+
 export interface ResizedPath {
   width: number;
+  /** A box's height (boxedUrl); absent for a width alone. */
+  height?: number;
   src: string;
 }
 
-/** `/img/{width}/{base64url source}` as resizedUrl makes it; null for anything else (a width it never asks). */
+/** `/img/{width}/…` or `/img/{width}x{height}/…` as resizedUrl and boxedUrl make them; null for anything else. */
 export function parseResizedPath(path: string): ResizedPath | null {
-  const match = /^\/img\/(\d{1,4})\/([A-Za-z0-9_-]{4,2800})$/.exec(path);
+  const match = /^\/img\/(\d{1,4}(?:x\d{1,4})?)\/([A-Za-z0-9_-]{4,2800})$/.exec(path);
   if (!match) return null;
-  const width = Number(match[1]);
-  if (!RESIZER_WIDTHS.has(width) || match[1] !== String(width)) return null;
+  const [width, height] = match[1]!.split('x').map(Number) as [number, number | undefined];
+  const known = height === undefined ? RESIZER_WIDTHS.has(width) && match[1] === String(width) : RESIZER_BOXES.has(match[1]!);
+  if (!known) return null;
   const src = fromBase64Url(match[2]!);
   if (src === null || toBase64Url(src) !== match[2]) return null;
-  return { width, src };
+  return height === undefined ? { width, src } : { width, height, src };
 }
 
 /** UTF-8, base64url without padding: an address in one path segment (btoa and atob exist on both sides). */

@@ -12,7 +12,7 @@
  * element stays, so its width and height still hold the slot (test/browser/hostile-content.test.ts).
  */
 
-import { resizedUrl, type ImagePipeline } from './image-pipeline';
+import { boxedUrl, resizedUrl, type ImagePipeline } from './image-pipeline';
 
 const SIZED_IMAGE = /^((?:https?:\/\/[^/?#]+)?\/media\/img\/[a-z][a-z0-9]{0,39})-(\d{1,4})x(\d{1,4})\.jpg$/;
 
@@ -111,13 +111,16 @@ export const SLOT_WIDTHS: Record<keyof typeof SLOT_SIZES, readonly number[]> = {
 /**
  * An ad's picture: as high as its slot and as wide as its aspect makes it, at most the slot's width
  * (AdCarousel.tsx), so no `sizes` can say how wide. One file through the pipeline instead of a ladder (a page
- * holds up to a dozen ads, and a ladder's addresses took home and articles past their HTML budgets): the page's
- * width, in the browser's modern format, instead of the CMS's upload. The CMS's own address without a pipeline.
+ * holds up to a dozen ads, and a ladder's addresses took home and articles past their HTML budgets): fitted inside
+ * the page's width and twice the slot's height (a 2x screen's), in the browser's modern format, instead of the
+ * CMS's upload; at the page's width where the pipeline takes widths only (a CDN's template). The CMS's own address
+ * without a pipeline.
  */
 export const AD_WIDTH = 1280;
 
-export function adSrc(src: string, pipeline: ImagePipeline): string | undefined {
-  return oneWidthSrc(src, pipeline, AD_WIDTH);
+export function adSrc(src: string, pipeline: ImagePipeline, slotHeight: number): string | undefined {
+  if (!src) return undefined;
+  return boxedUrl(pipeline, src, AD_WIDTH, 2 * slotHeight) ?? oneWidthSrc(src, pipeline, AD_WIDTH);
 }
 
 /** A player's poster (no `srcset` on a poster): the player's width, through the pipeline where it resizes it. */

@@ -88,9 +88,9 @@ export function imageRoutes(deps: ImageRouteDeps): Router {
         deps.keys,
         'data',
         ALL_SITES_SEGMENT,
-        `img:${format}:${parsed.width}:${createHash('sha256').update(parsed.src).digest('base64url')}`,
+        `img:${format}:${parsed.height ? `${parsed.width}x${parsed.height}` : parsed.width}:${createHash('sha256').update(parsed.src).digest('base64url')}`,
       );
-      const load = (): Promise<Loaded<StoredPicture>> => limit(() => loadPicture(deps, source, parsed.width, format));
+      const load = (): Promise<Loaded<StoredPicture>> => limit(() => loadPicture(deps, source, parsed, format));
       const served = await deps.cache.getOrLoad(key, PICTURE_POLICY, load, pictureCodec);
       res.setHeader('Vary', 'Accept');
       res.setHeader('X-Cache', served.state);
@@ -116,12 +116,12 @@ function sourceUrl(deps: ImageRouteDeps, src: string): { url: URL; allowPrivate:
 async function loadPicture(
   deps: ImageRouteDeps,
   source: { url: URL; allowPrivate: boolean },
-  width: number,
+  size: { width: number; height?: number },
   format: OutputFormat,
 ): Promise<Loaded<StoredPicture>> {
   try {
     const original = await fetchSource(source.url, { ...deps.source, allowPrivate: source.allowPrivate });
-    const bytes = await resizePicture(original.bytes, width, format, { maxPixels: deps.maxPixels });
+    const bytes = await resizePicture(original.bytes, size.width, format, { maxPixels: deps.maxPixels }, size.height);
     return { value: { ok: true, format, bytes }, cacheable: true, tags: [] };
   } catch (error) {
     if (!(error instanceof SourceError) && !(error instanceof PictureError)) throw error;

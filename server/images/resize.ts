@@ -48,7 +48,8 @@ export function formatFor(accept: string | undefined): OutputFormat {
   return 'jpeg';
 }
 
-export async function resizePicture(bytes: Buffer, width: number, format: OutputFormat, limits: ResizeLimits): Promise<Buffer> {
+/** Drawn `width` wide, or fitted inside `width`×`height` when a box is asked for; never enlarged. */
+export async function resizePicture(bytes: Buffer, width: number, format: OutputFormat, limits: ResizeLimits, height?: number): Promise<Buffer> {
   const input = (): Sharp => sharp(bytes, { limitInputPixels: limits.maxPixels, failOn: 'truncated', pages: 1 });
   // The header only, with no pixel limit, so a bomb is told apart (too many pixels) from what is no picture at all.
   const metadata = await sharp(bytes, { limitInputPixels: false, pages: 1 })
@@ -61,7 +62,9 @@ export async function resizePicture(bytes: Buffer, width: number, format: Output
   const pixels = (metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0);
   if (pixels > limits.maxPixels)
     throw new PictureError('too-many-pixels', `the original is ${metadata.width}×${metadata.height}, over ${limits.maxPixels} pixels`);
-  const pipeline = input().rotate().resize({ width, withoutEnlargement: true });
+  const pipeline = input()
+    .rotate()
+    .resize({ width, ...(height ? { height, fit: 'inside' as const } : {}), withoutEnlargement: true });
   const encoded =
     format === 'avif'
       ? pipeline.avif({ quality: 50, effort: 2 })

@@ -9,7 +9,7 @@ import {
   widthSrcSet,
   withBodyImageCandidates,
 } from '../../shared/image-sizes';
-import { IMAGES_OFF, parseResizedPath, RESIZER_WIDTHS, resizedUrl, type ImagePipeline } from '../../shared/image-pipeline';
+import { boxedUrl, IMAGES_OFF, parseResizedPath, RESIZER_WIDTHS, resizedUrl, type ImagePipeline } from '../../shared/image-pipeline';
 import { sanitiseArticleHtml } from '../../server/upstream/sanitise-html';
 
 const REFERENCE = 'http://127.0.0.1:4000/media/img/a33722f1-800x1067.jpg';
@@ -108,11 +108,19 @@ describe('an image pipeline', () => {
   });
 
   it('draws ads and posters from one file through it, or the CMS’s own address where it does not resize them', () => {
-    expect(adSrc('/media/img/ad1-1296x120.jpg', resizer)).toBe(resizedUrl(resizer, '/media/img/ad1-1296x120.jpg', AD_WIDTH));
+    expect(adSrc('/media/img/ad1-1296x120.jpg', resizer, 120)).toBe(boxedUrl(resizer, '/media/img/ad1-1296x120.jpg', AD_WIDTH, 240));
     expect(oneWidthSrc('/media/img/v1-640x360.jpg', resizer, POSTER_WIDTH)).toBe(resizedUrl(resizer, '/media/img/v1-640x360.jpg', POSTER_WIDTH));
-    expect(adSrc('https://elsewhere.example.cn/ad.jpg', resizer)).toBe('https://elsewhere.example.cn/ad.jpg');
-    expect(adSrc('/media/img/ad1-1296x120.jpg', IMAGES_OFF)).toBe('/media/img/ad1-1296x120.jpg');
-    expect(adSrc('', resizer)).toBeUndefined();
+    expect(adSrc('https://elsewhere.example.cn/ad.jpg', resizer, 90)).toBe('https://elsewhere.example.cn/ad.jpg');
+    expect(adSrc('/media/img/ad1-1296x120.jpg', IMAGES_OFF, 80)).toBe('/media/img/ad1-1296x120.jpg');
+    expect(adSrc('', resizer, 80)).toBeUndefined();
+    for (const slotHeight of [80, 90, 120]) {
+      const boxed = adSrc('https://img.example.cn/ad.jpg', resizer, slotHeight)!;
+      expect(parseResizedPath(boxed)).toEqual({ width: AD_WIDTH, height: 2 * slotHeight, src: 'https://img.example.cn/ad.jpg' });
+    }
+    expect(parseResizedPath(boxedUrl(resizer, 'https://img.example.cn/ad.jpg', AD_WIDTH, 240)!.replace('x240', 'x241'))).toBeNull();
+    expect(boxedUrl(resizer, 'https://img.example.cn/ad.jpg', AD_WIDTH, 241)).toBeNull();
+    const cdn: ImagePipeline = { kind: 'cdn', origins: ['https://img.example.cn'], template: '{src}?w={width}', format: 'webp' };
+    expect(adSrc('https://img.example.cn/ad.jpg', cdn, 120)).toBe(`https://img.example.cn/ad.jpg?w=${AD_WIDTH}`);
     expect(RESIZER_WIDTHS.has(AD_WIDTH) && RESIZER_WIDTHS.has(POSTER_WIDTH)).toBe(true);
   });
 

@@ -41,7 +41,8 @@ function usePlayWhileVisible(ref: RefObject<HTMLVideoElement | null>): void {
 function AdVideo({ ad, height }: { ad: Advertisement; height: number }) {
   const video = useRef<HTMLVideoElement>(null);
   usePlayWhileVisible(video);
-  return <video ref={video} src={ad.video} poster={ad.image} muted loop playsInline preload="none" height={height} />;
+  const images = useImages();
+  return <video ref={video} src={ad.video} poster={adSrc(ad.image, images, height)} muted loop playsInline preload="none" height={height} />;
 }
 
 function AdMedia({ ad, height, eager }: { ad: Advertisement; height: number; eager: boolean }) {
@@ -50,7 +51,7 @@ function AdMedia({ ad, height, eager }: { ad: Advertisement; height: number; eag
   return ad.type === 2 && ad.video ? (
     <AdVideo ad={ad} height={height} />
   ) : (
-    <img src={adSrc(ad.image, images)} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />
+    <img src={adSrc(ad.image, images, height)} alt="" height={height} loading={eager ? 'eager' : 'lazy'} />
   );
 }
 

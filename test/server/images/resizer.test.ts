@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import request from 'supertest';
-import { resizedUrl } from '../../../shared/image-pipeline';
+import { boxedUrl, resizedUrl } from '../../../shared/image-pipeline';
 import { deleteKeys, eventually, keysOf } from '../cache/redis-helpers';
 import { scrape, sampleOf } from '../../support/metrics';
 import { startTestPortal, type TestPortal } from '../../support/portal';
@@ -139,15 +139,21 @@ describeWithRedis()('the embedded resizer', () => {
     expect(jpeg.headers['content-type']).toBe('image/jpeg');
     expect((jpeg.body as Buffer).length).toBeLessThan(40_000);
 
+    const boxed = await request(a.url)
+      .get(boxedUrl({ kind: 'resizer', origins: [origin.url], relative: false }, `${origin.url}/photo.jpg`, 1280, 240)!)
+      .set('Accept', AVIF);
+    expect(boxed.status).toBe(200);
+    expect(await sharp(boxed.body as Buffer).metadata()).toMatchObject({ width: 384, height: 240 });
+
     const stored = await eventually(
       async () => (await keysOf(testRedisUrl(), a.cachePrefix)).filter((key) => key.includes(':img:')),
-      (keys) => keys.length === 3,
+      (keys) => keys.length === 4,
     );
-    expect(stored).toHaveLength(3);
+    expect(stored).toHaveLength(4);
     const fromB = await request(b.url).get(img('/photo.jpg')).set('Accept', AVIF);
     expect(fromB.headers['x-cache']).toBe('HIT');
     expect(Buffer.compare(fromB.body as Buffer, avif.body as Buffer)).toBe(0);
-    expect(sampleOf(await scrape(a.url), 'portal_image_requests_total', { outcome: 'resized' })).toBe(3);
+    expect(sampleOf(await scrape(a.url), 'portal_image_requests_total', { outcome: 'resized' })).toBe(4);
   });
 
   it.each([
