@@ -14,10 +14,11 @@ import { startTestPortal, type TestPortal } from '../../support/portal';
 import { articleList, homeCategories } from '../../support/upstream-data';
 
 const KB = 1024;
-// The targets (docs/build.md, page weight): home ≤ 75 KB, article ≤ 55 KB, each ≤ 20 KB gzipped. Articles measured
+// The targets (docs/build.md, page weight): home ≤ 75 KB, article ≤ 56 KB (its pictures' srcset: decision 0161),
+// each ≤ 20 KB gzipped. Articles measured
 // 49–52 KB and home 60–65 KB once the state carried the menu's targets instead of the CMS's categories, no JSON-LD
 // or article body twice and no router attributes on links.
-const BUDGET = { home: 75 * KB, detail: 55 * KB, gzipped: 20 * KB };
+const BUDGET = { home: 75 * KB, detail: 56 * KB, gzipped: 20 * KB };
 
 let t: TestPortal;
 beforeAll(async () => {
@@ -43,7 +44,7 @@ describe.each([MAIN_SITE.domain, REGIONAL_SITES[0]!.domain])('page weight on %s'
     expect(gzipSync(res.text).length).toBeLessThanOrEqual(BUDGET.gzipped);
   });
 
-  it('article pages are within 55 KB of HTML and 20 KB gzipped', async () => {
+  it('article pages are within 56 KB of HTML and 20 KB gzipped', async () => {
     const paths = await articlePaths(host, 3);
     expect(paths.length).toBeGreaterThan(1);
     for (const path of paths) {
