@@ -10,7 +10,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { announce, CacheBus } from '../../server/cache/coherence';
 import { InstanceAnnouncer, announcedInstances } from '../../server/cache/instances';
-import { Invalidator, type PurgeSelector } from '../../server/cache/invalidation';
+import type { PurgeSelector } from '../../server/cache/invalidation';
 import { MemoryStore } from '../../server/cache/memory-store';
 import { PurgeClock } from '../../server/cache/purge-clock';
 import { purgeLogKey } from '../../server/cache/purge-log';
@@ -18,6 +18,7 @@ import { Purges, type LocalPurge } from '../../server/cache/purges';
 import { historyKey } from '../../server/cache/purge-record';
 import { SIGNATURE_TOLERANCE_S } from '../../server/cache/purge-request';
 import { RedisStore } from '../../server/cache/redis-store';
+import { purgeInProcess } from '../../server/cache/tiered-store';
 import { createRedisClient, type RedisClient } from '../../server/redis/client';
 import { scanAll } from '../../server/redis/commands';
 import { parseRedisTarget } from '../../server/redis/target';
@@ -42,15 +43,8 @@ export async function ready(client: RedisClient): Promise<void> {
 }
 
 /** An instance's L1 purge (tiered-store.ts purgeLocal), on a MemoryStore of its own. */
-async function purgeL1(l1: MemoryStore, prefix: string, selectors: readonly PurgeSelector[], build: string): Promise<LocalPurge> {
-  const invalidator = new Invalidator(l1, { prefix, buildId: build });
-  const dropped: LocalPurge = { entries: 0, keys: [] };
-  for (const selector of selectors) {
-    const result = await invalidator.purge(selector);
-    dropped.entries += result.deleted;
-    dropped.keys.push(...result.keys);
-  }
-  return dropped;
+function purgeL1(l1: MemoryStore, prefix: string, selectors: readonly PurgeSelector[], build: string): Promise<LocalPurge> {
+  return purgeInProcess(l1, selectors, { prefix, buildId: build });
 }
 
 interface StandIn {

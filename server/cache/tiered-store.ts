@@ -186,15 +186,8 @@ export class TieredStore implements CacheStore {
   }
 
   /** Drops the L1 copies a purge's selectors cover, whether or not Redis still holds them; resolves which. */
-  async purgeLocal(selectors: readonly PurgeSelector[], space: { prefix: string; buildId: string }): Promise<LocalPurge> {
-    const invalidator = new Invalidator(this.options.l1, space);
-    const dropped: LocalPurge = { entries: 0, keys: [] };
-    for (const selector of selectors) {
-      const result = await invalidator.purge(selector);
-      dropped.entries += result.deleted;
-      dropped.keys.push(...result.keys);
-    }
-    return dropped;
+  purgeLocal(selectors: readonly PurgeSelector[], space: { prefix: string; buildId: string }): Promise<LocalPurge> {
+    return purgeInProcess(this.options.l1, selectors, space);
   }
 
   async clearLocal(): Promise<void> {
@@ -240,4 +233,16 @@ export function restartOf(key: string, windowEnd: number, ttl: number): number {
   // Whole seconds before the end, at most ttl - 1: with served's whole-second credit, each restarted entry stays
   // fresh past the window's end and is past grace within 2 × ttl of it.
   return windowEnd - Math.floor(((hash >>> 0) / 0x1_0000_0000) * ttl) * 1000;
+}
+
+/** A hard purge of an in-process store (an instance's L1) by each selector; resolves what it dropped. */
+export async function purgeInProcess(l1: MemoryStore, selectors: readonly PurgeSelector[], space: { prefix: string; buildId: string }): Promise<LocalPurge> {
+  const invalidator = new Invalidator(l1, space);
+  const dropped: LocalPurge = { entries: 0, keys: [] };
+  for (const selector of selectors) {
+    const result = await invalidator.purge(selector);
+    dropped.entries += result.deleted;
+    dropped.keys.push(...result.keys);
+  }
+  return dropped;
 }

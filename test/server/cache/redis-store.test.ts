@@ -16,44 +16,36 @@ function entry(seconds: number, tags: string[]): CacheEntry {
 }
 
 /** A store on a Redis of the describe's own, with a plain client beside it to look at what it wrote. */
-function storeOnOwnRedis(): { store: () => RedisStore; admin: () => Redis } {
-  let redis: OwnRedis;
-  let admin: Redis;
-  let store: RedisStore;
+function storeOnOwnRedis(): { store: RedisStore; admin: Redis } {
+  const own = {} as { store: RedisStore; admin: Redis; redis: OwnRedis };
   beforeAll(async () => {
-    redis = await OwnRedis.start();
-    admin = new Redis(redis.url);
-    store = new RedisStore({ url: redis.url });
+    own.redis = await OwnRedis.start();
+    own.admin = new Redis(own.redis.url);
+    own.store = new RedisStore({ url: own.redis.url });
     const deadline = Date.now() + 5000;
-    while (!store.isAvailable()) {
+    while (!own.store.isAvailable()) {
       if (Date.now() > deadline) throw new Error('the store did not connect within 5 s');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   });
   afterAll(async () => {
-    await store.close();
-    await admin.quit();
-    await redis.stop();
+    await own.store.close();
+    await own.admin.quit();
+    await own.redis.stop();
   });
-  return { store: () => store, admin: () => admin };
+  return own;
 }
 
 describe('RedisStore tag index', () => {
   const own = storeOnOwnRedis();
-  let admin: Redis;
-  let store: RedisStore;
-  beforeAll(() => {
-    admin = own.admin();
-    store = own.store();
-  });
 
-  const members = async (tag: string) => (await admin.smembers(tagSetKey(PREFIX, tag))).sort();
-  const lifetime = (tag: string) => admin.pttl(tagSetKey(PREFIX, tag));
+  const members = async (tag: string) => (await own.admin.smembers(tagSetKey(PREFIX, tag))).sort();
+  const lifetime = (tag: string) => own.admin.pttl(tagSetKey(PREFIX, tag));
 
   it('adds each entry to its tag sets, each set living as long as its longest-lived member', async () => {
-    await store.set(`${PREFIX}:a`, entry(600, ['t1', 't2']));
-    await store.set(`${PREFIX}:b`, entry(3600, ['t2', 't3']));
-    await store.set(`${PREFIX}:c`, entry(60, ['t2']));
+    await own.store.set(`${PREFIX}:a`, entry(600, ['t1', 't2']));
+    await own.store.set(`${PREFIX}:b`, entry(3600, ['t2', 't3']));
+    await own.store.set(`${PREFIX}:c`, entry(60, ['t2']));
     expect(await members('t1')).toEqual([`${PREFIX}:a`]);
     expect(await members('t2')).toEqual([`${PREFIX}:a`, `${PREFIX}:b`, `${PREFIX}:c`]);
     expect(await members('t3')).toEqual([`${PREFIX}:b`]);
@@ -62,25 +54,19 @@ describe('RedisStore tag index', () => {
     expect(await lifetime('t1')).toBeLessThanOrEqual(600_000);
     expect(await lifetime('t2')).toBeGreaterThan(3_590_000);
     expect(await lifetime('t3')).toBeGreaterThan(3_590_000);
-    expect(await admin.pttl(`${PREFIX}:c`)).toBeLessThanOrEqual(60_000);
+    expect(await own.admin.pttl(`${PREFIX}:c`)).toBeLessThanOrEqual(60_000);
   });
 
   it('stores an entry without tags and creates no set for it', async () => {
-    const before = await admin.keys(`${PREFIX}:tag:*`);
-    await store.set(`${PREFIX}:e`, entry(600, []));
-    expect(await admin.exists(`${PREFIX}:e`)).toBe(1);
-    expect((await admin.keys(`${PREFIX}:tag:*`)).sort()).toEqual(before.sort());
+    const before = await own.admin.keys(`${PREFIX}:tag:*`);
+    await own.store.set(`${PREFIX}:e`, entry(600, []));
+    expect(await own.admin.exists(`${PREFIX}:e`)).toBe(1);
+    expect((await own.admin.keys(`${PREFIX}:tag:*`)).sort()).toEqual(before.sort());
   });
 });
 
 describe('RedisStore.markStale', () => {
   const own = storeOnOwnRedis();
-  let admin: Redis;
-  let store: RedisStore;
-  beforeAll(() => {
-    admin = own.admin();
-    store = own.store();
-  });
 
   const page = (storedAt: number): CacheEntry => ({
     value: Buffer.from('<html>页面</html>'),
@@ -98,36 +84,36 @@ describe('RedisStore.markStale', () => {
   ] as Array<[string, (storedAt: number) => CacheEntry]>)('marks %s stale in Redis itself, its value and expiry kept', async (kind, make) => {
     const key = `mark:${kind.length}:${Date.now()}`;
     const fresh = make(Date.now() - 1000);
-    await store.set(key, fresh);
-    const expiry = await admin.pttl(key);
+    await own.store.set(key, fresh);
+    const expiry = await own.admin.pttl(key);
     const now = Date.now();
-    expect(await store.markStale(key, now, now)).toBe('marked');
-    const marked = await store.get(key);
+    expect(await own.store.markStale(key, now, now)).toBe('marked');
+    const marked = await own.store.get(key);
     expect(marked).toEqual({ ...fresh, storedAt: now - 60_000 });
-    expect(await admin.pttl(key)).toBeGreaterThan(expiry - 5000);
+    expect(await own.admin.pttl(key)).toBeGreaterThan(expiry - 5000);
     // Stale now: held as it is.
-    expect(await store.markStale(key, Date.now(), now)).toBe('held');
-    expect((await store.get(key))?.storedAt).toBe(now - 60_000);
+    expect(await own.store.markStale(key, Date.now(), now)).toBe('held');
+    expect((await own.store.get(key))?.storedAt).toBe(now - 60_000);
   });
 
   it('leaves fresh what was loaded from the purge on, and brings back nothing deleted', async () => {
     const key = `mark:loaded-after:${Date.now()}`;
     const loadsFrom = Date.now() - 10;
-    await store.set(key, { ...page(Date.now()), since: loadsFrom });
-    expect(await store.markStale(key, Date.now(), loadsFrom)).toBe('held');
-    expect((await store.get(key))?.since).toBe(loadsFrom);
-    expect(await store.markStale(key, Date.now(), loadsFrom + 1)).toBe('marked');
+    await own.store.set(key, { ...page(Date.now()), since: loadsFrom });
+    expect(await own.store.markStale(key, Date.now(), loadsFrom)).toBe('held');
+    expect((await own.store.get(key))?.since).toBe(loadsFrom);
+    expect(await own.store.markStale(key, Date.now(), loadsFrom + 1)).toBe('marked');
 
-    await store.delete(key);
-    expect(await store.markStale(key, Date.now(), loadsFrom)).toBe('gone');
-    expect(await admin.exists(key)).toBe(0);
+    await own.store.delete(key);
+    expect(await own.store.markStale(key, Date.now(), loadsFrom)).toBe('gone');
+    expect(await own.admin.exists(key)).toBe(0);
   });
 
   it('leaves alone what is not an entry', async () => {
-    await admin.set('mark:foreign', 'not an entry');
-    await admin.set('mark:framed-garbage', Buffer.from([0x00, 0x43, 0x45, 0x31, 0, 0, 0, 3, 0x7b, 0x7b, 0x7b]));
-    expect(await store.markStale('mark:foreign', Date.now(), 0)).toBe('gone');
-    expect(await store.markStale('mark:framed-garbage', Date.now(), 0)).toBe('gone');
-    expect(await admin.get('mark:foreign')).toBe('not an entry');
+    await own.admin.set('mark:foreign', 'not an entry');
+    await own.admin.set('mark:framed-garbage', Buffer.from([0x00, 0x43, 0x45, 0x31, 0, 0, 0, 3, 0x7b, 0x7b, 0x7b]));
+    expect(await own.store.markStale('mark:foreign', Date.now(), 0)).toBe('gone');
+    expect(await own.store.markStale('mark:framed-garbage', Date.now(), 0)).toBe('gone');
+    expect(await own.admin.get('mark:foreign')).toBe('not an entry');
   });
 });
