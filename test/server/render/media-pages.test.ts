@@ -19,6 +19,7 @@ import type {
 } from '../../../server/upstream/wire';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { article, firstHomeArticle, upstreamData } from '../../support/upstream-data';
+import { POSTER_WIDTH } from '../../../shared/image-sizes';
 
 describe.each([
   ['main site', MAIN_SITE.domain],
@@ -101,7 +102,8 @@ describe.each([
     const page = await get(`/video/${video.catid}/${video.id}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<video');
-    expect(page.text).toContain(`poster="${escapeHtml(video.cover)}"`);
+    // The player's poster at the player's width, through the resizer (docs/images.md).
+    expect(page.text).toContain(`poster="/img/${POSTER_WIDTH}/${Buffer.from(video.cover).toString('base64url')}"`);
     const jsonLd = JSON.parse(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/.exec(page.text)![1]!) as Record<string, unknown>;
     expect(jsonLd).toMatchObject({ '@type': 'VideoObject', name: video.title, contentUrl: video.hls_url, duration: `PT${video.duration}S` });
     expectMediaHead(page.text, video.title, '视频');
