@@ -10,7 +10,8 @@
  *
  * With `--faults` (day/faults.ts) the Redis restart gives way to a fault schedule (Redis frozen 4 s and 30 s and
  * restarted empty, a portal frozen and one killed, the CMS failing and stalling, the edge restarted), a correction
- * and a takedown sent as each begins, and a real Prometheus (day/prometheus.ts) evaluating the shipped alert rules:
+ * and a takedown sent as each begins, two edges behind nginx as the readers' balancer (the one restarted is
+ * routed around, as behind a CDN), and a real Prometheus (day/prometheus.ts) evaluating the shipped alert rules:
  * the report gives each fault's errors, stale views, p99, dip and alerts, and the alerts of the quiet minutes.
  *
  *   npm run day -- [--minutes 10] [--rate 120] [--concurrency 24] [--readers 20] [--seed 1] [--out bench-results] [--faults]
@@ -166,15 +167,16 @@ async function main(): Promise<number> {
     process.stderr.write(`day: ${missing}\n`);
     return 1;
   }
-  const stack = await startEdgeStack();
+  // With faults, two edges behind a balancer (as behind a CDN): the edge restarted is one of them.
+  const stack = await startEdgeStack({ edges: FAULTS.length > 0 ? 2 : 1 });
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY + 4 });
   let prometheus: RunningPrometheus | null = null;
   try {
     if (FAULTS.length > 0) prometheus = await startPrometheus(stack.portals.map((portal) => portal.url));
     const dataset = stack.upstream.api.dataset;
-    const catalogue = catalogueOf(dataset, await listPages(stack.varnish.url, agent));
+    const catalogue = catalogueOf(dataset, await listPages(stack.edgeUrl, agent));
     const cookies: string[] = [];
-    for (let reader = 0; reader < READERS; reader += 1) cookies.push(await signIn(stack.varnish.url, stack.upstream.url, `读者${reader + 1}`, agent));
+    for (let reader = 0; reader < READERS; reader += 1) cookies.push(await signIn(stack.edgeUrl, stack.upstream.url, `读者${reader + 1}`, agent));
     const views = traffic(catalogue, () => cookies, SEED);
     const run = randomBytes(2).toString('hex');
     const ledger = new Ledger(run);
@@ -265,7 +267,7 @@ async function main(): Promise<number> {
       const started = performance.now();
       const cmsAway = newsroom.cmsAway();
       const headers: Record<string, string> = { 'user-agent': view.userAgent, ...(view.cookie ? { cookie: view.cookie } : {}) };
-      const answer = await get(stack.varnish.url, { host: view.host, path: view.path, headers }, agent).catch((error: unknown) => error as Error);
+      const answer = await get(stack.edgeUrl, { host: view.host, path: view.path, headers }, agent).catch((error: unknown) => error as Error);
       const ended = performance.now();
       const second = secondOf(ended);
       second.views += 1;

@@ -250,6 +250,15 @@ sub vcl_backend_response {
     if (beresp.status >= 500 && (bereq.is_bgfetch || bereq.http.X-Edge-Refetch)) {
         return (abandon);
     }
+    # An instance that holds no copy of a page the CMS cannot give it now (its 503 with Retry-After), or that is
+    # draining: a read is asked once more of the other instance if it is healthy; it may hold the page (each
+    # instance's L1 is its own, and a Redis that came back empty holds nothing). A purged page is refused there
+    # too: a purge reaches every instance before the edge (docs/cache.md).
+    if (beresp.status == 503 && bereq.retries == 0 && (bereq.method == "GET" || bereq.method == "HEAD") &&
+        ((beresp.backend == portal_1 && std.healthy(portal_2)) || (beresp.backend == portal_2 && std.healthy(portal_1)))) {
+        set bereq.http.X-Edge-Failed = beresp.backend.name;
+        return (retry);
+    }
     if (bereq.uncacheable) {
         return (deliver);
     }

@@ -163,6 +163,63 @@ http {
   };
 }
 
+/**
+ * Debian's nginx as the readers' balancer in front of several edges (the place a CDN or an L4 balancer has in a
+ * deployment): round robin, a read an edge does not answer (refused, reset before its head) tried on the next,
+ * the answer streamed through unbuffered, Host and the client's headers passed as they came.
+ */
+export async function startBalancer(backends: readonly string[]): Promise<Running> {
+  const binary = await nginxBinary();
+  if ('missing' in binary) throw new Error(`the balancer in front of the edges needs nginx: ${binary.missing}`);
+  const directory = mkdtempSync(path.join(tmpdir(), 'bench-balancer-'));
+  chmodSync(directory, 0o755);
+  const port = await freePort();
+  writeFileSync(
+    path.join(directory, 'nginx.conf'),
+    `worker_processes 1;
+daemon off;
+pid ${directory}/nginx.pid;
+error_log ${directory}/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  server_tokens off;
+  client_body_temp_path ${directory}/body;
+  proxy_temp_path ${directory}/proxy;
+  upstream edges {
+${backends.map((backend) => `    server ${backend} max_fails=1 fail_timeout=2s;`).join('\n')}
+    keepalive 64;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://edges;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_buffering off;
+      proxy_next_upstream error timeout;
+      proxy_connect_timeout 2s;
+    }
+  }
+}
+`,
+  );
+  const child = spawnChild('nginx', binary.path, ['-p', directory, '-c', path.join(directory, 'nginx.conf'), '-e', path.join(directory, 'error.log')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(`${url}/healthz`, child.process, 'the balancer');
+  return {
+    url,
+    pid: child.process.pid!,
+    stop: async () => {
+      await child.stop('SIGQUIT');
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
 const TICK_MICROS = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
 
 function childrenOf(pid: number): number[] {

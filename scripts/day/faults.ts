@@ -70,7 +70,8 @@ export function faultPlan(minutes: number): Fault[] {
     { name: 'portal 2 killed and restarted', kind: 'portal-restart', ms: 0, alerts: [], allowed: ['PortalPurgePartial'] },
     { name: `CMS answering 500 for ${length(20_000) / 1000} s`, kind: 'cms-500', ms: length(20_000), alerts: [], allowed: [] },
     { name: `CMS stalling ${length(5000) / 1000} s`, kind: 'cms-stall', ms: length(5000), alerts: [], allowed: [] },
-    // A purge sent while varnishd restarts is not acknowledged by it (its cache is empty when it is back).
+    // One of the two edges (readers reach them through a balancer): a purge sent while it restarts is not
+    // acknowledged by it (its cache is empty when it is back).
     { name: 'edge restarted', kind: 'edge-restart', ms: 0, alerts: [], allowed: ['PortalEdgePurgeUnacknowledged', 'PortalPurgePartial'] },
   ];
 }
