@@ -211,15 +211,20 @@ export class Cache {
   }
 
   /**
-   * The store's entry, unless a purge noted since its load began covers it: stored by an instance that had not
-   * heard of the purge yet (after the purger's sweep of Redis), it holds what the purge took away, and a render
-   * reading it would be stored as if it were new (purge-clock.ts). The other instance's clock is trusted as far as
-   * freshness trusts it (entry.ts MAX_CLOCK_AHEAD_MS); a skew either way costs a reload or keeps today's window.
+   * The store's entry as the purges noted since its load began leave it: stored by an instance that had not heard
+   * of the purge yet (after the purger's sweep of Redis), it holds what the purge took away, and a render reading
+   * it would be stored as if it were new (purge-clock.ts). After a hard purge it is missing; after a soft one
+   * expired (as the sweep marks a data answer): reloaded first, served only if the reload fails. The other
+   * instance's clock is trusted as far as freshness trusts it (entry.ts MAX_CLOCK_AHEAD_MS); a skew either way
+   * costs a reload or keeps today's window.
    */
   private async held(key: string): Promise<CacheEntry | null> {
     const entry = await this.store.get(key);
     if (!entry || entry.since === undefined || !this.purges) return entry;
-    return this.purges.purgedSince(key, entry.tags, entry.since) ? null : entry;
+    const cover = this.purges.coverOf(key, entry.tags, entry.since);
+    if (cover === null) return entry;
+    if (!cover.soft) return null;
+    return { ...entry, storedAt: Math.min(entry.storedAt, cover.at - (entry.ttl + entry.grace) * 1000) };
   }
 
   private served<T>(key: string, held: Readable<T>, state: CacheState): Served<T> {

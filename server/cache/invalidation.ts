@@ -9,7 +9,7 @@ import type { KeySpace } from './keys';
 import { escapeGlob } from './keys';
 import { canonicalPathOf } from '../../shared/canonical-path';
 import { routeSpelling } from '../../shared/routes';
-import type { CacheStore } from './store';
+import type { CacheStore, StaleDepth } from './store';
 import { purgeTagProblem } from './tags';
 import type { CacheEntry } from './entry';
 
@@ -136,8 +136,9 @@ export class Invalidator {
 
   /**
    * Hard (the default): every entry the selector covers is deleted. Soft: its pages are marked stale instead, so
-   * readers keep getting them while one re-render runs, and its data entries are deleted, so that re-render reads
-   * what the CMS says now (a page re-rendered from stale data would be stored fresh with the old text).
+   * readers keep getting them while one re-render runs, and its data entries expired, so that re-render reads
+   * what the CMS says now (a page re-rendered from stale data would be stored fresh with the old text) and falls
+   * back on them only when the CMS fails (then the page is sent, not stored: nothing new is built on old data).
    */
   async purge(selector: PurgeSelector, options: { dryRun?: boolean; soft?: boolean } = {}): Promise<PurgeResult> {
     validate(selector, this.space);
@@ -145,24 +146,25 @@ export class Invalidator {
     const dryRun = options.dryRun === true;
     const soft = options.soft === true;
     if (dryRun) return { selector, dryRun, soft, keys, deleted: 0 };
-    const pages = soft ? keys.filter(isPageKey) : [];
     const unindex = soft ? undefined : { prefix: this.space.prefix, tags, keys: indexed };
-    const deleted = await this.store.deleteKeys(soft ? keys.filter((key) => !isPageKey(key)) : keys, unindex);
+    const deleted = soft ? 0 : await this.store.deleteKeys(keys, unindex);
     // A page rendered from a load begun from here on read what the CMS says now: it is left fresh.
-    const marked = await this.markStale(pages, Date.now());
+    const loadsFrom = Date.now();
+    const marked = soft ? (await this.markStale(keys.filter(isPageKey), loadsFrom, 'stale')) + (await this.markStale(keys.filter((key) => !isPageKey(key)), loadsFrom, 'expired')) : 0;
     if (keys.length > 0) await this.onPurged(keys);
     return { selector, dryRun, soft, keys, deleted: deleted + marked };
   }
 
   /**
-   * Marks each fresh page stale (its grace window starting now), MARKS_AT_ONCE at a time, each in one step of the
-   * store: one a hard purge deleted meanwhile stays gone. Resolves how many were held.
+   * Marks each entry `depth` (a page stale, its grace window starting now; a data answer expired), MARKS_AT_ONCE
+   * at a time, each in one step of the store: one a hard purge deleted meanwhile stays gone. Resolves how many
+   * were held.
    */
-  private async markStale(keys: readonly string[], loadsFrom: number): Promise<number> {
+  private async markStale(keys: readonly string[], loadsFrom: number, depth: StaleDepth): Promise<number> {
     const now = Date.now();
     let held = 0;
     for (let from = 0; from < keys.length; from += MARKS_AT_ONCE) {
-      const outcomes = await Promise.all(keys.slice(from, from + MARKS_AT_ONCE).map((key) => this.store.markStale(key, now, loadsFrom)));
+      const outcomes = await Promise.all(keys.slice(from, from + MARKS_AT_ONCE).map((key) => this.store.markStale(key, now, loadsFrom, depth)));
       held += outcomes.filter((outcome) => outcome !== 'gone').length;
     }
     return held;

@@ -1,9 +1,9 @@
 /** The embedded default store: an LRU bounded by bytes, not entries, so a few huge pages cannot exhaust memory. */
 import { LRUCache } from 'lru-cache';
 import type { CacheEntry } from './entry';
-import { freshnessOf, retentionMs } from './entry';
+import { retentionMs } from './entry';
 import { globToRegExp } from './keys';
-import type { CacheStore, IndexedKeys, StaleMark } from './store';
+import type { CacheStore, IndexedKeys, StaleDepth, StaleMark } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
 /** JS strings are UTF-16: two bytes a code unit, plus a fixed allowance for the entry object and its key. */
@@ -85,11 +85,12 @@ export class MemoryStore implements CacheStore {
   }
 
   /** Read and written with nothing run between (set runs to its end at once). */
-  async markStale(key: string, now: number, loadsFrom: number): Promise<StaleMark> {
+  async markStale(key: string, now: number, loadsFrom: number, depth: StaleDepth = 'stale'): Promise<StaleMark> {
     const entry = this.lru.get(key);
     if (!entry) return 'gone';
-    if ((entry.since !== undefined && entry.since >= loadsFrom) || freshnessOf(entry, now) !== 'fresh') return 'held';
-    await this.set(key, { ...entry, storedAt: now - entry.ttl * 1000 });
+    const back = (depth === 'expired' ? entry.ttl + entry.grace : entry.ttl) * 1000;
+    if ((entry.since !== undefined && entry.since >= loadsFrom) || now - entry.storedAt >= back) return 'held';
+    await this.set(key, { ...entry, storedAt: now - back });
     return 'marked';
   }
 

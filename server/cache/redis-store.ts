@@ -16,13 +16,13 @@ import { retentionMs } from './entry';
 import { decodeEntry, encodeEntry } from './entry-codec';
 import type { PageForm } from './stored-page';
 import { readPageForm, type HeldPageEntry } from './redis-page-read';
-import type { CacheStore, IndexedKeys, StaleMark } from './store';
+import type { CacheStore, IndexedKeys, StaleDepth, StaleMark } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
 /**
  * A soft purge's mark of one entry, read and written in one step, its value never sent: 0 nothing there (or not
- * an entry), 1 held as it is (loaded from ARGV[2] on, or stale at ARGV[1] already), 2 marked (storedAt moved back
- * by its TTL; the expiry kept). The metadata is the whole JSON (a text entry) or the framed head's (entry-codec.ts:
+ * an entry), 1 held as it is (loaded from ARGV[2] on, or that far gone at ARGV[1] already), 2 marked (storedAt
+ * moved back by its TTL, or with ARGV[3] 'expired' by its TTL and grace; the expiry kept). The metadata is the whole JSON (a text entry) or the framed head's (entry-codec.ts:
  * "\0CE1", a u32 length, the metadata JSON); only its top-level "storedAt" is rewritten (inside a JSON string a
  * quote is escaped, so no value can match).
  */
@@ -40,8 +40,13 @@ local ok, entry = pcall(cjson.decode, meta)
 if not ok or type(entry) ~= 'table' or type(entry.storedAt) ~= 'number' or type(entry.ttl) ~= 'number' then return 0 end
 local now = tonumber(ARGV[1])
 if type(entry.since) == 'number' and entry.since >= tonumber(ARGV[2]) then return 1 end
-if now - entry.storedAt >= entry.ttl * 1000 then return 1 end
-local marked, found = string.gsub(meta, '"storedAt":[-0-9.eE+]+', '"storedAt":' .. string.format('%.0f', now - entry.ttl * 1000), 1)
+local back = entry.ttl * 1000
+if ARGV[3] == 'expired' then
+  if type(entry.grace) ~= 'number' then return 0 end
+  back = (entry.ttl + entry.grace) * 1000
+end
+if now - entry.storedAt >= back then return 1 end
+local marked, found = string.gsub(meta, '"storedAt":[-0-9.eE+]+', '"storedAt":' .. string.format('%.0f', now - back), 1)
 if found ~= 1 then return 0 end
 if framed then marked = string.sub(held, 1, 4) .. struct.pack('>I4', #marked) .. marked .. rest end
 redis.call('SET', KEYS[1], marked, 'KEEPTTL')
@@ -141,9 +146,9 @@ export class RedisStore implements CacheStore {
     }
   }
 
-  async markStale(key: string, now: number, loadsFrom: number): Promise<StaleMark> {
+  async markStale(key: string, now: number, loadsFrom: number, depth: StaleDepth = 'stale'): Promise<StaleMark> {
     if (!this.isAvailable()) throw new Error('Redis did not answer the marks of the purge');
-    const outcome = await observed(this.onCommand, 'set', () => this.watched(MARK_STALE.runOnKey(this.client, key, now, loadsFrom)));
+    const outcome = await observed(this.onCommand, 'set', () => this.watched(MARK_STALE.runOnKey(this.client, key, now, loadsFrom, depth)));
     return STALE_MARKS[Number(outcome)] ?? 'gone';
   }
 

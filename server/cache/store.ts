@@ -13,6 +13,13 @@ export type StoreKind = 'memory' | 'redis';
 /** What a soft purge's mark did to an entry (CacheStore.markStale). */
 export type StaleMark = 'marked' | 'held' | 'gone';
 
+/**
+ * How far a soft purge moves an entry back: a page to 'stale' (served while one re-render runs), a data answer to
+ * 'expired' (reloaded first, served only when the reload fails: stale-if-error), so nothing renders from it while
+ * the CMS answers and a page can still be built from it while the CMS is down.
+ */
+export type StaleDepth = 'stale' | 'expired';
+
 export interface CacheStore {
   readonly kind: StoreKind;
   get(key: string): Promise<CacheEntry | null>;
@@ -30,11 +37,12 @@ export interface CacheStore {
   /** Stores the entry and records its key under each of its tags. */
   set(key: string, entry: CacheEntry): Promise<void>;
   /**
-   * Marks the entry at `key` stale from `now` (its storedAt moved back by its TTL), read and written in one step:
-   * a copy a concurrent purge deleted is not brought back. 'held' (left as it is): stale already, or loaded from
-   * a start at or after `loadsFrom` (what the purge is for is in it). Throws when the store cannot answer.
+   * Marks the entry at `key` stale from `now` (its storedAt moved back by its TTL; with `depth` 'expired', by its
+   * TTL and grace), read and written in one step: a copy a concurrent purge deleted is not brought back. 'held'
+   * (left as it is): that far gone already, or loaded from a start at or after `loadsFrom` (what the purge is for
+   * is in it). Throws when the store cannot answer.
    */
-  markStale(key: string, now: number, loadsFrom: number): Promise<StaleMark>;
+  markStale(key: string, now: number, loadsFrom: number, depth?: StaleDepth): Promise<StaleMark>;
   delete(key: string): Promise<void>;
   /** True when the store can currently answer (always for memory; connection state for Redis). */
   isAvailable(): boolean;

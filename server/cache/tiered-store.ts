@@ -13,7 +13,7 @@ import type { MemoryStore } from './memory-store';
 import type { LocalPurge } from './purges';
 import type { PageForm } from './stored-page';
 import type { HeldPageEntry } from './redis-page-read';
-import type { CacheStore, IndexedKeys, StaleMark } from './store';
+import type { CacheStore, IndexedKeys, StaleDepth, StaleMark } from './store';
 
 export interface OutagePolicy {
   /** Seconds after the subscription was lost during which L1 answers as usual (0: short TTLs at once). */
@@ -168,8 +168,8 @@ export class TieredStore implements CacheStore {
    * Redis's mark; L1's copy is then not what Redis holds (marked, or gone) and goes, so the next read takes
    * Redis's. Other instances drop theirs when they hear the purge.
    */
-  async markStale(key: string, now: number, loadsFrom: number): Promise<StaleMark> {
-    const outcome = await this.options.l2.markStale(key, now, loadsFrom);
+  async markStale(key: string, now: number, loadsFrom: number, depth?: StaleDepth): Promise<StaleMark> {
+    const outcome = await this.options.l2.markStale(key, now, loadsFrom, depth);
     await this.options.l1.delete(key);
     return outcome;
   }

@@ -1,12 +1,13 @@
 /** Purges over both stores (the in-process LRU and a real Redis): every selector, dry runs, and bad input. */
 import { randomBytes } from 'node:crypto';
 import type { CacheEntry } from '../../../server/cache/entry';
+import { freshnessOf } from '../../../server/cache/entry';
 import { Invalidator, PurgeInputError, urlSelector, type PurgeSelector } from '../../../server/cache/invalidation';
 import { announce } from '../../../server/cache/coherence';
 import { cacheKey } from '../../../server/cache/keys';
 import { MemoryStore } from '../../../server/cache/memory-store';
 import { RedisStore } from '../../../server/cache/redis-store';
-import type { CacheStore } from '../../../server/cache/store';
+import type { CacheStore, StaleDepth } from '../../../server/cache/store';
 import { resolveSite } from '../../../shared/sites';
 import request from 'supertest';
 import { HOME_CATID } from '../../../shared/constants';
@@ -89,9 +90,9 @@ function purgeSuite(name: string, makeStore: (prefix: string) => Promise<CacheSt
       const racing = new Proxy(store, {
         get: (target, name) =>
           name === 'markStale'
-            ? async (asked: string, now: number, loadsFrom: number) => {
+            ? async (asked: string, now: number, loadsFrom: number, depth?: StaleDepth) => {
                 if (asked === page) await target.deleteKeys([page]);
-                return target.markStale(asked, now, loadsFrom);
+                return target.markStale(asked, now, loadsFrom, depth);
               }
             : Reflect.get(target, name),
       });
@@ -104,9 +105,9 @@ function purgeSuite(name: string, makeStore: (prefix: string) => Promise<CacheSt
       const racing = new Proxy(store, {
         get: (target, name) =>
           name === 'markStale'
-            ? async (asked: string, now: number, loadsFrom: number) => {
+            ? async (asked: string, now: number, loadsFrom: number, depth?: StaleDepth) => {
                 if (asked === page) await target.set(page, { ...entry(['article:1', 'site:0']), value: '{"new":true}', since: loadsFrom });
-                return target.markStale(asked, now, loadsFrom);
+                return target.markStale(asked, now, loadsFrom, depth);
               }
             : Reflect.get(target, name),
       });
@@ -123,8 +124,11 @@ function purgeSuite(name: string, makeStore: (prefix: string) => Promise<CacheSt
       const after = await store.get(page);
       expect(after?.value).toEqual(before?.value);
       expect(after!.storedAt).toBeLessThanOrEqual(Date.now() - after!.ttl * 1000);
-      // Its data entries are deleted, so the re-render reads what the CMS says now.
-      expect(await store.get(key('data', '_', 'show:2728:1'))).toBeNull();
+      // Its data entries are expired, kept: the re-render reads what the CMS says now, and falls back on them
+      // (stale-if-error) only when the CMS fails.
+      const data = await store.get(key('data', '_', 'show:2728:1'));
+      expect(data).not.toBeNull();
+      expect(freshnessOf(data!)).toBe('expired');
     });
 
     it('counts without deleting on a dry run', async () => {

@@ -96,6 +96,22 @@ describe('RedisStore.markStale', () => {
     expect((await own.store.get(key))?.storedAt).toBe(now - 60_000);
   });
 
+  it.each([
+    ['a page (framed bytes)', page],
+    ['a data answer (JSON text)', text],
+  ] as Array<[string, (storedAt: number) => CacheEntry]>)('marks %s expired (past its TTL and grace), from fresh or from stale', async (kind, make) => {
+    const key = `mark:expired:${kind.length}:${Date.now()}`;
+    const fresh = make(Date.now() - 1000);
+    await own.store.set(key, fresh);
+    const now = Date.now();
+    expect(await own.store.markStale(key, now, now, 'stale')).toBe('marked');
+    // Stale is not far enough for an expired mark: moved on by its grace.
+    expect(await own.store.markStale(key, now, now, 'expired')).toBe('marked');
+    expect(await own.store.get(key)).toEqual({ ...fresh, storedAt: now - 120_000 });
+    expect(await own.store.markStale(key, Date.now(), now, 'expired')).toBe('held');
+    expect(await own.store.markStale(key, Date.now(), now, 'stale')).toBe('held');
+  });
+
   it('leaves fresh what was loaded from the purge on, and brings back nothing deleted', async () => {
     const key = `mark:loaded-after:${Date.now()}`;
     const loadsFrom = Date.now() - 10;
