@@ -112,17 +112,20 @@ export class Cache {
    * `waitFrom`: when the caller's waits on other instances' locks start counting (a page render's start, Date.now()):
    * all of them together end the lock's `maxWaitMs` after it, so a render of twenty keys, each held by a holder
    * that renews for ever, waits that long once, not twenty times in a row.
+   * `withdraw`: what a held value is without the items a hard purge withdrew from it (CacheEntry.withdrawn); without
+   * it, such a value is not used.
    */
   async getOrLoad<T>(
     key: string,
     policy: CachePolicy,
     load: () => Promise<Loaded<T>>,
     codec: Codec<T> = jsonCodec as Codec<T>,
-    options: { revalidate?: boolean; waitFrom?: number } = {},
+    options: { revalidate?: boolean; waitFrom?: number; withdraw?: Withdraw<T> } = {},
   ): Promise<Served<T>> {
     const held = await this.held(key);
     const freshness = held ? freshnessOf(held) : 'gone';
-    const entry = held && freshness !== 'gone' ? this.readable(key, held, codec) : null;
+    const readable = held && freshness !== 'gone' ? this.readable(key, held, codec) : null;
+    const entry = readable ? withoutWithdrawn(readable, options.withdraw) : null;
     if (entry && freshness === 'fresh') return this.served(key, entry, 'HIT');
     if (entry && freshness === 'stale' && options.revalidate !== true) {
       this.refreshInBackground(key, policy, load, codec);
@@ -223,8 +226,10 @@ export class Cache {
     if (!entry || entry.since === undefined || !this.purges) return entry;
     const cover = this.purges.coverOf(key, entry.tags, entry.since);
     if (cover === null) return entry;
-    if (!cover.soft) return null;
-    return { ...entry, storedAt: Math.min(entry.storedAt, cover.at - (entry.ttl + entry.grace) * 1000) };
+    const expired = { ...entry, storedAt: Math.min(entry.storedAt, cover.at - (entry.ttl + entry.grace) * 1000) };
+    if (cover.soft) return expired;
+    if (cover.withdrawn === null) return null;
+    return { ...expired, withdrawn: [...new Set([...(entry.withdrawn ?? []), ...cover.withdrawn])] };
   }
 
   private served<T>(key: string, held: Readable<T>, state: CacheState): Served<T> {
@@ -387,4 +392,15 @@ export class Cache {
     };
     refresh().catch((error: unknown) => this.events.onBackgroundError?.(key, error));
   }
+}
+
+/** A held value without the items `gone` names; null: nothing of it may be shown (the answer itself went). */
+export type Withdraw<T> = (value: T, gone: ReadonlySet<string>) => T | null;
+
+/** The held value as it may be shown now: without what a hard purge withdrew after it was stored. */
+function withoutWithdrawn<T>(held: Readable<T>, withdraw: Withdraw<T> | undefined): Readable<T> | null {
+  const gone = held.entry.withdrawn;
+  if (gone === undefined || gone.length === 0) return held;
+  const value = withdraw?.(held.value, new Set(gone)) ?? null;
+  return value === null ? null : { entry: held.entry, value };
 }

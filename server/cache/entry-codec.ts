@@ -62,8 +62,17 @@ function parseMetadata(bytes: Buffer): EntryMetadata | null {
   if (typeof meta !== 'object' || meta === null) return null;
   const entry = validEntry({ ...meta, value: '' });
   if (!entry) return null;
-  const { storedAt, ttl, grace, staleIfError, tags, reads, since } = entry;
-  return { storedAt, ttl, grace, staleIfError, tags, ...(reads === undefined ? {} : { reads }), ...(since === undefined ? {} : { since }) };
+  const { storedAt, ttl, grace, staleIfError, tags, reads, since, withdrawn } = entry;
+  return {
+    storedAt,
+    ttl,
+    grace,
+    staleIfError,
+    tags,
+    ...(reads === undefined ? {} : { reads }),
+    ...(since === undefined ? {} : { since }),
+    ...(withdrawn === undefined ? {} : { withdrawn }),
+  };
 }
 
 function validEntry(value: unknown): CacheEntry | null {

@@ -35,6 +35,11 @@ export interface CacheEntry {
    * entries stored by a caller that could not say.
    */
   since?: number;
+  /**
+   * A data answer's: items a hard purge took away after it was stored (`article:33727`), kept with it so a render
+   * that must fall back on it while the CMS fails shows the rest without them (server/cache/invalidation.ts).
+   */
+  withdrawn?: string[];
 }
 
 /** An entry without its value: what its frame in Redis says (entry-codec.ts), what freshness is read from. */
@@ -84,7 +89,8 @@ export function isCacheEntry(value: unknown): value is CacheEntry {
     (entry.staleIfError === undefined || isWindow(entry.staleIfError)) &&
     isStrings(entry.tags) &&
     (entry.reads === undefined || isStrings(entry.reads)) &&
-    (entry.since === undefined || isStoredAt(entry.since))
+    (entry.since === undefined || isStoredAt(entry.since)) &&
+    (entry.withdrawn === undefined || isStrings(entry.withdrawn))
   );
 }
 

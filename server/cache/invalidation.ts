@@ -10,7 +10,7 @@ import { escapeGlob } from './keys';
 import { canonicalPathOf } from '../../shared/canonical-path';
 import { routeSpelling } from '../../shared/routes';
 import type { CacheStore, StaleDepth } from './store';
-import { purgeTagProblem } from './tags';
+import { isItemTag, purgeTagProblem } from './tags';
 import type { CacheEntry } from './entry';
 
 export type PurgeSelector =
@@ -135,10 +135,13 @@ export class Invalidator {
   ) {}
 
   /**
-   * Hard (the default): every entry the selector covers is deleted. Soft: its pages are marked stale instead, so
-   * readers keep getting them while one re-render runs, and its data entries expired, so that re-render reads
-   * what the CMS says now (a page re-rendered from stale data would be stored fresh with the old text) and falls
-   * back on them only when the CMS fails (then the page is sent, not stored: nothing new is built on old data).
+   * Hard (the default): every entry the selector covers is deleted, but for the data answers of an item's tag
+   * (`article:33727`): those are expired with the item noted as withdrawn, so a render that must fall back on one
+   * while the CMS fails shows the rest of a list without it, and an item's own answer is read as missing
+   * (content-service.ts). Soft: its pages are marked stale instead, so readers keep getting them while one
+   * re-render runs, and its data entries expired, so that re-render reads what the CMS says now (a page
+   * re-rendered from stale data would be stored fresh with the old text) and falls back on them only when the CMS
+   * fails (then the page is sent, not stored: nothing new is built on old data).
    */
   async purge(selector: PurgeSelector, options: { dryRun?: boolean; soft?: boolean } = {}): Promise<PurgeResult> {
     validate(selector, this.space);
@@ -146,11 +149,19 @@ export class Invalidator {
     const dryRun = options.dryRun === true;
     const soft = options.soft === true;
     if (dryRun) return { selector, dryRun, soft, keys, deleted: 0 };
-    const unindex = soft ? undefined : { prefix: this.space.prefix, tags, keys: indexed };
-    const deleted = soft ? 0 : await this.store.deleteKeys(keys, unindex);
     // A page rendered from a load begun from here on read what the CMS says now: it is left fresh.
     const loadsFrom = Date.now();
-    const marked = soft ? (await this.markStale(keys.filter(isPageKey), loadsFrom, 'stale')) + (await this.markStale(keys.filter((key) => !isPageKey(key)), loadsFrom, 'expired')) : 0;
+    const pages = keys.filter(isPageKey);
+    const data = keys.filter((key) => !isPageKey(key));
+    const item = selector.by === 'tag' && isItemTag(selector.tag) ? selector.tag : null;
+    if (soft) {
+      const marked = (await this.markStale(pages, loadsFrom, 'stale')) + (await this.markStale(data, loadsFrom, 'expired'));
+      if (keys.length > 0) await this.onPurged(keys);
+      return { selector, dryRun, soft, keys, deleted: marked };
+    }
+    // Unindexing keeps indexed what is still held: the answers marked below stay under the item's tag.
+    const deleted = await this.store.deleteKeys(item ? pages : keys, { prefix: this.space.prefix, tags, keys: indexed });
+    const marked = item ? await this.markStale(data, loadsFrom, 'expired', item) : 0;
     if (keys.length > 0) await this.onPurged(keys);
     return { selector, dryRun, soft, keys, deleted: deleted + marked };
   }
@@ -160,11 +171,11 @@ export class Invalidator {
    * at a time, each in one step of the store: one a hard purge deleted meanwhile stays gone. Resolves how many
    * were held.
    */
-  private async markStale(keys: readonly string[], loadsFrom: number, depth: StaleDepth): Promise<number> {
+  private async markStale(keys: readonly string[], loadsFrom: number, depth: StaleDepth, withdrawn?: string): Promise<number> {
     const now = Date.now();
     let held = 0;
     for (let from = 0; from < keys.length; from += MARKS_AT_ONCE) {
-      const outcomes = await Promise.all(keys.slice(from, from + MARKS_AT_ONCE).map((key) => this.store.markStale(key, now, loadsFrom, depth)));
+      const outcomes = await Promise.all(keys.slice(from, from + MARKS_AT_ONCE).map((key) => this.store.markStale(key, now, loadsFrom, depth, withdrawn)));
       held += outcomes.filter((outcome) => outcome !== 'gone').length;
     }
     return held;

@@ -85,12 +85,19 @@ export class MemoryStore implements CacheStore {
   }
 
   /** Read and written with nothing run between (set runs to its end at once). */
-  async markStale(key: string, now: number, loadsFrom: number, depth: StaleDepth = 'stale'): Promise<StaleMark> {
+  async markStale(key: string, now: number, loadsFrom: number, depth: StaleDepth = 'stale', withdrawn = ''): Promise<StaleMark> {
     const entry = this.lru.get(key);
     if (!entry) return 'gone';
+    if (entry.since !== undefined && entry.since >= loadsFrom) return 'held';
     const back = (depth === 'expired' ? entry.ttl + entry.grace : entry.ttl) * 1000;
-    if ((entry.since !== undefined && entry.since >= loadsFrom) || now - entry.storedAt >= back) return 'held';
-    await this.set(key, { ...entry, storedAt: now - back });
+    const moves = now - entry.storedAt < back;
+    const notes = withdrawn !== '' && !(entry.withdrawn ?? []).includes(withdrawn);
+    if (!moves && !notes) return 'held';
+    await this.set(key, {
+      ...entry,
+      storedAt: moves ? now - back : entry.storedAt,
+      ...(notes ? { withdrawn: [...(entry.withdrawn ?? []), withdrawn] } : {}),
+    });
     return 'marked';
   }
 

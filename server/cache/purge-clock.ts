@@ -7,6 +7,7 @@
  * has not reached there yet, and no two instances' clocks are compared.
  */
 import type { PurgeSelector } from './invalidation';
+import { isItemTag } from './tags';
 
 /** Longer than any load or render runs (RENDER_TIMEOUT_MS, upstream timeouts): older purges cannot race one. */
 const REMEMBERED_MS = 5 * 60_000;
@@ -26,8 +27,12 @@ interface Noted extends NotedPurge {
   soft: boolean;
 }
 
-/** How the purges noted since an entry's load began leave it: stale from `at` (soft only) or gone (a hard one). */
-export type Cover = { soft: true; at: number } | { soft: false };
+/**
+ * How the purges noted since an entry's load began leave it: stale from `at` (soft only), or after a hard one gone,
+ * unless every hard one named only items (`article:33727`) by tag: then `withdrawn` holds them and `at` is the
+ * latest, the way the sweep marks a data answer (invalidation.ts).
+ */
+export type Cover = { soft: true; at: number } | { soft: false; withdrawn: readonly string[] | null; at: number };
 
 export class PurgeClock {
   private readonly noted: Noted[] = [];
@@ -60,15 +65,24 @@ export class PurgeClock {
   coverOf(key: string, tags: readonly string[], startedAt: number): Cover | null {
     let parsed: ParsedKey | null = null;
     let softAt: number | null = null;
+    let hard: { withdrawn: Set<string>; at: number } | null = null;
     for (let index = this.noted.length - 1; index >= 0; index -= 1) {
       const purge = this.noted[index]!;
       if (purge.at < startedAt) break;
       parsed ??= parseKey(key);
       if (purge.build !== '*' && purge.build !== parsed.build) continue;
-      if (!purge.selectors.some((selector) => covers(selector, key, parsed!, tags))) continue;
-      if (!purge.soft) return { soft: false };
-      softAt = purge.at;
+      const covering = purge.selectors.filter((selector) => covers(selector, key, parsed!, tags));
+      if (covering.length === 0) continue;
+      if (purge.soft) {
+        softAt ??= purge.at;
+        continue;
+      }
+      const items = covering.map((selector) => (selector.by === 'tag' && isItemTag(selector.tag) ? selector.tag : null));
+      if (items.includes(null)) return { soft: false, withdrawn: null, at: purge.at };
+      hard ??= { withdrawn: new Set(), at: purge.at };
+      for (const item of items) hard.withdrawn.add(item!);
     }
+    if (hard) return { soft: false, withdrawn: [...hard.withdrawn], at: Math.max(hard.at, softAt ?? 0) };
     return softAt === null ? null : { soft: true, at: softAt };
   }
 }

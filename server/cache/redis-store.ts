@@ -20,11 +20,12 @@ import type { CacheStore, IndexedKeys, StaleDepth, StaleMark } from './store';
 import { prefixOfKey, tagSetKey } from './tags';
 
 /**
- * A soft purge's mark of one entry, read and written in one step, its value never sent: 0 nothing there (or not
- * an entry), 1 held as it is (loaded from ARGV[2] on, or that far gone at ARGV[1] already), 2 marked (storedAt
- * moved back by its TTL, or with ARGV[3] 'expired' by its TTL and grace; the expiry kept). The metadata is the whole JSON (a text entry) or the framed head's (entry-codec.ts:
- * "\0CE1", a u32 length, the metadata JSON); only its top-level "storedAt" is rewritten (inside a JSON string a
- * quote is escaped, so no value can match).
+ * A purge's mark of one entry, read and written in one step, its value never sent: 0 nothing there (or not an
+ * entry), 1 held as it is (loaded from ARGV[2] on, or that far gone at ARGV[1] already and ARGV[4] noted), 2
+ * marked (storedAt moved back by its TTL, or with ARGV[3] 'expired' by its TTL and grace; ARGV[4], a tag, added
+ * to its "withdrawn"; the expiry kept). The metadata is the whole JSON (a text entry) or the framed head's
+ * (entry-codec.ts: "\0CE1", a u32 length, the metadata JSON); only its top-level "storedAt" and "withdrawn" are
+ * rewritten (inside a JSON string a quote is escaped, so no value can match; a tag holds no quote or bracket).
  */
 const MARK_STALE = new LuaScript(`
 local held = redis.call('GET', KEYS[1])
@@ -45,9 +46,32 @@ if ARGV[3] == 'expired' then
   if type(entry.grace) ~= 'number' then return 0 end
   back = (entry.ttl + entry.grace) * 1000
 end
-if now - entry.storedAt >= back then return 1 end
-local marked, found = string.gsub(meta, '"storedAt":[-0-9.eE+]+', '"storedAt":' .. string.format('%.0f', now - back), 1)
-if found ~= 1 then return 0 end
+local marked = meta
+if now - entry.storedAt < back then
+  local found
+  marked, found = string.gsub(marked, '"storedAt":[-0-9.eE+]+', '"storedAt":' .. string.format('%.0f', now - back), 1)
+  if found ~= 1 then return 0 end
+end
+local tag = ARGV[4]
+if tag ~= nil and tag ~= '' then
+  local list = {}
+  if type(entry.withdrawn) == 'table' then
+    for _, noted in ipairs(entry.withdrawn) do
+      if noted == tag then tag = nil end
+      table.insert(list, noted)
+    end
+  end
+  if tag ~= nil then
+    table.insert(list, tag)
+    local written = '"withdrawn":' .. cjson.encode(list)
+    if type(entry.withdrawn) == 'table' then
+      marked = string.gsub(marked, '"withdrawn":%[[^%]]*%]', written, 1)
+    else
+      marked = '{' .. written .. ',' .. string.sub(marked, 2)
+    end
+  end
+end
+if marked == meta then return 1 end
 if framed then marked = string.sub(held, 1, 4) .. struct.pack('>I4', #marked) .. marked .. rest end
 redis.call('SET', KEYS[1], marked, 'KEEPTTL')
 return 2`);
@@ -146,9 +170,9 @@ export class RedisStore implements CacheStore {
     }
   }
 
-  async markStale(key: string, now: number, loadsFrom: number, depth: StaleDepth = 'stale'): Promise<StaleMark> {
+  async markStale(key: string, now: number, loadsFrom: number, depth: StaleDepth = 'stale', withdrawn = ''): Promise<StaleMark> {
     if (!this.isAvailable()) throw new Error('Redis did not answer the marks of the purge');
-    const outcome = await observed(this.onCommand, 'set', () => this.watched(MARK_STALE.runOnKey(this.client, key, now, loadsFrom, depth)));
+    const outcome = await observed(this.onCommand, 'set', () => this.watched(MARK_STALE.runOnKey(this.client, key, now, loadsFrom, depth, withdrawn)));
     return STALE_MARKS[Number(outcome)] ?? 'gone';
   }
 

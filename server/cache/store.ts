@@ -38,11 +38,12 @@ export interface CacheStore {
   set(key: string, entry: CacheEntry): Promise<void>;
   /**
    * Marks the entry at `key` stale from `now` (its storedAt moved back by its TTL; with `depth` 'expired', by its
-   * TTL and grace), read and written in one step: a copy a concurrent purge deleted is not brought back. 'held'
-   * (left as it is): that far gone already, or loaded from a start at or after `loadsFrom` (what the purge is for
-   * is in it). Throws when the store cannot answer.
+   * TTL and grace) and, with `withdrawn`, notes that tag in its `withdrawn` (an item a hard purge took away),
+   * read and written in one step: a copy a concurrent purge deleted is not brought back. 'held' (left as it is):
+   * that far gone and noted already, or loaded from a start at or after `loadsFrom` (what the purge is for is in
+   * it). Throws when the store cannot answer.
    */
-  markStale(key: string, now: number, loadsFrom: number, depth?: StaleDepth): Promise<StaleMark>;
+  markStale(key: string, now: number, loadsFrom: number, depth?: StaleDepth, withdrawn?: string): Promise<StaleMark>;
   delete(key: string): Promise<void>;
   /** True when the store can currently answer (always for memory; connection state for Redis). */
   isAvailable(): boolean;

@@ -130,6 +130,11 @@ export const MAX_SURROGATE_KEY_BYTES = 2048;
 /** Keys of single items (an article, video, live, topic, boutique item): the ones a long page has many of. */
 const ITEM_KEY = /^(article|video|live|topic|boutique):/;
 
+/** Whether `tag` names one item (`article:33727`), which lists show among others. */
+export function isItemTag(tag: string): boolean {
+  return ITEM_KEY.test(tag);
+}
+
 /**
  * The key of a page whose `Surrogate-Key` had no room for all its items' keys (docs/decisions/0096): every purge
  * of an item purges it at the edges too. The portal's own index keeps every tag, and a purge also sends the edges

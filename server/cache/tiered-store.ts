@@ -168,8 +168,8 @@ export class TieredStore implements CacheStore {
    * Redis's mark; L1's copy is then not what Redis holds (marked, or gone) and goes, so the next read takes
    * Redis's. Other instances drop theirs when they hear the purge.
    */
-  async markStale(key: string, now: number, loadsFrom: number, depth?: StaleDepth): Promise<StaleMark> {
-    const outcome = await this.options.l2.markStale(key, now, loadsFrom, depth);
+  async markStale(key: string, now: number, loadsFrom: number, depth?: StaleDepth, withdrawn?: string): Promise<StaleMark> {
+    const outcome = await this.options.l2.markStale(key, now, loadsFrom, depth, withdrawn);
     await this.options.l1.delete(key);
     return outcome;
   }

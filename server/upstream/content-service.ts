@@ -156,6 +156,7 @@ export class ContentService {
         revalidate: recorder.revalidateStale,
         // Every wait of this render on another instance's lock counts from its start: one budget for the page.
         waitFrom: recorder.startedAt,
+        withdraw: (value, gone) => withoutWithdrawn(spec, value, gone),
       });
       recorder.record(key, served.state, served.tags, served.loadStartedAt);
       // Served past grace because the upstream failed: right for this reader, but nothing built on it is cacheable.
@@ -221,6 +222,16 @@ export class ContentService {
  */
 function contentApiOf(call: Call): ContentApi {
   return Object.assign(Object.assign(navigationCalls(call), articleCalls(call), decorationCalls(call)), topicCalls(call), mediaCalls(call));
+}
+
+/**
+ * A held answer without the items a hard purge withdrew after it was stored (a takedown): a list shows the rest;
+ * the item's own answer, or one that cannot say what it shows without them, is not used (a miss).
+ */
+function withoutWithdrawn<Raw, T>(spec: CallSpec<Raw, T>, value: T, gone: ReadonlySet<string>): T | null {
+  if (spec.tags.some((tag) => gone.has(tag))) return null;
+  if (!spec.shows || !spec.shows(value).some((key) => gone.has(key))) return value;
+  return spec.without ? spec.without(value, gone) : null;
 }
 
 function decodedOrNull<T>(codec: Codec<T>, value: EntryValue): T | null {

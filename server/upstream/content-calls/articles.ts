@@ -10,7 +10,7 @@ import { RawArticleDetailSchema, RawArticleListSchema, RawHeadlineNewsSchema, Ra
 import { STORED } from '../entity-schemas';
 import * as normalise from '../normalise';
 import { sanitiseArticleHtmlInSlices } from '../sanitise-html';
-import { articleKeys, type Call } from './call';
+import { articleKeys, kept, type Call } from './call';
 
 /** An article as pages render it: body sanitised once, here, before it is cached or sent anywhere. */
 async function articleOf(raw: RawArticleDetail): Promise<Article> {
@@ -38,6 +38,7 @@ export function articleCalls(call: Call): ArticleApi {
         key: `list:${catid}:${page}:${pageSize}`,
         tags: [`cat:${catid}`],
         shows: (page) => articleKeys(page.items),
+        without: (page, gone) => ({ ...page, items: page.items.filter(kept('article', gone)) }),
         request: { method: 'GET', path: `/list/${catid}/${page}.html?pagesize=${pageSize}`, call: 'list' },
         schema: RawArticleListSchema,
         stored: STORED.articlePage,
@@ -73,6 +74,7 @@ export function articleCalls(call: Call): ArticleApi {
         key: `headline_news:${page}:${pageSize}`,
         tags: ['headline'],
         shows: (page) => articleKeys(page.items),
+        without: (page, gone) => ({ ...page, items: page.items.filter(kept('article', gone)) }),
         request: { method: 'GET', path: `/api/rmt/get_headline_news?page=${page}&page_size=${pageSize}`, call: 'get_headline_news' },
         schema: RawHeadlineNewsSchema,
         stored: STORED.articlePage,
@@ -85,6 +87,7 @@ export function articleCalls(call: Call): ArticleApi {
         key: `search:${type}:${page}:${pageSize}:${encodeURIComponent(query)}`,
         tags: ['search'],
         shows: (page) => articleKeys(page.items),
+        without: (page, gone) => ({ ...page, items: page.items.filter(kept('article', gone)) }),
         request: {
           method: 'GET',
           path: `/api/rmt/search_all?${new URLSearchParams({ q: query, type: String(type), page: String(page), page_size: String(pageSize) })}`,
@@ -104,6 +107,7 @@ export function articleCalls(call: Call): ArticleApi {
         key: `news_search:${params.toString()}`,
         tags: [filter.tagId !== undefined ? `tag:${filter.tagId}` : `columnist:${filter.columnistId}`],
         shows: (answer) => articleKeys(answer.articles.items),
+        without: (answer, gone) => ({ ...answer, articles: { ...answer.articles, items: answer.articles.items.filter(kept('article', gone)) } }),
         request: { method: 'GET', path: `/api/rmt/news_search_init?${params}`, call: 'news_search_init' },
         schema: RawNewsSearchInitSchema,
         stored: STORED.newsSearch,

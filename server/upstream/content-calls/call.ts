@@ -18,6 +18,11 @@ export interface CallSpec<Raw, T> {
    * purge of one article reaches every list holding its headline and every page built on those lists.
    */
   shows?: (value: T) => string[];
+  /**
+   * The answer without the items `gone` names (a hard purge withdrew them after it was stored): what a render that
+   * must fall back on it while the CMS fails shows. With `shows` and no `without`, such an answer is not used.
+   */
+  without?: (value: T, gone: ReadonlySet<string>) => T;
   request: UpstreamRequest;
   /** The answer's data is checked against this where it enters; another shape is a failed call. */
   schema: z.ZodType<Raw, unknown>;
@@ -45,6 +50,11 @@ export type Call = <Raw, T>(spec: CallSpec<Raw, T>) => Promise<T>;
 /** `article:{id}` of each article a list shows. */
 export function articleKeys(items: ReadonlyArray<{ id: number }>): string[] {
   return items.map((item) => `article:${item.id}`);
+}
+
+/** Whether an item is still to be shown: `gone` does not name it as `{kind}:{id}`. */
+export function kept(kind: 'article' | 'video' | 'live' | 'topic' | 'boutique', gone: ReadonlySet<string>): (item: { id: number }) => boolean {
+  return (item) => !gone.has(`${kind}:${item.id}`);
 }
 
 /** `{kind}:{id}` of each item: videos, lives, topics, boutique items. */

@@ -30,7 +30,7 @@ import {
 } from '../wire';
 import { STORED } from '../entity-schemas';
 import * as normalise from '../normalise';
-import { itemKeys, type Call } from './call';
+import { itemKeys, kept, type Call } from './call';
 
 export type MediaApi = Pick<
   ContentApi,
@@ -49,6 +49,7 @@ export function mediaCalls(call: Call): MediaApi {
         key: `boutique:${type}:${page}:${pageSize}`,
         tags: ['boutique'],
         shows: (page) => itemKeys('boutique', page.list),
+        without: (page, gone) => ({ ...page, list: page.list.filter(kept('boutique', gone)) }),
         request: { method: 'GET', path: `/api/boutique/list?type=${type}&page=${page}&page_size=${pageSize}`, call: 'boutique_list' },
         schema: RawBoutiqueListSchema,
         stored: STORED.boutiquePage,
@@ -72,6 +73,7 @@ export function mediaCalls(call: Call): MediaApi {
         key: `video_album:${id}`,
         tags: [`album:${id}`],
         shows: (album) => (album ? itemKeys('video', album.videos) : []),
+        without: (album, gone) => (album ? { ...album, videos: album.videos.filter(kept('video', gone)) } : album),
         request: { method: 'GET', path: `/api/video_album/detail?id=${id}`, call: 'video_album_detail' },
         schema: RawVideoAlbumSchema,
         stored: STORED.videoAlbum,
@@ -95,6 +97,7 @@ export function mediaCalls(call: Call): MediaApi {
         key: `shike_items:${categoryId}:${page}:${pageSize}`,
         tags: ['shike', `shike:${categoryId}`],
         shows: (page) => (page ? itemKeys('video', page.list) : []),
+        without: (page, gone) => (page ? { ...page, list: page.list.filter(kept('video', gone)) } : page),
         request: {
           method: 'GET',
           path: `/api/video_album/shike_video_category_item?id=${categoryId}&page=${page}&page_size=${pageSize}`,
@@ -122,6 +125,7 @@ export function mediaCalls(call: Call): MediaApi {
         key: `live_list:${status}:${page}:${pageSize}`,
         tags: ['lives'],
         shows: (page) => itemKeys('live', page.list),
+        without: (page, gone) => ({ ...page, list: page.list.filter(kept('live', gone)) }),
         request: { method: 'GET', path: `/api/live/list?show_type=${status}&page=${page}&page_size=${pageSize}`, call: 'live_list' },
         schema: RawLiveListSchema,
         stored: STORED.livePage,

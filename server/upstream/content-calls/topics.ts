@@ -10,7 +10,7 @@ import type { RawColumnAuthorInfo, RawColumnAuthorList, RawSpecialReport, RawTop
 import { RawColumnAuthorInfoSchema, RawColumnAuthorListSchema, RawSpecialReportsSchema, RawTopicDetailSchema, RawTopicListSchema } from '../wire';
 import { STORED } from '../entity-schemas';
 import * as normalise from '../normalise';
-import { articleKeys, itemKeys, type Call } from './call';
+import { articleKeys, itemKeys, kept, type Call } from './call';
 
 /** When a news-tracking report last moved: its newest update, else when it started; 0 (sorted last) when the CMS sent neither usably. */
 function latestUpdate(report: SpecialReport): number {
@@ -26,6 +26,7 @@ export function topicCalls(call: Call): TopicApi {
       key: `theme_list:${page}:${pageSize}`,
       tags: ['topics'],
       shows: (page) => itemKeys('topic', page.list),
+      without: (page, gone) => ({ ...page, list: page.list.filter(kept('topic', gone)) }),
       request: {
         method: 'GET',
         path: `/theme/list/${page}?officeId=${DEFAULT_THEME_OFFICE_ID}&pageSize=${pageSize}`,
@@ -45,6 +46,7 @@ export function topicCalls(call: Call): TopicApi {
         key: `theme:${id}`,
         tags: ['topics', `topic:${id}`],
         shows: (detail) => (detail ? articleKeys(detail.articles) : []),
+        without: (detail, gone) => (detail ? { ...detail, articles: detail.articles.filter(kept('article', gone)) } : detail),
         request: { method: 'GET', path: `/theme/get/${id}`, call: 'theme_get' },
         schema: RawTopicDetailSchema,
         stored: STORED.topicDetail,
@@ -57,6 +59,7 @@ export function topicCalls(call: Call): TopicApi {
         key: `special:${id}`,
         tags: [`special:${id}`],
         shows: (report) => (report ? articleKeys(report.timeline.map((stage) => stage.article)) : []),
+        without: (report, gone) => (report ? withoutStages(report, gone) : report),
         request: { method: 'GET', path: `/api/special/list_by_catid?catid=0&id=${id}`, call: 'special_list_by_catid' },
         schema: RawSpecialReportsSchema,
         stored: STORED.specialReport,
@@ -72,6 +75,7 @@ export function topicCalls(call: Call): TopicApi {
         key: 'specials:all',
         tags: ['specials'],
         shows: (reports) => reports.flatMap((report) => articleKeys(report.timeline.map((stage) => stage.article))),
+        without: (reports, gone) => reports.map((report) => withoutStages(report, gone)),
         request: { method: 'GET', path: '/api/special/list_by_catid?catid=0', call: 'special_list_by_catid' },
         schema: RawSpecialReportsSchema,
         stored: STORED.specialReports,
@@ -105,4 +109,10 @@ export function topicCalls(call: Call): TopicApi {
         empty: null,
       }),
   };
+}
+
+/** A special report without the stages whose article a hard purge withdrew. */
+function withoutStages(report: SpecialReport, gone: ReadonlySet<string>): SpecialReport {
+  const keep = kept('article', gone);
+  return { ...report, timeline: report.timeline.filter((stage) => keep(stage.article)) };
 }

@@ -31,6 +31,22 @@ describe('PurgeClock', () => {
     expect(clock.purgedSince(key, tags, now + 1000)).toBe(false);
   });
 
+  it('a hard purge of items only leaves them withdrawn; any other hard purge, the entry gone', () => {
+    const tags = ['cat:2728', 'article:33727', 'article:2'];
+    const clock = new PurgeClock();
+    clock.note({ selectors: [{ by: 'tag', tag: 'article:33727' }], build: '*' }, now);
+    clock.note({ selectors: [{ by: 'tag', tag: 'article:2' }], build: '*', soft: true }, now + 1);
+    clock.note({ selectors: [{ by: 'tag', tag: 'article:2' }], build: '*' }, now + 2);
+    expect(clock.coverOf(DATA, tags, now - 1000)).toEqual({ soft: false, withdrawn: ['article:2', 'article:33727'], at: now + 2 });
+    clock.note({ selectors: [{ by: 'tag', tag: 'cat:2728' }], build: '*' }, now + 3);
+    expect(clock.coverOf(DATA, tags, now - 1000)).toEqual({ soft: false, withdrawn: null, at: now + 3 });
+    // Soft purges alone: stale from the newest.
+    const soft = new PurgeClock();
+    soft.note({ selectors: [{ by: 'tag', tag: 'article:2' }], build: '*', soft: true }, now);
+    soft.note({ selectors: [{ by: 'tag', tag: 'cat:2728' }], build: '*', soft: true }, now + 5);
+    expect(soft.coverOf(DATA, tags, now - 1000)).toEqual({ soft: true, at: now + 5 });
+  });
+
   it('a purge of one build leaves another build’s entries alone', () => {
     const clock = new PurgeClock();
     clock.note({ selectors: [{ by: 'all' }], build: 'b2' }, now);

@@ -112,6 +112,22 @@ describe('RedisStore.markStale', () => {
     expect(await own.store.markStale(key, Date.now(), now, 'stale')).toBe('held');
   });
 
+  it.each([
+    ['a page (framed bytes)', page],
+    ['a data answer (JSON text)', text],
+  ] as Array<[string, (storedAt: number) => CacheEntry]>)('notes on %s each item withdrawn once, expired or not', async (kind, make) => {
+    const key = `mark:withdrawn:${kind.length}:${Date.now()}`;
+    const fresh = make(Date.now() - 1000);
+    await own.store.set(key, fresh);
+    const now = Date.now();
+    expect(await own.store.markStale(key, now, now, 'expired', 'article:1')).toBe('marked');
+    expect(await own.store.get(key)).toEqual({ ...fresh, storedAt: now - 120_000, withdrawn: ['article:1'] });
+    // Expired already: a second item is still noted, the first not twice.
+    expect(await own.store.markStale(key, Date.now(), now, 'expired', 'article:2')).toBe('marked');
+    expect(await own.store.markStale(key, Date.now(), now, 'expired', 'article:1')).toBe('held');
+    expect(await own.store.get(key)).toEqual({ ...fresh, storedAt: now - 120_000, withdrawn: ['article:1', 'article:2'] });
+  });
+
   it('leaves fresh what was loaded from the purge on, and brings back nothing deleted', async () => {
     const key = `mark:loaded-after:${Date.now()}`;
     const loadsFrom = Date.now() - 10;

@@ -2,7 +2,9 @@
  * A soft purge expires the data answers it covers instead of deleting them (server/cache/invalidation.ts): the next
  * render reads what the CMS says now, and while the CMS fails it falls back on them (stale-if-error), so a
  * correction sent during a CMS outage leaves no page without its data. A page built on that fallback is sent and
- * not stored. Run on both stores: in-process, and Redis.
+ * not stored. A hard purge of an item (a takedown) expires the answers that list it with the item noted as
+ * withdrawn: a page built on them while the CMS fails shows the rest without it, and the item's own page is a
+ * 503. Run on both stores: in-process, and Redis.
  */
 import { MAIN_SITE } from '../../../shared/sites';
 import { HOME_CATID } from '../../../shared/constants';
@@ -51,6 +53,30 @@ function suite(redis: boolean): void {
     await after.arrayBuffer();
     expect(after.status).toBe(200);
     expect(await t.portal.store.get(pageKey)).not.toBeNull();
+  });
+
+  it('a takedown while the CMS fails: the pages listing it are built without it, its own page is refused', async () => {
+    const article = await firstHomeArticle(t.upstream.url, HOME_CATID);
+    const own = `/detail/${article.catid}/${article.id}`;
+    for (const path of ['/', own]) {
+      const res = await fetch(`${t.url}${path}`);
+      await res.arrayBuffer();
+      expect([path, res.status]).toEqual([path, 200]);
+    }
+    expect(await (await fetch(`${t.url}/`)).text()).toContain(own);
+
+    t.upstream.api.control.setFailures([{ path: '/', mode: 'http500' }]);
+    const purged = await callHook(t.url, SECRET, { tags: [`article:${article.id}`], soft: false });
+    expect(purged.status).toBe(200);
+
+    const home = await fetch(`${t.url}/`);
+    const body = await home.text();
+    expect([home.status, body.includes(own), body.includes(article.title)]).toEqual([200, false, false]);
+    // The rest of its list is there: the block it headed shows the next headlines.
+    expect((body.match(/href="\/detail\/\d+\/\d+"/g) ?? []).length).toBeGreaterThan(20);
+    const gone = await fetch(`${t.url}${own}`);
+    await gone.arrayBuffer();
+    expect([gone.status, gone.headers.get('retry-after')]).toEqual([503, expect.stringMatching(/^\d+$/)]);
   });
 }
 
