@@ -151,11 +151,22 @@ async function listPages(edge: string, agent: http.Agent): Promise<Array<{ host:
   return paths.map((listPath) => ({ host: MAIN_DOMAIN, path: listPath }));
 }
 
-/** Whether an answer is what a reader of that page should get (anything else is an error). */
-function expected(view: View, status: number, location: string | undefined, takenDown: boolean): string | null {
+/**
+ * Whether an answer is what a reader of that page should get (anything else is an error). A taken-down article
+ * is a 404 once the CMS says so. An article taken down or corrected (a hard purge: its old text may not be shown
+ * again) while the CMS is away can be neither asked for nor shown as it was: a 503 with Retry-After is right
+ * (docs/publish-hook.md).
+ */
+function expected(
+  view: View,
+  answer: { status: number; location: string | undefined; retryAfter: string | undefined },
+  article: { takenDown: boolean; withdrawnWhileAway: boolean },
+): string | null {
+  const { status } = answer;
   if (view.cls === 'article' && view.reader === 'phone')
-    return status === 302 && location?.includes(`id=${view.articleId}`) ? null : `phone article answered ${status}`;
-  if (view.cls === 'article' && takenDown && status === 404) return null;
+    return status === 302 && answer.location?.includes(`id=${view.articleId}`) ? null : `phone article answered ${status}`;
+  if (view.cls === 'article' && article.takenDown && status === 404) return null;
+  if (view.cls === 'article' && article.withdrawnWhileAway && status === 503 && answer.retryAfter !== undefined) return null;
   return status === 200 ? null : `answered ${status}`;
 }
 
@@ -281,9 +292,14 @@ async function main(): Promise<number> {
       const edgeCache = String(answer.headers['x-edge-cache'] ?? '');
       if (edgeCache === 'HIT' || edgeCache === 'STALE') second.edgeHits += 1;
       const takenDown = view.articleId !== undefined && ledger.isTakenDown(view.articleId);
-      const wrong = expected(view, answer.status, answer.headers.location, takenDown);
       const refusal = { status: answer.status, retryAfter: answer.headers['retry-after'] };
-      if (firstViews.unheld(`${view.host}${view.path}`, refusal, wrong === null, cmsAway || newsroom.cmsAway())) {
+      // Taken down, or corrected since a reader was last given the page: no cache can hold what it says now.
+      const correctedAt = view.articleId === undefined ? undefined : ledger.correctedAt(view.articleId);
+      const givenAt = firstViews.givenAt(`${view.host}${view.path}`);
+      const newTextUnheld = takenDown || (correctedAt !== undefined && (givenAt === undefined || givenAt < correctedAt));
+      const withdrawnWhileAway = view.articleId !== undefined && newTextUnheld && (cmsAway || newsroom.cmsAway());
+      const wrong = expected(view, { ...refusal, location: answer.headers.location }, { takenDown, withdrawnWhileAway });
+      if (firstViews.unheld(`${view.host}${view.path}`, refusal, wrong === null, cmsAway || newsroom.cmsAway(), ended)) {
         second.unheld += 1;
         if (unheld.length < 50)
           unheld.push({ at: (started - startedAt) / 1000, cls: view.cls, reader: view.reader, host: view.host, path: view.path, what: wrong ?? '' });

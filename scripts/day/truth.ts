@@ -46,6 +46,7 @@ export class Ledger {
   private readonly headlines = new Map<number, Headline>();
   private readonly current = new Map<number, number>();
   private readonly takenDown = new Map<number, number>();
+  private readonly lastCorrected = new Map<number, number>();
   private readonly pattern: RegExp;
   private sequence = 0;
   readonly stale: StaleView[] = [];
@@ -63,6 +64,7 @@ export class Ledger {
 
   /** The hook for `article`'s headline `sequence` answered at `at`: the headline before it is now a corrected one. */
   corrected(article: number, sequence: number, at: number): void {
+    this.lastCorrected.set(article, at);
     const previous = this.current.get(article);
     if (previous !== undefined) this.headlines.get(previous)!.supersededAt = at;
     this.headlines.set(sequence, { article, supersededAt: null });
@@ -76,6 +78,11 @@ export class Ledger {
 
   isTakenDown(article: number): boolean {
     return this.takenDown.has(article);
+  }
+
+  /** When the last hard correction of `article` was answered (performance.now()); undefined: never. */
+  correctedAt(article: number): number | undefined {
+    return this.lastCorrected.get(article);
   }
 
   /** Checks one view; returns whether it was stale or a leak (both are also listed). */
