@@ -11,7 +11,7 @@ import { clearSessionCookie, setReaderCookie } from '../auth/cookies';
 import type { OriginCheck } from '../auth/csrf';
 import type { Sessions } from '../auth/sessions';
 import { PRIVATE_NO_STORE } from '../cache/headers';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import { hasReaderCookie, sessionOf } from '../session';
 import { UpstreamHttpError, type UpstreamClient } from '../upstream/http-client';
 import { allowedMethods, isAllowed, onlyReads } from './allow-list';

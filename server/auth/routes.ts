@@ -8,7 +8,7 @@
  * Retry-After; logout still clears the browser's cookies (the CMS has ended the token by then).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../redis/store-unavailable';
 import { bareErrorDocument } from '../render/document';
 import { sessionCookieOf, sessionOf, setSession } from '../session';

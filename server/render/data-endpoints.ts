@@ -13,7 +13,7 @@ import { routeSpelling } from '../../shared/routes';
 import { resolveSite } from '../../shared/sites';
 import type { AccountFor } from '../auth/reader-account';
 import { PRIVATE_NO_STORE } from '../cache/headers';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import { CallRecorder, type ContentService, type OnCallFailure } from '../upstream/content-service';
 import type { ContentApi } from '../../shared/content-api';
 import { previewOf } from '../preview/preview-routes';

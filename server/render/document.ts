@@ -7,7 +7,7 @@ import type { AppState } from '../../shared/app-state';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
 import { hasArticleBody, withArticleBody } from '../../shared/article-body';
 import { HOT_NEWS_ID } from '../../shared/constants';
-import { escapeHtml } from '../html';
+import { escapeHtml } from '../platform/html';
 import type { PageHead } from '../../shared/app-state';
 import { href } from '../../shared/routes';
 import { PREFERENCES_HEAD_SCRIPT } from '../../shared/preferences';

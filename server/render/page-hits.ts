@@ -11,8 +11,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isWholeLookup, type HeldLookup, type PageCache } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
-import type { Logger } from '../logger';
-import type { Metrics } from '../metrics';
+import type { Logger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics';
 import { logRequest, markBytesBefore, requestIdOf, type SentFacts } from '../middleware/request-context';
 import { READER_COOKIE } from '../../shared/reader-cookie';
 import { PREVIEW_COOKIE } from '../preview/contract';

@@ -7,7 +7,7 @@
  */
 import type { Response } from 'express';
 import type { AppState } from '../../shared/app-state';
-import type { RenderOutcome } from '../metrics';
+import type { RenderOutcome } from '../platform/metrics';
 import { CallRecorder } from '../upstream/content-service';
 import type { ResourceLoads } from './downstream-caching';
 import { maySharedCachesKeep } from './downstream-caching';
