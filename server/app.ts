@@ -27,21 +27,21 @@ import { healthRoutes, type ReadinessDeps } from './health';
 import { internalRoutes, type InternalDeps } from './internal-routes';
 import type { Metrics } from './platform/metrics';
 import type { Logger } from './platform/logger';
-import { requestContext } from './middleware/request-context';
-import { compressionAsForGet } from './middleware/head-as-get';
-import { dataRateLimit } from './middleware/rate-limit';
-import { readDeadline } from './middleware/read-deadline';
-import { securityMiddleware, type SecurityHeaders } from './middleware/security';
+import { requestContext } from './edge/request-context';
+import { compressionAsForGet } from './edge/head-as-get';
+import { dataRateLimit } from './edge/rate-limit';
+import { readDeadline } from './edge/read-deadline';
+import { securityMiddleware, type SecurityHeaders } from './edge/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { qrImageRoutes } from './qr-images';
 import { dataRoutes } from './render/data-endpoints';
 import { STORE_RETRY_AFTER_SECONDS } from './redis/store-unavailable';
-import { bareErrorDocument } from './render/document';
+import { bareErrorDocument } from './platform/html';
 import { mobileDetailRedirect } from './render/mobile-redirect';
 import { previewOf, previewRoutes } from './preview/preview-routes';
 import type { UsedLinks } from './preview/used-links';
 import { createPageHandler } from './render/page-handler';
-import type { HeldHeads } from './render/page-response';
+import type { HeldHeads } from './edge/page-response';
 import { BAD_REQUEST_MESSAGE, UNAVAILABLE_MESSAGE } from './render/page-status';
 import { TEXT } from '../shared/constants';
 import { feedRoutes } from './seo/routes';
@@ -85,7 +85,7 @@ export interface AppDeps {
   metrics: Metrics;
   /** Security headers (CSP with media and sign-in origins), made once per portal; the nonce is per response. */
   security: SecurityHeaders;
-  /** The heads held pages are written with, shared with the hit path in front of Express (page-response.ts). */
+  /** The heads held pages are written with, shared with the hit path in front of Express (edge/page-response.ts). */
   heads: HeldHeads;
   /** Embedded mode: serve the in-process reference API's /media under this origin. */
   embeddedMediaUpstream?: string;

@@ -21,19 +21,19 @@ import type { InternalDeps } from './internal-routes';
 import type { Logger } from './platform/logger';
 import type { Metrics } from './platform/metrics';
 import type { ServerGuard } from './server-guard';
-import { createEdge, edgeSecurity } from './middleware/create-edge';
-import type { SecurityHeaders } from './middleware/security';
+import { createEdge, edgeSecurity } from './edge/create-edge';
+import type { SecurityHeaders } from './edge/security';
 import { UsedLinks } from './preview/used-links';
 import { OutageLogs } from './redis/outage-log';
 import { loadAssets, type Assets } from './render/assets';
-import { HeldHeads } from './render/page-response';
+import { HeldHeads } from './edge/page-response';
 import { createUpstream, type PortalUpstream } from './upstream/create-upstream';
 
 const UPSTREAM_ANSWER_KEPT_MS = 2000;
 
 export interface Portal {
   app: Express;
-  /** What the HTTP server runs: fresh cached pages answered in front of the app (render/page-hits.ts), the rest by it. */
+  /** What the HTTP server runs: fresh cached pages answered in front of the app (edge/page-hits.ts), the rest by it. */
   handler: RequestListener;
   /** What the internal listener runs (INTERNAL_PORT): /metrics, /_internal, /healthz, /readyz; null without one. */
   internalHandler: RequestListener | null;

@@ -12,7 +12,7 @@ import type { OriginCheck } from '../auth/csrf';
 import type { Sessions } from '../auth/sessions';
 import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { Logger } from '../platform/logger';
-import { hasReaderCookie, sessionOf } from '../session';
+import { hasReaderCookie, sessionOf } from '../auth/session';
 import { UpstreamHttpError, type UpstreamClient } from '../upstream/http-client';
 import { allowedMethods, isAllowed, onlyReads } from './allow-list';
 import { MAX_BODY_BYTES, proxyBody } from './body';

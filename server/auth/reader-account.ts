@@ -5,7 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import type { Logger } from '../platform/logger';
-import { sessionOf } from '../session';
+import { sessionOf } from './session';
 import { AccountService, type AccountSession } from '../upstream/account-service';
 import type { UpstreamClient } from '../upstream/http-client';
 import { clearSessionCookie } from './cookies';

@@ -18,7 +18,8 @@ import { CallRecorder, type ContentService, type OnCallFailure } from '../upstre
 import type { ContentApi } from '../../shared/content-api';
 import { previewOf } from '../preview/preview-routes';
 import { addressOf } from '../../shared/page-address';
-import { mobileDetailTarget, variesByUserAgent } from './mobile-redirect';
+import { variesByUserAgent } from '../edge/classify';
+import { mobileDetailTarget } from './mobile-redirect';
 import { pageDataFailure, unixNow } from './page-status';
 import { PageLoad, routePage } from './page-router';
 

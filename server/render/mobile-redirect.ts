@@ -6,18 +6,7 @@
 import type { Request, RequestHandler } from 'express';
 import { signedMobileLink } from '../preview/preview-link';
 import { findRoute, type RouteMatch } from '../../shared/routes';
-
-// Phones, not tablets: an iPad or Android tablet gets the desktop page, as the publisher's own site does.
-const MOBILE_UA = /Mobi|iPhone|iPod|Android.+Mobile|Windows Phone|HarmonyOS.+Mobile|MicroMessenger.+Mobile/i;
-
-export function isMobileUserAgent(userAgent: string | undefined): boolean {
-  return MOBILE_UA.test(userAgent ?? '');
-}
-
-/** Article detail is the page that depends on the User-Agent (phones are sent to the mobile site). */
-export function variesByUserAgent(match: RouteMatch): match is Extract<RouteMatch, { kind: 'page' }> {
-  return match.kind === 'page' && match.route.id === 'detail';
-}
+import { isMobileUserAgent, variesByUserAgent } from '../edge/classify';
 
 /**
  * Where a reader with this User-Agent is sent instead of the page `match` found: the mobile site's article for a

@@ -19,10 +19,10 @@ import type { AccountSession } from '../upstream/account-service';
 import type { CallRecorder, ContentService } from '../upstream/content-service';
 import type { Assets } from './assets';
 import { ResourceLoads } from './downstream-caching';
-import type { PageRequest } from './page-request';
+import type { PageRequest } from '../edge/page-request';
 import { createStateBuilder, type BuiltState, type DocumentState, type StateInput } from './page-state';
 import type { RenderOptions } from './render-document';
-import type { HeldHeads } from './page-response';
+import type { HeldHeads } from '../edge/page-response';
 
 export interface PageHandlerDeps {
   content: ContentService;
@@ -30,7 +30,7 @@ export interface PageHandlerDeps {
   /** TTL/grace per page kind, changeable at run time. */
   cachePolicy: PolicySource;
   assets: Assets;
-  /** The heads held pages are written with, shared with the hit path in front of Express (page-response.ts). */
+  /** The heads held pages are written with, shared with the hit path in front of Express (edge/page-response.ts). */
   heads: HeldHeads;
   logger: Logger;
   renderTimeoutMs: number;

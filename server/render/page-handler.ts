@@ -4,20 +4,21 @@
  * and a clean anonymous 200 render is stored as it streams. A signed-in reader gets the same shared page (their
  * menu comes from the reader cookie, their like/collect state after hydration); only a per-reader page is
  * rendered for them, fresh and private. This module only routes the request: the page request is worked out
- * once (page-request.ts), the decision is page-decision.ts, each answer is its own unit, and every answer's
- * headers come from page-response.ts.
+ * once (edge/page-request.ts), the decision is page-decision.ts, each answer is its own unit, and every answer's
+ * headers come from edge/page-response.ts.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { isbot } from 'isbot';
 import type { PublicUser } from '../../shared/app-state';
 import type { PageLookup } from '../cache/page-cache';
-import { hasReaderCookie, sessionOf } from '../session';
+import { hasReaderCookie, sessionOf } from '../auth/session';
 import { createPageContext, type DocumentRequest, type PageContext, type PageHandlerDeps } from './page-context';
-import { rendersForReader, sharedPageAction } from './page-decision';
-import { pageKind, pageRequestOf, routeLabel, takeLookup, type PageRequest } from './page-request';
-import { notePage } from './page-response';
+import { rendersForReader } from '../edge/classify';
+import { sharedPageAction } from './page-decision';
+import { pageKind, pageRequestOf, routeLabel, takeLookup, type PageRequest } from '../edge/page-request';
+import { notePage } from '../edge/page-response';
 import { renderMiss } from './render-miss';
-import { searchFormRedirect } from './search-redirect';
+import { searchFormRedirect } from '../edge/search-redirect';
 import { previewOf } from '../preview/preview-routes';
 import { refreshInBackground, serveExpired } from './serve-cached';
 import { serveHeld } from './serve-held';

@@ -14,7 +14,7 @@ import { loadPage } from '../../shared/pages/registry';
 import type { Logger } from '../platform/logger';
 import type { AccountSession } from '../upstream/account-service';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
-import type { PageRequest } from './page-request';
+import type { PageRequest } from '../edge/page-request';
 import { pageDataFailure, unixNow } from './page-status';
 import { PageLoad, routePage } from './page-router';
 

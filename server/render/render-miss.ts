@@ -1,7 +1,7 @@
 /**
  * A page rendered for this request and streamed (docs/architecture.md, "Streaming"): MISS for an anonymous
  * reader, whose clean 200 is stored as it streams; PASS for a page rendered for one signed-in reader, never
- * stored. Its headers (page-response.ts) go out with the shell; a shell that fails becomes the error page.
+ * stored. Its headers (edge/page-response.ts) go out with the shell; a shell that fails becomes the error page.
  * An anonymous render that waits for every block before its first byte (a crawler's) has nothing to stream
  * early: it is stored first and sent as stored (the same bytes and CSP as its later HITs, so shareable at once).
  */
@@ -14,7 +14,7 @@ import { maySharedCachesKeep } from './downstream-caching';
 import { sendErrorPage } from './error-page';
 import { pageSources, pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
 import type { CachedPage } from '../cache/page-cache';
-import { notePage, setHeaders, streamedHeaders, type Sharing } from './page-response';
+import { notePage, setHeaders, streamedHeaders, type Sharing } from '../edge/page-response';
 import { renderDocument, type DocumentSink } from './render-document';
 import { serveStored } from './serve-held';
 

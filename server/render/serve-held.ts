@@ -1,5 +1,5 @@
 /**
- * A held page written into the chain's response as the hit path in front of Express writes it (page-response.ts
+ * A held page written into the chain's response as the hit path in front of Express writes it (edge/page-response.ts
  * writeHeld): a page read from the cache (HIT, STALE), or one rendered whole for this request and stored before it
  * is sent (MISS). Either way the reader gets the stored bytes with their own CSP, an ETag and a 304 when the copy
  * it holds is current.
@@ -8,10 +8,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Response } from 'express';
 import type { CachePolicy } from '../cache/entry';
 import type { CachedPage, HeldLookup } from '../cache/page-cache';
-import { variesByUserAgent } from './mobile-redirect';
+import { variesByUserAgent } from '../edge/classify';
 import type { PageContext } from './page-context';
-import { writeHeld, type WrittenState } from './page-response';
-import type { PageRequest } from './page-request';
+import { writeHeld, type WrittenState } from '../edge/page-response';
+import type { PageRequest } from '../edge/page-request';
 
 export function serveHeld(
   context: PageContext,

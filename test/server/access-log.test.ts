@@ -7,7 +7,7 @@
  */
 import request from 'supertest';
 import { REGIONAL_SITES } from '../../shared/sites';
-import { loggableTarget } from '../../server/middleware/request-context';
+import { loggableTarget } from '../../server/edge/request-context';
 import { startTestPortal, type TestPortal } from '../support/portal';
 
 interface Line {

@@ -11,7 +11,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { classifyPath } from '../../shared/canonical-path';
 import { findRoute, routeSpelling } from '../../shared/routes';
-import { bareErrorDocument } from '../render/document';
+import { bareErrorDocument } from '../platform/html';
 import { TEXT } from '../../shared/constants';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';

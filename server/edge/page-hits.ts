@@ -13,13 +13,12 @@ import { isWholeLookup, type HeldLookup, type PageCache } from '../cache/page-ca
 import type { PolicySource } from '../cache/runtime-policy';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
-import { logRequest, markBytesBefore, requestIdOf, type SentFacts } from '../middleware/request-context';
+import { logRequest, markBytesBefore, requestIdOf, type SentFacts } from './request-context';
 import { READER_COOKIE } from '../../shared/reader-cookie';
 import { PREVIEW_COOKIE } from '../preview/contract';
-import { SESSION_COOKIE } from '../session';
+import { SESSION_COOKIE } from '../auth/session';
 import { pageFormFor } from './accept-encoding';
-import { rendersForReader } from './page-decision';
-import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
+import { isMobileUserAgent, rendersForReader, variesByUserAgent } from './classify';
 import { carryLookup, pageKind, pageRequestOf, routeLabel, type PageRequest } from './page-request';
 import { writeHeld, type HeldHeads } from './page-response';
 import { searchFormRedirect } from './search-redirect';

@@ -5,8 +5,8 @@
  * privately. A stale or forged cookie is an anonymous reader.
  */
 import type { Request } from 'express';
-import { READER_COOKIE } from '../shared/reader-cookie';
-import type { Session } from './auth/sessions';
+import { READER_COOKIE } from '../../shared/reader-cookie';
+import type { Session } from './sessions';
 
 export const SESSION_COOKIE = 'portal_session';
 
