@@ -37,8 +37,7 @@ import { qrImageRoutes } from './qr-images';
 import { dataRoutes } from './render/data-endpoints';
 import { STORE_RETRY_AFTER_SECONDS } from './redis/store-unavailable';
 import { bareErrorDocument } from './platform/html';
-import { mobileDetailRedirect } from './render/mobile-redirect';
-import { previewOf, previewRoutes } from './preview/preview-routes';
+import { previewRoutes } from './preview/preview-routes';
 import type { UsedLinks } from './preview/used-links';
 import { createPageHandler } from './render/page-handler';
 import type { HeldHeads } from './edge/page-response';
@@ -175,7 +174,6 @@ export function createApp(deps: AppDeps): Express {
   const previewSecret = deps.preview?.secret;
   app.use(dataRoutes(deps.content, logger, accountFor, { mobileDetailUrl: deps.config.MOBILE_DETAIL_URL, ...(previewSecret ? { previewSecret } : {}) }));
   app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
-  app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL, (req) => (previewOf(req, previewSecret) ? previewSecret : undefined)));
   const pages = createPageHandler({
     content: deps.content,
     pageCache: deps.pageCache,
@@ -192,6 +190,7 @@ export function createApp(deps: AppDeps): Express {
     },
     accountFor,
     ...(deps.preview ? { previewSecret: deps.preview.secret } : {}),
+    mobileDetailUrl: deps.config.MOBILE_DETAIL_URL,
     wechatJsSdkUrl: deps.config.WECHAT_JSSDK_URL,
     images: deps.images,
     signInAvailable: deps.auth.settings.appId !== null,

@@ -136,6 +136,7 @@ function handlersOf(options: PortalOptions, assets: Assets, parts: Subsystems, i
     cachePolicy: caches.policy,
     pageHits: options.pageHits !== false,
     embeddedUpstream: options.embeddedUpstream ?? false,
+    ...(config.PREVIEW_SECRET ? { previewSecret: config.PREVIEW_SECRET } : {}),
   });
   // With INTERNAL_PORT: /metrics, /_internal and the probes on a listener of their own (internal-listener.ts).
   const internalHandler = config.INTERNAL_PORT === undefined ? null : internalApp({ metrics, internal, readiness, config });

@@ -161,7 +161,7 @@ export interface HeldAnswer {
   lookup: HeldLookup;
   policy: CachePolicy;
   requestId: string;
-  /** The page's route answers phones elsewhere (mobile-redirect.ts): `Vary: User-Agent`. */
+  /** The page's route answers phones elsewhere (classify.ts): `Vary: User-Agent`. */
   varyUserAgent: boolean;
 }
 
