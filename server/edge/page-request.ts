@@ -1,10 +1,11 @@
 /**
  * One page request as both answering paths see it (docs/architecture.md, "How a request is served"): the site
  * (from the site table, never the raw Host), the query parameters, the page address (route matched once, query
- * kept once) and its page-cache key. It is made once per request: the cached-hit path in front of Express makes
- * it (once per Host and target, page-hits.ts), and when it leaves the request to the chain it carries a copy of
- * its own on the request with the lookup it made, so the page handler neither matches the route nor asks the
- * cache a second time.
+ * kept once) and its page-cache key, with the request's class (classify.ts) beside them. It is made once per
+ * request: the cached-hit path in front of Express makes it (the page once per Host and target, page-hits.ts; the
+ * class from each request's head), and when it leaves the request to the chain it carries a copy of its own on the
+ * request with the lookup it made, so the page handler neither classifies the request, matches the route nor asks
+ * the cache a second time.
  */
 import type { IncomingMessage } from 'node:http';
 import cookieParser from 'cookie-parser';
