@@ -2,7 +2,7 @@
  * The operator CLI, `portal-cache` (`npm run cache -- <command>`, prebuilt to dist/cli/portal-cache.cjs). Talks
  * to the cache's Redis directly (stats, inspect, purge, policy) and to running portals over HTTP (hit ratios
  * from /metrics, warm, watch). --redis / REDIS_URL takes the portal's forms: one server, a Sentinel set or a
- * cluster (server/redis/target.ts); on a cluster, scans and purges cover every master.
+ * cluster (server/platform/redis-target.ts); on a cluster, scans and purges cover every master.
  *
  * This file only wires commander: each command's module (and with it ioredis, zod, the route table) is loaded
  * when that command runs, so `--help` and `--version` start in a few tens of milliseconds.

@@ -27,7 +27,7 @@ function startServer() {
     env: {
       ...process.env,
       NODE_ENV: process.env.NODE_ENV ?? 'development',
-      // Without a content API the development loop reads the generated reference dataset (server/config.ts).
+      // Without a content API the development loop reads the generated reference dataset (server/platform/config.ts).
       ...(process.env.UPSTREAM_URL ? {} : { REFERENCE_API: process.env.REFERENCE_API ?? 'in-process' }),
     },
   });

@@ -5,7 +5,9 @@
 //   2. no import cycle: the modules of client/, server/, shared/ and scripts/ form no circle, however long.
 //   3. floors: client/, server/ and shared/ import nothing from scripts/ (the tools build on the product, not
 //      the other way round);
-//   4. shared/ is what both sides run: each of its modules is reached from client/ (one only the server or the
+//   4. floors of server/: its folders stand in one order (SERVER_FLOORS), and each imports only from those below
+//      it, so no two folders circle each other even when no two files do;
+//   5. shared/ is what both sides run: each of its modules is reached from client/ (one only the server or the
 //      tools import belongs under server/ or scripts/), and it imports no Node builtin and no package but those
 //      the browser bundle holds (BROWSER_PACKAGES).
 // Every rule reads each file's import specifiers with the TypeScript compiler's own pre-processor: static,
@@ -61,6 +63,46 @@ export function directionViolations(root, files, graph = importGraph(root, files
     }
   }
   return violations;
+}
+
+/**
+ * The folders of server/, lowest first (docs/architecture.md "Layout"): a module imports only from its own folder
+ * and from folders below it. platform/ is the ground (configuration, logs, metrics, HTML escaping) and imports no
+ * other folder; edge/ is what runs before Express and reads a request once; render/ is the page pipeline over it;
+ * '' is server/'s own files, which put the folders together and which no folder imports. A new folder takes its
+ * place here, in the one line where the order is chosen.
+ */
+export const SERVER_FLOORS = ['platform', 'redis', 'cache', 'preview', 'upstream', 'auth', 'api-proxy', 'pages', 'edge', 'render', 'seo', 'images', ''];
+
+/** A server/ module's folder under server/ ('' for server/'s own files); null outside server/. */
+function serverFolder(file) {
+  if (!file.startsWith('server/')) return null;
+  const parts = file.split('/');
+  return parts.length > 2 ? parts[1] : '';
+}
+
+const floorName = (folder) => (folder === '' ? "the wiring at server/'s root" : `server/${folder}/`);
+
+/** Imports from a server/ folder into one on its own floor or above it, and folders on no floor: as finding lines. */
+export function floorViolations(root, files, graph = importGraph(root, files)) {
+  const lines = [];
+  const unplaced = new Set();
+  for (const [from, targets] of graph) {
+    const fromFolder = serverFolder(from);
+    if (fromFolder === null) continue;
+    if (!SERVER_FLOORS.includes(fromFolder)) unplaced.add(fromFolder);
+    for (const to of targets) {
+      const toFolder = serverFolder(to);
+      if (toFolder === null || toFolder === fromFolder || !SERVER_FLOORS.includes(fromFolder) || !SERVER_FLOORS.includes(toFolder)) continue;
+      if (SERVER_FLOORS.indexOf(toFolder) > SERVER_FLOORS.indexOf(fromFolder)) {
+        lines.push(
+          `${from} imports ${to}: ${floorName(fromFolder)} imports only from the floors below it (SERVER_FLOORS), and ${floorName(toFolder)} is above it`,
+        );
+      }
+    }
+  }
+  for (const folder of [...unplaced].sort()) lines.push(`server/${folder}/ is on no floor: give it its place in SERVER_FLOORS (scripts/import-check.mjs)`);
+  return lines;
 }
 
 /**
@@ -211,6 +253,7 @@ export async function importFindings(root) {
   const graph = importGraph(root, files);
   const lines = directionViolations(root, files, graph).map(({ from, to, why }) => `${from} imports ${to}: ${why}`);
   for (const { file, why } of sharedFloorViolations(root, files, graph)) lines.push(`${file} ${why}`);
+  lines.push(...floorViolations(root, files, graph));
   for (const component of cycles(graph)) lines.push(`import cycle of ${component.length} modules: ${oneCircle(graph, component)}`);
   return lines;
 }
@@ -219,7 +262,7 @@ async function main() {
   const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
   const findings = await importFindings(root);
   if (findings.length === 0) {
-    console.log(`imports: ${sourceFiles(root).length} modules, shared/ one way and isomorphic, no cycle`);
+    console.log(`imports: ${sourceFiles(root).length} modules, shared/ one way and isomorphic, server/ by floors, no cycle`);
     return;
   }
   console.error(`imports: ${findings.length} finding(s)\n${findings.map((line) => `  ${line}`).join('\n')}`);

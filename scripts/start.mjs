@@ -14,7 +14,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // React's production build: the development one renders several times slower.
 process.env.NODE_ENV ??= 'production';
 // A local run without a content API reads the generated reference dataset; the server itself refuses to start
-// without UPSTREAM_URL unless asked for it by name (server/config.ts contentSourceOf), so the image never does.
+// without UPSTREAM_URL unless asked for it by name (server/platform/config.ts contentSourceOf), so the image never does.
 if (!process.env.UPSTREAM_URL) process.env.REFERENCE_API ??= 'in-process';
 
 function esbuildInstalled() {

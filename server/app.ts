@@ -22,26 +22,25 @@ import { readerStyleRoutes } from './auth/reader-style';
 import { attachSession, authRoutes } from './auth/routes';
 import type { Sessions } from './auth/sessions';
 import type { AuthSettings } from './auth/settings';
-import type { Config } from './config';
+import type { Config } from './platform/config';
 import { healthRoutes, type ReadinessDeps } from './health';
 import { internalRoutes, type InternalDeps } from './internal-routes';
-import type { Metrics } from './metrics';
-import type { Logger } from './logger';
-import { requestContext } from './middleware/request-context';
-import { compressionAsForGet } from './middleware/head-as-get';
-import { dataRateLimit } from './middleware/rate-limit';
-import { readDeadline } from './middleware/read-deadline';
-import { securityMiddleware, type SecurityHeaders } from './middleware/security';
+import type { Metrics } from './platform/metrics';
+import type { Logger } from './platform/logger';
+import { requestContext } from './edge/request-context';
+import { compressionAsForGet } from './edge/head-as-get';
+import { dataRateLimit } from './edge/rate-limit';
+import { readDeadline } from './edge/read-deadline';
+import { securityMiddleware, type SecurityHeaders } from './edge/security';
 import { PROJECT_ROOT, type Assets } from './render/assets';
 import { qrImageRoutes } from './qr-images';
 import { dataRoutes } from './render/data-endpoints';
 import { STORE_RETRY_AFTER_SECONDS } from './redis/store-unavailable';
-import { bareErrorDocument } from './render/document';
-import { mobileDetailRedirect } from './render/mobile-redirect';
-import { previewOf, previewRoutes } from './preview/preview-routes';
+import { bareErrorDocument } from './platform/html';
+import { previewRoutes } from './preview/preview-routes';
 import type { UsedLinks } from './preview/used-links';
 import { createPageHandler } from './render/page-handler';
-import type { HeldHeads } from './render/page-response';
+import type { HeldHeads } from './edge/page-response';
 import { BAD_REQUEST_MESSAGE, UNAVAILABLE_MESSAGE } from './render/page-status';
 import { TEXT } from '../shared/constants';
 import { feedRoutes } from './seo/routes';
@@ -85,7 +84,7 @@ export interface AppDeps {
   metrics: Metrics;
   /** Security headers (CSP with media and sign-in origins), made once per portal; the nonce is per response. */
   security: SecurityHeaders;
-  /** The heads held pages are written with, shared with the hit path in front of Express (page-response.ts). */
+  /** The heads held pages are written with, shared with the hit path in front of Express (edge/page-response.ts). */
   heads: HeldHeads;
   /** Embedded mode: serve the in-process reference API's /media under this origin. */
   embeddedMediaUpstream?: string;
@@ -175,7 +174,6 @@ export function createApp(deps: AppDeps): Express {
   const previewSecret = deps.preview?.secret;
   app.use(dataRoutes(deps.content, logger, accountFor, { mobileDetailUrl: deps.config.MOBILE_DETAIL_URL, ...(previewSecret ? { previewSecret } : {}) }));
   app.use(feedRoutes({ cache: deps.cache, keys: deps.keys, content: deps.content, protocol: deps.config.PUBLIC_ORIGIN_PROTOCOL }));
-  app.use(mobileDetailRedirect(deps.config.MOBILE_DETAIL_URL, (req) => (previewOf(req, previewSecret) ? previewSecret : undefined)));
   const pages = createPageHandler({
     content: deps.content,
     pageCache: deps.pageCache,
@@ -192,6 +190,7 @@ export function createApp(deps: AppDeps): Express {
     },
     accountFor,
     ...(deps.preview ? { previewSecret: deps.preview.secret } : {}),
+    mobileDetailUrl: deps.config.MOBILE_DETAIL_URL,
     wechatJsSdkUrl: deps.config.WECHAT_JSSDK_URL,
     images: deps.images,
     signInAvailable: deps.auth.settings.appId !== null,

@@ -4,8 +4,9 @@
  */
 import type { PortalCaches } from './cache/create-cache';
 import { MemoryStore } from './cache/memory-store';
-import { Metrics } from './metrics';
+import { Metrics } from './platform/metrics';
 import { redisMemory } from './redis/memory-info';
+import { CACHE_MODES } from './cache/tiered-store';
 
 export function createMetrics(caches: PortalCaches, build: string): Metrics {
   const { store, redis, tiered, bus, health } = caches;
@@ -16,6 +17,7 @@ export function createMetrics(caches: PortalCaches, build: string): Metrics {
     invalidationSubscribed: () => (bus ? bus.isSubscribed() : null),
     l1Unverified: () => tiered?.servingUnverified() ?? false,
     cacheMode: () => tiered?.mode() ?? null,
+    cacheModes: CACHE_MODES,
     build,
     l1Capacity: () => {
       const l1 = tiered?.l1 ?? (store instanceof MemoryStore ? store : null);

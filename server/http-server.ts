@@ -11,7 +11,7 @@ import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { queuedConnections } from './accept-queue';
 import { guardedServer } from './server-guard';
-import type { Logger } from './logger';
+import type { Logger } from './platform/logger';
 import type { Portal } from './portal';
 
 export interface RunningServer {

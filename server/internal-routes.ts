@@ -16,9 +16,9 @@ import { wirePurge, type PurgeAnnouncement } from './cache/coherence';
 import type { PeerAck as PeerPurgeAnswer } from './cache/peer-purge';
 import type { PurgeRecord } from './cache/purge-record';
 import type { Purges } from './cache/purges';
-import type { Logger } from './logger';
-import type { Metrics } from './metrics';
-import { readDeadline } from './middleware/read-deadline';
+import type { Logger } from './platform/logger';
+import type { Metrics } from './platform/metrics';
+import { readDeadline } from './edge/read-deadline';
 
 /** What /_internal/l1 reads of the store: null when this instance has no L1 (L1_CACHE_MAX_MB=0 with Redis). */
 export interface L1View {

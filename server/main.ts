@@ -4,12 +4,12 @@
  * is set, so a fresh clone works out of the box; loaded from its own bundle, see embedded-upstream.ts), build the
  * portal, listen, and drain cleanly on SIGTERM/SIGINT.
  */
-import { ConfigError, contentSourceOf, loadConfig, misspeltVariables, type Config, type ContentSource } from './config';
+import { ConfigError, contentSourceOf, loadConfig, misspeltVariables, type Config, type ContentSource } from './platform/config';
 import { startEmbeddedUpstream } from './embedded-upstream';
 import { listen } from './http-server';
 import { listenInternal } from './internal-listener';
-import { createLogger, logStartupFailure, type Logger } from './logger';
-import { packageInfo, satisfies } from './package-info';
+import { createLogger, logStartupFailure, type Logger } from './platform/logger';
+import { packageInfo, satisfies } from './platform/package-info';
 import { createPortal } from './portal';
 
 /**

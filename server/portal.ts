@@ -7,33 +7,33 @@
 import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import { createApp, internalApp } from './app';
-import { BackgroundCheck } from './background-check';
+import { BackgroundCheck } from './platform/background-check';
 import { createAuth, type PortalAuth } from './auth/create-auth';
 import { createCaches, type PortalCaches } from './cache/create-cache';
 import type { CacheStore } from './cache/store';
 import type { RuntimePolicy } from './cache/runtime-policy';
 import { TieredStore } from './cache/tiered-store';
 import { imagePipelineOf } from './images/pipeline';
-import type { Config } from './config';
+import type { Config } from './platform/config';
 import { createMetrics } from './create-metrics';
 import type { ReadinessDeps } from './health';
 import type { InternalDeps } from './internal-routes';
-import type { Logger } from './logger';
-import type { Metrics } from './metrics';
+import type { Logger } from './platform/logger';
+import type { Metrics } from './platform/metrics';
 import type { ServerGuard } from './server-guard';
-import { createEdge, edgeSecurity } from './middleware/create-edge';
-import type { SecurityHeaders } from './middleware/security';
+import { createEdge, edgeSecurity } from './edge/create-edge';
+import type { SecurityHeaders } from './edge/security';
 import { UsedLinks } from './preview/used-links';
 import { OutageLogs } from './redis/outage-log';
 import { loadAssets, type Assets } from './render/assets';
-import { HeldHeads } from './render/page-response';
+import { HeldHeads } from './edge/page-response';
 import { createUpstream, type PortalUpstream } from './upstream/create-upstream';
 
 const UPSTREAM_ANSWER_KEPT_MS = 2000;
 
 export interface Portal {
   app: Express;
-  /** What the HTTP server runs: fresh cached pages answered in front of the app (render/page-hits.ts), the rest by it. */
+  /** What the HTTP server runs: fresh cached pages answered in front of the app (edge/page-hits.ts), the rest by it. */
   handler: RequestListener;
   /** What the internal listener runs (INTERNAL_PORT): /metrics, /_internal, /healthz, /readyz; null without one. */
   internalHandler: RequestListener | null;
@@ -136,6 +136,7 @@ function handlersOf(options: PortalOptions, assets: Assets, parts: Subsystems, i
     cachePolicy: caches.policy,
     pageHits: options.pageHits !== false,
     embeddedUpstream: options.embeddedUpstream ?? false,
+    ...(config.PREVIEW_SECRET ? { previewSecret: config.PREVIEW_SECRET } : {}),
   });
   // With INTERNAL_PORT: /metrics, /_internal and the probes on a listener of their own (internal-listener.ts).
   const internalHandler = config.INTERNAL_PORT === undefined ? null : internalApp({ metrics, internal, readiness, config });

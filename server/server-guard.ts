@@ -8,8 +8,7 @@
  */
 import http, { type RequestListener } from 'node:http';
 import type { Duplex } from 'node:stream';
-
-export type ReadPhase = 'headers' | 'body';
+import type { ReadPhase } from './platform/metrics';
 
 export interface ServerGuard {
   /** REQUEST_READ_TIMEOUT_MS. */

@@ -86,7 +86,7 @@ sub vcl_recv {
     set req.http.X-Forwarded-For = client.ip;
     set req.http.Host = std.tolower(req.http.Host);
     # Article detail varies by User-Agent (phones are redirected): objects vary by the portal's own phone test
-    # (server/render/mobile-redirect.ts, same expression), not by every distinct User-Agent string.
+    # (server/edge/classify.ts, same expression), not by every distinct User-Agent string.
     if (req.http.User-Agent ~ "(?i)Mobi|iPhone|iPod|Android.+Mobile|Windows Phone|HarmonyOS.+Mobile|MicroMessenger.+Mobile") {
         set req.http.X-Portal-Device = "mobile";
     } else {
@@ -163,7 +163,7 @@ sub portal_purge {
 }
 
 # The portal's operations endpoints are for the internal network. The portal routes them in any letter case
-# (Express), and what it routes is only ever a canonical path (server/middleware/canonical-target.ts 404s every
+# (Express), and what it routes is only ever a canonical path (server/edge/canonical-target.ts 404s every
 # other spelling); this refusal is wider, so that no layer that reads a path more loosely reaches them either.
 # The path is URL-decoded three times over (`%255F` is `%5F` is `_`), lower-cased, and refused when any segment
 # is the endpoint's name, alone or followed by a `;` parameter or a backslash (read as `/` by browsers and the

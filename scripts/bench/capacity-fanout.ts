@@ -21,7 +21,7 @@ import { RedisStore } from '../../server/cache/redis-store';
 import { purgeInProcess } from '../../server/cache/tiered-store';
 import { createRedisClient, type RedisClient } from '../../server/redis/client';
 import { scanAll } from '../../server/redis/commands';
-import { parseRedisTarget } from '../../server/redis/target';
+import { parseRedisTarget } from '../../server/platform/redis-target';
 import { commandList, countersOf, deltaOf, formatCount, memoryOfKeys, type RoundTripProxy } from './redis-counters';
 
 type Row = [string, string, string];

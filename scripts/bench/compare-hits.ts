@@ -17,7 +17,7 @@ import path from 'node:path';
 import { startReferenceApi } from '../reference-api/server';
 import { createRedisClient } from '../../server/redis/client';
 import { scanAll, unlinkAll } from '../../server/redis/commands';
-import { parseRedisTarget } from '../../server/redis/target';
+import { parseRedisTarget } from '../../server/platform/redis-target';
 import { PROJECT_ROOT } from '../../server/render/assets';
 import { loadFrom, startBareServer, startPortalProcess, type LoadSpec, type Running } from './processes';
 

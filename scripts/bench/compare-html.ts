@@ -8,7 +8,7 @@
  */
 import { startReferenceApi } from '../reference-api/server';
 import { createRedisClient } from '../../server/redis/client';
-import { parseRedisTarget } from '../../server/redis/target';
+import { parseRedisTarget } from '../../server/platform/redis-target';
 import { findRoute } from '../../shared/routes';
 import { ALL_SITES } from '../../shared/sites';
 import { bundlesToCompare, startPortalUnderTest, stopPortalUnderTest, type PortalUnderTest } from './render-portals';

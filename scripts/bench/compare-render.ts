@@ -9,7 +9,7 @@
  */
 import { startReferenceApi } from '../reference-api/server';
 import { createRedisClient } from '../../server/redis/client';
-import { parseRedisTarget } from '../../server/redis/target';
+import { parseRedisTarget } from '../../server/platform/redis-target';
 import { loadFrom } from './processes';
 import { articlePaths, bundlesToCompare, DETAIL, startPortalUnderTest, stopPortalUnderTest, warm, type PortalUnderTest } from './render-portals';
 

@@ -6,9 +6,9 @@
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { startReferenceApi } from '../reference-api/server';
-import { loadConfig } from '../../server/config';
+import { loadConfig } from '../../server/platform/config';
 import { listen } from '../../server/http-server';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../server/platform/logger';
 import { createPortal } from '../../server/portal';
 import { DETAIL } from './render-portals';
 

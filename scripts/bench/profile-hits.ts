@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { startReferenceApi } from '../reference-api/server';
 import { createRedisClient } from '../../server/redis/client';
 import { scanAll, unlinkAll } from '../../server/redis/commands';
-import { parseRedisTarget } from '../../server/redis/target';
+import { parseRedisTarget } from '../../server/platform/redis-target';
 import { loadFrom, startBareServer, startPortalProcess, type Running } from './processes';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { startReferenceApi } from '../reference-api/server';
 import { createRedisClient } from '../../server/redis/client';
-import { parseRedisTarget } from '../../server/redis/target';
+import { parseRedisTarget } from '../../server/platform/redis-target';
 import { PROJECT_ROOT } from '../../server/render/assets';
 import { loadFrom } from './processes';
 import { articlePaths, DETAIL, startPortalUnderTest, stopPortalUnderTest, warm } from './render-portals';

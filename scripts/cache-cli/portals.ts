@@ -6,7 +6,7 @@
  */
 import { announcedInstances, INTERNAL_TOKEN_HEADER, type Announcement } from '../../server/cache/instances';
 import type { RedisClient } from '../../server/redis/client';
-import { describeRedirect, fetchWithCredential } from '../../server/upstream/credentialed-fetch';
+import { describeRedirect, fetchWithCredential } from '../../server/platform/credentialed-fetch';
 import { parsePrometheus, type Sample } from '../../server/cache/stats';
 import { errorText } from './output';
 
@@ -63,7 +63,7 @@ export async function httpGet(url: string, timeoutSeconds: number): Promise<Http
   }
 }
 
-/** The gauge every portal's /metrics has (server/metrics.ts), always 1. */
+/** The gauge every portal's /metrics has (server/platform/metrics.ts), always 1. */
 const PORTAL_MARK = 'portal_build_info';
 
 /** /metrics of each portal, side by side. */

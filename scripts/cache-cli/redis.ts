@@ -3,7 +3,7 @@
  * (refused, unknown host, a port that does not speak Redis, no answer), never retry forever.
  */
 import { createRedisClient, type RedisClient } from '../../server/redis/client';
-import { parseRedisTarget, redactRedisUrl, RedisUrlError, type RedisTarget } from '../../server/redis/target';
+import { parseRedisTarget, redactRedisUrl, RedisUrlError, type RedisTarget } from '../../server/platform/redis-target';
 import { CliError, EXIT, type Globals } from './output';
 import { within } from './portals';
 

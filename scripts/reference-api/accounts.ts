@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { checkFeedback, type FeedbackInput } from '../../shared/feedback';
-import { escapeHtml } from '../../server/html';
+import { escapeHtml } from '../../server/platform/html';
 import type { RawArticleListItem, RawColumnAuthor, RawFeedbackReceipt, RawTag, RawVideo } from '../../server/upstream/wire';
 import type { BodyFields, Reply } from './http';
 import { CODE_BAD_PARAMS, fail, MSG, ok } from './reply';

@@ -3,7 +3,7 @@
  * chronological order (a CMS auto-increments), and only then is each article written from its own forked random
  * stream, so changing one article's text generation never reshuffles the others.
  */
-import { escapeHtml } from '../../server/html';
+import { escapeHtml } from '../../server/platform/html';
 import type { RawArticleDetail, RawTag } from '../../server/upstream/wire';
 import type { CategoryRecord, ContentPlan } from './categories';
 import { imagePath } from './media';

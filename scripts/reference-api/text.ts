@@ -2,7 +2,7 @@
  * Composes headlines, summaries and body HTML from the word banks. Length limits here are the ones the dataset
  * promises (title 8–30, description 40–120 characters) because the portal's list layouts are tuned to them.
  */
-import { escapeHtml } from '../../server/html';
+import { escapeHtml } from '../../server/platform/html';
 import type { Rng } from './random';
 import {
   ACHIEVEMENTS,

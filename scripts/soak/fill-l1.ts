@@ -15,7 +15,7 @@ import { articlePaths } from '../bench/render-portals';
 import { startReferenceApi } from '../reference-api/server';
 import { createRedisClient } from '../../server/redis/client';
 import { scanAll, unlinkAll } from '../../server/redis/commands';
-import { parseRedisTarget } from '../../server/redis/target';
+import { parseRedisTarget } from '../../server/platform/redis-target';
 
 const MB = 1024 * 1024;
 const CONCURRENCY = 4;

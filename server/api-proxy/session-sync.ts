@@ -11,8 +11,8 @@ import type { Envelope } from '../../shared/types/envelope';
 import { userinfo } from '../auth/account-client';
 import type { Session, Sessions } from '../auth/sessions';
 import { StoreUnavailableError } from '../redis/store-unavailable';
+import { CODE_NOT_SIGNED_IN } from '../upstream/account-service';
 
-export const CODE_NOT_SIGNED_IN = 40101;
 const PROFILE_PATH = '/api/user/profile';
 const profileAnswer = z.object({ userinfo });
 

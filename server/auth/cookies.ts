@@ -9,7 +9,7 @@ import type { CookieOptions, Request, Response } from 'express';
 import type { PublicUser } from '../../shared/app-state';
 import { encodeReaderCookie, READER_COOKIE } from '../../shared/reader-cookie';
 import { BASE_DOMAIN, normaliseHost } from '../../shared/sites';
-import { SESSION_COOKIE } from '../session';
+import { SESSION_COOKIE } from './session';
 import { LOGIN_STATE_TTL_SECONDS } from './sessions';
 
 export const STATE_COOKIE = 'portal_login_state';

@@ -2,13 +2,13 @@
  * The sign-in subsystem of one portal, made by `createAuth()`: its settings, the sessions and pending sign-ins over
  * Redis (the cache's, or SESSION_REDIS_URL's own) or in process, and the account calls the server makes itself.
  */
-import type { Config } from '../config';
-import type { Logger } from '../logger';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
 import type { RedisClient } from '../redis/client';
 import { RedisHealth, type RedisState } from '../redis/health';
 import type { OutageLogs } from '../redis/outage-log';
 import { createPortalRedisClient } from '../redis/portal-client';
-import { redactRedisUrl } from '../redis/target';
+import { redactRedisUrl } from '../platform/redis-target';
 import type { UpstreamClient } from '../upstream/http-client';
 import { AccountClient } from './account-client';
 import { MemorySecretStore, RedisSecretStore, type SecretStore } from './secret-store';

@@ -4,8 +4,8 @@
  * the proxy: deleted from the store, and its cookie cleared while the response has not started.
  */
 import type { Request, Response } from 'express';
-import type { Logger } from '../logger';
-import { sessionOf } from '../session';
+import type { Logger } from '../platform/logger';
+import { sessionOf } from './session';
 import { AccountService, type AccountSession } from '../upstream/account-service';
 import type { UpstreamClient } from '../upstream/http-client';
 import { clearSessionCookie } from './cookies';

@@ -7,7 +7,7 @@
 import { Router } from 'express';
 import { READER_STYLE_PATH, readerProperties } from '../../shared/reader-cookie';
 import { PRIVATE_NO_STORE } from '../cache/headers';
-import { hasReaderCookie, sessionOf } from '../session';
+import { hasReaderCookie, sessionOf } from './session';
 import { clearSessionCookie } from './cookies';
 
 /** What main.css does under <html data-reader>, which a browser without script never gets (the phone's 菜单 panel too). */

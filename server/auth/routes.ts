@@ -8,10 +8,10 @@
  * Retry-After; logout still clears the browser's cookies (the CMS has ended the token by then).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../redis/store-unavailable';
-import { bareErrorDocument } from '../render/document';
-import { sessionCookieOf, sessionOf, setSession } from '../session';
+import { bareErrorDocument } from '../platform/html';
+import { sessionCookieOf, sessionOf, setSession } from './session';
 import type { AccountClient } from './account-client';
 import { CALLBACK_PATH, clearSessionCookie, clearStateCookie, LOGIN_PATH, setReaderCookie, setSessionCookie, setStateCookie, STATE_COOKIE } from './cookies';
 import type { OriginCheck } from './csrf';

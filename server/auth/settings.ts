@@ -3,7 +3,7 @@
  * and a localhost callback without any setting; production reads WECHAT_APP_ID and the public origins.
  */
 import { MAIN_DOMAIN } from '../../shared/sites';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 
 export const WECHAT_QRCONNECT_URL = 'https://open.weixin.qq.com/connect/qrconnect';
 /** The reference API's simulated WeChat page (scripts/reference-api/accounts.ts). */

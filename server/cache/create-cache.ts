@@ -4,9 +4,9 @@
  * announcement for `portal-cache inspect`. The rest of the portal reads through what it returns.
  */
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import { siteOfKey, type Metrics } from '../metrics';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import { siteOfKey, type Metrics } from '../platform/metrics';
 import type { RedisClient } from '../redis/client';
 import { RedisHealth } from '../redis/health';
 import type { OutageLogs } from '../redis/outage-log';

@@ -3,13 +3,13 @@
  * bus otherwise, and an L1 in front of it unless L1_CACHE_MAX_MB is 0. One Redis client serves the store, and the
  * bus opens its own subscriber from it.
  */
-import type { Config } from '../config';
-import type { Logger } from '../logger';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
 import type { RedisClient } from '../redis/client';
 import type { OutageLog } from '../redis/outage-log';
 import { createPortalRedisClient } from '../redis/portal-client';
 import { RedisStall } from '../redis/stall';
-import { parseRedisTarget, redactRedisUrl } from '../redis/target';
+import { parseRedisTarget, redactRedisUrl } from '../platform/redis-target';
 import { CacheBus, type OperatorPurge } from './coherence';
 import { MemoryStore } from './memory-store';
 import type { PurgeClock } from './purge-clock';

@@ -8,8 +8,8 @@
  * dropped its copy would store the old page again.
  */
 import { siteOfKnownHost } from '../../shared/sites';
-import type { Config } from '../config';
-import { describeRedirect, fetchWithCredential } from '../upstream/credentialed-fetch';
+import type { Config } from '../platform/config';
+import { describeRedirect, fetchWithCredential } from '../platform/credentialed-fetch';
 import { isValidTag } from './tags';
 
 export interface EdgePurgeOrder {

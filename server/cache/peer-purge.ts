@@ -13,7 +13,7 @@
 import { lookup } from 'node:dns/promises';
 import { z } from 'zod';
 import type { PurgeAnnouncement } from './coherence';
-import { fetchWithCredential } from '../upstream/credentialed-fetch';
+import { fetchWithCredential } from '../platform/credentialed-fetch';
 import { INTERNAL_TOKEN_HEADER } from './instances';
 
 export const PEER_PURGE_PATH = '/_internal/peer-purge';

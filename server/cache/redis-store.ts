@@ -10,7 +10,7 @@ import { getInPieces } from '../redis/chunked-get';
 import { LuaScript } from '../redis/lua-script';
 import { Batches, existingKeys, scanAll, unindexGone, unlinkAll } from '../redis/commands';
 import type { RedisStall } from '../redis/stall';
-import { parseRedisTarget } from '../redis/target';
+import { parseRedisTarget } from '../platform/redis-target';
 import type { CacheEntry } from './entry';
 import { retentionMs } from './entry';
 import { decodeEntry, encodeEntry } from './entry-codec';

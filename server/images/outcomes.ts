@@ -1,4 +1,4 @@
-/** What the resizer counts (server/metrics.ts): its answers, and why an original failed. */
+/** What the resizer counts (server/platform/metrics.ts): its answers, and why an original failed. */
 import type { PictureFailure } from './resize';
 import type { SourceFailure } from './source-fetch';
 

@@ -3,7 +3,7 @@
  * (IMAGE_RESIZER, docs/images.md): the pictures it resizes are those on MEDIA_ORIGINS and the content API's own
  * origin (where a CMS serves its uploads, as the CSP allows), or in embedded mode the reference API's `/media/`.
  */
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { IMAGES_OFF, type ImagePipeline } from '../../shared/image-pipeline';
 
 export function imagePipelineOf(

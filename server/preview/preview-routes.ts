@@ -6,8 +6,8 @@
  */
 import type { Request, Response, Router } from 'express';
 import express from 'express';
-import { escapeHtml } from '../html';
-import type { Logger } from '../logger';
+import { escapeHtml } from '../platform/html';
+import type { Logger } from '../platform/logger';
 import { PREVIEW_COOKIE, PREVIEW_EXIT_PATH, PREVIEW_PATH } from './contract';
 import { PreviewLinkError, readPreviewLink } from './preview-link';
 import { newPreviewSession, previewSessionOf, type PreviewSession } from './preview-session';

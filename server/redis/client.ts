@@ -8,7 +8,7 @@
  * The CLI's clients connect once and give up at once, so an operator gets a clear error instead of a wait.
  */
 import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
-import type { Credentials, RedisTarget } from './target';
+import type { Credentials, RedisTarget } from '../platform/redis-target';
 
 export type RedisClient = Redis | Cluster;
 

@@ -6,7 +6,7 @@
  * has died; so a cluster is healthy only when every master it routes to answers and the cluster says
  * `cluster_state:ok` (every slot served).
  */
-import { BackgroundCheck } from '../background-check';
+import { BackgroundCheck } from '../platform/background-check';
 import { isCluster, type RedisClient } from './client';
 
 const PROBE_TIMEOUT_MS = 1000;

@@ -4,13 +4,8 @@
  * Redis evicts entries (and tag sets) instead of refusing writes: rising evictions mean a smaller cache than
  * planned and tag purges that can miss entries (docs/operations.md). On a cluster, the masters' figures summed.
  */
+import type { RedisMemory } from '../platform/metrics';
 import { isCluster, type RedisClient } from './client';
-
-export interface RedisMemory {
-  usedBytes: number;
-  maxBytes: number;
-  evictedKeys: number;
-}
 
 /** One `field:value` line of an INFO answer as a number; NaN when absent. */
 function field(info: string, name: string): number {

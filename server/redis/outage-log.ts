@@ -5,8 +5,8 @@
  * down Redis reports every reconnect attempt as an error; only these lines are written, and a second outage with
  * the same error is logged like the first.
  */
-import type { Logger } from '../logger';
-import type { Metrics, RedisRole } from '../metrics';
+import type { Logger } from '../platform/logger';
+import type { Metrics, RedisRole } from '../platform/metrics';
 import type { RedisClient } from './client';
 
 export interface OutageLogOptions {

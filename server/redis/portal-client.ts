@@ -2,10 +2,10 @@
  * A Redis client of the running portal (the cache's, or the sessions' own): its outages logged, and a cluster's
  * node errors logged once each rather than once per reconnect attempt.
  */
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import { createRedisClient, type RedisClient } from './client';
 import type { OutageLog } from './outage-log';
-import { parseRedisTarget } from './target';
+import { parseRedisTarget } from '../platform/redis-target';
 
 export function createPortalRedisClient(url: string, commandTimeoutMs: number, logger: Logger, outageLog: OutageLog): RedisClient {
   const client = createRedisClient(parseRedisTarget(url), { role: 'portal', commandTimeoutMs });

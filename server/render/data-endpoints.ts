@@ -7,18 +7,17 @@ import express, { Router, type Response } from 'express';
 import { z } from 'zod';
 import { CLIENT_ERROR_ENDPOINT, CLIENT_ERROR_TEXT_LIMIT, type ClientErrorReport } from '../../shared/client-error';
 import { PAGE_DATA_ENDPOINT, RESOURCE_ENDPOINT, type PageDataResponse } from '../../shared/app-state';
-import { classifyPath } from '../../shared/canonical-path';
 import { isResourceName, RESOURCES } from '../../shared/resources';
-import { routeSpelling } from '../../shared/routes';
 import { resolveSite } from '../../shared/sites';
 import type { AccountFor } from '../auth/reader-account';
 import { PRIVATE_NO_STORE } from '../cache/headers';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import { CallRecorder, type ContentService, type OnCallFailure } from '../upstream/content-service';
 import type { ContentApi } from '../../shared/content-api';
-import { previewOf } from '../preview/preview-routes';
 import { addressOf } from '../../shared/page-address';
-import { mobileDetailTarget, variesByUserAgent } from './mobile-redirect';
+import { canonicalSpelling } from '../edge/canonical-target';
+import { classifyRequest, mobileDetailTarget } from '../edge/classify';
+import { requestHeadOf } from '../edge/page-request';
 import { pageDataFailure, unixNow } from './page-status';
 import { PageLoad, routePage } from './page-router';
 
@@ -75,25 +74,24 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
       }
       // Another spelling of a page's path is that page: the client follows the redirect (replacing the entry).
       const asked = String(req.query.path).split(/[?#]/, 1)[0] ?? '';
-      const spelling = classifyPath(asked);
+      // The edge's rule for a document's target (canonical-target.ts), which 301s what this answers as a redirect.
+      const spelling = canonicalSpelling(asked);
       if (spelling.kind === 'invalid') {
         res.status(400).json({ error: 'query parameter "path" is not a valid path' });
         return;
       }
-      // The page's own spelling of its params too (routeSpelling), as the edge 301s it.
-      const spelt = spelling.kind === 'other' ? spelling.path : asked;
-      const params = routeSpelling(spelt);
-      const canonical = params.kind === 'respelt' ? params.path : spelt;
-      if (canonical !== asked && params.kind !== 'not-a-page') {
+      if (spelling.kind === 'spelt' && spelling.path !== asked) {
         res.setHeader('Cache-Control', 'no-cache');
-        res.json({ kind: 'redirect', location: canonical + target.search });
+        res.json({ kind: 'redirect', location: spelling.path + target.search });
         return;
       }
       const address = addressOf(target.pathname, target.searchParams);
+      // Classified as a document request for the same path is (classify.ts): the same reader, the same device.
+      const request = classifyRequest({ address, params: target.searchParams }, requestHeadOf(req, options.previewSecret));
       // A phone following a link to an article goes to the mobile site, as its typed URL would (a document load).
-      if (variesByUserAgent(address.match)) res.vary('User-Agent');
-      const preview = previewOf(req, options.previewSecret) !== null;
-      const mobile = mobileDetailTarget(address.match, req.headers['user-agent'], options.mobileDetailUrl, preview ? options.previewSecret : undefined);
+      if (request.varyUserAgent) res.vary('User-Agent');
+      const preview = request.audience === 'preview';
+      const mobile = mobileDetailTarget(address.match, request, options.mobileDetailUrl, options.previewSecret);
       if (mobile) {
         res.setHeader('Cache-Control', PRIVATE_NO_STORE);
         res.json({ kind: 'document', location: mobile });
@@ -140,7 +138,7 @@ export function dataRoutes(content: ContentService, logger: Logger, accountFor: 
         return;
       }
       const recorder = new CallRecorder();
-      const preview = previewOf(req, options.previewSecret) !== null;
+      const preview = requestHeadOf(req, options.previewSecret).preview;
       const value = await RESOURCES[name](contentFor(content, recorder, preview));
       cachingOf(res, preview, !recorder.degraded);
       res.setHeader('X-Cache', recorder.summary);

@@ -7,7 +7,7 @@ import type { AppState } from '../../shared/app-state';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
 import { hasArticleBody, withArticleBody } from '../../shared/article-body';
 import { HOT_NEWS_ID } from '../../shared/constants';
-import { escapeHtml } from '../html';
+import { escapeHtml } from '../platform/html';
 import type { PageHead } from '../../shared/app-state';
 import { href } from '../../shared/routes';
 import { PREFERENCES_HEAD_SCRIPT } from '../../shared/preferences';
@@ -134,12 +134,3 @@ export function documentAfterShell(entryScript: string, nonce: string): string {
 }
 
 export const DOCUMENT_END = '</body></html>';
-
-/** The last fallback when even the error page cannot render: plain HTML, no script. */
-export function bareErrorDocument(status: number, message: string): string {
-  return (
-    '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>' +
-    `${status} ${escapeHtml(message)}</title></head><body><h1>${escapeHtml(message)}</h1>` +
-    '<p><a href="/">返回首页</a></p></body></html>'
-  );
-}

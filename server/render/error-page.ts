@@ -1,16 +1,16 @@
 /**
  * The error page of a render whose shell failed: the page's layout around React Router's error boundary of the
  * page's route (page-router.ts, failedRenderContext), rendered whole, a 500; if even that cannot be rendered, a
- * bare error document. Never kept by any cache (page-response.ts).
+ * bare error document. Never kept by any cache (edge/page-response.ts).
  */
 import type { Response } from 'express';
 import { TEXT } from '../../shared/constants';
 import { CallRecorder } from '../upstream/content-service';
-import { bareErrorDocument } from './document';
+import { bareErrorDocument } from '../platform/html';
 import { renderOptions, resourceLoads, type DocumentRequest, type PageContext } from './page-context';
 import { failedRenderContext } from './page-router';
 import type { DocumentState } from './page-state';
-import { errorHeaders, setHeaders } from './page-response';
+import { errorHeaders, setHeaders } from '../edge/page-response';
 import { statusPage, unixNow } from './page-status';
 import { renderDocument, type DocumentSink } from './render-document';
 

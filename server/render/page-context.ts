@@ -13,16 +13,16 @@ import { createResourceStore } from '../../shared/ui/data/resource-store';
 import type { PageCache, PageSources } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
 import type { AccountFor } from '../auth/reader-account';
-import type { Logger } from '../logger';
-import type { RenderOutcome } from '../metrics';
+import type { Logger } from '../platform/logger';
+import type { RenderOutcome } from '../platform/metrics';
 import type { AccountSession } from '../upstream/account-service';
 import type { CallRecorder, ContentService } from '../upstream/content-service';
 import type { Assets } from './assets';
 import { ResourceLoads } from './downstream-caching';
-import type { PageRequest } from './page-request';
+import type { ClassifiedRequest } from '../edge/page-request';
 import { createStateBuilder, type BuiltState, type DocumentState, type StateInput } from './page-state';
 import type { RenderOptions } from './render-document';
-import type { HeldHeads } from './page-response';
+import type { HeldHeads } from '../edge/page-response';
 
 export interface PageHandlerDeps {
   content: ContentService;
@@ -30,7 +30,7 @@ export interface PageHandlerDeps {
   /** TTL/grace per page kind, changeable at run time. */
   cachePolicy: PolicySource;
   assets: Assets;
-  /** The heads held pages are written with, shared with the hit path in front of Express (page-response.ts). */
+  /** The heads held pages are written with, shared with the hit path in front of Express (edge/page-response.ts). */
   heads: HeldHeads;
   logger: Logger;
   renderTimeoutMs: number;
@@ -49,13 +49,15 @@ export interface PageHandlerDeps {
   onRender?: (route: string, seconds: number, outcome: RenderOutcome) => void;
   /** PREVIEW_SECRET: a request with a valid preview cookie is an editor's preview (docs/preview.md). */
   previewSecret?: string;
+  /** Where a phone opening an article goes (MOBILE_DETAIL_URL, docs/product.md §2). */
+  mobileDetailUrl: string;
   /** Sets the reader cookie (the public profile page script shows the menu from) on a private response. */
   rememberReader: (req: Request, res: Response, user: PublicUser) => void;
 }
 
 /** One document to render: the page request, the nonce its scripts carry, and for whom. */
 export interface DocumentRequest {
-  page: PageRequest;
+  page: ClassifiedRequest;
   nonce: string;
   /** Every block in place before the first byte (crawlers, re-renders for the cache). */
   waitForAll: boolean;

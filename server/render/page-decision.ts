@@ -1,28 +1,10 @@
 /**
- * What the page handler does with a request, decided from what it knows before anything is sent: whether the
- * reader gets a page of their own, and what the page cache holds. Pure, so each rule is tested on its own
+ * What the page handler does with a shared page, decided from what the page cache holds before anything is
+ * sent (whether the reader gets a page of their own is the edge's rule: server/edge/classify.ts). Pure, so each rule is tested on its own
  * (test/server/render/page-decision.test.ts); the units that carry out each answer are in serve-cached.ts and
  * render-miss.ts.
  */
 import type { PageLookup } from '../cache/page-cache';
-
-export interface ReaderFacts {
-  /** A live session (signed in). */
-  signedIn: boolean;
-  /** The route renders per reader (the personal center). */
-  perReader: boolean;
-  /** The reader cookie the shared pages show the menu from is set. */
-  hasReaderCookie: boolean;
-}
-
-/**
- * A signed-in reader gets a render of their own (PASS) on a per-reader page, and when their session predates
- * the reader cookie (the render sets it, so their next pages come from the shared cache); everyone else gets
- * the shared page.
- */
-export function rendersForReader(reader: ReaderFacts): boolean {
-  return reader.signedIn && (reader.perReader || !reader.hasReaderCookie);
-}
 
 export type SharedPageAction =
   /** Nothing held: render, stream, store if clean (MISS). */

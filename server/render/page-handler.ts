@@ -4,21 +4,20 @@
  * and a clean anonymous 200 render is stored as it streams. A signed-in reader gets the same shared page (their
  * menu comes from the reader cookie, their like/collect state after hydration); only a per-reader page is
  * rendered for them, fresh and private. This module only routes the request: the page request is worked out
- * once (page-request.ts), the decision is page-decision.ts, each answer is its own unit, and every answer's
- * headers come from page-response.ts.
+ * once (edge/page-request.ts), the decision is page-decision.ts, each answer is its own unit, and every answer's
+ * headers come from edge/page-response.ts.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { isbot } from 'isbot';
 import type { PublicUser } from '../../shared/app-state';
+import { PRIVATE_NO_STORE } from '../cache/headers';
 import type { PageLookup } from '../cache/page-cache';
-import { hasReaderCookie, sessionOf } from '../session';
+import { sessionOf } from '../auth/session';
+import { mobileDetailTarget } from '../edge/classify';
 import { createPageContext, type DocumentRequest, type PageContext, type PageHandlerDeps } from './page-context';
-import { rendersForReader, sharedPageAction } from './page-decision';
-import { pageKind, pageRequestOf, routeLabel, takeLookup, type PageRequest } from './page-request';
-import { notePage } from './page-response';
+import { sharedPageAction } from './page-decision';
+import { classified, pageKind, pageRequestOf, requestHeadOf, routeLabel, takeLookup, type ClassifiedRequest } from '../edge/page-request';
+import { notePage } from '../edge/page-response';
 import { renderMiss } from './render-miss';
-import { searchFormRedirect } from './search-redirect';
-import { previewOf } from '../preview/preview-routes';
 import { refreshInBackground, serveExpired } from './serve-cached';
 import { serveHeld } from './serve-held';
 
@@ -26,13 +25,17 @@ export type { PageHandlerDeps } from './page-context';
 
 /** What is known of the request's page: its request, and the lookup when the hit path already made it. */
 interface Known {
-  request: PageRequest;
+  request: ClassifiedRequest;
   lookup?: PageLookup | null;
 }
 
-/** The page request the hit path already worked out (with its lookup), or a new one with no lookup made yet. */
+/**
+ * The page request the hit path already classified (with its lookup), or, for a request it did not take (not a
+ * page route, or a portal without it), the request classified here, once, with no lookup made yet.
+ */
 function knownOf(context: PageContext, req: Request): Known {
-  return takeLookup(req) ?? { request: pageRequestOf(req.originalUrl, req.headers.host, context.deps.pageCache) };
+  const { pageCache, previewSecret } = context.deps;
+  return takeLookup(req) ?? { request: classified(pageRequestOf(req.originalUrl, req.headers.host, pageCache), requestHeadOf(req, previewSecret)) };
 }
 
 /** A page rendered for this signed-in reader alone: fresh, private, never stored (PASS). */
@@ -69,26 +72,27 @@ export function createPageHandler(deps: PageHandlerDeps): RequestHandler {
     try {
       const known = knownOf(context, req);
       const page = known.request;
-      const searchTarget = searchFormRedirect(page.address.pathname, page.params);
-      if (searchTarget) return res.redirect(302, searchTarget);
       // For metrics and the log: a bounded route label, and the site the cache result belongs to.
       notePage(res, { route: routeLabel(page), siteId: page.site.id });
-      const { match } = page.address;
-      if (match.kind === 'redirect') return res.redirect(302, match.location);
-      const document: DocumentRequest = {
-        page,
-        nonce: String(res.locals.nonce),
-        waitForAll: isbot(req.headers['user-agent'] ?? ''),
-        user: null,
-        account: null,
-      };
+      if (page.redirect !== null) return res.redirect(302, page.redirect);
+      if (page.varyUserAgent) res.vary('User-Agent');
+      const mobile = mobileDetailTarget(page.address.match, page, context.deps.mobileDetailUrl, context.deps.previewSecret);
+      // Never stored by a shared cache: the answer depends on the User-Agent.
+      if (mobile) return res.setHeader('Cache-Control', PRIVATE_NO_STORE).redirect(302, mobile);
+      const document: DocumentRequest = { page, nonce: String(res.locals.nonce), waitForAll: page.audience === 'crawler', user: null, account: null };
       // An editor's preview comes first: drafts, as a visitor sees the page, rendered for this request alone.
-      if (previewOf(req, context.deps.previewSecret)) return await renderMiss(context, res, { ...document, preview: true }, null);
-      const perReader = match.kind === 'page' && match.route.perReader === true;
-      const signedIn = sessionOf(req);
-      if (signedIn && rendersForReader({ signedIn: true, perReader, hasReaderCookie: hasReaderCookie(req) })) {
-        return await renderForReader(context, req, res, document, signedIn.session.user, perReader);
-      }
+      if (page.audience === 'preview') return await renderMiss(context, res, { ...document, preview: true }, null);
+      // A reader's own page needs their live session; a stale session cookie gets the shared page.
+      const signedIn = page.ownPage ? sessionOf(req) : null;
+      if (signedIn)
+        return await renderForReader(
+          context,
+          req,
+          res,
+          document,
+          signedIn.session.user,
+          page.address.match.kind === 'page' && page.address.match.route.perReader === true,
+        );
       await serveShared(context, req, res, document, known);
     } catch (error) {
       next(error);

@@ -11,10 +11,10 @@ import type { LayoutData } from '../../shared/app-state';
 import { loadLayout } from '../pages/layout';
 import { isMainSite, type SiteConfig } from '../../shared/sites';
 import { loadPage } from '../../shared/pages/registry';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import type { AccountSession } from '../upstream/account-service';
 import { CallRecorder, type ContentService } from '../upstream/content-service';
-import type { PageRequest } from './page-request';
+import type { PageRequest } from '../edge/page-request';
 import { pageDataFailure, unixNow } from './page-status';
 import { PageLoad, routePage } from './page-router';
 

@@ -7,7 +7,7 @@ import { TEXT } from '../../shared/constants';
 import { ContentUnavailableError } from '../../shared/content-api';
 import { siteTitle } from '../pages/helpers';
 import type { SiteConfig } from '../../shared/sites';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import type { CallRecorder } from '../upstream/content-service';
 
 export const UNAVAILABLE_MESSAGE = '服务暂时不可用，请稍后再试';

@@ -1,20 +1,20 @@
 /**
  * A page rendered for this request and streamed (docs/architecture.md, "Streaming"): MISS for an anonymous
  * reader, whose clean 200 is stored as it streams; PASS for a page rendered for one signed-in reader, never
- * stored. Its headers (page-response.ts) go out with the shell; a shell that fails becomes the error page.
+ * stored. Its headers (edge/page-response.ts) go out with the shell; a shell that fails becomes the error page.
  * An anonymous render that waits for every block before its first byte (a crawler's) has nothing to stream
  * early: it is stored first and sent as stored (the same bytes and CSP as its later HITs, so shareable at once).
  */
 import type { Response } from 'express';
 import type { AppState } from '../../shared/app-state';
-import type { RenderOutcome } from '../metrics';
+import type { RenderOutcome } from '../platform/metrics';
 import { CallRecorder } from '../upstream/content-service';
 import type { ResourceLoads } from './downstream-caching';
 import { maySharedCachesKeep } from './downstream-caching';
 import { sendErrorPage } from './error-page';
 import { pageSources, pageTags, renderOptions, resourceLoads, stateFor, type DocumentRequest, type PageContext } from './page-context';
 import type { CachedPage } from '../cache/page-cache';
-import { notePage, setHeaders, streamedHeaders, type Sharing } from './page-response';
+import { notePage, setHeaders, streamedHeaders, type Sharing } from '../edge/page-response';
 import { renderDocument, type DocumentSink } from './render-document';
 import { serveStored } from './serve-held';
 

@@ -7,9 +7,9 @@
 import type { Request, Response } from 'express';
 import type { CachePolicy } from '../cache/entry';
 import type { PageLookup } from '../cache/page-cache';
-import { newNonce } from '../middleware/security';
+import { newNonce } from '../edge/security';
 import type { DocumentRequest, PageContext } from './page-context';
-import { ageOf } from './page-response';
+import { ageOf } from '../edge/page-response';
 import { renderMiss } from './render-miss';
 import { renderWhole } from './render-whole';
 import { serveHeld, serveStored } from './serve-held';

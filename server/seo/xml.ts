@@ -6,7 +6,7 @@
  * there) and many render `<title>` as HTML too. A CMS summary `<img src=x onerror=…>` escaped once would be markup
  * again in the reader. So each RSS text states what it is: rssHtmlText for HTML elements, rssPlainText for the rest.
  */
-import { escapeHtml } from '../html';
+import { escapeHtml } from '../platform/html';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;

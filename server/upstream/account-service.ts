@@ -8,9 +8,11 @@ import { z } from 'zod';
 import type { AccountApi, AccountList, CollectedVideo } from '../../shared/account-api';
 import type { ArticleSummary, ColumnAuthor, Paged, Tag } from '../../shared/types/entities';
 import { unixSeconds } from './wire';
-import { CODE_NOT_SIGNED_IN } from '../api-proxy/session-sync';
 import type { UpstreamClient } from './http-client';
 import * as normalise from './normalise';
+
+/** The CMS's answer to a token it no longer honours ('please sign in'): the session ends with it. */
+export const CODE_NOT_SIGNED_IN = 40101;
 
 const id = z.number().int().positive();
 const text = z.string().max(2000).catch('');

@@ -5,9 +5,9 @@
  */
 import type { GreyMode } from '../../shared/types/entities';
 import type { PortalCaches } from '../cache/create-cache';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import type { Metrics } from '../metrics';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics';
 import { GREY_MODE_CALL } from './content-calls/decoration';
 import { ContentService } from './content-service';
 import { UpstreamFailureLog } from './failure-log';

@@ -5,7 +5,7 @@
  * every call of every render: one warning per failed call was seven lines with stacks for each page asked, a flood
  * that hid the one line that mattered. Metrics count every failure (portal_upstream_duration_seconds_count{call,outcome}).
  */
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 
 interface Failing {
   since: number;

@@ -4,7 +4,7 @@
  * from what the data cache held purges the pages built on it everywhere, as the hook would (docs/cache.md
  * "Flags"). The purge is soft: readers keep being answered while pages re-render with the new flag.
  */
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 
 export type FlagCheck = 'unchanged' | 'changed' | 'failed';
 

@@ -13,8 +13,8 @@ import fetch, { FetchError } from 'node-fetch';
 import type { z } from 'zod';
 import type { Envelope } from '../../shared/types/envelope';
 import { isEnvelope, NO_RESPONSE_ENVELOPE } from '../../shared/types/envelope';
-import { isWellFormed, wellFormed } from '../well-formed';
-import { locationHost } from './credentialed-fetch';
+import { isWellFormed, wellFormed } from '../platform/well-formed';
+import { locationHost } from '../platform/credentialed-fetch';
 
 /** An upstream answer that arrived but was not a success: the promise rejects with the server's body (docs/product.md §8). */
 export class UpstreamHttpError extends Error {

@@ -9,7 +9,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { loadConfig } from '../../server/config';
+import { loadConfig } from '../../server/platform/config';
 import { composeCommand, describeWithCompose } from '../support/requirements';
 import { VARNISHD_HEADER_LIMITS } from '../support/varnish';
 

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { loadConfig } from '../../server/config';
+import { loadConfig } from '../../server/platform/config';
 
 const ROOT = path.resolve(__dirname, '../..');
 const MANIFEST = path.join(ROOT, 'deploy/k8s/portal.yaml');

@@ -204,7 +204,7 @@ describeWithRedis()('portal-cache inspect: each instance’s L1 copy', () => {
 
 describe('INTERNAL_TOKEN', () => {
   it('is refused when shorter than 16 characters, without showing it', async () => {
-    const { loadConfig } = await import('../../server/config');
+    const { loadConfig } = await import('../../server/platform/config');
     expect(() => loadConfig({ INTERNAL_TOKEN: 'short-secret' })).toThrow(/INTERNAL_TOKEN="\(hidden\)": at least 16 characters/);
   });
 });

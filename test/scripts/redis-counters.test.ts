@@ -4,7 +4,7 @@
  * commands and bytes the work made, leaving out their own INFO calls.
  */
 import { createRedisClient, type RedisClient } from '../../server/redis/client';
-import { parseRedisTarget } from '../../server/redis/target';
+import { parseRedisTarget } from '../../server/platform/redis-target';
 import { countersOf, deltaOf, memoryOfKeys, startRoundTripProxy, type RoundTripProxy } from '../../scripts/bench/redis-counters';
 import { OwnRedis } from '../support/redis-server';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { queuedConnections, queuedIn } from '../../server/accept-queue';
 import { listen } from '../../server/http-server';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../server/platform/logger';
 import { startTestPortal, type TestPortal } from '../support/portal';
 
 const HEADER = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';

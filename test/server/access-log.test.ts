@@ -7,7 +7,7 @@
  */
 import request from 'supertest';
 import { REGIONAL_SITES } from '../../shared/sites';
-import { loggableTarget } from '../../server/middleware/request-context';
+import { loggableTarget } from '../../server/edge/request-context';
 import { startTestPortal, type TestPortal } from '../support/portal';
 
 interface Line {
@@ -129,7 +129,7 @@ describe('TRUST_PROXY behind a CDN', () => {
   });
 
   it('refuses a malformed address or range at start, naming it', async () => {
-    const { loadConfig } = await import('../../server/config');
+    const { loadConfig } = await import('../../server/platform/config');
     expect(() => loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY="10\.0\.0\.0\/33"/);
     expect(() => loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', TRUST_PROXY: 'loopback, 203.0.113.0/24' })).not.toThrow();
     expect(loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { HOME_CATID, TEXT } from '../../shared/constants';
 import { STATE_SCRIPT_ID } from '../../shared/app-state';
 import { REGIONAL_SITES, MAIN_SITE, homeCatidOf } from '../../shared/sites';
-import { escapeHtml } from '../../server/html';
+import { escapeHtml } from '../../server/platform/html';
 import { routeTable } from '../../shared/routes';
 import { CLIENT_DIST } from '../../server/render/assets';
 import { startTestPortal, type TestPortal } from '../support/portal';

@@ -2,7 +2,7 @@
  * BackgroundCheck (server/background-check.ts): a reader gets the last answer at once, whatever the dependency is
  * doing. The clock is jest's (Date.now only), so "older than" and "past its bound" are set, not waited for.
  */
-import { BackgroundCheck } from '../../server/background-check';
+import { BackgroundCheck } from '../../server/platform/background-check';
 
 interface Pending<T> {
   resolve(value: T): void;

@@ -9,7 +9,7 @@ import request from 'supertest';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { encodeKeyword } from '../../shared/search-keyword';
 import { MAIN_DOMAIN } from '../../shared/sites';
-import { isWellFormed } from '../../server/well-formed';
+import { isWellFormed } from '../../server/platform/well-formed';
 import { crawl, seedPaths } from '../support/crawl';
 import { callback, confirmScan, signInCookies, signInEnv, startLogin } from '../support/sign-in';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../support/portal';

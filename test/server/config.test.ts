@@ -1,4 +1,4 @@
-import { ConfigError, contentSourceOf, loadConfig, misspeltVariables } from '../../server/config';
+import { ConfigError, contentSourceOf, loadConfig, misspeltVariables } from '../../server/platform/config';
 
 describe('loadConfig', () => {
   it('has working defaults: port 3000, no Redis, no upstream (in-process reference API)', () => {

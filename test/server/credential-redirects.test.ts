@@ -26,7 +26,7 @@ const ROOT = path.resolve(__dirname, '../..');
  */
 const OUTBOUND = {
   'server/upstream/http-client.ts': 'node-fetch, redirect: manual (the content API: accounts, sign-in, the /api proxy, the flag watch)',
-  'server/upstream/credentialed-fetch.ts': 'fetch, redirect: manual (edge purges, peer purges, the CLI to portals)',
+  'server/platform/credentialed-fetch.ts': 'fetch, redirect: manual (edge purges, peer purges, the CLI to portals)',
   'server/upstream/media-proxy.ts': 'node:http, which follows nothing (embedded media, no credential)',
   'scripts/cache-cli/warm-command.ts': 'node:http, which follows nothing (warming pages, no credential)',
 };

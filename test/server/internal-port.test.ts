@@ -49,7 +49,7 @@ describe('INTERNAL_PORT', () => {
   });
 
   it('is refused at start when not a port', async () => {
-    const { loadConfig } = await import('../../server/config');
+    const { loadConfig } = await import('../../server/platform/config');
     expect(() => loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', INTERNAL_PORT: '70000' })).toThrow(/INTERNAL_PORT="70000"/);
     expect(loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', INTERNAL_PORT: '' }).INTERNAL_PORT).toBeUndefined();
     expect(loadConfig({ UPSTREAM_URL: 'http://127.0.0.1:1', INTERNAL_PORT: '9090' }).INTERNAL_PORT).toBe(9090);

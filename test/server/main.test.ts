@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import { EMBEDDED_UPSTREAM_BUNDLE } from '../../server/embedded-upstream';
-import { packageInfo } from '../../server/package-info';
+import { packageInfo } from '../../server/platform/package-info';
 import { HOME_CATID } from '../../shared/constants';
 import { BUILT_SERVER, keepAliveClients, startBuiltServer, type ServerLogLine } from '../support/built-server';
 import { timedGet } from '../support/http';

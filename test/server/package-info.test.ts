@@ -2,7 +2,7 @@
  * The start's engines check (issue 35): package.json's engines range is read, and a Node outside it (the
  * machine's Node 20 against ">=22.12 <23") is recognised, so main.ts warns once naming both versions.
  */
-import { packageInfo, satisfies } from '../../server/package-info';
+import { packageInfo, satisfies } from '../../server/platform/package-info';
 
 describe('package-info', () => {
   it('reads the version and the engines range of package.json', () => {

@@ -7,9 +7,9 @@ import { Writable } from 'node:stream';
 import { startReferenceApi } from '../../scripts/reference-api/server';
 import type { ReferenceImages } from '../../scripts/reference-api/media';
 import { cacheKey } from '../../server/cache/keys';
-import { loadConfig } from '../../server/config';
+import { loadConfig } from '../../server/platform/config';
 import { listen, type RunningServer } from '../../server/http-server';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../server/platform/logger';
 import { createPortal, type Portal } from '../../server/portal';
 
 export type ReferenceServer = Awaited<ReturnType<typeof startReferenceApi>>;

@@ -3,7 +3,7 @@
  * order the story unfolded, a 404 for an id with no report, and the family root /newsTrack sent home.
  */
 import request from 'supertest';
-import { escapeHtml } from '../../html';
+import { escapeHtml } from '../../platform/html';
 import type { RawSpecialReport } from '../../upstream/wire';
 import { startTestPortal, type TestPortal } from '../../../test/support/portal';
 import { upstreamData } from '../../../test/support/upstream-data';

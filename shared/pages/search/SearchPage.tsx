@@ -13,7 +13,7 @@ function Highlighted({ text, keyword }: { text: string; keyword: string }) {
 
 /**
  * An empty search says what to do and gives a field to do it in (the header's box is folded to its button): a
- * GET form the server turns into the search's path (server/render/search-redirect.ts), with or without script.
+ * GET form the server turns into the search's path (server/edge/search-redirect.ts), with or without script.
  */
 function EmptySearchForm() {
   return (

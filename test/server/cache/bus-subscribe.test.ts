@@ -9,7 +9,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { CacheBus } from '../../../server/cache/coherence';
 import { createRedisClient } from '../../../server/redis/client';
-import { parseRedisTarget } from '../../../server/redis/target';
+import { parseRedisTarget } from '../../../server/platform/redis-target';
 import { describeWithRedis, testRedisUrl } from '../../support/requirements';
 import { eventually } from './redis-helpers';
 

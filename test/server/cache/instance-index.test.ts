@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { announcedInstances, InstanceAnnouncer, writeAnnouncement, type Announcement } from '../../../server/cache/instances';
 import { createRedisClient, type RedisClient } from '../../../server/redis/client';
-import { parseRedisTarget } from '../../../server/redis/target';
+import { parseRedisTarget } from '../../../server/platform/redis-target';
 import { startRoundTripProxy, type RoundTripProxy } from '../../../scripts/bench/redis-counters';
 import { OwnRedis, waitUntil } from '../../support/redis-server';
 

@@ -9,7 +9,7 @@ import Redis, { type Cluster } from 'ioredis';
 import request from 'supertest';
 import { createRedisClient, isCluster } from '../../../server/redis/client';
 import { scanAll } from '../../../server/redis/commands';
-import { parseRedisTarget } from '../../../server/redis/target';
+import { parseRedisTarget } from '../../../server/platform/redis-target';
 import { parseEntryKey } from '../../../server/cache/stats';
 import { HOME_CATID } from '../../../shared/constants';
 import { MAIN_SITE, REGIONAL_SITES, type SiteConfig } from '../../../shared/sites';

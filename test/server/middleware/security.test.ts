@@ -1,7 +1,7 @@
 /** The security headers of a page response, as a browser receives them. */
 import request from 'supertest';
 import type { ServerResponse } from 'node:http';
-import { newNonce, PERMISSIONS_POLICY, securityHeaders } from '../../../server/middleware/security';
+import { newNonce, PERMISSIONS_POLICY, securityHeaders } from '../../../server/edge/security';
 import { startTestPortal } from '../../support/portal';
 
 describe('security headers', () => {

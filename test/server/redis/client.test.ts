@@ -1,7 +1,7 @@
 /** The client factory makes the kind of client each REDIS_URL form names, with the portal's fail-fast settings. */
 import type Redis from 'ioredis';
 import { createRedisClient, isCluster } from '../../../server/redis/client';
-import { parseRedisTarget } from '../../../server/redis/target';
+import { parseRedisTarget } from '../../../server/platform/redis-target';
 
 // 'cli' clients connect only when asked, so these never open a socket.
 const make = (url: string, role: 'portal' | 'cli' = 'cli') => {

@@ -11,7 +11,7 @@ import { RedisLock } from '../../../server/cache/redis-lock';
 import { RedisStore } from '../../../server/cache/redis-store';
 import { createRedisClient, type RedisClient } from '../../../server/redis/client';
 import { RedisStall } from '../../../server/redis/stall';
-import { parseRedisTarget } from '../../../server/redis/target';
+import { parseRedisTarget } from '../../../server/platform/redis-target';
 import { OwnRedis, waitUntil } from '../../support/redis-server';
 import { describeWithRedisServers } from '../../support/requirements';
 

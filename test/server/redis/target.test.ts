@@ -1,5 +1,5 @@
 /** REDIS_URL forms: one server, a Sentinel set, a cluster; and the one-line reasons a URL is refused. */
-import { parseRedisTarget, redactRedisUrl, RedisUrlError } from '../../../server/redis/target';
+import { parseRedisTarget, redactRedisUrl, RedisUrlError } from '../../../server/platform/redis-target';
 
 function refusal(url: string): string {
   try {

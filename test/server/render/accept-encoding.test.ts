@@ -1,4 +1,4 @@
-import { acceptsGzip, canonicalAcceptEncoding, pageFormFor } from '../../../server/render/accept-encoding';
+import { acceptsGzip, canonicalAcceptEncoding, pageFormFor } from '../../../server/edge/accept-encoding';
 
 describe('acceptsGzip', () => {
   it.each<[string | undefined, boolean]>([

@@ -9,7 +9,7 @@
 import { startReferenceApi } from '../../../scripts/reference-api/server';
 import { MAIN_DOMAIN } from '../../../shared/sites';
 import { CMS_NAME_MAX, CMS_TEXT_MAX } from '../../../server/upstream/wire';
-import { isWellFormed } from '../../../server/well-formed';
+import { isWellFormed } from '../../../server/platform/well-formed';
 import { crawl, seedPaths, SEO_PATHS } from '../../support/crawl';
 import { startTestPortal, type ReferenceServer, type TestPortal } from '../../support/portal';
 import { startRewritingUpstream, type RewritingUpstream } from '../../support/rewriting-upstream';

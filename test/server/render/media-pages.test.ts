@@ -3,7 +3,7 @@
  * on a regional site with data from the reference content API.
  */
 import request from 'supertest';
-import { escapeHtml } from '../../../server/html';
+import { escapeHtml } from '../../../server/platform/html';
 import { href } from '../../../shared/routes';
 import { encodeKeyword } from '../../../shared/search-keyword';
 import { MAIN_SITE, REGIONAL_SITES, resolveSite } from '../../../shared/sites';

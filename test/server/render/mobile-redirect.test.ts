@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { HOME_CATID } from '../../../shared/constants';
-import { isMobileUserAgent } from '../../../server/render/mobile-redirect';
+import { isMobileUserAgent } from '../../../server/edge/classify';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 import { firstHomeArticle } from '../../support/upstream-data';
 

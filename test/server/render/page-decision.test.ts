@@ -1,6 +1,7 @@
 /** What the page handler does with a request (server/render/page-decision.ts), rule by rule. */
 import type { PageLookup } from '../../../server/cache/page-cache';
-import { rendersForReader, sharedPageAction } from '../../../server/render/page-decision';
+import { rendersForReader } from '../../../server/edge/classify';
+import { sharedPageAction } from '../../../server/render/page-decision';
 
 describe('who gets a page of their own', () => {
   it.each<[string, { signedIn: boolean; perReader: boolean; hasReaderCookie: boolean }, boolean]>([

@@ -1,5 +1,5 @@
 /**
- * Fresh cached pages answered in front of Express (server/render/page-hits.ts): which requests it takes, and
+ * Fresh cached pages answered in front of Express (server/edge/page-hits.ts): which requests it takes, and
  * HTTP's caching rules kept by it and by the chain (both write a held page with page-response.ts's writeHeld).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -12,12 +12,12 @@ import { MemoryStore } from '../../../server/cache/memory-store';
 import { PageCache } from '../../../server/cache/page-cache';
 import type { CachePolicy } from '../../../server/cache/entry';
 import { pagePolicyFor } from '../../../server/cache/policy';
-import { createLogger } from '../../../server/logger';
-import { Metrics } from '../../../server/metrics';
-import { newNonce, securityHeaders } from '../../../server/middleware/security';
-import { pageHits } from '../../../server/render/page-hits';
-import { HeldHeads } from '../../../server/render/page-response';
-import { takeLookup } from '../../../server/render/page-request';
+import { createLogger } from '../../../server/platform/logger';
+import { Metrics } from '../../../server/platform/metrics';
+import { newNonce, securityHeaders } from '../../../server/edge/security';
+import { pageHits } from '../../../server/edge/page-hits';
+import { HeldHeads } from '../../../server/edge/page-response';
+import { takeLookup } from '../../../server/edge/page-request';
 import { REGIONAL_SITES } from '../../../shared/sites';
 import type { TestPortal } from '../../support/portal';
 import { redisPortalSuite } from '../../support/redis-portal';

@@ -1,5 +1,5 @@
 /**
- * One page request per request (server/render/page-request.ts) and the page state rules beside it
+ * One page request per request (server/edge/page-request.ts) and the page state rules beside it
  * (server/render/page-state.ts): what the address and key hold, what is carried from the hit path to the chain,
  * and when a page with no data becomes the 503.
  */
@@ -10,7 +10,7 @@ import { MAIN_SITE, REGIONAL_SITES } from '../../../shared/sites';
 import { Cache } from '../../../server/cache/cache';
 import { MemoryStore } from '../../../server/cache/memory-store';
 import { PageCache } from '../../../server/cache/page-cache';
-import { carryLookup, pageKind, pageRequestOf, routeLabel, takeLookup, targetOf } from '../../../server/render/page-request';
+import { carryLookup, classified, pageKind, pageRequestOf, routeLabel, takeLookup, targetOf } from '../../../server/edge/page-request';
 import { generatedPaths, seeded } from '../../support/generated-paths';
 import { unavailableIfNoData, UNAVAILABLE_MESSAGE } from '../../../server/render/page-status';
 import { CallRecorder } from '../../../server/upstream/content-service';
@@ -70,7 +70,12 @@ describe('the page request', () => {
   it('carries the hit path’s lookup on the request, taken once', () => {
     const socket = new Socket();
     const req = new http.IncomingMessage(socket);
-    const request = pageRequestOf('/home', undefined, pageCache);
+    const request = classified(pageRequestOf('/home', undefined, pageCache), {
+      userAgent: undefined,
+      preview: false,
+      sessionCookie: false,
+      readerCookie: false,
+    });
     expect(takeLookup(req)).toBeUndefined();
     carryLookup(req, { request, lookup: null });
     expect(takeLookup(req)).toEqual({ request, lookup: null });

@@ -1,5 +1,5 @@
 /**
- * The one response path for pages (server/render/page-response.ts): which headers a HIT, a STALE, a page stored
+ * The one response path for pages (server/edge/page-response.ts): which headers a HIT, a STALE, a page stored
  * for this request, a streamed MISS or PASS and an error page get, decided in one place for the hit path and the
  * chain; a held page as writeHeld puts it on the wire for both.
  */
@@ -11,7 +11,7 @@ import { MemoryStore } from '../../../server/cache/memory-store';
 import { PageCache, type PageLookup } from '../../../server/cache/page-cache';
 import { pagePolicyFor } from '../../../server/cache/policy';
 import { etagOf } from '../../../server/cache/stored-page';
-import { securityHeaders } from '../../../server/middleware/security';
+import { securityHeaders } from '../../../server/edge/security';
 import {
   ageOf,
   errorHeaders,
@@ -22,7 +22,7 @@ import {
   writeHeld,
   type Header,
   type WrittenState,
-} from '../../../server/render/page-response';
+} from '../../../server/edge/page-response';
 
 const NONCE = 'cmVuZGVyLW5vbmNlLTAwMDE=';
 const HTML = `<!DOCTYPE html><html><head><script nonce="${NONCE}">1</script></head><body>青年新闻网</body></html>`;

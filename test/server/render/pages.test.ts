@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { PAGE_DATA_ENDPOINT } from '../../../shared/app-state';
 import { ABOUT_ID, CONTRIBUTE_ID, HOME_CATID } from '../../../shared/constants';
-import { escapeHtml } from '../../../server/html';
+import { escapeHtml } from '../../../server/platform/html';
 import type { HomeData } from '../../../shared/pages/home/route';
 import { PORTAL_INFO } from '../../../shared/portal-info';
 import { MAIN_SITE, REGIONAL_SITES, homeCatidOf, resolveSite } from '../../../shared/sites';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { encodeKeyword } from '../../../shared/search';
-import { targetOf } from '../../../server/render/page-request';
-import { searchFormRedirect } from '../../../server/render/search-redirect';
+import { targetOf } from '../../../server/edge/page-request';
+import { searchFormRedirect } from '../../../server/edge/search-redirect';
 import { startTestPortal, type TestPortal } from '../../support/portal';
 
 const at = (target: string) => {

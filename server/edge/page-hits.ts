@@ -2,27 +2,22 @@
  * Fresh cached pages answered in front of Express: a cached page is one stored buffer written as it is, and
  * Express's own handling cost more than that on every hit. It answers through the same functions as the chain
  * (page-response.ts for the headers and the held page, request-context.ts for the request id and access log,
- * the metrics), and only requests whose answer the chain decides from the path alone: GET/HEAD of a page route,
- * not a session on a per-reader page (rendersForReader), a preview, the search form's redirect, nor a phone
- * asking for an article. Anything else goes to Express with the page request and lookup already made
- * (page-request.ts). A page entry exists only for paths that reached the page handler, so no earlier route of
+ * the metrics). Each GET/HEAD of a page route is classified here, once (classify.ts): only a request the shared
+ * copy answers (sharedCopyAnswers: no preview, no reader's own page, no redirect, no phone asking for an
+ * article) is answered from the cache. Anything else goes to Express with its classified page request and the
+ * lookup already made (page-request.ts). A page entry exists only for paths that reached the page handler, so no earlier route of
  * the chain (health, assets, feeds, /api, /login, /_data) can be skipped by it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isWholeLookup, type HeldLookup, type PageCache } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
-import type { Logger } from '../logger';
-import type { Metrics } from '../metrics';
-import { logRequest, markBytesBefore, requestIdOf, type SentFacts } from '../middleware/request-context';
-import { READER_COOKIE } from '../../shared/reader-cookie';
-import { PREVIEW_COOKIE } from '../preview/contract';
-import { SESSION_COOKIE } from '../session';
+import type { Logger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics';
+import { logRequest, markBytesBefore, requestIdOf, type SentFacts } from './request-context';
 import { pageFormFor } from './accept-encoding';
-import { rendersForReader } from './page-decision';
-import { isMobileUserAgent, variesByUserAgent } from './mobile-redirect';
-import { carryLookup, pageKind, pageRequestOf, routeLabel, type PageRequest } from './page-request';
+import { classifyRequest, sharedCopyAnswers, type RequestClass } from './classify';
+import { carryLookup, pageKind, pageRequestOf, requestHeadOf, routeLabel, type PageRequest } from './page-request';
 import { writeHeld, type HeldHeads } from './page-response';
-import { searchFormRedirect } from './search-redirect';
 
 export interface PageHitsDeps {
   pageCache: PageCache;
@@ -31,6 +26,8 @@ export interface PageHitsDeps {
   metrics: Metrics;
   /** The heads held pages are written with, shared with the chain (page-response.ts). */
   heads: HeldHeads;
+  /** PREVIEW_SECRET: a request with a preview cookie it vouches for is an editor's preview, never a cached hit. */
+  previewSecret?: string;
 }
 
 /** What the target and Host alone say of a request this path may answer (a page route), worked out once for both. */
@@ -39,8 +36,6 @@ interface Candidate {
   request: PageRequest;
   /** What Express's req.path is: the path as sent, without the query. */
   path: string;
-  variesByUserAgent: boolean;
-  perReader: boolean;
 }
 
 /**
@@ -84,10 +79,16 @@ export function pageHits(deps: PageHitsDeps, next: RequestListener): RequestList
       next(req, res);
       return;
     }
+    const request = classifyRequest(candidate.request, requestHeadOf(req, deps.previewSecret));
+    if (!sharedCopyAnswers(candidate.request.address, request)) {
+      carryLookup(req, { request: { ...ownRequest(candidate.request), ...request } });
+      next(req, res);
+      return;
+    }
     const answer = (lookup: HeldLookup | null) => {
-      if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, lookup, started)) return;
+      if (lookup?.freshness === 'fresh' && serveHit(deps, req, res, candidate, request, lookup, started)) return;
       // A page read in one form only is no use to the chain, which may answer in the other: it reads it again.
-      carryLookup(req, { request: ownRequest(candidate.request), lookup: lookup === null || isWholeLookup(lookup) ? lookup : undefined });
+      carryLookup(req, { request: { ...ownRequest(candidate.request), ...request }, lookup: lookup === null || isWholeLookup(lookup) ? lookup : undefined });
       next(req, res);
     };
     // A page in L1 is answered in this turn, without a promise; Redis's answer is awaited, in the one form sent.
@@ -111,41 +112,32 @@ function candidateOrNull(req: IncomingMessage, candidates: Candidates): Candidat
   }
 }
 
-/** The request's page when this path may answer it; null for anything the middleware chain must see. */
+/** The request's page when it is a GET or HEAD of a page route; null for anything the middleware chain must see. */
 function candidateOf(req: IncomingMessage, candidates: Candidates): Candidate | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
   const target = req.url ?? '';
   if (!target.startsWith('/')) return null;
-  const candidate = candidates.of(target, req.headers.host);
-  if (!candidate) return null;
-  if (mayRenderForReader(req.headers.cookie, candidate.perReader)) return null;
-  // An editor's preview (docs/preview.md) is never answered from the page cache.
-  if (req.headers.cookie?.includes(`${PREVIEW_COOKIE}=`)) return null;
-  if (candidate.variesByUserAgent && isMobileUserAgent(req.headers['user-agent'])) return null;
-  return candidate;
+  return candidates.of(target, req.headers.host);
 }
 
 /** A page route's candidate for `target` on `host`; null for a target the middleware chain must see whoever asks. */
 function candidateAt(target: string, host: string | undefined, pageCache: PageCache): Candidate | null {
   const request = pageRequestOf(target, host, pageCache);
-  if (searchFormRedirect(request.address.pathname, request.params)) return null;
-  const { match } = request.address;
-  if (match.kind !== 'page') return null;
+  if (request.address.match.kind !== 'page') return null;
   const query = target.indexOf('?');
-  return { request, path: query < 0 ? target : target.slice(0, query), variesByUserAgent: variesByUserAgent(match), perReader: match.route.perReader === true };
-}
-
-/**
- * page-decision.ts's rule with a session cookie taken for a session: the page handler, which reads the session,
- * decides whether this reader does get a render of their own.
- */
-function mayRenderForReader(cookies: string | undefined, perReader: boolean): boolean {
-  const signedIn = cookies?.includes(`${SESSION_COOKIE}=`) === true;
-  return rendersForReader({ signedIn, perReader, hasReaderCookie: cookies?.includes(`${READER_COOKIE}=`) === true });
+  return { request, path: query < 0 ? target : target.slice(0, query) };
 }
 
 /** Answers with the held page; false (nothing sent, no header left behind) if that failed before the headers went. */
-function serveHit(deps: PageHitsDeps, req: IncomingMessage, res: ServerResponse, candidate: Candidate, lookup: HeldLookup, started: number): boolean {
+function serveHit(
+  deps: PageHitsDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  candidate: Candidate,
+  classified: RequestClass,
+  lookup: HeldLookup,
+  started: number,
+): boolean {
   const { request } = candidate;
   const route = routeLabel(request);
   const id = requestIdOf(req);
@@ -157,7 +149,7 @@ function serveHit(deps: PageHitsDeps, req: IncomingMessage, res: ServerResponse,
   try {
     res.once('finish', finished);
     const policy = deps.cachePolicy.page(pageKind(request));
-    sent.length = writeHeld(req, res, deps.heads, { state: 'HIT', lookup, policy, requestId: id, varyUserAgent: candidate.variesByUserAgent });
+    sent.length = writeHeld(req, res, deps.heads, { state: 'HIT', lookup, policy, requestId: id, varyUserAgent: classified.varyUserAgent });
     return true;
   } catch (error) {
     if (res.headersSent) throw error;

@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import proxyaddr from 'proxy-addr';
 import { resolveSite } from '../../shared/sites';
-import type { Logger } from '../logger';
-import { areaOf } from '../route-area';
+import type { Logger } from '../platform/logger';
+import { areaOf } from '../platform/route-area';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 

@@ -8,20 +8,16 @@
  * site table, call names from the content service. deploy/grafana-dashboard.json and deploy/prometheus/ use
  * these names; test/deploy/monitoring.test.ts checks every name they use against a live /metrics.
  */
-import type { ImageFailure, ImageOutcome } from './images/outcomes';
 import type { ServerResponse } from 'node:http';
 import { totalmem } from 'node:os';
 import type { RequestHandler, Router } from 'express';
 import { Router as createRouter } from 'express';
 import onHeaders from 'on-headers';
 import client from 'prom-client';
-import { siteById } from '../shared/sites';
-import type { RedisMemory } from './redis/memory-info';
-import { CACHE_MODES, type CacheMode } from './cache/tiered-store';
+import { siteById } from '../../shared/sites';
 import { packageInfo } from './package-info';
 import { areaOf, ROUTE_AREAS } from './route-area';
-import { routeTable } from '../shared/routes';
-import type { ReadPhase } from './server-guard';
+import { routeTable } from '../../shared/routes';
 
 export type CacheKind = 'page' | 'data';
 export type CacheResult = 'HIT' | 'MISS' | 'STALE' | 'PASS';
@@ -70,7 +66,9 @@ export interface MetricsSources {
   /** The client build id (the cache keys' build segment). */
   build?: string;
   /** How L1 is used now (tiered-store.ts's mode); null without Redis in front of an L1. */
-  cacheMode?: () => CacheMode | null;
+  cacheMode?: () => string | null;
+  /** Every mode cacheMode may name: each has its series (tiered-store.ts's CACHE_MODES). */
+  cacheModes?: readonly string[];
   /** L1's capacity and the entries it evicted to make room since start; null without an L1. */
   l1Capacity?: () => { maxBytes: number; evictions: number } | null;
   /** The cache Redis's own memory figures; null without Redis or while it does not answer. */
@@ -84,6 +82,16 @@ const REDIS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 const PURGE_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10];
 const SIZE_BUCKETS = [256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304];
 /** The site label of shared data entries (answered the same for every site). */
+/** The cache Redis's own memory figures (redis/memory-info.ts reads them). */
+export interface RedisMemory {
+  usedBytes: number;
+  maxBytes: number;
+  evictedKeys: number;
+}
+
+/** Which part of a request did not arrive in time (server-guard.ts). */
+export type ReadPhase = 'headers' | 'body';
+
 export const SHARED_SITE = 'shared';
 
 export class Metrics {
@@ -351,7 +359,7 @@ export class Metrics {
         const now = sources.cacheMode?.() ?? null;
         this.reset();
         if (now === null) return;
-        for (const mode of CACHE_MODES) this.set({ mode }, mode === now ? 1 : 0);
+        for (const mode of sources.cacheModes ?? []) this.set({ mode }, mode === now ? 1 : 0);
       },
     });
     new client.Gauge({
@@ -514,11 +522,11 @@ export class Metrics {
   }
 
   /** A request whose headers or body did not arrive within REQUEST_READ_TIMEOUT_MS (a slow or stalled client). */
-  imageServed(outcome: ImageOutcome): void {
+  imageServed(outcome: string): void {
     this.images.inc({ outcome });
   }
 
-  imageFailed(reason: ImageFailure): void {
+  imageFailed(reason: string): void {
     this.imageFailures.inc({ reason });
   }
 

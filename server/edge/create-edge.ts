@@ -8,12 +8,12 @@ import type { Express } from 'express';
 import type { AuthSettings } from '../auth/settings';
 import type { PageCache } from '../cache/page-cache';
 import type { PolicySource } from '../cache/runtime-policy';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import type { Metrics } from '../metrics';
-import { withCanonicalAcceptEncoding } from '../render/accept-encoding';
-import { pageHits } from '../render/page-hits';
-import type { HeldHeads } from '../render/page-response';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics';
+import { withCanonicalAcceptEncoding } from './accept-encoding';
+import { pageHits } from './page-hits';
+import type { HeldHeads } from './page-response';
 import { canonicalTargets } from './canonical-target';
 import { compiledTrust, withForwardedHeaderCheck } from './forwarded-check';
 import { withFramingPolicy } from './request-framing';
@@ -31,6 +31,8 @@ export interface EdgeDeps {
   pageHits: boolean;
   /** The upstream is the in-process reference API: every answer says so. */
   embeddedUpstream: boolean;
+  /** PREVIEW_SECRET: an editor's preview is told by a cookie it vouches for (classify.ts). */
+  previewSecret?: string;
 }
 
 /** Header on every answer of a portal reading the generated reference dataset: nobody mistakes it for the news. */
@@ -44,7 +46,9 @@ export function edgeSecurity(config: Config, upstreamUrl: string, embeddedUpstre
 
 export function createEdge(app: Express, deps: EdgeDeps): RequestListener {
   const { logger, metrics, security } = deps;
-  const chain = deps.pageHits ? pageHits({ pageCache: deps.pageCache, cachePolicy: deps.cachePolicy, logger, metrics, heads: deps.heads }, app) : app;
+  const chain = deps.pageHits
+    ? pageHits({ pageCache: deps.pageCache, cachePolicy: deps.cachePolicy, logger, metrics, heads: deps.heads, previewSecret: deps.previewSecret }, app)
+    : app;
   // Every request's path is brought to its one spelling before anything else reads it.
   const handler = canonicalTargets({ logger, metrics, security }, chain);
   // The hit path and the chain's compression negotiate on the same reading of Accept-Encoding.

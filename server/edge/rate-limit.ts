@@ -6,7 +6,7 @@
  */
 import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 
 /** What the library reports of its own configuration checks: a JSON line like every other, never a bare stack. */
 function libraryLogger(logger: Logger): { warn: (error: unknown) => void; error: (error: unknown) => void } {

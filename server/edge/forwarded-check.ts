@@ -5,7 +5,7 @@
  * logged, once per process: enough to be noticed, never a line per request.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import { rememberTrust, type TrustsPeer } from './request-context';
 
 /** Headers in which a proxy names the client it forwards for. */

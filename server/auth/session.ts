@@ -5,8 +5,8 @@
  * privately. A stale or forged cookie is an anonymous reader.
  */
 import type { Request } from 'express';
-import { READER_COOKIE } from '../shared/reader-cookie';
-import type { Session } from './auth/sessions';
+import { READER_COOKIE } from '../../shared/reader-cookie';
+import type { Session } from './sessions';
 
 export const SESSION_COOKIE = 'portal_session';
 
@@ -20,11 +20,16 @@ export function sessionOf(req: Request): { id: string; session: Session } | null
   return sessions.get(req) ?? null;
 }
 
-/** The raw cookie value, when it looks like one of ours (64 hex characters); anything else is ignored unread. */
+/** Whether a cookie value looks like one of ours (64 hex characters); anything else is ignored unread. */
+export function isSessionCookie(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
+}
+
+/** The raw cookie value, when it looks like one of ours. */
 export function sessionCookieOf(req: Request): string | null {
   const cookies = req.cookies as Record<string, unknown> | undefined;
   const value = cookies?.[SESSION_COOKIE];
-  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value) ? value : null;
+  return isSessionCookie(value) ? value : null;
 }
 
 /** Whether the browser sent the public reader cookie (which page script reads to show the reader's menu). */

@@ -4,7 +4,7 @@
  * has nothing to search and goes to the bare search page.
  */
 import { parseSearchType, searchPath } from '../../shared/search';
-import { wellFormed } from '../well-formed';
+import { wellFormed } from '../platform/well-formed';
 
 /** Where a `/search?q=…` request belongs, or null when the request is not that form. */
 export function searchFormRedirect(pathname: string, params: URLSearchParams): string | null {

@@ -11,10 +11,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { classifyPath } from '../../shared/canonical-path';
 import { findRoute, routeSpelling } from '../../shared/routes';
-import { bareErrorDocument } from '../render/document';
+import { bareErrorDocument } from '../platform/html';
 import { TEXT } from '../../shared/constants';
-import type { Logger } from '../logger';
-import type { Metrics } from '../metrics';
+import type { Logger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics';
 import { endAsForGet } from './head-as-get';
 import { logRequest, requestIdOf } from './request-context';
 import { newNonce, type SecurityHeaders } from './security';
@@ -34,6 +34,22 @@ const HEADER_SAFE = /^[\x21-\x7e]*$/;
 
 type Verdict = { kind: 'pass' } | { kind: 'redirect'; location: string } | { kind: 'not-found' } | { kind: 'bad'; message: string };
 
+export type Spelling = { kind: 'invalid' } | { kind: 'not-a-page' } | { kind: 'spelt'; path: string };
+
+/**
+ * A path's one spelling: shared/canonical-path.ts's, then the page's own rule for its params (a search keyword's
+ * one base64 spelling, a tag page without a title). The rule of a document's target here and of a client
+ * navigation's path (server/render/data-endpoints.ts).
+ */
+export function canonicalSpelling(path: string): Spelling {
+  const verdict = classifyPath(path);
+  if (verdict.kind === 'invalid') return { kind: 'invalid' };
+  const spelt = verdict.kind === 'canonical' ? path : verdict.path;
+  const spelling = routeSpelling(spelt);
+  if (spelling.kind === 'not-a-page') return { kind: 'not-a-page' };
+  return { kind: 'spelt', path: spelling.kind === 'respelt' ? spelling.path : spelt };
+}
+
 export function judgeTarget(method: string | undefined, target: string | undefined): Verdict {
   // `OPTIONS *` has no path to normalise; Express answers it.
   if (target === '*' && method === 'OPTIONS') return { kind: 'pass' };
@@ -41,13 +57,10 @@ export function judgeTarget(method: string | undefined, target: string | undefin
   if (target.length > MAX_TARGET_LENGTH) return { kind: 'bad', message: '请求的地址过长' };
   const queryAt = target.indexOf('?');
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
-  const verdict = classifyPath(path);
-  if (verdict.kind === 'invalid') return { kind: 'bad', message: '地址格式有误' };
-  const spelt = verdict.kind === 'canonical' ? path : verdict.path;
-  // Then the page's own rule for its params (a search keyword's one base64 spelling, a tag page without a title).
-  const spelling = routeSpelling(spelt);
+  const spelling = canonicalSpelling(path);
+  if (spelling.kind === 'invalid') return { kind: 'bad', message: '地址格式有误' };
   if (spelling.kind === 'not-a-page') return { kind: 'not-found' };
-  const canonical = spelling.kind === 'respelt' ? spelling.path : spelt;
+  const canonical = spelling.path;
   if (canonical === path) return { kind: 'pass' };
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'bad', message: `请使用规范地址 ${canonical}` };
   // Only a page is worth a redirect: another spelling of a file, an API path or nothing at all is simply not

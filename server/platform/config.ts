@@ -5,9 +5,9 @@
 import proxyaddr from 'proxy-addr';
 import { distance as levenshtein } from 'fastest-levenshtein';
 import { z } from 'zod';
-import { ALL_SITES } from '../shared/sites';
-import { parseVisitStatsIds } from '../shared/visit-stats';
-import { parseRedisTarget, redactRedisUrl, RedisUrlError } from './redis/target';
+import { ALL_SITES } from '../../shared/sites';
+import { parseVisitStatsIds } from '../../shared/visit-stats';
+import { parseRedisTarget, redactRedisUrl, RedisUrlError } from './redis-target';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().min(1).max(600_000);
@@ -21,7 +21,7 @@ const optionalUrl = (protocols: readonly string[]) =>
       message: `must be a URL starting with ${protocols.join(' or ')}`,
     });
 
-/** REDIS_URL: one server, a Sentinel set or a cluster (server/redis/target.ts); the parser says what is wrong. */
+/** REDIS_URL: one server, a Sentinel set or a cluster (server/platform/redis-target.ts); the parser says what is wrong. */
 const optionalRedisUrl = z
   .string()
   .trim()

@@ -1,16 +1,24 @@
 /**
  * One page request as both answering paths see it (docs/architecture.md, "How a request is served"): the site
  * (from the site table, never the raw Host), the query parameters, the page address (route matched once, query
- * kept once) and its page-cache key. It is made once per request: the cached-hit path in front of Express makes
- * it (once per Host and target, page-hits.ts), and when it leaves the request to the chain it carries a copy of
- * its own on the request with the lookup it made, so the page handler neither matches the route nor asks the
- * cache a second time.
+ * kept once) and its page-cache key, with the request's class (classify.ts) beside them. It is made once per
+ * request: the cached-hit path in front of Express makes it (the page once per Host and target, page-hits.ts; the
+ * class from each request's head), and when it leaves the request to the chain it carries a copy of its own on the
+ * request with the lookup it made, so the page handler neither classifies the request, matches the route nor asks
+ * the cache a second time.
  */
 import type { IncomingMessage } from 'node:http';
+import cookieParser from 'cookie-parser';
+import type { Request, Response } from 'express';
 import { isPlainPath } from '../../shared/canonical-path';
 import { addressOf, type PageAddress } from '../../shared/page-address';
 import { resolveSite, type SiteConfig } from '../../shared/sites';
+import { READER_COOKIE } from '../../shared/reader-cookie';
+import { isSessionCookie, SESSION_COOKIE } from '../auth/session';
 import type { PageCache, PageLookup } from '../cache/page-cache';
+import { PREVIEW_COOKIE } from '../preview/contract';
+import { previewSessionOf } from '../preview/preview-session';
+import { classifyRequest, type RequestClass, type RequestHead } from './classify';
 
 export interface PageRequest {
   site: SiteConfig;
@@ -21,9 +29,12 @@ export interface PageRequest {
   key: string;
 }
 
+/** A page request classified once (classify.ts): its page, and for whom and which device it is answered. */
+export type ClassifiedRequest = PageRequest & RequestClass;
+
 /** A request the hit path looked up and left to the chain: what it worked out, and what the cache said. */
 export interface LookedUp {
-  request: PageRequest;
+  request: ClassifiedRequest;
   /** Undefined when the chain must look the page up itself. */
   lookup?: PageLookup | null;
 }
@@ -63,6 +74,38 @@ export function pageRequestOf(target: string, host: string | undefined, pageCach
   const { pathname, params } = targetOf(target);
   const address = addressOf(pathname, params);
   return { site, params, address, key: pageCache.keyFor(site.id, address.path) };
+}
+
+/**
+ * The request's cookies, read once: by cookie-parser, here where the request enters, as Express's own
+ * cookieParser() would (which then finds them read and keeps them). cookie-parser reads only the Cookie header
+ * and writes only `req.cookies`.
+ */
+const readCookies = cookieParser();
+
+type WithCookies = IncomingMessage & { cookies?: Record<string, unknown> };
+
+function cookiesOf(req: IncomingMessage): Record<string, unknown> {
+  const withCookies = req as WithCookies;
+  if (!withCookies.cookies) readCookies(req as Request, {} as Response, () => undefined);
+  return withCookies.cookies ?? {};
+}
+
+/** What a request's head says of its reader: its User-Agent and its cookies, the preview's checked now. */
+export function requestHeadOf(req: IncomingMessage, previewSecret: string | undefined): RequestHead {
+  const cookies = cookiesOf(req);
+  const preview = cookies[PREVIEW_COOKIE];
+  return {
+    userAgent: req.headers['user-agent'],
+    preview: previewSecret !== undefined && typeof preview === 'string' && previewSessionOf(preview, previewSecret) !== null,
+    sessionCookie: isSessionCookie(cookies[SESSION_COOKIE]),
+    readerCookie: typeof cookies[READER_COOKIE] === 'string',
+  };
+}
+
+/** A page request and its class: the one value the hit path, the page handler and their units read. */
+export function classified(page: PageRequest, head: RequestHead): ClassifiedRequest {
+  return { ...page, ...classifyRequest(page, head) };
 }
 
 /** Kept on the request object itself, so it lives and goes with the request. */

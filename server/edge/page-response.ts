@@ -12,7 +12,7 @@ import type { CachePolicy } from '../cache/entry';
 import { PRIVATE_NO_STORE, sharedCacheControl, surrogateKey } from '../cache/headers';
 import type { HeldLookup } from '../cache/page-cache';
 import { etagOf, type HeldPage, type PageForm } from '../cache/stored-page';
-import type { SecurityHeaders } from '../middleware/security';
+import type { SecurityHeaders } from './security';
 import { pageFormFor } from './accept-encoding';
 
 /** How a page was served, as X-Cache and the access log say it (docs/cache.md). */
@@ -161,7 +161,7 @@ export interface HeldAnswer {
   lookup: HeldLookup;
   policy: CachePolicy;
   requestId: string;
-  /** The page's route answers phones elsewhere (mobile-redirect.ts): `Vary: User-Agent`. */
+  /** The page's route answers phones elsewhere (classify.ts): `Vary: User-Agent`. */
   varyUserAgent: boolean;
 }
 
@@ -238,7 +238,7 @@ export function writeHeld(req: IncomingMessage, res: ServerResponse, heads: Held
 }
 
 /**
- * What a page response tells the access log and the metrics (middleware/request-context.ts, metrics.ts): its
+ * What a page response tells the access log and the metrics (request-context.ts, platform/metrics.ts): its
  * route label, its site, and the upstream time its loaders waited for (rendered pages only). Kept in the
  * response's locals, where the chain's log and metrics read them; the hit path gives its response locals too.
  */

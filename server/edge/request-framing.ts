@@ -7,8 +7,8 @@
  * framing"; every variant: test/server/request-framing.test.ts.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Logger } from '../logger';
-import type { Metrics } from '../metrics';
+import type { Logger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics';
 import { endAsForGet } from './head-as-get';
 import { logRequest, requestIdOf } from './request-context';
 import { newNonce, type SecurityHeaders } from './security';
