@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { describeWithBrowser } from '../support/requirements';
 import { homeListEntry } from '../support/upstream-data';
-import { browserPortalSuite, gotoHydrated, requestsSettled, watchedPage } from '../support/browser';
+import { browserPortalSuite, gotoHydrated, networkSettled, requestsSettled, watchedPage } from '../support/browser';
 
 describeWithBrowser()('loading', () => {
   const suite = browserPortalSuite();
@@ -82,7 +82,7 @@ describeWithBrowser()('loading', () => {
     });
     const first = await homeListEntry(suite.portal.upstream.url);
     await gotoHydrated(page, `${suite.portal.url}/detailReading/${first.catid}/${first.id}`);
-    await page.waitForLoadState('networkidle');
+    await networkSettled(page);
     expect(chunks).toEqual([]);
     await gotoHydrated(page, `${suite.portal.url}/`);
     await page.locator('.swiper-initialized').first().waitFor();

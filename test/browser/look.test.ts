@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { THEME_KEY } from '../../shared/preferences';
 import { describeWithBrowser } from '../support/requirements';
 import { homeListEntry } from '../support/upstream-data';
-import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { browserPortalSuite, gotoHydrated, networkSettled, watchedPage } from '../support/browser';
 import { seriousAxeViolations } from '../support/axe';
 import { firstLink, pagesOfEveryKind } from '../support/page-kinds';
 
@@ -106,7 +106,7 @@ describeWithBrowser()('look and accessibility', () => {
       ];
       for (const target of targets) {
         await gotoHydrated(page, `${suite.portal.url}${target.path}`);
-        await page.waitForLoadState('networkidle');
+        await networkSettled(page);
         // Pictures loaded so far decoded: a broken image is complete with naturalWidth 0. Lazy ones may not have started.
         const sizes = await page.$$eval('img[src*="/media/img/"]', (images) =>
           images.map((image) => ({
@@ -137,7 +137,7 @@ describeWithBrowser()('look and accessibility', () => {
       for (const target of pages) {
         await gotoHydrated(page, `${suite.portal.url}${target.path}`);
         // Suspense blocks and images settled, so the screenshot and the scan see the finished page.
-        await page.waitForLoadState('networkidle');
+        await networkSettled(page);
         if (target.name === 'home') await showAllBanners(page);
         await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${target.name}-${theme}.png`), fullPage: true });
         expect((await seriousAxeViolations(page)).map((line) => `${target.name}: ${line}`)).toEqual([]);

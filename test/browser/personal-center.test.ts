@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { FEEDBACK_MESSAGES } from '../../shared/feedback';
 import { PERSONAL_PAGE_SIZE } from '../../shared/personal-center';
 import { THEME_KEY } from '../../shared/preferences';
-import { gotoHydrated, watchedPage } from '../support/browser';
+import { gotoHydrated, networkSettled, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { signInBrowserSuite, signInInBrowser } from '../support/sign-in-browser';
 import { seriousAxeViolations } from '../support/axe';
@@ -96,7 +96,7 @@ describeWithBrowser()('personal center in a browser', () => {
           if (theme === 'night') await scan.page.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_KEY);
           for (const tab of ['articles', 'videos', 'columns', 'tags', 'feedback']) {
             await gotoHydrated(scan.page, `${origin}/personalCenter?tab=${tab}`);
-            await scan.page.waitForLoadState('networkidle');
+            await networkSettled(scan.page);
             // Signed in (the profile card is there) and in the theme asked for, or the scan proves nothing.
             expect({
               tab,

@@ -1,5 +1,5 @@
 /** docs/product.md §9 layout and carousel rules in a browser: the menu's row under 1500px, one column under 960px, carousels started near the viewport, autoplay held on hover. */
-import { browserPortalSuite, gotoHydrated, watchedPage } from '../support/browser';
+import { browserPortalSuite, gotoHydrated, networkSettled, watchedPage } from '../support/browser';
 import { describeWithBrowser } from '../support/requirements';
 import { firstHomeArticle } from '../support/upstream-data';
 
@@ -62,7 +62,7 @@ describeWithBrowser()('responsive menu and carousels', () => {
     const { page, problems } = await watchedPage(suite.browser, { viewport: { width: 1600, height: 300 } });
     try {
       await gotoHydrated(page, `${suite.portal.url}/`);
-      await page.waitForLoadState('networkidle');
+      await networkSettled(page);
       // Carousels of several slides more than three screens down: still swiper-less markup after the page settled.
       const far = page.locator('.swiper:has(.swiper-pagination)').filter({ has: page.locator('.swiper-wrapper') });
       const tops = await far.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().top + window.scrollY));
@@ -86,7 +86,7 @@ describeWithBrowser()('responsive menu and carousels', () => {
     });
     try {
       await gotoHydrated(page, `${suite.portal.url}/`);
-      await page.waitForLoadState('networkidle');
+      await networkSettled(page);
       const videos = page.locator('.ad-slide video');
       const states = () =>
         videos.evaluateAll((elements) =>

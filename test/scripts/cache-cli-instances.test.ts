@@ -176,7 +176,11 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     const { portal, peer } = suite;
     await request(portal.url).get('/about').expect(200);
     await request(peer.url).get('/about').expect(200);
-    const result = await cli.run('--json', '--timeout', '4', 'stats', '--portal', hung.url, '--portal', dead);
+    // Both forms asked at once: each waits its 4 s for the hung server, side by side rather than one after the other.
+    const [result, human] = await Promise.all([
+      cli.run('--json', '--timeout', '4', 'stats', '--portal', hung.url, '--portal', dead),
+      cli.run('--timeout', '4', 'stats', '--portal', hung.url),
+    ]);
     expect(result.code).toBe(5);
     const doc = parsed<{ portals: string[]; failed: Failed[]; ratios: { rows: Array<{ kind: string; hits: number; misses: number }> } }>(result);
     expect(doc.portals.sort()).toEqual([portal.url, peer.url].sort());
@@ -189,7 +193,6 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
     const pages = doc.ratios.rows.filter((row) => row.kind === 'page');
     expect(pages.reduce((sum, row) => sum + row.hits + row.misses, 0)).toBeGreaterThanOrEqual(2);
 
-    const human = await cli.run('--timeout', '4', 'stats', '--portal', hung.url);
     expect(human.code).toBe(5);
     expect(human.stdout).toContain(`no answer from ${hung.url}, left out: ${hung.url}/metrics: no answer within 4 s`);
     expect(human.stdout).toMatch(/hit ratios \(since start, 2 instances\)/);
@@ -235,15 +238,18 @@ describeWithRedis()('portal-cache against live, hung and dead instances', () => 
       const dir = mkdtempSync(path.join(tmpdir(), 'warm-drip-'));
       const list = path.join(dir, 'urls.txt');
       writeFileSync(list, '/about\nhttps://www.qnnews.cn/\n');
-      const result = await cli.run('--json', '--timeout', '3', 'warm', list, '--portal', drip.url);
+      // A sitemap index: its sub-sitemap is read through the same portal, under the same bound.
+      const index = path.join(dir, 'index.xml');
+      writeFileSync(index, '<sitemapindex><sitemap><loc>https://www.qnnews.cn/sitemaps/pages.xml</loc></sitemap></sitemapindex>');
+      // Both at once: each waits its 3 s on the dripping server, side by side.
+      const [result, followed] = await Promise.all([
+        cli.run('--json', '--timeout', '3', 'warm', list, '--portal', drip.url),
+        cli.run('--json', '--timeout', '3', 'warm', index, '--portal', drip.url),
+      ]);
       expect(result.code).toBe(1);
       const doc = parsed<{ ok: number; failed: number; failures: Array<{ url: string; status: number; error: string }> }>(result);
       expect(doc).toMatchObject({ ok: 0, failed: 2 });
       for (const failure of doc.failures) expect(failure).toMatchObject({ status: 0, error: 'no answer within 3 s' });
-      // A sitemap index: its sub-sitemap is read through the same portal, under the same bound.
-      const index = path.join(dir, 'index.xml');
-      writeFileSync(index, '<sitemapindex><sitemap><loc>https://www.qnnews.cn/sitemaps/pages.xml</loc></sitemap></sitemapindex>');
-      const followed = await cli.run('--json', '--timeout', '3', 'warm', index, '--portal', drip.url);
       expect(followed.code).toBe(1);
       expect(parsed<{ error: string }>(followed).error).toContain('no answer within 3 s');
     } finally {

@@ -60,13 +60,15 @@ async function untilUpstreamCalled(control: UpstreamControl, fragment: string, b
   }
 }
 
-/** /readyz polled until it fails (or the listener's 2 s delay is nearly over): what a load balancer sees. */
+/**
+ * /readyz polled until it fails, as a load balancer sees it: its status then, or 0 when the listener closed
+ * before readiness ever failed (what a balancer would have no time to notice).
+ */
 async function readinessAfterSignal(url: string): Promise<{ status: number }> {
-  const deadline = Date.now() + 1500;
   for (;;) {
-    const ready = await timedGet(`${url}/readyz`);
-    if (ready.status === 503 || Date.now() > deadline) return ready;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const ready = await timedGet(`${url}/readyz`).catch(() => ({ status: 0 }));
+    if (ready.status !== 200) return ready;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -151,6 +153,8 @@ describe('server process', () => {
         ['REDIS_ULR', 'REDIS_URL'],
       ]);
       expect(warnings.every((line) => line.level === 40)).toBe(true);
+      // On the Node the suite runs (inside engines) nothing is said about the version (the next test's outside one is).
+      expect(server.lines.filter((line) => line.msg?.includes('engines'))).toEqual([]);
       // A real content API: nothing says "reference".
       const res = await timedGet(`${server.url}/about`);
       expect(res.headers['x-content-source']).toBeUndefined();
@@ -169,19 +173,15 @@ describe('server process', () => {
     const preload = path.join(mkdtempSync(path.join(tmpdir(), 'old-node-')), 'node20.cjs');
     writeFileSync(preload, "Object.defineProperty(process, 'version', { value: 'v20.19.0' });\n");
     const outside = await startBuiltServer<LogLine>({ UPSTREAM_URL: upstream.url }, ['--require', preload]);
-    const inside = await startBuiltServer<LogLine>({ UPSTREAM_URL: upstream.url });
     try {
       const about = (lines: LogLine[]) => lines.filter((line) => line.msg?.includes('engines'));
       expect(about(outside.lines).map((line) => [line.level, line.msg])).toEqual([
         [40, `node v20.19.0 is outside the versions the portal is built and tested for (engines: node ${nodeRange}); starting anyway`],
       ]);
       expect((await timedGet(`${outside.url}/about`)).status).toBe(200);
-      expect(about(inside.lines)).toEqual([]);
     } finally {
-      for (const server of [outside, inside]) {
-        server.child.kill('SIGTERM');
-        expect(await server.exit).toBe(0);
-      }
+      outside.child.kill('SIGTERM');
+      expect(await outside.exit).toBe(0);
       await upstream.close();
     }
   }, 120_000);

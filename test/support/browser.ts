@@ -1,5 +1,5 @@
 /** Debian's Chromium driven by playwright-core, with the flags this machine needs (no sandbox, no background networking). */
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
 import { startTestPortal, type TestPortal, type TestPortalOptions } from './portal';
 import { chromiumPath } from './requirements';
 
@@ -41,7 +41,72 @@ export async function watchedPage(browser: Browser, options: BrowserContextOptio
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
+  trackRequests(page);
   return { page, problems };
+}
+
+interface RequestLedger {
+  inFlight: Set<Request>;
+  issued: number;
+}
+
+/** The requests of each watched page, counted from its first, for networkSettled. */
+const ledgers = new WeakMap<Page, RequestLedger>();
+
+function trackRequests(page: Page): void {
+  const ledger: RequestLedger = { inFlight: new Set(), issued: 0 };
+  page.on('request', (request) => {
+    ledger.inFlight.add(request);
+    ledger.issued += 1;
+  });
+  page.on('requestfinished', (request) => ledger.inFlight.delete(request));
+  page.on('requestfailed', (request) => ledger.inFlight.delete(request));
+  ledgers.set(page, ledger);
+}
+
+/** Resolves once no request of the page is in flight; after 30 s fails naming those still open. */
+function allEnded(page: Page, ledger: RequestLedger): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      page.off('requestfinished', check);
+      page.off('requestfailed', check);
+      clearTimeout(timer);
+    };
+    const check = () => {
+      if (ledger.inFlight.size > 0) return;
+      stop();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`requests still open after 30 s: ${[...ledger.inFlight].map((request) => request.url()).join(', ')}`));
+    }, 30_000);
+    // Registered after trackRequests' own listeners, so the ledger is up to date when these run.
+    page.on('requestfinished', check);
+    page.on('requestfailed', check);
+    check();
+  });
+}
+
+/**
+ * Returns once the page's network has settled: every request it issued has ended, and two frames later it has
+ * issued no new one (an effect that loads a module or data once another has arrived asks in the next frames). In
+ * place of Playwright's networkidle, which waits for 500 ms with no connection on every call; for checks that read
+ * the settled page (the accessibility tree, axe). The page must come from watchedPage (its requests counted from
+ * the start).
+ */
+export async function networkSettled(page: Page): Promise<void> {
+  const ledger = ledgers.get(page);
+  if (!ledger) throw new Error('networkSettled needs a page from watchedPage');
+  for (;;) {
+    await requestsSettled(page);
+    await allEnded(page, ledger);
+    const issued = ledger.issued;
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await requestsSettled(page);
+    // Only the marker of requestsSettled since: nothing new started.
+    if (ledger.issued === issued + 1) return allEnded(page, ledger);
+  }
 }
 
 export async function gotoHydrated(page: Page, url: string): Promise<void> {

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { THEME_KEY } from '../../shared/preferences';
 import { seriousAxeViolations } from './axe';
-import { browserPortalSuite, gotoHydrated, watchedPage } from './browser';
+import { browserPortalSuite, gotoHydrated, networkSettled, watchedPage } from './browser';
 import { pageIdsMissing } from './page-kinds';
 import { describeWithBrowser } from './requirements';
 import { expectedVisits, sweep, viewportHeight, type Findings, type SweepCheck, type SweepTimes } from './sweep';
@@ -113,7 +113,7 @@ async function nightScan(browser: Parameters<typeof watchedPage>[0], base: strin
     const report: string[] = [];
     for (const path of paths) {
       await gotoHydrated(page, `${base}${path}`);
-      await page.waitForLoadState('networkidle');
+      await networkSettled(page);
       if (!(await page.evaluate(() => document.documentElement.classList.contains('theme-dark')))) report.push(`${width} ${path}: not dark by night`);
       report.push(...(await seriousAxeViolations(page)).map((line) => `${width} night ${path}: ${line}`));
     }

@@ -10,7 +10,7 @@
  * the visit. Each check's findings are asserted by its own `it`s.
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { gotoHydrated, watchedPage } from './browser';
+import { gotoHydrated, networkSettled, watchedPage } from './browser';
 
 /** A desktop user agent: a phone's is sent to the mobile site for an article, a narrow desktop window is not. */
 export const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -101,7 +101,7 @@ export async function sweep(
       for (const [path, byCheck] of visits) {
         const loadStart = problems.length;
         await timed('load', () => gotoHydrated(page, `${base}${path}`));
-        if ([...byCheck.keys()].some((check) => check.settled)) await timed('network quiet', () => page.waitForLoadState('networkidle'));
+        if ([...byCheck.keys()].some((check) => check.settled)) await timed('network quiet', () => networkSettled(page));
         // The 404 page's own document is the one failed load expected (reported twice: response and console).
         if (NOT_FOUND.test(path)) problems.splice(loadStart, 2, ...problems.slice(loadStart, loadStart + 2).filter((problem) => !/404/.test(problem)));
         const loadProblems = problems.slice(loadStart).map((problem) => `${width} ${path} (load): ${problem}`);

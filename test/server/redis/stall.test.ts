@@ -26,12 +26,22 @@ describeWithRedisServers()('a Redis stall', () => {
   let client: RedisClient;
   let stall: RedisStall;
   const changes: boolean[] = [];
+  let failedPings = 0;
 
   beforeEach(async () => {
     redis = await OwnRedis.start();
     client = createRedisClient(parseRedisTarget(redis.url), { role: 'portal', commandTimeoutMs: COMMAND_TIMEOUT_MS });
     client.on('error', () => undefined);
     changes.length = 0;
+    // The stall's probes are the client's PINGs: counted as they fail, called through unchanged.
+    failedPings = 0;
+    const ping = client.ping.bind(client) as () => Promise<string>;
+    jest.spyOn(client, 'ping').mockImplementation(() =>
+      ping().catch((error: unknown) => {
+        failedPings += 1;
+        throw error;
+      }),
+    );
     stall = new RedisStall(client, { onChange: (stalled) => changes.push(stalled), probeEveryMs: 20 });
     await waitUntil(async () => client.status === 'ready', 5000, 'the client to connect');
   });
@@ -57,10 +67,10 @@ describeWithRedisServers()('a Redis stall', () => {
     ];
     await Promise.all(inFlight);
     expect(stall.stalled).toBe(true);
-    // Probes go on failing while Redis is frozen: still one stall, not ended.
+    // Probes go on failing while Redis is frozen: still one stall, not ended, after three of them have failed.
     await waitUntil(async () => changes.length > 0, 5000, 'the stall to start');
-    // The freeze lasting a few probes is the scenario itself, not a wait for a condition.
-    await new Promise((resolve) => setTimeout(resolve, 3 * COMMAND_TIMEOUT_MS));
+    const failedBefore = failedPings;
+    await waitUntil(async () => failedPings >= failedBefore + 3, 30_000, 'three probes to fail');
     expect(changes).toEqual([true]);
     expect(stall.stalled).toBe(true);
     expect(store.isAvailable()).toBe(false);
