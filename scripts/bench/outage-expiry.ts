@@ -6,15 +6,16 @@
  * BENCH_OUTAGE_TTL_S to change it); the window is shortened to WINDOW_S, since past it its length changes nothing
  * but the run's (the shipped 300 s would add five idle minutes). The pages are older than twice the TTL at the
  * window's end, as the pages of any outage longer than that are, so each counts its short TTL from its own
- * moment (tiered-store.ts's restartOf). Rows: for each portal and for both together, the worst second from the
- * stop on against the mean second with Redis up; with BENCH_OUTAGE_STRESS=1 the same again beside
- * `stress-ng --cpu 2`, which the bench starts (after the idle wait) and stops by its PID; with BENCH_OUTAGE_TRACE=1
+ * moment (tiered-store.ts's restartOf and slotOf). Rows: for each portal and for both together, the worst second
+ * from the stop on against the mean second with Redis up, and each portal's CPU per answer in both; with
+ * BENCH_OUTAGE_STRESS=1 the same again beside `stress-ng --cpu 2` (=only: that alone), which the bench starts
+ * (after the idle wait) and stops by its PID; with BENCH_OUTAGE_TRACE=1
  * what each portal did each second on stderr (outage-trace.ts). Run by `npm run bench`;
  * alone: `BENCH_ONLY=outage-window npm run bench` (with the other outage rows: BENCH_ONLY=outage).
  */
 import { loadavg } from 'node:os';
 import { spawnChild, type Child } from './children';
-import { loadFrom, startPortalProcess, startRedisServer, warmHits, type LoadResult, type Running } from './processes';
+import { cpuMicrosOf, loadFrom, startPortalProcess, startRedisServer, warmHits, type LoadResult, type Running } from './processes';
 import { traceSeconds } from './outage-trace';
 import { articlePaths } from './render-portals';
 import { redisServerMissing, stressNgMissing } from './requirements';
@@ -27,7 +28,7 @@ import { redisServerMissing, stressNgMissing } from './requirements';
 const PAGES = Number(process.env.BENCH_OUTAGE_PAGES ?? 160);
 /** Per portal. */
 const CONNECTIONS = 10;
-const UP_S = 6;
+const UP_S = 10;
 const WINDOW_S = 4;
 const TTL_S = Number(process.env.BENCH_OUTAGE_TTL_S ?? 30);
 /** Past the window: twice the TTL (every held page's short TTL and grace run out) and some seconds more. */
@@ -39,6 +40,7 @@ const STRESS_CPUS = 2;
 type Row = [string, string, string];
 
 export async function outageExpiryRows(common: Record<string, string>, upstreamUrl: string): Promise<Row[]> {
+  if (process.env.BENCH_OUTAGE_STRESS === 'only') return outageWindowRows(common, upstreamUrl, true);
   const quiet = await outageWindowRows(common, upstreamUrl, false);
   if (process.env.BENCH_OUTAGE_STRESS !== '1') return quiet;
   return [...quiet, ...(await outageWindowRows(common, upstreamUrl, true))];
@@ -87,6 +89,8 @@ async function outageWindowRows(common: Record<string, string>, upstreamUrl: str
 
 interface Measured {
   loads: LoadResult[];
+  /** Each portal's own CPU time (its process, /proc) in each second counted from the loads' origin, µs. */
+  cpu: number[][];
   /** The first second (counted from the loads' common origin) in which both loads ran throughout. */
   firstWhole: number;
   /** The second in which Redis was stopped. */
@@ -117,12 +121,45 @@ async function loadsAcrossTheStop(
     process.env.BENCH_OUTAGE_TRACE === '1'
       ? traceSeconds(portals, countFrom, (second) => (stoppedAt === 0 ? 'Redis up' : `${windowEnd(second)} s from the window's end`))
       : null;
+  const cpu = cpuBySecond(portals, countFrom);
   const loads = await Promise.all(portals.map((portal) => loadFrom({ ...spec(portal), seconds, countFrom }, portal.pid, onStart)));
+  const cpuSeconds = cpu.stop();
   await trace?.stop();
   await stopped;
   if (stoppedAt === 0) throw new Error('the loads ended before Redis was stopped');
   const lastStart = Math.max(...loads.map((load) => load.startedAt ?? countFrom));
-  return { loads, firstWhole: Math.ceil((lastStart - countFrom) / 1000), stopped: Math.floor((stoppedAt - countFrom) / 1000) };
+  return { loads, cpu: cpuSeconds, firstWhole: Math.ceil((lastStart - countFrom) / 1000), stopped: Math.floor((stoppedAt - countFrom) / 1000) };
+}
+
+/**
+ * Each portal's CPU time read at every whole second from `origin` (a timer: on a busy machine a read may come late
+ * and its second count a little of the next): whether a second with few answers was the portal working harder
+ * (more CPU per answer) or getting less of the cores (about the same CPU per answer).
+ */
+function cpuBySecond(portals: readonly Running[], origin: number): { stop(): number[][] } {
+  const reads: number[][] = portals.map(() => []);
+  const read = () => {
+    const second = Math.round((Date.now() - origin) / 1000);
+    portals.forEach((portal, index) => (reads[index]![second] = cpuMicrosOf(portal.pid)));
+  };
+  read();
+  let timer: NodeJS.Timeout;
+  const next = () => {
+    timer = setTimeout(
+      () => {
+        read();
+        next();
+      },
+      1000 - ((Date.now() - origin) % 1000),
+    );
+  };
+  next();
+  return {
+    stop: () => {
+      clearTimeout(timer);
+      return reads.map((at) => at.map((micros, second) => (at[second + 1] ?? micros) - micros).map((micros) => (Number.isFinite(micros) ? micros : 0)));
+    },
+  };
 }
 
 async function expectPastTheWindow(portal: Running): Promise<void> {
@@ -137,10 +174,30 @@ function rowsOf(measured: Measured, setting: string, load: string): Row[] {
   const end = Math.min(...loads.map((result) => (result.perSecond ?? []).length)) - 1;
   const perPortal = loads.map((result) => (result.perSecond ?? []).slice(0, end));
   const together = perPortal[0]!.map((_count, second) => perPortal.reduce((sum, counts) => sum + (counts[second] ?? 0), 0));
-  const rows = perPortal.map((counts, index) => row(`portal ${index + 1} of 2`, counts, firstWhole, stopped));
+  const rows = perPortal.map((counts, index) => {
+    const cells = row(`portal ${index + 1} of 2`, counts, firstWhole, stopped);
+    cells[2] += `; ${cpuPerAnswer(counts, measured.cpu[index] ?? [], firstWhole, stopped)}`;
+    return cells;
+  });
   const both = row(`both portals (${setting}; ${load})`, together, firstWhole, stopped);
   both[2] += `; per second from the stop (the window ends ${WINDOW_S} s in): ${together.slice(stopped).join(' ')}`;
   return [...rows.map((cells): Row => [`${cells[0]}, Redis stopped across the outage window`, cells[1], cells[2]]), both];
+}
+
+/** The portal's CPU per answer with Redis up and in its worst second: more there is work, the same is starving. */
+function cpuPerAnswer(perSecond: readonly number[], cpu: readonly number[], firstWhole: number, stopped: number): string {
+  const up = perSecond.slice(firstWhole + 1, stopped);
+  const upCpu = cpu.slice(firstWhole + 1, stopped);
+  const warm =
+    upCpu.reduce((sum, micros) => sum + micros, 0) /
+    Math.max(
+      1,
+      up.reduce((sum, count) => sum + count, 0),
+    );
+  const down = perSecond.slice(stopped);
+  const worst = stopped + down.indexOf(Math.min(...down));
+  const inWorst = (cpu[worst] ?? 0) / Math.max(1, perSecond[worst] ?? 0);
+  return `server CPU/answer ${warm.toFixed(0)} µs warm, ${inWorst.toFixed(0)} µs in its worst second (${((cpu[worst] ?? 0) / 1000).toFixed(0)} ms CPU in it)`;
 }
 
 /**
