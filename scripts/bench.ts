@@ -4,7 +4,7 @@
  * and nginx sending the same bytes, and the load generator each run in their own process, so every rate is read
  * as the server's own CPU time per request (/proc/<pid>/stat); React's renderToString of the same page is the
  * floor. Loads take turns in rounds after a warm-up, so a burst from elsewhere does not land on one measure only.
- * BENCH_SECONDS, BENCH_ROUNDS and BENCH_ONLY (hits, miss, publish, outage, images, capacity): docs/benchmark.md "Benchmark".
+ * BENCH_SECONDS, BENCH_ROUNDS and BENCH_ONLY (hits, miss, publish, outage, outage-window, images, capacity): docs/benchmark.md "Benchmark".
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -46,10 +46,11 @@ const HITS_ONLY = process.env.BENCH_ONLY === 'hits';
 const MISS_ONLY = process.env.BENCH_ONLY === 'miss';
 const PUBLISH_ONLY = process.env.BENCH_ONLY === 'publish';
 const OUTAGE_ONLY = process.env.BENCH_ONLY === 'outage';
+const OUTAGE_WINDOW_ONLY = process.env.BENCH_ONLY === 'outage-window';
 const IMAGES_ONLY = process.env.BENCH_ONLY === 'images';
 const CAPACITY_ONLY = process.env.BENCH_ONLY === 'capacity';
-if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY && !PUBLISH_ONLY && !OUTAGE_ONLY && !IMAGES_ONLY && !CAPACITY_ONLY)
-  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits", "miss", "publish", "outage", "images" and "capacity" are known`);
+if (process.env.BENCH_ONLY !== undefined && !HITS_ONLY && !MISS_ONLY && !PUBLISH_ONLY && !OUTAGE_ONLY && !OUTAGE_WINDOW_ONLY && !IMAGES_ONLY && !CAPACITY_ONLY)
+  throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "hits", "miss", "publish", "outage", "outage-window", "images" and "capacity" are known`);
 const KB = 1024;
 const HTML_TARGETS = { home: 75 * KB, detail: 56 * KB, gzipped: 20 * KB };
 
@@ -179,6 +180,11 @@ async function main(): Promise<void> {
     }
     if (IMAGES_ONLY) {
       rows.push(...(await imageRows(common, SECONDS)));
+      printTable(rows);
+      return;
+    }
+    if (OUTAGE_WINDOW_ONLY) {
+      rows.push(...(await outageExpiryRows(common, upstream.url)));
       printTable(rows);
       return;
     }

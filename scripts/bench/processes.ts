@@ -269,6 +269,8 @@ export interface LoadSpec {
   cycle?: boolean;
   /** Count the answers of each whole second of the run as well (LoadResult.perSecond). */
   perSecond?: boolean;
+  /** With perSecond: count seconds from this moment (Date.now()) instead of the load's start (loads side by side). */
+  countFrom?: number;
 }
 
 export interface LoadResult {
@@ -277,7 +279,7 @@ export interface LoadResult {
   p99: number;
   /** The server's CPU time over the load, µs. */
   serverMicros: number;
-  /** With spec.perSecond: answers in each whole second since the load started (startedAt, Date.now()). */
+  /** With spec.perSecond: answers in each whole second since the load started (startedAt, Date.now()), or spec.countFrom. */
   perSecond?: number[];
   startedAt?: number;
 }

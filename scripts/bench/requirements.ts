@@ -11,6 +11,7 @@ interface Requirements {
   redisServer: string | null;
   nginx: string | null;
   prometheus: string | null;
+  stressNg: string | null;
 }
 
 /** BENCH_VARNISHD names the binary: nothing to check or install; its start says whether it runs. */
@@ -22,18 +23,20 @@ function whyMissing(answer: Provided): string | null {
 
 let requirements: Promise<Requirements> | null = null;
 
-/** varnishd with xkey, redis-server, nginx and Prometheus, provided in one go the first time any is asked for. */
+/** varnishd with xkey, redis-server, nginx, Prometheus and stress-ng, provided in one go the first time any is asked for. */
 function provided(): Promise<Requirements> {
   requirements ??= provide({
     varnish: process.env.BENCH_VARNISHD ? CHOSEN_VARNISHD : varnishPiece('the edge in front of the portals (deploy/varnish/default.vcl)'),
     redisServer: binaryPiece('redis-server', 'redis-server', "a Redis of the benchmark's own"),
     nginx: binaryPiece('nginx', 'nginx-light', 'the static-file baseline'),
     prometheus: binaryPiece('prometheus', 'prometheus', 'the day with faults, to evaluate the shipped alert rules'),
+    stressNg: binaryPiece('stress-ng', 'stress-ng', 'the outage-window row beside CPU load (BENCH_OUTAGE_STRESS=1)'),
   }).then((answers) => ({
     varnish: whyMissing(answers.varnish),
     redisServer: whyMissing(answers.redisServer),
     nginx: whyMissing(answers.nginx),
     prometheus: whyMissing(answers.prometheus),
+    stressNg: whyMissing(answers.stressNg),
   }));
   return requirements;
 }
@@ -56,6 +59,11 @@ export async function nginxMissing(): Promise<string | null> {
 /** null when prometheus is on PATH; else what to install. */
 export async function prometheusMissing(): Promise<string | null> {
   return (await provided()).prometheus;
+}
+
+/** null when stress-ng is on PATH; else what to install. */
+export async function stressNgMissing(): Promise<string | null> {
+  return (await provided()).stressNg;
 }
 
 /** The varnishd binary the benchmarks start (BENCH_VARNISHD, to point at another build; default on PATH). */

@@ -3,7 +3,7 @@
  * L1); writes go to both and are announced so other instances drop their L1 copy. L1 is trusted while the
  * coherence bus is subscribed; without it, its `mode` (in /readyz and portal_cache_mode) says how L1 is used:
  * 'outage' within the outage window (Redis unreachable), 'outage-short-ttl' past it (short TTLs, each entry's
- * restart spread by `restartOf` so they do not all expire at once), 'bypass' while Redis answers but the
+ * restart at its key's own moment, `slotOf`, so they do not all expire at once), 'bypass' while Redis answers but the
  * subscription is not back. Why each, and the catch-up that follows: docs/cache.md "Redis down".
  */
 import type { PurgeClock } from './purge-clock';
@@ -96,17 +96,19 @@ export class TieredStore implements CacheStore {
 
   /**
    * The entry as L1 may serve it now: past the outage window, fresh until min(its own end of freshness, restart +
-   * TTL) and served stale until min(its own end of grace, restart + 2 × TTL), where restart is when it was
-   * stored, or, for an entry stored before the window ended, no earlier than restartOf(key): so held entries go
-   * stale spread over the TTL after the window's end instead of all expiring in its last second. The moments stay
-   * whole seconds (they are sent as s-maxage and stale-while-revalidate) and the storedAt true (Age is honest).
+   * TTL) and served stale until min(its own end of grace, restart + 2 × TTL), where restart is the key's own
+   * moment (slotOf): restartOf(key) for an entry stored before it, else the last of the moments a whole TTL apart
+   * from it at or before the entry was stored. So held entries go stale spread over the TTL after the window's
+   * end instead of all in its last second, and entries stored together past it (the data a render loaded, the
+   * pages an instance without them rendered as readers came) go stale each at its key's moment, not all again
+   * one TTL later. The moments stay whole seconds (they are sent as s-maxage and stale-while-revalidate) and the
+   * storedAt true (Age is honest).
    */
   private served(key: string, entry: CacheEntry, mode: CacheMode): CacheEntry {
     if (mode !== 'outage-short-ttl') return entry;
     const { ttl } = this.options.outage();
     const end = this.windowEnd() ?? entry.storedAt;
-    const restart = Math.max(entry.storedAt, restartOf(key, end, ttl));
-    const credit = Math.floor((restart - entry.storedAt) / 1000);
+    const credit = creditOf(entry.storedAt, slotOf(key, end, ttl, entry.storedAt), ttl);
     const fresh = Math.min(entry.ttl, credit + ttl);
     const grace = Math.min(entry.ttl + entry.grace, credit + 2 * ttl) - fresh;
     if (entry.ttl === fresh && entry.grace === grace) return entry;
@@ -233,6 +235,26 @@ export function restartOf(key: string, windowEnd: number, ttl: number): number {
   // Whole seconds before the end, at most ttl - 1: with served's whole-second credit, each restarted entry stays
   // fresh past the window's end and is past grace within 2 × ttl of it.
   return windowEnd - Math.floor(((hash >>> 0) / 0x1_0000_0000) * ttl) * 1000;
+}
+
+/**
+ * The key's restart moment for an entry stored at `storedAt`: restartOf(key) if that is later, else the last
+ * moment at or before `storedAt` that is a whole number of TTLs after it. Every instance and read finds the same
+ * moments for a key, so each key's entries go stale at its own moments, one TTL apart.
+ */
+export function slotOf(key: string, windowEnd: number, ttl: number, storedAt: number): number {
+  const first = restartOf(key, windowEnd, ttl);
+  if (storedAt <= first) return first;
+  return first + Math.floor((storedAt - first) / (ttl * 1000)) * ttl * 1000;
+}
+
+/**
+ * Whole seconds from `storedAt` to `restart` (negative for a restart before it). An entry stored less than a
+ * second before its key's next moment counts from that one instead: stored stale, it would be rendered again at once.
+ */
+function creditOf(storedAt: number, restart: number, ttl: number): number {
+  const credit = Math.floor((restart - storedAt) / 1000);
+  return credit + ttl < 1 ? credit + ttl : credit;
 }
 
 /** A hard purge of an in-process store (an instance's L1) by each selector; resolves what it dropped. */

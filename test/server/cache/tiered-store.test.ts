@@ -95,12 +95,18 @@ describe('TieredStore', () => {
     await l2.delete('k');
     expect(tiered.mode()).toBe('outage-short-ttl');
     expect(tiered.servingUnverified()).toBe(true);
+    // (Fresh until its key's own moment, within the TTL; the next test shows the moments.)
     const short = await tiered.get('k');
-    expect(short).toMatchObject({ value: 'held in L1', ttl: Math.min(META.ttl, 30), grace: Math.min(META.grace, 30) });
+    expect(short).toMatchObject({ value: 'held in L1', grace: 30 });
+    expect(short!.ttl).toBeGreaterThanOrEqual(1);
+    expect(short!.ttl).toBeLessThanOrEqual(30);
     expect(tiered.getNow('k')).toBe(short);
     // What it stores now is kept in its short form.
     await tiered.set('n', { ...META, value: 'rendered in the outage', ttl: 600, grace: 3600 });
-    expect(await l1.get('n')).toMatchObject({ ttl: 30, grace: 30 });
+    const stored = await l1.get('n');
+    expect(stored).toMatchObject({ grace: 30 });
+    expect(stored!.ttl).toBeGreaterThanOrEqual(1);
+    expect(stored!.ttl).toBeLessThanOrEqual(30);
   });
 
   it('past the outage window, lets the entries it held expire spread over the outage TTL, not all in its last second', async () => {
@@ -139,6 +145,52 @@ describe('TieredStore', () => {
     // Each is the same object on every read (decoded once), and keeps its true age (Age is honest).
     expect(tiered.getNow(keys[0]!)).toBe(served[0]);
     expect(served[0]!.storedAt).toBe(windowEnd - 300_000);
+  });
+});
+
+/** Seconds `from` on, how many of `entries` first go stale (not fresh) in each of `seconds` seconds. */
+function goingStaleBySecond(entries: readonly CacheEntry[], from: number, seconds: number): number[] {
+  const notFresh = (second: number) => entries.filter((entry) => freshnessOf(entry, from + second * 1000) !== 'fresh').length;
+  return Array.from({ length: seconds }, (_, second) => notFresh(second + 1) - notFresh(second));
+}
+
+describe('TieredStore past the outage window, entries stored together', () => {
+  it("go stale each at its key's own moment, not all together again a TTL later, and stay there when refreshed", async () => {
+    const l1 = new MemoryStore(16 * 1024 * 1024);
+    const l2 = new MemoryStore(1024 * 1024);
+    l2.isAvailable = () => false;
+    const window = 300;
+    const ttl = 30;
+    const windowEnd = Date.now() - 1;
+    const tiered = new TieredStore({
+      l1,
+      l2,
+      unsubscribedSince: () => windowEnd - window * 1000,
+      outage: () => ({ window, ttl }),
+      announceEvict: () => undefined,
+    });
+    // A thousand entries stored in one moment past the window's end: what a render loads (its data), or what an
+    // instance that lacked them renders as readers come (it was restarted, or never held them).
+    const keys = Array.from({ length: 1000 }, (_, index) => `portal:b:data:article:${30000 + index}`);
+    const storedAt = windowEnd + 7_300;
+    for (const key of keys) await tiered.set(key, { ...META, value: key, storedAt, ttl: 300, grace: 3600 });
+    const held = keys.map((key) => tiered.getNow(key)!);
+
+    // Each is fresh when stored and goes stale within the outage TTL, in a second of its own (no second holds more
+    // than twice its share), past grace within twice the TTL: the staleness bound of the short TTLs.
+    expect(held.filter((entry) => freshnessOf(entry, storedAt) !== 'fresh')).toHaveLength(0);
+    const stale = goingStaleBySecond(held, storedAt, ttl);
+    expect(stale.reduce((sum, count) => sum + count, 0)).toBe(keys.length);
+    expect(Math.max(...stale)).toBeLessThanOrEqual((2 * keys.length) / ttl);
+    const servable = (entry: CacheEntry) => ['fresh', 'stale'].includes(freshnessOf(entry, storedAt + 2 * ttl * 1000));
+    expect(held.filter(servable)).toHaveLength(0);
+
+    // Each refreshed as it goes stale (stored again a moment later): its next one is a TTL after its last.
+    const staleAt = held.map((entry) => entry.storedAt + entry.ttl * 1000);
+    for (const [index, key] of keys.entries()) await tiered.set(key, { ...META, value: key, storedAt: staleAt[index]! + 700, ttl: 300, grace: 3600 });
+    const refreshed = keys.map((key) => tiered.getNow(key)!);
+    const drift = refreshed.map((entry, index) => Math.abs(entry.storedAt + entry.ttl * 1000 - (staleAt[index]! + ttl * 1000)));
+    expect(Math.max(...drift)).toBeLessThanOrEqual(1000);
   });
 });
 
