@@ -1,5 +1,5 @@
 /**
- * HEAD and 304 tell the truth (server/middleware/head-as-get.ts, server/render/page-response.ts): a HEAD gets the
+ * HEAD and 304 tell the truth (server/edge/head-as-get.ts, server/render/page-response.ts): a HEAD gets the
  * status and headers its GET gets, header for header (Content-Encoding, Content-Length of the encoded body or none,
  * Vary, ETag, Cache-Control), for every kind of resource (pages held and rendered, feeds, sitemaps, the page data
  * endpoint, assets, public files, robots.txt, a 404, the probes) and every Accept-Encoding; a 304 carries the Vary,

@@ -1,6 +1,6 @@
 /**
  * Every request gets a status, never a bare close, and no slow client holds a connection (server/server-guard.ts,
- * server/middleware/read-deadline.ts), over raw sockets, directly and through a real varnishd running the shipped
+ * server/edge/read-deadline.ts), over raw sockets, directly and through a real varnishd running the shipped
  * VCL: methods the portal does not serve (CONNECT, a method no parser knows, WebDAV's and TRACE) are answered 405
  * with `Allow` or 501; headers or a body trickled a byte at a time are answered 408 at REQUEST_READ_TIMEOUT_MS
  * (1 s here) and the connection closed, counted in portal_request_read_timeouts_total{phase}.

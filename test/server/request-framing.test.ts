@@ -1,5 +1,5 @@
 /**
- * One framing policy at the edge (server/middleware/request-framing.ts, and Node's own parser before it), over
+ * One framing policy at the edge (server/edge/request-framing.ts, and Node's own parser before it), over
  * raw sockets: each badly framed request gets exactly one answer, 400 or 501, never shareable, its connection
  * closed (nothing after it is read as a next request), and nothing reaches the page cache.
  */

@@ -3,9 +3,9 @@
  * server's own parts as server/main.ts puts them together, with the announcement interval the test names in
  * TEST_ANNOUNCE_EVERY_MS, so its key expires in seconds rather than the shipped 30 s. Bundled by portal-process.ts.
  */
-import { loadConfig } from '../../server/config';
+import { loadConfig } from '../../server/platform/config';
 import { listen } from '../../server/http-server';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../server/platform/logger';
 import { createPortal } from '../../server/portal';
 
 async function main(): Promise<void> {
