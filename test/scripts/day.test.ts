@@ -83,10 +83,10 @@ describeWithVarnish()('npm run day', () => {
           const judged = (name: string) => report.targets.find((target) => target.target === name);
           for (const name of ['every fault’s alert fires', 'no alert a fault does not explain', 'no alert in the quiet minutes'])
             expect([name, judged(name)?.met]).toEqual([name, true]);
-          // Redis frozen, restarted, a portal frozen, the CMS failing or slow, one of two edges restarted: readers get
-          // no error (a page no cache holds, refused while the CMS is away, is counted apart). A portal killed
-          // mid-answer cuts what it was sending.
-          const unexplained = report.faults.filter((fault) => fault.errors > 0 && !/killed/.test(fault.fault));
+          // Redis frozen, restarted, a portal frozen, the CMS slow, one of two edges restarted: readers get no error.
+          // A portal killed mid-answer cuts what it was sending. A CMS failing outright still refuses a few pages
+          // given earlier that no cache holds any more (docs/benchmark.md "The day with faults").
+          const unexplained = report.faults.filter((fault) => fault.errors > 0 && !/CMS answering 500|killed/.test(fault.fault));
           expect(unexplained).toEqual([]);
           const kinds = report.events.map((event) => event.kind);
           expect(kinds.filter((kind) => kind === 'correction').length).toBeGreaterThanOrEqual(30);
