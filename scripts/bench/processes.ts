@@ -120,21 +120,12 @@ async function nginxBinary(): Promise<{ path: string } | { missing: string }> {
 export async function startNginx(files: Record<string, { identity: Buffer; gzip: Buffer }>): Promise<Running | { missing: string }> {
   const binary = await nginxBinary();
   if ('missing' in binary) return binary;
-  const directory = mkdtempSync(path.join(tmpdir(), 'bench-nginx-'));
-  // nginx's worker runs as www-data: it must be able to read the root.
-  chmodSync(directory, 0o755);
-  for (const [name, bytes] of Object.entries(files)) {
-    writeFileSync(path.join(directory, name), bytes.identity);
-    writeFileSync(path.join(directory, `${name}.gz`), bytes.gzip);
-  }
-  const port = await freePort();
-  writeFileSync(
-    path.join(directory, 'nginx.conf'),
-    `worker_processes 1;
-daemon off;
-pid ${directory}/nginx.pid;
-error_log ${directory}/error.log;
-events { worker_connections 1024; }
+  return runNginx(binary.path, 'bench-nginx-', `/${Object.keys(files)[0]}`, (directory, port) => {
+    for (const [name, bytes] of Object.entries(files)) {
+      writeFileSync(path.join(directory, name), bytes.identity);
+      writeFileSync(path.join(directory, `${name}.gz`), bytes.gzip);
+    }
+    return `events { worker_connections 1024; }
 http {
   access_log off;
   server_tokens off;
@@ -146,21 +137,8 @@ http {
   gzip_static on;
   server { listen 127.0.0.1:${port}; root ${directory}; }
 }
-`,
-  );
-  const child = spawnChild('nginx', binary.path, ['-p', directory, '-c', path.join(directory, 'nginx.conf'), '-e', path.join(directory, 'error.log')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+`;
   });
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(`${url}/${Object.keys(files)[0]}`, child.process, 'nginx');
-  return {
-    url,
-    pid: child.process.pid!,
-    stop: async () => {
-      await child.stop('SIGQUIT');
-      rmSync(directory, { recursive: true, force: true });
-    },
-  };
 }
 
 /**
@@ -171,16 +149,11 @@ http {
 export async function startBalancer(backends: readonly string[]): Promise<Running> {
   const binary = await nginxBinary();
   if ('missing' in binary) throw new Error(`the balancer in front of the edges needs nginx: ${binary.missing}`);
-  const directory = mkdtempSync(path.join(tmpdir(), 'bench-balancer-'));
-  chmodSync(directory, 0o755);
-  const port = await freePort();
-  writeFileSync(
-    path.join(directory, 'nginx.conf'),
-    `worker_processes 1;
-daemon off;
-pid ${directory}/nginx.pid;
-error_log ${directory}/error.log;
-events { worker_connections 4096; }
+  return runNginx(
+    binary.path,
+    'bench-balancer-',
+    '/healthz',
+    (directory, port) => `events { worker_connections 4096; }
 http {
   access_log off;
   server_tokens off;
@@ -205,11 +178,21 @@ ${backends.map((backend) => `    server ${backend} max_fails=1 fail_timeout=2s;`
 }
 `,
   );
-  const child = spawnChild('nginx', binary.path, ['-p', directory, '-c', path.join(directory, 'nginx.conf'), '-e', path.join(directory, 'error.log')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+}
+
+/**
+ * nginx in the foreground on a free loopback port, from a directory of its own (made readable: its worker runs as
+ * www-data) holding what `configure` writes and returns (the conf after its process lines); answered at `probe`.
+ */
+async function runNginx(binary: string, prefix: string, probe: string, configure: (directory: string, port: number) => string): Promise<Running> {
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  chmodSync(directory, 0o755);
+  const port = await freePort();
+  const conf = path.join(directory, 'nginx.conf');
+  writeFileSync(conf, `worker_processes 1;\ndaemon off;\npid ${directory}/nginx.pid;\nerror_log ${directory}/error.log;\n${configure(directory, port)}`);
+  const child = spawnChild('nginx', binary, ['-p', directory, '-c', conf, '-e', path.join(directory, 'error.log')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(`${url}/healthz`, child.process, 'the balancer');
+  await waitUntilAnswering(`${url}${probe}`, child.process, 'nginx');
   return {
     url,
     pid: child.process.pid!,

@@ -6,10 +6,9 @@
  * several times; every uncached page asked through the edge meanwhile must be a 200.
  */
 import type { IncomingMessage } from 'node:http';
-import { HOME_CATID } from '../../shared/constants';
 import { describeWithRedis, describeWithRedisServers, describeWithVarnish } from '../support/requirements';
 import { OwnRedis, waitUntil } from '../support/redis-server';
-import { articleList, homeCategories } from '../support/upstream-data';
+import { articlePaths } from '../support/upstream-data';
 import { portalsBehindVarnish } from '../support/varnish';
 import type { TestPortal } from '../support/portal';
 
@@ -24,15 +23,6 @@ function probeCounter(t: TestPortal): () => number {
     if (req.url === '/readyz') probes += 1;
   });
   return () => probes;
-}
-
-async function articlePaths(upstreamUrl: string, count: number): Promise<string[]> {
-  const paths: string[] = [];
-  for (const category of await homeCategories(upstreamUrl, HOME_CATID)) {
-    for (const entry of (await articleList(upstreamUrl, category.catid, 1, 20)).lists) paths.push(`/detail/${entry.catid}/${entry.id}`);
-    if (paths.length >= count) break;
-  }
-  return paths.slice(0, count);
 }
 
 describeWithVarnish()('a frozen Redis behind the shipped VCL', () => {

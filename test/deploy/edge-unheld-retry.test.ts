@@ -5,23 +5,13 @@
  * portals with caches of their own (in-process, no Redis) share one upstream behind a real varnishd; only the
  * first holds the pages; the CMS then answers 500.
  */
-import { HOME_CATID } from '../../shared/constants';
 import { describeWithVarnish } from '../support/requirements';
 import { startTestPortal, type TestPortal } from '../support/portal';
 import { waitUntil } from '../support/redis-server';
-import { articleList, homeCategories } from '../support/upstream-data';
+import { articlePaths } from '../support/upstream-data';
 import { startVarnish, type TestVarnish } from '../support/varnish';
 
 const PAGES = 6;
-
-async function articlePaths(upstreamUrl: string, count: number): Promise<string[]> {
-  const paths: string[] = [];
-  for (const category of await homeCategories(upstreamUrl, HOME_CATID)) {
-    for (const entry of (await articleList(upstreamUrl, category.catid, 1, 20)).lists) paths.push(`/detail/${entry.catid}/${entry.id}`);
-    if (paths.length >= count) break;
-  }
-  return paths.slice(0, count);
-}
 
 /** Counts the requests whose path starts with `prefix` as they reach a portal (it runs in this process). */
 function requestsTo(t: TestPortal, prefix: string): () => number {

@@ -59,3 +59,13 @@ export async function taggedArticle(base: string): Promise<RawArticleDetail> {
   }
   throw new Error('no tagged article on the home categories');
 }
+
+/** The first `count` article pages of the home's categories, in order (`/detail/{catid}/{id}`). */
+export async function articlePaths(base: string, count: number): Promise<string[]> {
+  const paths: string[] = [];
+  for (const category of await homeCategories(base, HOME_CATID)) {
+    for (const entry of (await articleList(base, category.catid, 1, 20)).lists) paths.push(`/detail/${entry.catid}/${entry.id}`);
+    if (paths.length >= count) break;
+  }
+  return paths.slice(0, count);
+}
