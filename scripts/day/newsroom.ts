@@ -41,8 +41,6 @@ export interface Newsroom {
   faults: FaultWindow[];
   /** Whether the CMS is failing or stalling now (a fault): a page no cache holds cannot be rendered meanwhile. */
   cmsAway(): boolean;
-  /** Since when (performance.now()) the CMS has been away; null while it answers. */
-  cmsAwaySince(): number | null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,7 +77,6 @@ export function runNewsroom(
   /** A CMS failing as a whole (a fault): under the takedowns' own rules, which name longer paths. */
   let cmsFailing = false;
   let cmsStallMs = 0;
-  let awaySince: number | null = null;
   const newsroom: Newsroom = {
     events,
     failures,
@@ -87,12 +84,6 @@ export function runNewsroom(
     restart: null,
     faults: [],
     cmsAway: () => cmsFailing || cmsStallMs > 0,
-    cmsAwaySince: () => awaySince,
-  };
-  const noteAway = () => {
-    const away = cmsFailing || cmsStallMs > 0;
-    if (!away) awaySince = null;
-    else awaySince ??= performance.now();
   };
   const end = startedAt + durationMs;
   const takenDown = new Set<number>();
@@ -173,12 +164,10 @@ export function runNewsroom(
   const cms = {
     failing: (on: boolean) => {
       cmsFailing = on;
-      noteAway();
       applyFailures();
     },
     slow: (ms: number) => {
       cmsStallMs = ms;
-      noteAway();
       stack.upstream.api.control.setLatency(ms > 0 ? [{ path: '/', ms }] : []);
     },
   };

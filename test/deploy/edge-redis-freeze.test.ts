@@ -5,25 +5,15 @@
  * over two portals on a Redis of the test's own, which is frozen (SIGSTOP) until the edge has probed each portal
  * several times; every uncached page asked through the edge meanwhile must be a 200.
  */
-import type { IncomingMessage } from 'node:http';
 import { describeWithRedis, describeWithRedisServers, describeWithVarnish } from '../support/requirements';
 import { OwnRedis, waitUntil } from '../support/redis-server';
 import { articlePaths } from '../support/upstream-data';
 import { portalsBehindVarnish } from '../support/varnish';
-import type { TestPortal } from '../support/portal';
+import { requestsTo } from '../support/portal';
 
 const TOKEN = 'an-edge-purge-token-of-the-test-0123';
 /** Probes each portal must answer during the freeze: with the VCL's window 3 / threshold 2, two late ones make it sick. */
 const PROBES_FROZEN = 4;
-
-/** Counts the edge's readiness probes as they reach a portal (the portal runs in this process). */
-function probeCounter(t: TestPortal): () => number {
-  let probes = 0;
-  t.server.server.on('request', (req: IncomingMessage) => {
-    if (req.url === '/readyz') probes += 1;
-  });
-  return () => probes;
-}
 
 describeWithVarnish()('a frozen Redis behind the shipped VCL', () => {
   describeWithRedis()('two portals', () => {
@@ -40,7 +30,7 @@ describeWithVarnish()('a frozen Redis behind the shipped VCL', () => {
       const suite = portalsBehindVarnish({ purgeToken: TOKEN, redisUrl: () => redis.url, env: () => ({ REDIS_COMMAND_TIMEOUT_MS: '1000' }) });
 
       it('keeps both portals in rotation: every uncached page is a 200 while Redis is frozen', async () => {
-        const probes = [probeCounter(suite.a), probeCounter(suite.b)];
+        const probes = [requestsTo(suite.a, '/readyz'), requestsTo(suite.b, '/readyz')];
         const paths = await articlePaths(suite.a.upstream.url, 60);
         expect(paths.length).toBeGreaterThanOrEqual(30);
         // The edge is probing both before the freeze.

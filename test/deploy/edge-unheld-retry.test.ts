@@ -6,21 +6,12 @@
  * first holds the pages; the CMS then answers 500.
  */
 import { describeWithVarnish } from '../support/requirements';
-import { startTestPortal, type TestPortal } from '../support/portal';
+import { requestsTo, startTestPortal, type TestPortal } from '../support/portal';
 import { waitUntil } from '../support/redis-server';
 import { articlePaths } from '../support/upstream-data';
 import { startVarnish, type TestVarnish } from '../support/varnish';
 
 const PAGES = 6;
-
-/** Counts the requests whose path starts with `prefix` as they reach a portal (it runs in this process). */
-function requestsTo(t: TestPortal, prefix: string): () => number {
-  let count = 0;
-  t.server.server.on('request', (req: { url?: string }) => {
-    if (req.url?.startsWith(prefix)) count += 1;
-  });
-  return () => count;
-}
 
 describeWithVarnish()('the edge asks the other instance when one holds nothing', () => {
   let holder: TestPortal;

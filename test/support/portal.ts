@@ -142,3 +142,12 @@ export async function waitForLog(t: TestPortal, matches: (line: Record<string, u
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Counts the requests whose path starts with `prefix` as they reach `t` (the portal runs in this process). */
+export function requestsTo(t: TestPortal, prefix: string): () => number {
+  let count = 0;
+  t.server.server.on('request', (req: { url?: string }) => {
+    if (req.url?.startsWith(prefix)) count += 1;
+  });
+  return () => count;
+}
